@@ -1,0 +1,22 @@
+import { Anchor, Container, Group, Paper, Text } from '@mantine/core';
+import { Link } from '@tanstack/react-router';
+import type { ReactNode } from 'react';
+
+/** Frame of the screens that need no sign-in (the older device details, SunSpec configuration). */
+export function OpenScreen({ children }: { children: ReactNode }) {
+  return (
+    <>
+      <Paper component="header" shadow="xs" radius={0} px="md" py="sm">
+        <Group justify="space-between">
+          <Text fw={700}>Fleet Manager</Text>
+          <Anchor component={Link} to="/landing" size="sm">
+            Home
+          </Anchor>
+        </Group>
+      </Paper>
+      <Container component="main" size="md" py="lg">
+        {children}
+      </Container>
+    </>
+  );
+}

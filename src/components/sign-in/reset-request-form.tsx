@@ -1,0 +1,42 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Button, Stack, Text, TextInput } from '@mantine/core';
+import { useForm } from 'react-hook-form';
+import { type ResetRequestValues, resetRequestSchema } from './sign-in-schemas.ts';
+
+/** Step 1 of a password reset: the e-mail that receives an access code. */
+export function ResetRequestForm({
+  defaultEmail,
+  busy,
+  onSubmit,
+}: {
+  defaultEmail: string;
+  busy: boolean;
+  onSubmit: (email: string) => void;
+}) {
+  const { register, handleSubmit, formState } = useForm<ResetRequestValues>({
+    resolver: zodResolver(resetRequestSchema),
+    defaultValues: { email: defaultEmail },
+  });
+  return (
+    <form
+      onSubmit={handleSubmit(({ email }) => onSubmit(email))}
+      noValidate
+      aria-label="Request an access code"
+    >
+      <Stack>
+        <Text size="sm">We will e-mail you an access code to set a new password.</Text>
+        <TextInput
+          label="E-mail"
+          type="email"
+          autoComplete="username"
+          required
+          error={formState.errors.email?.message}
+          {...register('email')}
+        />
+        <Button type="submit" loading={busy} fullWidth>
+          Send access code
+        </Button>
+      </Stack>
+    </form>
+  );
+}

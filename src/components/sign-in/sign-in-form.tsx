@@ -1,0 +1,52 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Alert, Anchor, Button, PasswordInput, Stack, TextInput } from '@mantine/core';
+import { useSelector } from '@xstate/react';
+import { useForm } from 'react-hook-form';
+import { currentEmail, isSigningIn, loginError } from '../../../machines/auth-selectors.ts';
+import { useRuntime } from '../runtime-context.tsx';
+import { type SignInValues, signInSchema } from './sign-in-schemas.ts';
+
+/** E-mail and password; the auth machine signs in to both services and reports the server's message. */
+export function SignInForm({ onForgotPassword }: { onForgotPassword: () => void }) {
+  const { auth } = useRuntime();
+  const busy = useSelector(auth, isSigningIn);
+  const error = useSelector(auth, loginError);
+  const lastEmail = useSelector(auth, currentEmail);
+  const { register, handleSubmit, formState } = useForm<SignInValues>({
+    resolver: zodResolver(signInSchema),
+    defaultValues: { email: lastEmail ?? '', password: '' },
+  });
+  const submit = handleSubmit(({ email, password }) => auth.send({ type: 'auth.login', email, password }));
+  return (
+    <form onSubmit={submit} noValidate aria-label="Sign in">
+      <Stack>
+        {error && !busy ? (
+          <Alert color="red" role="alert" title="Sign-in failed">
+            {error}
+          </Alert>
+        ) : null}
+        <TextInput
+          label="E-mail"
+          type="email"
+          autoComplete="username"
+          required
+          error={formState.errors.email?.message}
+          {...register('email')}
+        />
+        <PasswordInput
+          label="Password"
+          autoComplete="current-password"
+          required
+          error={formState.errors.password?.message}
+          {...register('password')}
+        />
+        <Button type="submit" loading={busy} fullWidth>
+          Sign in
+        </Button>
+        <Anchor component="button" type="button" size="sm" onClick={onForgotPassword}>
+          Forgot password?
+        </Anchor>
+      </Stack>
+    </form>
+  );
+}

@@ -1,0 +1,35 @@
+import { createRouter, type RouterHistory } from '@tanstack/react-router';
+import type { AppRuntime } from './app-runtime.ts';
+import { routeTree } from './route-tree.gen.ts';
+
+/** What every route's `beforeLoad` can read: the running machines and where the resume path is kept. */
+export interface RouterContext {
+  runtime: AppRuntime;
+  storage: Storage;
+}
+
+/**
+ * Builds the app's router over the generated route tree.
+ *
+ * @param context the started runtime and the storage the guards write the resume path to
+ * @param history browser history by default; tests pass `createMemoryHistory`
+ * @example
+ * const router = createAppRouter({ runtime, storage: window.localStorage });
+ */
+export function createAppRouter(context: RouterContext, history?: RouterHistory) {
+  return createRouter({
+    routeTree,
+    context,
+    ...(history ? { history } : {}),
+    defaultPreload: 'intent',
+    scrollRestoration: true,
+  });
+}
+
+export type AppRouter = ReturnType<typeof createAppRouter>;
+
+declare module '@tanstack/react-router' {
+  interface Register {
+    router: AppRouter;
+  }
+}

@@ -1,0 +1,6 @@
+import { createFileRoute } from '@tanstack/react-router';
+import { ScreenPlaceholder } from '../../components/screen-placeholder.tsx';
+
+export const Route = createFileRoute('/_shell/site-manager')({
+  component: () => <ScreenPlaceholder title="Site Manager" />,
+});
