@@ -1,0 +1,26 @@
+import { z } from 'zod';
+import { pageOf } from './page.ts';
+
+/** A device installed at a site: `modelId` is the devices-list id (e.g. `HX-5000`). */
+export const deviceSchema = z.object({
+  id: z.number().int(),
+  modelId: z.string(),
+  serial: z.string(),
+  name: z.string(),
+  siteId: z.number().int(),
+  siteName: z.string(),
+  installedAt: z.string(),
+});
+export type Device = z.infer<typeof deviceSchema>;
+
+/** Device lists and `GET /fleet/sites/installs/{siteId}`. */
+export const devicePageSchema = pageOf(deviceSchema);
+
+/** `GET /install/device/{id}?serial=`: the id is the model id; `serial` picks one device. */
+export const installDeviceQuerySchema = z.object({
+  serial: z
+    .string()
+    .trim()
+    .regex(/^[A-Z0-9]{2,8}-\d{2}-\d{6}$/, 'serial looks like HX5K-24-000123')
+    .optional(),
+});

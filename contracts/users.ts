@@ -1,0 +1,60 @@
+import { z } from 'zod';
+import { pageOf } from './page.ts';
+
+/** User roles: provider staff, installers and site owners (operators). */
+export const userRoleSchema = z.enum(['admin', 'installer', 'owner']);
+export type UserRole = z.infer<typeof userRoleSchema>;
+
+/** A user as the configuration service answers it (never with a password or hash). */
+export const userSchema = z.object({
+  id: z.number().int(),
+  main_email: z.string(),
+  name: z.string(),
+  phone: z.string().nullable(),
+  role: userRoleSchema,
+  createdBy: z.number().int().nullable(),
+  createdAt: z.string(),
+});
+export type User = z.infer<typeof userSchema>;
+
+/** `GET /fleet/user-list/{userId}/{page}` and `GET /users/role/{role}`. */
+export const userPageSchema = pageOf(userSchema);
+
+const email = z.string().trim().toLowerCase().email().max(254);
+const displayName = z.string().trim().min(1).max(120);
+const phone = z
+  .string()
+  .trim()
+  .regex(/^[+0-9 ()-]{3,32}$/, 'phone may hold digits, spaces, +, -, ( and ) only');
+
+/**
+ * `POST /fleet/users/create-installer` (admin only). Without a password the new installer gets an
+ * access code by e-mail and chooses one with `PUT /users/password`.
+ */
+export const createInstallerRequestSchema = z.object({
+  main_email: email,
+  name: displayName,
+  phone: phone.optional(),
+  password: z.string().min(8).max(256).optional(),
+});
+export type CreateInstallerRequest = z.infer<typeof createInstallerRequestSchema>;
+
+/**
+ * `PUT /users/{id}`: every field optional; `role` only by an admin. A body with no field is a 400.
+ */
+export const updateUserRequestSchema = z
+  .object({
+    main_email: email.optional(),
+    name: displayName.optional(),
+    phone: phone.nullable().optional(),
+    role: userRoleSchema.optional(),
+  })
+  .refine((body) => Object.keys(body).length > 0, { message: 'give at least one field to change' });
+export type UpdateUserRequest = z.infer<typeof updateUserRequestSchema>;
+
+/** `POST /fleet/users/access-code`: e-mail an access code to a user the caller manages. */
+export const accessCodeRequestSchema = z.object({ main_email: email });
+export type AccessCodeRequest = z.infer<typeof accessCodeRequestSchema>;
+
+/** Answer of calls that only start something (an e-mail): 202 with a message. */
+export const acceptedSchema = z.object({ message: z.string() });

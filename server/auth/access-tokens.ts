@@ -1,0 +1,53 @@
+import { type JWTVerifyGetKey, jwtVerify, SignJWT } from 'jose';
+import { z } from 'zod';
+import { type UserRole, userRoleSchema } from '../../contracts/users.ts';
+import type { SigningKey } from './signing-keys.ts';
+
+/** Who a verified access token speaks for. */
+export interface Principal {
+  id: number;
+  email: string;
+  name: string;
+  role: UserRole;
+}
+
+const claimsSchema = z.object({
+  sub: z.string().regex(/^\d+$/),
+  email: z.string(),
+  name: z.string(),
+  role: userRoleSchema,
+});
+
+/** Issuer names: configuration tokens and monitoring tokens never pass for each other. */
+export type TokenIssuer = 'fleet-config' | 'fleet-monitoring';
+
+/** Sign a short-lived access token for a user. */
+export async function signAccessToken(
+  key: SigningKey,
+  issuer: TokenIssuer,
+  user: Principal,
+  ttlSeconds: number,
+): Promise<string> {
+  return new SignJWT({ email: user.email, name: user.name, role: user.role })
+    .setProtectedHeader({ alg: 'EdDSA', kid: key.kid, typ: 'at+jwt' })
+    .setSubject(String(user.id))
+    .setIssuer(issuer)
+    .setIssuedAt()
+    .setExpirationTime(`${ttlSeconds}s`)
+    .sign(key.privateKey);
+}
+
+/** Verify a token against a key set (local or remote JWKS); null when invalid, expired or foreign. */
+export async function verifyAccessToken(
+  keys: JWTVerifyGetKey,
+  issuer: TokenIssuer,
+  token: string,
+): Promise<Principal | null> {
+  try {
+    const { payload } = await jwtVerify(token, keys, { issuer, algorithms: ['EdDSA'] });
+    const claims = claimsSchema.parse(payload);
+    return { id: Number(claims.sub), email: claims.email, name: claims.name, role: claims.role };
+  } catch {
+    return null;
+  }
+}

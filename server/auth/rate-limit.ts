@@ -1,0 +1,43 @@
+import { type Kysely, sql } from 'kysely';
+import type { Database } from '../db/schema.ts';
+import { ApiError } from '../http/errors.ts';
+
+/** A fixed-window limit: at most `limit` hits per `windowSeconds` for one key. */
+export interface Limit {
+  limit: number;
+  windowSeconds: number;
+}
+
+/**
+ * Count a hit against each key and refuse with 429 when any is over its limit. State lives in
+ * the database (one upsert per key), so every server process agrees.
+ * @throws {ApiError} 429 `rate_limited`.
+ */
+export async function hitRateLimit(
+  db: Kysely<Database>,
+  checks: { key: string; limit: Limit }[],
+): Promise<void> {
+  for (const { key, limit } of checks) {
+    const windowMs = limit.windowSeconds * 1000;
+    const windowStart = new Date(Math.floor(Date.now() / windowMs) * windowMs);
+    const row = await db
+      .insertInto('rate_limits')
+      .values({ key, window_start: windowStart, hits: 1 })
+      .onConflict((oc) =>
+        oc.columns(['key', 'window_start']).doUpdateSet({ hits: sql`rate_limits.hits + 1` }),
+      )
+      .returning('hits')
+      .executeTakeFirstOrThrow();
+    if (row.hits > limit.limit) {
+      throw new ApiError(429, 'rate_limited', 'Too many attempts; wait a few minutes and try again');
+    }
+  }
+}
+
+/** Drop windows that ended long ago (called now and then; cheap). */
+export async function pruneRateLimits(db: Kysely<Database>): Promise<void> {
+  await db
+    .deleteFrom('rate_limits')
+    .where('window_start', '<', new Date(Date.now() - 86_400_000))
+    .execute();
+}

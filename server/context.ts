@@ -1,0 +1,23 @@
+import type { JWTVerifyGetKey } from 'jose';
+import type { Kysely } from 'kysely';
+import type { ScryptCost } from './auth/passwords.ts';
+import type { SigningKey } from './auth/signing-keys.ts';
+import type { Database } from './db/schema.ts';
+import type { Env } from './env.ts';
+import type { Mailer } from './mail/mailer.ts';
+
+/** What every route needs, built once by `createServer`. */
+export interface ServerContext {
+  db: Kysely<Database>;
+  env: Env;
+  /** Signs configuration access tokens; its public half is the configuration JWKS. */
+  configKey: SigningKey;
+  /** Signs monitoring access tokens. */
+  monitoringKey: SigningKey;
+  /** How the monitoring service checks configuration tokens (local or remote JWKS). */
+  configJwks: JWTVerifyGetKey;
+  /** How the monitoring service checks its own tokens. */
+  monitoringJwks: JWTVerifyGetKey;
+  mailer: Mailer;
+  scryptCost: ScryptCost;
+}

@@ -1,0 +1,25 @@
+import { mkdirSync } from 'node:fs';
+import { createPgConfig } from '@electric-sql/pglite/node-postgres';
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import type { Database } from './schema.ts';
+
+// Counts and ids come back as numbers, not strings: every count here fits in 2^53.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
+
+/** Where the data lives: a PostgreSQL URL, or a PGlite folder (or `memory://`). */
+export type DatabaseTarget = { url: string } | { pgliteDir: string };
+
+/**
+ * Open the one query layer (Kysely over `pg`) on PostgreSQL or, through its node-postgres adapter,
+ * on PGlite. PGlite is one connection in one process, so its pool holds one client.
+ */
+export function openDatabase(target: DatabaseTarget, poolSize = 10): Kysely<Database> {
+  if ('url' in target) {
+    const pool = new pg.Pool({ connectionString: target.url, max: poolSize });
+    return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  }
+  if (!target.pgliteDir.startsWith('memory://')) mkdirSync(target.pgliteDir, { recursive: true });
+  const pool = new pg.Pool({ ...createPgConfig(target.pgliteDir), max: 1 });
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+}

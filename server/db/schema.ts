@@ -1,0 +1,85 @@
+import type { ColumnType, Generated } from 'kysely';
+
+type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
+type Timestamp = ColumnType<Date, Date | string, Date | string>;
+
+/** Table shapes as Kysely sees them; the SQL lives in `migrations.ts`. */
+export interface Database {
+  users: {
+    id: Generated<number>;
+    main_email: string;
+    display_name: string;
+    phone: string | null;
+    role: 'admin' | 'installer' | 'owner';
+    password_hash: string | null;
+    created_by: number | null;
+    created_at: CreatedAt;
+    updated_at: Generated<Date>;
+  };
+  user_installers: { user_id: number; installer_id: number };
+  sites: {
+    id: Generated<number>;
+    name: string;
+    display_address: string;
+    street_number: string;
+    street_name: string;
+    postal_code: string;
+    locality: string;
+    state: string;
+    country: string;
+    latitude: number;
+    longitude: number;
+    place_id: string | null;
+    owner_id: number | null;
+    installer_id: number | null;
+    created_at: CreatedAt;
+    updated_at: Generated<Date>;
+  };
+  site_access: {
+    site_id: number;
+    user_id: number;
+    roles: string[];
+    access: boolean;
+  };
+  devices: {
+    id: Generated<number>;
+    model_id: string;
+    serial: string;
+    name: string;
+    site_id: number;
+    installed_at: CreatedAt;
+  };
+  refresh_tokens: {
+    id: Generated<number>;
+    token_hash: string;
+    family_id: string;
+    user_id: number;
+    service: 'config' | 'monitoring';
+    expires_at: Timestamp;
+    used_at: Date | null;
+    revoked_at: Date | null;
+    created_at: CreatedAt;
+  };
+  one_time_codes: {
+    id: Generated<number>;
+    user_id: number;
+    purpose: 'reset' | 'access';
+    code_hash: string;
+    expires_at: Timestamp;
+    used_at: Date | null;
+    created_at: CreatedAt;
+  };
+  rate_limits: {
+    key: string;
+    window_start: Timestamp;
+    hits: number;
+  };
+  outbox: {
+    id: Generated<number>;
+    to_address: string;
+    subject: string;
+    body: string;
+    sent_at: Date | null;
+    created_at: CreatedAt;
+  };
+}
