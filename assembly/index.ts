@@ -1,4 +1,7 @@
-// Placeholder entry; the codec lands here.
-export function version(): i32 {
-  return 1;
-}
+// The codec's Wasm exports. Inputs and outputs travel through the static I/O region (see layout.ts);
+// every checked export returns 0 or an E_* code from errors.ts, with errorIndex() naming the item.
+export { crc16 } from './crc';
+export { errorIndex } from './errors';
+export { decodeFields, encodeFields } from './fields';
+export { buildFrame, passwordCodes, sealFrame } from './frame';
+export { descriptorPointer, ioPointer, ioSize, maxFields, valuePointer } from './layout';
