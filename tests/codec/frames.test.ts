@@ -14,7 +14,7 @@ describe.each(await implementations())('frames (%s)', (_name, codec) => {
 
   it('rejects a frame with one flipped bit as a CRC mismatch naming both CRCs', () => {
     const frame = codec.buildFrame(0x21, 255);
-    frame[100] ^= 0x04;
+    frame[100] = (frame[100] as number) ^ 0x04;
     const result = outcome(() => codec.verifyFrame(frame, 255));
     expect(result).toMatchObject({ code: 'crc-mismatch' });
     expect(result).toHaveProperty(
