@@ -1,7 +1,11 @@
 import { Alert, Anchor, Button, Stack, Text } from '@mantine/core';
 import { useSelector } from '@xstate/react';
-import { useState } from 'react';
-import { isResetBusy, resetError, resetStep } from '../../../machines/password-reset-selectors.ts';
+import {
+  isResetBusy,
+  resetEmail,
+  resetError,
+  resetStep,
+} from '../../../machines/password-reset-selectors.ts';
 import { useRuntime } from '../runtime-context.tsx';
 import { ResetRequestForm } from './reset-request-form.tsx';
 import { ResetSubmitForm } from './reset-submit-form.tsx';
@@ -12,8 +16,7 @@ export function ResetPassword({ onBack }: { onBack: () => void }) {
   const step = useSelector(passwordReset, resetStep);
   const error = useSelector(passwordReset, resetError);
   const busy = useSelector(passwordReset, isResetBusy);
-  // Typed once in step 1 and offered again in step 2; the machine owns the requests.
-  const [email, setEmail] = useState('');
+  const email = useSelector(passwordReset, resetEmail) ?? '';
   const back = () => {
     passwordReset.send({ type: 'reset.cancel' });
     onBack();
@@ -29,10 +32,7 @@ export function ResetPassword({ onBack }: { onBack: () => void }) {
         <ResetRequestForm
           defaultEmail={email}
           busy={busy}
-          onSubmit={(value) => {
-            setEmail(value);
-            passwordReset.send({ type: 'reset.request', email: value });
-          }}
+          onSubmit={(value) => passwordReset.send({ type: 'reset.request', email: value })}
         />
       ) : null}
       {step === 'code' ? (

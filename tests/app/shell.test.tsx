@@ -1,0 +1,62 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { expectLocation, renderApp } from './render-app.tsx';
+
+let app: ReturnType<typeof renderApp> | undefined;
+beforeEach(() => window.localStorage.clear());
+afterEach(() => app?.cleanup());
+
+async function signedIn(email: string, password: string) {
+  app = renderApp('/login');
+  await app.signIn(email, password);
+  await expectLocation(app, '/landing');
+  return app;
+}
+
+const menu = () => screen.getByRole('navigation', { name: 'Fleet Manager' });
+
+describe('shell', () => {
+  it("shows the title, the user's name, the devices-list version and the main menu", async () => {
+    await signedIn('installer@solarpros.example', 'Installer#2026');
+    expect(await screen.findByText('Ian Installer')).toBeTruthy();
+    expect(await screen.findByText('Devices list v7')).toBeTruthy();
+    const links = within(menu())
+      .getAllByRole('link')
+      .map((link) => link.textContent);
+    expect(links).toEqual(['Home', 'Sites', 'Devices', 'Users']);
+    expect(screen.getByRole('button', { name: 'Logout' })).toBeTruthy();
+  });
+
+  it('adds Site Manager and Remote Debugger for company staff', async () => {
+    await signedIn('admin@fleet.example', 'FleetAdmin#2026');
+    expect(await within(menu()).findByRole('link', { name: 'Site Manager' })).toBeTruthy();
+    expect(within(menu()).getByRole('link', { name: 'Remote Debugger' })).toBeTruthy();
+  });
+
+  it('logs out to /login, and the staff items go with the session', async () => {
+    const current = await signedIn('admin@fleet.example', 'FleetAdmin#2026');
+    await current.user.click(await screen.findByRole('button', { name: 'Logout' }));
+    await expectLocation(current, '/login');
+    expect(screen.queryByRole('link', { name: 'Site Manager' })).toBeNull();
+    await current.router.navigate({ href: '/site-manager' });
+    await expectLocation(current, '/login');
+  });
+
+  it('opens the screen of a menu item', async () => {
+    const current = await signedIn('installer@solarpros.example', 'Installer#2026');
+    await current.user.click(within(menu()).getByRole('link', { name: 'Sites' }));
+    await expectLocation(current, '/sites-list');
+    expect(await screen.findByRole('heading', { name: 'Sites' })).toBeTruthy();
+  });
+
+  it('disables the refresh button after a refresh and goes to /landing', async () => {
+    const current = await signedIn('installer@solarpros.example', 'Installer#2026');
+    await current.router.navigate({ href: '/users-list' });
+    await expectLocation(current, '/users-list');
+    const refresh = await screen.findByRole('button', { name: 'Refresh devices list' });
+    await waitFor(() => expect((refresh as HTMLButtonElement).disabled).toBe(false));
+    await current.user.click(refresh);
+    await expectLocation(current, '/landing');
+    await waitFor(() => expect((refresh as HTMLButtonElement).disabled).toBe(true));
+  });
+});

@@ -1,0 +1,41 @@
+import { mkdirSync } from 'node:fs';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { inject } from 'vitest';
+
+/** Flags that keep Debian's Chromium quiet and self-contained in a container. */
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export const ARTIFACTS = new URL('../../test-artifacts/', import.meta.url).pathname;
+
+export const ADMIN = { email: 'admin@fleet.example', password: 'FleetAdmin#2026' };
+export const INSTALLER = { email: 'installer@solarpros.example', password: 'Installer#2026' };
+
+export function launchChromium(): Promise<Browser> {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  return chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
+}
+
+/** Absolute URL of an app path on the server under test. */
+export const appUrl = (path: string) => `${inject('baseUrl')}${path}`;
+
+/** Fills the sign-in form as a user would and submits it. */
+export async function signIn(page: Page, user: { email: string; password: string }) {
+  await page.getByLabel('E-mail', { exact: true }).fill(user.email);
+  await page.getByLabel('Password', { exact: true }).fill(user.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+/** Path, search and hash of the page's current URL. */
+export const pathOf = (page: Page) => {
+  const url = new URL(page.url());
+  return `${url.pathname}${url.search}${url.hash}`;
+};

@@ -1,0 +1,110 @@
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TestProject } from 'vitest/node';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** Where the real server under test answers, e.g. `http://localhost:41234`. */
+    baseUrl: string;
+  }
+}
+
+const ROOT = new URL('../..', import.meta.url).pathname;
+const LISTENING = /Fleet Manager listening on (http:\/\/\S+)/;
+const START_TIMEOUT_MS = 120_000;
+
+function newestMtime(path: string): number {
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return readdirSync(path).reduce(
+    (newest, name) => Math.max(newest, newestMtime(join(path, name))),
+    stat.mtimeMs,
+  );
+}
+
+/** Builds the app unless `dist/` is newer than everything it is built from. */
+function buildAppIfStale(): void {
+  const built = join(ROOT, 'dist/index.html');
+  const sources = ['src', 'public', 'contracts', 'machines', 'index.html'].map((p) => join(ROOT, p));
+  if (
+    existsSync(built) &&
+    statSync(built).mtimeMs >= Math.max(...sources.filter(existsSync).map(newestMtime))
+  ) {
+    return;
+  }
+  execFileSync(
+    process.execPath,
+    [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'],
+    {
+      cwd: ROOT,
+      stdio: 'inherit',
+    },
+  );
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
+    });
+  });
+}
+
+/** Starts `server/main.ts` and resolves with its URL once it prints the listening line. */
+function startServer(port: number, dataDir: string): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, ACCESS_TOKEN_TTL: '15m' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => fail(`no listening line within ${START_TIMEOUT_MS} ms`), START_TIMEOUT_MS);
+    const fail = (why: string) => {
+      clearTimeout(timer);
+      child.kill('SIGTERM');
+      reject(new Error(`The server under test did not start: ${why}\n${output}`));
+    };
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = LISTENING.exec(output);
+      if (!match?.[1]) return;
+      clearTimeout(timer);
+      // The server prints localhost; the browser should use the port we gave it on 127.0.0.1 too.
+      resolve({ child, url: match[1].replace(/\/$/, '') });
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    child.once('exit', (code, signal) => fail(`exited with ${code ?? signal}`));
+  });
+}
+
+/** Builds the app, starts the real server on a free port with a throwaway data folder. */
+export default async function setup(project: TestProject) {
+  if (!existsSync(join(ROOT, 'server/main.ts')))
+    throw new Error('server/main.ts is missing: nothing to test against');
+  buildAppIfStale();
+  const dataDir = mkdtempSync(join(tmpdir(), 'fleet-e2e-'));
+  const { child, url } = await startServer(await freePort(), dataDir);
+  child.removeAllListeners('exit');
+  project.provide('baseUrl', url);
+  return async () => {
+    await new Promise<void>((resolve) => {
+      if (child.exitCode !== null) return resolve();
+      child.once('exit', () => resolve());
+      child.kill('SIGTERM');
+      setTimeout(() => child.kill('SIGKILL'), 5_000).unref();
+    });
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+}

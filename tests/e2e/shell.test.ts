@@ -1,0 +1,93 @@
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN, ARTIFACTS, appUrl, INSTALLER, launchChromium, signIn } from './browser.ts';
+
+let browser: Browser;
+let context: BrowserContext | undefined;
+
+beforeAll(async () => {
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+afterEach(async () => {
+  await context?.close();
+  context = undefined;
+});
+
+async function signedInPage(
+  user: { email: string; password: string },
+  viewport = { width: 1280, height: 800 },
+) {
+  context = await browser.newContext({ viewport, reducedMotion: 'reduce' });
+  const page = await context.newPage();
+  await page.goto(appUrl('/login'));
+  await signIn(page, user);
+  await page.waitForURL('**/landing');
+  return page;
+}
+
+const menu = (page: Page) => page.getByRole('navigation', { name: 'Fleet Manager' });
+
+/** The phone drawer slides off the left edge rather than disappearing, so check where it is. */
+async function isOnScreen(locator: Locator): Promise<boolean> {
+  const box = await locator.boundingBox();
+  return box !== null && box.x + box.width > 0;
+}
+
+describe('the shell', () => {
+  it('shows Site Manager and Remote Debugger to company staff', async () => {
+    const page = await signedInPage(ADMIN);
+    await menu(page).getByRole('link', { name: 'Site Manager' }).waitFor();
+    await expect(menu(page).getByRole('link', { name: 'Remote Debugger' }).isVisible()).resolves.toBe(true);
+    await page.screenshot({ path: `${ARTIFACTS}shell-wide.png` });
+  });
+
+  it('hides Site Manager and Remote Debugger from an installer', async () => {
+    const page = await signedInPage(INSTALLER);
+    await menu(page).getByRole('link', { name: 'Users' }).waitFor();
+    const names = await menu(page).getByRole('link').allInnerTexts();
+    expect(names.map((name) => name.trim())).toEqual(['Home', 'Sites', 'Devices', 'Users']);
+  });
+
+  it('keeps the devices-list refresh disabled for 20 seconds after a refresh', async () => {
+    context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    await page.clock.install();
+    await page.goto(appUrl('/login'));
+    await signIn(page, INSTALLER);
+    await page.waitForURL('**/landing');
+    await menu(page).getByRole('link', { name: 'Sites' }).click();
+    await page.waitForURL('**/sites-list');
+    const refresh = page.getByRole('button', { name: 'Refresh devices list' });
+    await expect(refresh.isEnabled()).resolves.toBe(true);
+    await refresh.click();
+    await page.waitForURL('**/landing');
+    await expect(refresh.isDisabled()).resolves.toBe(true);
+    await page.clock.runFor(19_000);
+    await expect(refresh.isDisabled()).resolves.toBe(true);
+    await page.clock.runFor(1_500);
+    await page.waitForFunction(
+      () => !document.querySelector<HTMLButtonElement>('button[aria-label="Refresh devices list"]')?.disabled,
+    );
+    await expect(refresh.isEnabled()).resolves.toBe(true);
+  });
+
+  it('folds the menu into a drawer on a phone', async () => {
+    const page = await signedInPage(INSTALLER, { width: 390, height: 844 });
+    expect(await isOnScreen(menu(page))).toBe(false);
+    await page.screenshot({ path: `${ARTIFACTS}shell-phone.png` });
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    await menu(page).getByRole('link', { name: 'Sites' }).waitFor({ state: 'visible' });
+    await page.screenshot({ path: `${ARTIFACTS}shell-phone-menu.png` });
+    await menu(page).getByRole('link', { name: 'Sites' }).click();
+    await page.waitForURL('**/sites-list');
+    await page.getByRole('heading', { name: 'Sites' }).waitFor();
+    await page.waitForFunction(() => {
+      const nav = document.querySelector('nav[aria-labelledby="menu-title"]');
+      return nav !== null && nav.getBoundingClientRect().right <= 0;
+    });
+    expect(await isOnScreen(menu(page))).toBe(false);
+  });
+});
