@@ -1,0 +1,59 @@
+import { decodeJwt } from 'jose';
+import type { SnapshotFrom } from 'xstate';
+import type { authMachine } from './auth-machine.ts';
+import type { Service } from './storage-keys.ts';
+
+export type AuthSnapshot = SnapshotFrom<typeof authMachine>;
+
+/** Roles the services put in the `role` claim. */
+export type UserRole = 'admin' | 'installer' | 'owner';
+
+/** True once every stored refresh token has been tried; route guards wait for this. */
+export const isInitialised = (s: AuthSnapshot): boolean => !s.matches({ session: 'initialising' });
+
+/** Signed in means both services accepted the user (specification §4). */
+export const isAuthenticated = (s: AuthSnapshot): boolean =>
+  s.context.config.good && s.context.monitoring.good;
+
+/** E-mail of the signed-in user, or null. */
+export const currentEmail = (s: AuthSnapshot): string | null => (isAuthenticated(s) ? s.context.email : null);
+
+/** Claims of the configuration access token, or null when there is none or it is not a JWT. */
+function configClaims(s: AuthSnapshot): Record<string, unknown> | null {
+  const token = s.context.config.accessToken;
+  if (!token) return null;
+  try {
+    return decodeJwt(token);
+  } catch {
+    return null;
+  }
+}
+
+/** The `name` claim of the configuration access token; falls back to the e-mail. */
+export function currentUserName(s: AuthSnapshot): string | null {
+  const name = configClaims(s)?.name;
+  return typeof name === 'string' && name.trim() ? name : currentEmail(s);
+}
+
+/** The `role` claim of the configuration access token. */
+export function currentRole(s: AuthSnapshot): UserRole | null {
+  const role = configClaims(s)?.role;
+  return role === 'admin' || role === 'installer' || role === 'owner' ? role : null;
+}
+
+/** The last sign-in failure: the server's message or a clear generic one; null when none. */
+export const loginError = (s: AuthSnapshot): string | null => s.context.loginError;
+
+/** True while the two logins run. */
+export const isSigningIn = (s: AuthSnapshot): boolean => s.matches({ session: 'signingIn' });
+
+/** True while `service` refreshes its access token. */
+export const isRefreshing = (s: AuthSnapshot, service: Service): boolean =>
+  s.matches({ [service]: 'refreshing' });
+
+/** Company staff: the signed-in e-mail ends with `@companyDomain`, case-insensitive. */
+export function isCompanyStaff(s: AuthSnapshot, companyDomain: string): boolean {
+  const email = currentEmail(s);
+  const domain = companyDomain.trim().replace(/^@/, '').toLowerCase();
+  return email !== null && domain !== '' && email.toLowerCase().endsWith(`@${domain}`);
+}

@@ -1,0 +1,247 @@
+import { assign, fromPromise, setup } from 'xstate';
+import type { ConvertList, DevicesList } from '../contracts/devices-list.ts';
+import { devicesListErrorMessage } from './devices-list-error.ts';
+import { CACHE_KEYS } from './storage-keys.ts';
+
+/** The refresh button stays disabled this long after a refresh (specification §9). */
+export const REFRESH_COOLDOWN_MS = 20_000;
+/** Bundled fallback used when the download fails (specification §7). */
+export const BUNDLED_DEVICES_LIST = '/devices-list.json';
+/** Bundled list of E1 devices. */
+export const BUNDLED_E1_DEVICES_LIST = '/devices-list-e1.json';
+/** Bundled convert list: product key → `{product}-to-form.json`. */
+export const BUNDLED_CONVERT_LIST = '/convert-list.json';
+
+export interface DevicesListContext {
+  storage: Storage;
+  /** Version of the downloaded list; -1 before a download and after a failed one. */
+  listVersion: number;
+  devicesList: DevicesList['devicesList'] | null;
+  e1DevicesList: DevicesList['devicesList'] | null;
+  convertList: ConvertList | null;
+  /** `ERROR getting Devices List.` and the serialized response, after a failed download. */
+  error: string | null;
+  /** Why the E1 list or the convert list could not be read, if it could not. */
+  companionError: string | null;
+}
+
+export type DevicesListEvent = { type: 'devicesList.load' } | { type: 'devicesList.refresh' };
+
+export interface CompanionLists {
+  e1DevicesList: DevicesList;
+  convertList: ConvertList;
+}
+
+const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+/**
+ * The devices list (specification §7, §8): download with Basic auth and `list-version`; on any
+ * failure version -1, the error and the bundled list; then the E1 and convert lists. `refresh`
+ * first goes to landing, reloads, then waits 20 s before it can be sent again.
+ * Actors do the I/O (`fetchDevicesList`, `loadBundledList`, `loadCompanionLists`); navigation is
+ * the injected action `navigateToLanding`.
+ */
+export const devicesListMachine = setup({
+  types: {
+    context: {} as DevicesListContext,
+    events: {} as DevicesListEvent,
+    input: {} as { storage: Storage },
+  },
+  actors: {
+    fetchDevicesList: fromPromise<DevicesList, { listVersion: number }>(async () => {
+      throw new Error('The fetchDevicesList actor is not provided');
+    }),
+    loadBundledList: fromPromise<DevicesList, { path: string }>(async () => {
+      throw new Error('The loadBundledList actor is not provided');
+    }),
+    loadCompanionLists: fromPromise<CompanionLists, void>(async () => {
+      throw new Error('The loadCompanionLists actor is not provided');
+    }),
+  },
+  actions: {
+    /** Injected by the app: `navigate('/landing', { replace: false })`. */
+    navigateToLanding: () => {},
+    storeDownloaded: assign((_, list: DevicesList) => ({
+      listVersion: list.listVersion,
+      devicesList: list.devicesList,
+      error: null,
+    })),
+    storeFallback: assign((_, list: DevicesList) => ({ listVersion: -1, devicesList: list.devicesList })),
+    recordError: assign((_, { error }: { error: unknown }) => ({
+      listVersion: -1,
+      error: devicesListErrorMessage(error),
+    })),
+    recordFallbackError: assign(({ context }, { error }: { error: unknown }) => ({
+      error: `${context.error ?? ''} Bundled list: ${messageOf(error)}`.trim(),
+    })),
+    storeCompanions: assign((_, lists: CompanionLists) => ({
+      e1DevicesList: lists.e1DevicesList.devicesList,
+      convertList: lists.convertList,
+      companionError: null,
+    })),
+    recordCompanionError: assign((_, { error }: { error: unknown }) => ({
+      companionError: messageOf(error),
+    })),
+    cache: ({ context }, { key, value }: { key: string; value: unknown }) =>
+      context.storage.setItem(key, JSON.stringify(value)),
+  },
+  delays: { refreshCooldown: REFRESH_COOLDOWN_MS },
+}).createMachine({
+  id: 'devicesList',
+  context: ({ input }) => ({
+    storage: input.storage,
+    listVersion: -1,
+    devicesList: null,
+    e1DevicesList: null,
+    convertList: null,
+    error: null,
+    companionError: null,
+  }),
+  initial: 'loading',
+  states: {
+    loading: {
+      initial: 'remote',
+      onDone: 'ready',
+      states: {
+        remote: {
+          invoke: {
+            src: 'fetchDevicesList',
+            input: { listVersion: -1 },
+            onDone: {
+              target: 'companions',
+              actions: [
+                { type: 'storeDownloaded', params: ({ event }) => event.output },
+                {
+                  type: 'cache',
+                  params: ({ event }) => ({ key: CACHE_KEYS.devicesList, value: event.output }),
+                },
+              ],
+            },
+            onError: {
+              target: 'fallback',
+              actions: { type: 'recordError', params: ({ event }) => ({ error: event.error }) },
+            },
+          },
+        },
+        fallback: {
+          invoke: {
+            src: 'loadBundledList',
+            input: { path: BUNDLED_DEVICES_LIST },
+            onDone: {
+              target: 'companions',
+              actions: { type: 'storeFallback', params: ({ event }) => event.output },
+            },
+            onError: {
+              target: 'companions',
+              actions: { type: 'recordFallbackError', params: ({ event }) => ({ error: event.error }) },
+            },
+          },
+        },
+        companions: {
+          invoke: {
+            src: 'loadCompanionLists',
+            onDone: {
+              target: 'done',
+              actions: [
+                { type: 'storeCompanions', params: ({ event }) => event.output },
+                {
+                  type: 'cache',
+                  params: ({ event }) => ({
+                    key: CACHE_KEYS.e1DevicesList,
+                    value: event.output.e1DevicesList,
+                  }),
+                },
+                {
+                  type: 'cache',
+                  params: ({ event }) => ({ key: CACHE_KEYS.convertList, value: event.output.convertList }),
+                },
+              ],
+            },
+            onError: {
+              target: 'done',
+              actions: { type: 'recordCompanionError', params: ({ event }) => ({ error: event.error }) },
+            },
+          },
+        },
+        done: { type: 'final' },
+      },
+    },
+    ready: {
+      on: {
+        'devicesList.load': 'loading',
+        'devicesList.refresh': { target: 'refreshing', actions: 'navigateToLanding' },
+      },
+    },
+    // A refresh is a load that ends in the cooldown instead of `ready`.
+    refreshing: {
+      initial: 'reload',
+      onDone: 'cooldown',
+      states: {
+        reload: {
+          invoke: {
+            src: 'fetchDevicesList',
+            input: { listVersion: -1 },
+            onDone: {
+              target: 'companions',
+              actions: [
+                { type: 'storeDownloaded', params: ({ event }) => event.output },
+                {
+                  type: 'cache',
+                  params: ({ event }) => ({ key: CACHE_KEYS.devicesList, value: event.output }),
+                },
+              ],
+            },
+            onError: {
+              target: 'fallback',
+              actions: { type: 'recordError', params: ({ event }) => ({ error: event.error }) },
+            },
+          },
+        },
+        fallback: {
+          invoke: {
+            src: 'loadBundledList',
+            input: { path: BUNDLED_DEVICES_LIST },
+            onDone: {
+              target: 'companions',
+              actions: { type: 'storeFallback', params: ({ event }) => event.output },
+            },
+            onError: {
+              target: 'companions',
+              actions: { type: 'recordFallbackError', params: ({ event }) => ({ error: event.error }) },
+            },
+          },
+        },
+        companions: {
+          invoke: {
+            src: 'loadCompanionLists',
+            onDone: {
+              target: 'done',
+              actions: [
+                { type: 'storeCompanions', params: ({ event }) => event.output },
+                {
+                  type: 'cache',
+                  params: ({ event }) => ({
+                    key: CACHE_KEYS.e1DevicesList,
+                    value: event.output.e1DevicesList,
+                  }),
+                },
+                {
+                  type: 'cache',
+                  params: ({ event }) => ({ key: CACHE_KEYS.convertList, value: event.output.convertList }),
+                },
+              ],
+            },
+            onError: {
+              target: 'done',
+              actions: { type: 'recordCompanionError', params: ({ event }) => ({ error: event.error }) },
+            },
+          },
+        },
+        done: { type: 'final' },
+      },
+    },
+    cooldown: {
+      after: { refreshCooldown: 'ready' },
+    },
+  },
+});

@@ -1,0 +1,50 @@
+import type { FetchError } from 'ofetch';
+
+/** Message when the server answered an error without a usable `message`. */
+export const GENERIC_REQUEST_ERROR = 'The request failed. Please try again.';
+/** Message when no answer came back at all. */
+export const NETWORK_ERROR = 'The server could not be reached. Check the connection and try again.';
+
+/**
+ * A failed call to one of the services: the server's `message` (or a generic one), the HTTP
+ * status (0 when nothing answered) and the server's `code` when it sent one.
+ */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: string | null;
+  readonly path: string;
+
+  constructor(
+    message: string,
+    options: { status: number; code?: string | null; path: string; cause?: unknown },
+  ) {
+    super(message, { cause: options.cause });
+    this.name = 'ApiError';
+    this.status = options.status;
+    this.code = options.code ?? null;
+    this.path = options.path;
+  }
+}
+
+function isFetchError(error: unknown): error is FetchError {
+  return error instanceof Error && error.name === 'FetchError';
+}
+
+/** HTTP status of a failed ofetch call or an ApiError; 0 when nothing answered. */
+export function statusOf(error: unknown): number {
+  if (error instanceof ApiError) return error.status;
+  if (isFetchError(error)) return error.status ?? error.response?.status ?? 0;
+  return 0;
+}
+
+/** Turns whatever a call threw into an ApiError with the server's message or a generic one. */
+export function toApiError(error: unknown, path: string): ApiError {
+  if (error instanceof ApiError) return error;
+  const status = statusOf(error);
+  const data: unknown = isFetchError(error) ? error.data : undefined;
+  const body = typeof data === 'object' && data !== null ? (data as Record<string, unknown>) : {};
+  const serverMessage = typeof body.message === 'string' && body.message.trim() ? body.message : null;
+  const code = typeof body.code === 'string' ? body.code : null;
+  const message = serverMessage ?? (status === 0 ? NETWORK_ERROR : GENERIC_REQUEST_ERROR);
+  return new ApiError(message, { status, code, path, cause: error });
+}

@@ -1,0 +1,48 @@
+import type { $Fetch } from 'ofetch';
+import { fromPromise } from 'xstate';
+import type { AppConfig } from '../../contracts/app-config.ts';
+import { type TokenPair, tokenPairSchema } from '../../contracts/auth.ts';
+import type { Service } from '../../machines/storage-keys.ts';
+import { ApiError, toApiError } from './api-error.ts';
+import { requestHeaders } from './header-rules.ts';
+
+/**
+ * The auth machine's I/O: the two logins and the refresh. They do not go through the API
+ * clients (a 401 here is an answer, not a reason to refresh), but follow the same header rules.
+ */
+export function createAuthActors(config: AppConfig, fetcher: $Fetch) {
+  const post = async (service: Service, path: string, body: Record<string, string>): Promise<TokenPair> => {
+    const base = (service === 'config' ? config.configUrl : config.monitoringUrl).replace(/\/+$/, '');
+    let answer: unknown;
+    try {
+      answer = await fetcher(`${base}${path}`, {
+        method: 'POST',
+        body,
+        retry: false,
+        headers: requestHeaders({ service, path, apiKey: config.apiKey, accessToken: null }),
+      });
+    } catch (error) {
+      throw toApiError(error, path);
+    }
+    const parsed = tokenPairSchema.safeParse(answer);
+    if (!parsed.success) {
+      throw new ApiError('The server answered without tokens.', { status: 200, path, cause: parsed.error });
+    }
+    return parsed.data;
+  };
+
+  return {
+    configLogin: fromPromise<TokenPair, { email: string; password: string }>(({ input }) =>
+      post('config', '/auth/v2/login', { main_email: input.email, password: input.password }),
+    ),
+    monitoringLogin: fromPromise<TokenPair, { email: string; accessToken: string }>(({ input }) =>
+      post('monitoring', '/auth/v2/configurator-login', {
+        username: input.email,
+        access_token: input.accessToken,
+      }),
+    ),
+    refreshTokens: fromPromise<TokenPair, { service: Service; refreshToken: string }>(({ input }) =>
+      post(input.service, '/auth/v2/refresh', { refresh_token: input.refreshToken }),
+    ),
+  };
+}

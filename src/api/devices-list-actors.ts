@@ -1,0 +1,99 @@
+import { fromPromise } from 'xstate';
+import type { AppConfig } from '../../contracts/app-config.ts';
+import {
+  type ConvertList,
+  convertListSchema,
+  type DevicesList,
+  devicesListSchema,
+} from '../../contracts/devices-list.ts';
+import { DevicesListDownloadError } from '../../machines/devices-list-error.ts';
+import {
+  BUNDLED_CONVERT_LIST,
+  BUNDLED_E1_DEVICES_LIST,
+  type CompanionLists,
+} from '../../machines/devices-list-machine.ts';
+
+/** Base64 of a UTF-8 string (`btoa` alone rejects characters above U+00FF). */
+export function base64Utf8(text: string): string {
+  let binary = '';
+  for (const byte of new TextEncoder().encode(text)) binary += String.fromCharCode(byte);
+  return btoa(binary);
+}
+
+async function readBody(response: Response): Promise<unknown> {
+  const text = await response.text().catch(() => '');
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * GET of the devices list (specification §7): Basic `Authorization` from the link key and the
+ * `list-version` header. Only a 200 with a valid list counts.
+ *
+ * @throws DevicesListDownloadError with the serialized response (or network failure) otherwise
+ */
+export async function downloadDevicesList(config: AppConfig, fetchImpl: typeof fetch, listVersion: number) {
+  let response: Response;
+  try {
+    response = await fetchImpl(config.devicesListUrl, {
+      method: 'GET',
+      headers: {
+        'Content-Type': 'application/json',
+        Authorization: `Basic ${base64Utf8(config.linkKey)}`,
+        'list-version': String(listVersion),
+      },
+    });
+  } catch (error) {
+    throw new DevicesListDownloadError({ message: error instanceof Error ? error.message : String(error) });
+  }
+  const body = await readBody(response);
+  if (response.status !== 200) {
+    throw new DevicesListDownloadError({ status: response.status, statusText: response.statusText, body });
+  }
+  const parsed = devicesListSchema.safeParse(body);
+  if (!parsed.success) {
+    throw new DevicesListDownloadError({ status: 200, invalid: parsed.error.issues.map((i) => i.message) });
+  }
+  return parsed.data;
+}
+
+/** Reads and validates a bundled JSON asset; the error names the file and the first problem. */
+async function readAsset<T>(
+  fetchImpl: typeof fetch,
+  url: string,
+  schema: {
+    safeParse(v: unknown): { success: true; data: T } | { success: false; error: { message: string } };
+  },
+): Promise<T> {
+  const response = await fetchImpl(url);
+  if (!response.ok) throw new Error(`${url} could not be read (HTTP ${response.status})`);
+  const parsed = schema.safeParse(await readBody(response));
+  if (!parsed.success) throw new Error(`${url} is not valid: ${parsed.error.message}`);
+  return parsed.data;
+}
+
+/**
+ * The devices-list machine's I/O over `fetch`. `assetBaseUrl` prefixes the bundled files
+ * (empty in the browser: they are served beside the app).
+ */
+export function createDevicesListActors(config: AppConfig, fetchImpl: typeof fetch, assetBaseUrl = '') {
+  const asset = (path: string) => `${assetBaseUrl.replace(/\/+$/, '')}${path}`;
+  return {
+    fetchDevicesList: fromPromise<DevicesList, { listVersion: number }>(({ input }) =>
+      downloadDevicesList(config, fetchImpl, input.listVersion),
+    ),
+    loadBundledList: fromPromise<DevicesList, { path: string }>(({ input }) =>
+      readAsset(fetchImpl, asset(input.path), devicesListSchema),
+    ),
+    loadCompanionLists: fromPromise<CompanionLists, void>(async () => {
+      const [e1DevicesList, convertList] = await Promise.all([
+        readAsset(fetchImpl, asset(BUNDLED_E1_DEVICES_LIST), devicesListSchema),
+        readAsset<ConvertList>(fetchImpl, asset(BUNDLED_CONVERT_LIST), convertListSchema),
+      ]);
+      return { e1DevicesList, convertList };
+    }),
+  };
+}

@@ -1,0 +1,77 @@
+import { createFetch } from 'ofetch';
+import { type ActorRefFrom, createActor } from 'xstate';
+import type { AppConfig } from '../contracts/app-config.ts';
+import { authMachine } from '../machines/auth-machine.ts';
+import { devicesListMachine } from '../machines/devices-list-machine.ts';
+import { passwordResetMachine } from '../machines/password-reset-machine.ts';
+import { type ApiClient, createApiClient } from './api/api-client.ts';
+import type { ApiError } from './api/api-error.ts';
+import { createAuthActors } from './api/auth-actors.ts';
+import { createDevicesListActors } from './api/devices-list-actors.ts';
+import { createPasswordResetActors } from './api/password-reset-actors.ts';
+import { createTokenSession } from './api/token-session.ts';
+
+export type { ApiClient } from './api/api-client.ts';
+
+/** Everything the views use: the running machines and one API client per service. */
+export interface AppRuntime {
+  config: AppConfig;
+  auth: ActorRefFrom<typeof authMachine>;
+  devicesList: ActorRefFrom<typeof devicesListMachine>;
+  passwordReset: ActorRefFrom<typeof passwordResetMachine>;
+  configApi: ApiClient;
+  monitoringApi: ApiClient;
+}
+
+export interface AppRuntimeDeps {
+  /** Late-bound navigation: the UI passes a function that calls `router.navigate`. */
+  navigate: (to: string, options: { replace: boolean }) => void;
+  /** `window.localStorage` by default. */
+  storage?: Storage;
+  /** `globalThis.fetch` by default. */
+  fetch?: typeof fetch;
+  /** Prefix of the bundled JSON files; empty (same origin as the app) by default. */
+  assetBaseUrl?: string;
+  /** Where failed calls are logged; `console.error` by default. */
+  log?: (message: string, error: ApiError) => void;
+}
+
+/**
+ * Starts the app's machines over real I/O. The auth machine begins by refreshing any stored
+ * refresh tokens; the devices list begins loading at once.
+ *
+ * @example
+ * const runtime = createAppRuntime(config, { navigate: (to, o) => router.navigate({ href: to, replace: o.replace }) });
+ */
+export function createAppRuntime(config: AppConfig, deps: AppRuntimeDeps): AppRuntime {
+  const storage = deps.storage ?? window.localStorage;
+  const fetchImpl = deps.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  const fetcher = createFetch({ fetch: fetchImpl });
+
+  const auth = createActor(
+    authMachine.provide({
+      actors: createAuthActors(config, fetcher),
+      actions: { navigateToLogin: (_, { replace }) => deps.navigate('/login', { replace }) },
+    }),
+    { input: { storage } },
+  ).start();
+
+  const session = createTokenSession(auth);
+  const common = { configBaseURL: config.configUrl, apiKey: config.apiKey, session, fetcher, log: deps.log };
+  const configApi = createApiClient({ ...common, service: 'config', baseURL: config.configUrl });
+  const monitoringApi = createApiClient({ ...common, service: 'monitoring', baseURL: config.monitoringUrl });
+
+  const devicesList = createActor(
+    devicesListMachine.provide({
+      actors: createDevicesListActors(config, fetchImpl, deps.assetBaseUrl),
+      actions: { navigateToLanding: () => deps.navigate('/landing', { replace: false }) },
+    }),
+    { input: { storage } },
+  ).start();
+
+  const passwordReset = createActor(
+    passwordResetMachine.provide({ actors: createPasswordResetActors(configApi) }),
+  ).start();
+
+  return { config, auth, devicesList, passwordReset, configApi, monitoringApi };
+}
