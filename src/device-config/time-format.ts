@@ -46,11 +46,11 @@ const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2}))?$/;
 export function dateTimeToTime(text: string): string {
   const match = DATE_TIME.exec(text);
   if (!match) return NOT_AVAILABLE;
-  const [, y, mo, d, h, mi, s] = match.map(Number) as number[];
-  const date = new Date(Date.UTC(y ?? 0, (mo ?? 0) - 1, d ?? 0, h ?? 0, mi ?? 0, s ?? 0));
-  const valid =
-    date.getUTCMonth() === (mo ?? 0) - 1 && date.getUTCDate() === d && (h ?? 24) < 24 && (mi ?? 60) < 60;
-  return valid && (s ?? 0) < 60 ? twelveHour(h ?? 0, mi ?? 0) : NOT_AVAILABLE;
+  const [y, mo, d, h, mi] = match.slice(1, 6).map(Number) as [number, number, number, number, number];
+  const s = match[6] === undefined ? 0 : Number(match[6]);
+  const date = new Date(Date.UTC(y, mo - 1, d));
+  const realDay = date.getUTCMonth() === mo - 1 && date.getUTCDate() === d;
+  return realDay && h < 24 && mi < 60 && s < 60 ? twelveHour(h, mi) : NOT_AVAILABLE;
 }
 
 /**
