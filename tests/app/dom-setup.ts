@@ -24,3 +24,6 @@ if (!('ResizeObserver' in window)) {
 }
 
 Element.prototype.scrollIntoView ??= () => {};
+
+// The router restores scroll positions; jsdom has no scrolling.
+window.scrollTo = () => {};

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { AppConfig } from '../../contracts/app-config.ts';
 
 /** Runtime configuration the app under test starts with. */
@@ -35,7 +36,8 @@ const jwt = (email: string, user: FakeUser) =>
 const json = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 
-const publicFile = (name: string) => readFileSync(new URL(`../../public/${name}`, import.meta.url), 'utf8');
+// Under jsdom `import.meta.url` is not a file URL; the tests run from the repository root.
+const publicFile = (name: string) => readFileSync(join(process.cwd(), 'public', name), 'utf8');
 
 /**
  * An in-memory stand-in for both services, answering through the `fetch` the runtime is given.
