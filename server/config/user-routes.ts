@@ -1,0 +1,165 @@
+import { Hono } from 'hono';
+import {
+  accessCodeRequestSchema,
+  createInstallerRequestSchema,
+  updateUserRequestSchema,
+  userRoleSchema,
+} from '../../contracts/users.ts';
+import { likePattern, requireVisibleUser, userVisible } from '../access/scope.ts';
+import { hashPassword } from '../auth/passwords.ts';
+import type { ServerContext } from '../context.ts';
+import { ApiError, forbidden, notFound } from '../http/errors.ts';
+import type { AuthVariables } from '../http/guards.ts';
+import { readPaging } from '../http/paging.ts';
+import { readBody, readInput } from '../http/validate.ts';
+import { toUser } from '../mappers.ts';
+import { listTarget } from './list-target.ts';
+import { idParam } from './params.ts';
+import { sendAccessCode } from './password-routes.ts';
+import { uniqueEmail } from './unique-email.ts';
+
+/** Users: create installers, read, update, list by role or by manager, link, access codes. */
+export function userRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariables }> {
+  const app = new Hono<{ Variables: AuthVariables }>();
+  const { db } = ctx;
+
+  app.post('/fleet/users/create-installer', async (c) => {
+    const caller = c.get('principal');
+    if (caller.role !== 'admin') throw forbidden('Only an admin creates installers', 'admin_only');
+    const body = await readBody(c, createInstallerRequestSchema);
+    const password_hash = body.password ? await hashPassword(body.password, ctx.scryptCost) : null;
+    const user = await uniqueEmail(() =>
+      db
+        .insertInto('users')
+        .values({
+          main_email: body.main_email,
+          display_name: body.name,
+          phone: body.phone ?? null,
+          role: 'installer',
+          password_hash,
+          created_by: caller.id,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow(),
+    );
+    if (!body.password) await sendAccessCode(ctx, user);
+    return c.json(toUser(user), 201);
+  });
+
+  app.post('/fleet/users/access-code', async (c) => {
+    const caller = c.get('principal');
+    if (caller.role === 'owner') throw forbidden('Owners cannot send access codes', 'role_forbidden');
+    const { main_email } = await readBody(c, accessCodeRequestSchema);
+    const user = await db
+      .selectFrom('users')
+      .select(['id', 'main_email'])
+      .where((eb) => eb(eb.fn('lower', ['main_email']), '=', main_email))
+      .executeTakeFirst();
+    if (!user) throw notFound('User');
+    await requireVisibleUser(db, caller, user.id);
+    await sendAccessCode(ctx, user);
+    return c.json({ message: `An access code was sent to ${user.main_email}` }, 202);
+  });
+
+  app.get('/fleet/user-list/:userId/:page', async (c) => {
+    const { caller, target } = await listTarget(ctx, c);
+    const paging = readPaging(c);
+    let query = db.selectFrom('users').where((eb) => userVisible(eb, target));
+    if (caller.id !== target.id && caller.role !== 'admin')
+      query = query.where((eb) => userVisible(eb, caller));
+    if (paging.q) {
+      const pattern = likePattern(paging.q);
+      query = query.where((eb) =>
+        eb.or([eb('main_email', 'ilike', pattern), eb('display_name', 'ilike', pattern)]),
+      );
+    }
+    const [rows, count] = await Promise.all([
+      query.selectAll().orderBy('id').limit(paging.pageSize).offset(paging.offset).execute(),
+      query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+    ]);
+    return c.json({
+      items: rows.map(toUser),
+      page: paging.page,
+      pageSize: paging.pageSize,
+      total: Number(count.total),
+    });
+  });
+
+  app.get('/users/role/:role', async (c) => {
+    const caller = c.get('principal');
+    const role = readInput(c.req.param('role'), userRoleSchema, 'role');
+    if (caller.role === 'owner') throw forbidden('Owners cannot list users', 'role_forbidden');
+    const paging = readPaging(c);
+    const query = db
+      .selectFrom('users')
+      .where('role', '=', role)
+      .where((eb) => userVisible(eb, caller));
+    const [rows, count] = await Promise.all([
+      query.selectAll().orderBy('id').limit(paging.pageSize).offset(paging.offset).execute(),
+      query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+    ]);
+    return c.json({
+      items: rows.map(toUser),
+      page: paging.page,
+      pageSize: paging.pageSize,
+      total: Number(count.total),
+    });
+  });
+
+  app.put('/users/installer/add/:a/:b', async (c) => {
+    const caller = c.get('principal');
+    const userId = readInput(c.req.param('a'), idParam, 'a');
+    const installerId = readInput(c.req.param('b'), idParam, 'b');
+    if (caller.role === 'owner') throw forbidden('Owners cannot link installers', 'role_forbidden');
+    await requireVisibleUser(db, caller, userId);
+    const installer = await db
+      .selectFrom('users')
+      .select('role')
+      .where('id', '=', installerId)
+      .executeTakeFirst();
+    if (!installer) throw notFound('Installer');
+    if (installer.role !== 'installer')
+      throw new ApiError(400, 'invalid_input', 'b: that user is not an installer', 'b');
+    await db
+      .insertInto('user_installers')
+      .values({ user_id: userId, installer_id: installerId })
+      .onConflict((oc) => oc.columns(['installer_id', 'user_id']).doNothing())
+      .execute();
+    return c.json({ userId, installerId });
+  });
+
+  app.get('/users/:id', async (c) => {
+    const id = readInput(c.req.param('id'), idParam, 'id');
+    return c.json(toUser(await requireVisibleUser(db, c.get('principal'), id)));
+  });
+
+  app.put('/users/:id', async (c) => {
+    const caller = c.get('principal');
+    const id = readInput(c.req.param('id'), idParam, 'id');
+    const target = await requireVisibleUser(db, caller, id);
+    if (caller.role === 'owner' && target.id !== caller.id) throw forbidden();
+    if (caller.role === 'installer' && target.role !== 'owner' && target.id !== caller.id) {
+      throw forbidden('Installers change only their own account and their owners', 'user_forbidden');
+    }
+    const body = await readBody(c, updateUserRequestSchema);
+    if (body.role !== undefined && caller.role !== 'admin' && body.role !== target.role) {
+      throw forbidden('Only an admin changes roles', 'admin_only');
+    }
+    const user = await uniqueEmail(() =>
+      db
+        .updateTable('users')
+        .set({
+          ...(body.main_email !== undefined && { main_email: body.main_email }),
+          ...(body.name !== undefined && { display_name: body.name }),
+          ...(body.phone !== undefined && { phone: body.phone }),
+          ...(body.role !== undefined && { role: body.role }),
+          updated_at: new Date(),
+        })
+        .where('id', '=', id)
+        .returningAll()
+        .executeTakeFirstOrThrow(),
+    );
+    return c.json(toUser(user));
+  });
+  return app;
+}

@@ -1,0 +1,127 @@
+import { serveStatic } from '@hono/node-server/serve-static';
+import { Hono } from 'hono';
+import { cors } from 'hono/cors';
+import { createLocalJWKSet, createRemoteJWKSet } from 'jose';
+import type { Kysely } from 'kysely';
+import type { AppConfig } from '../contracts/app-config.ts';
+import { DEFAULT_SCRYPT_COST, type ScryptCost } from './auth/passwords.ts';
+import { loadSigningKey, type SigningKey } from './auth/signing-keys.ts';
+import { createConfigApp } from './config/config-app.ts';
+import type { ServerContext } from './context.ts';
+import { type DatabaseTarget, openDatabase } from './db/database.ts';
+import { migrate } from './db/migrations.ts';
+import type { Database } from './db/schema.ts';
+import { seedDemo } from './db/seed.ts';
+import type { Env } from './env.ts';
+import { handleError } from './http/errors.ts';
+import { createMailer } from './mail/mailer.ts';
+import { createMonitoringApp } from './monitoring/monitoring-app.ts';
+import { serveApp } from './static-app.ts';
+
+/** Which services one process runs. */
+export type ServiceSelection = 'all' | 'config' | 'monitoring';
+
+export interface CreateServerOptions {
+  env: Env;
+  /** Defaults to `DATABASE_URL`, else PGlite in `DATA_DIR/pglite`. */
+  database?: DatabaseTarget;
+  services?: ServiceSelection;
+  /** Signing keys; loaded from `SIGNING_KEY` or generated into `DATA_DIR` when absent. */
+  keys?: { config: SigningKey; monitoring: SigningKey };
+  scryptCost?: ScryptCost;
+  /** Seed the demo data into an empty database (default true). */
+  seed?: boolean;
+  /** Folder of the built app (default `dist`) and of the bundled lists (default `public`). */
+  distDir?: string;
+  publicDir?: string;
+}
+
+/** A running server: the Hono app (for `serve` or `app.request()`), its context, and `close()`. */
+export interface FleetServer {
+  app: Hono;
+  ctx: ServerContext;
+  seeded: boolean;
+  close(): Promise<void>;
+}
+
+async function buildContext(options: CreateServerOptions, db: Kysely<Database>): Promise<ServerContext> {
+  const { env } = options;
+  const keys = options.keys ?? {
+    config: await loadSigningKey(env.DATA_DIR, 'config-signing-key.json', env.SIGNING_KEY),
+    monitoring: await loadSigningKey(env.DATA_DIR, 'monitoring-signing-key.json'),
+  };
+  // Alone, the monitoring service fetches the configuration JWKS over HTTP; in one process it
+  // reads the same key set through the same JWKS interface.
+  const configJwks =
+    options.services === 'monitoring' && env.CONFIG_SERVICE_URL
+      ? createRemoteJWKSet(new URL(`${env.CONFIG_SERVICE_URL.replace(/\/$/, '')}/.well-known/jwks.json`))
+      : createLocalJWKSet({ keys: [keys.config.publicJwk] });
+  return {
+    db,
+    env,
+    configKey: keys.config,
+    monitoringKey: keys.monitoring,
+    configJwks,
+    monitoringJwks: createLocalJWKSet({ keys: [keys.monitoring.publicJwk] }),
+    mailer: createMailer(db, env.MAIL_FROM, env.SMTP_URL),
+    scryptCost: options.scryptCost ?? DEFAULT_SCRYPT_COST,
+  };
+}
+
+/**
+ * Open the database, migrate it, seed an empty one, and build the app with the selected services.
+ * @example const server = await createServer({ env: parseEnv(process.env) }); serve(server.app)
+ */
+export async function createServer(options: CreateServerOptions): Promise<FleetServer> {
+  const { env } = options;
+  const services = options.services ?? 'all';
+  const target =
+    options.database ??
+    (env.DATABASE_URL ? { url: env.DATABASE_URL } : { pgliteDir: `${env.DATA_DIR}/pglite` });
+  const db = openDatabase(target);
+  try {
+    await migrate(db);
+    const ctx = await buildContext({ ...options, services }, db);
+    const seeded = options.seed === false ? false : await seedDemo(db, ctx.scryptCost);
+    const app = new Hono();
+    app.onError(handleError);
+    if (env.APP_ORIGINS.length > 0) {
+      app.use(
+        '*',
+        cors({
+          origin: env.APP_ORIGINS,
+          allowHeaders: [
+            'content-type',
+            'authorization',
+            'api-key',
+            'list-version',
+            'main_email',
+            'temp_code',
+            'new_password',
+          ],
+          exposeHeaders: ['list-version'],
+        }),
+      );
+    }
+    if (services !== 'monitoring')
+      app.route('/config', createConfigApp(ctx, options.publicDir ?? 'public', '/config'));
+    if (services !== 'config') app.route('/monitoring', createMonitoringApp(ctx, '/monitoring'));
+    app.get('/app-config.json', (c) => {
+      const body: AppConfig = {
+        configUrl: '/config',
+        monitoringUrl: '/monitoring',
+        devicesListUrl: '/config/devices-list',
+        apiKey: env.API_KEY,
+        linkKey: env.LINK_KEY,
+        companyDomain: env.COMPANY_DOMAIN,
+        mapsApiKey: env.MAPS_API_KEY ?? null,
+      };
+      return c.json(body);
+    });
+    if (services === 'all') serveApp(app, options.distDir ?? 'dist', serveStatic);
+    return { app, ctx, seeded, close: () => db.destroy() };
+  } catch (error) {
+    await db.destroy();
+    throw error;
+  }
+}

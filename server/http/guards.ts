@@ -1,0 +1,48 @@
+import type { MiddlewareHandler } from 'hono';
+import type { JWTVerifyGetKey } from 'jose';
+import { type Principal, type TokenIssuer, verifyAccessToken } from '../auth/access-tokens.ts';
+import { safeEqual } from '../auth/secrets.ts';
+import { ApiError, unauthorized } from './errors.ts';
+
+/** Hono variables set by the guards. */
+export interface AuthVariables {
+  principal: Principal;
+}
+
+/**
+ * Require the `api-key` header on every path that does not contain `/service-comms`, except the
+ * listed ones (the devices list carries its own Basic credentials; the JWKS is public).
+ */
+export function requireApiKey(apiKey: string, exempt: (path: string) => boolean): MiddlewareHandler {
+  return async (c, next) => {
+    const path = c.req.path;
+    if (!path.includes('/service-comms') && !exempt(path)) {
+      const given = c.req.header('api-key');
+      if (!given) throw new ApiError(401, 'api_key_missing', 'The api-key header is missing');
+      if (!safeEqual(given, apiKey))
+        throw new ApiError(401, 'api_key_invalid', 'The api-key header is wrong');
+    }
+    await next();
+  };
+}
+
+/**
+ * Require `Authorization: Bearer <access token>` except on public paths; the verified user goes
+ * into the `principal` variable.
+ */
+export function requireBearer(
+  keys: JWTVerifyGetKey,
+  issuer: TokenIssuer,
+  isPublic: (path: string) => boolean,
+): MiddlewareHandler<{ Variables: AuthVariables }> {
+  return async (c, next) => {
+    if (isPublic(c.req.path)) return next();
+    const header = c.req.header('authorization') ?? '';
+    const match = /^Bearer\s+(\S+)$/i.exec(header);
+    if (!match?.[1]) throw unauthorized('A Bearer access token is required', 'token_missing');
+    const principal = await verifyAccessToken(keys, issuer, match[1]);
+    if (!principal) throw unauthorized('The access token is invalid or expired', 'token_invalid');
+    c.set('principal', principal);
+    return next();
+  };
+}

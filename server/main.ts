@@ -1,0 +1,46 @@
+import { serve } from '@hono/node-server';
+import { createServer, type ServiceSelection } from './create-server.ts';
+import { DEMO_ACCOUNTS } from './db/seed.ts';
+import { EnvError, parseEnv } from './env.ts';
+
+function readServiceFlag(argv: string[]): ServiceSelection {
+  const index = argv.indexOf('--service');
+  if (index === -1) return 'all';
+  const value = argv[index + 1];
+  if (value === 'config' || value === 'monitoring') return value;
+  throw new EnvError(`--service must be "config" or "monitoring", not "${value ?? ''}"`);
+}
+
+async function main(): Promise<void> {
+  const env = parseEnv(process.env);
+  const services = readServiceFlag(process.argv.slice(2));
+  if (services !== 'all' && !env.DATABASE_URL) {
+    throw new EnvError(
+      `DATABASE_URL is required with --service ${services}: the embedded database (PGlite) serves one process only, so a split deployment needs a real PostgreSQL`,
+    );
+  }
+  const server = await createServer({ env, services });
+  const http = serve({ fetch: server.app.fetch, port: env.PORT }, () => {
+    const where = `http://localhost:${env.PORT}`;
+    const running = services === 'all' ? 'app, /config and /monitoring' : `${services} service`;
+    console.log(`Fleet Manager listening on ${where} (${running})`);
+    console.log(
+      `Database: ${env.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${env.DATA_DIR}/pglite`}`,
+    );
+    if (server.seeded) console.log('Seeded the demo data into an empty database.');
+    console.log('Demo sign-ins (local development only):');
+    for (const account of DEMO_ACCOUNTS)
+      console.log(`  ${account.role.padEnd(9)} ${account.email} / ${account.password}`);
+  });
+  const stop = () => {
+    http.close();
+    void server.close().then(() => process.exit(0));
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof EnvError ? error.message : error);
+  process.exit(1);
+});

@@ -1,0 +1,77 @@
+import { Hono } from 'hono';
+import { z } from 'zod';
+import {
+  configuratorLoginRequestSchema,
+  fleetLoginRequestSchema,
+  refreshRequestSchema,
+} from '../../contracts/auth.ts';
+import { verifyAccessToken } from '../auth/access-tokens.ts';
+import { issueRefreshToken, rotateRefreshToken } from '../auth/refresh-tokens.ts';
+import { checkCredentials, loadPrincipal, monitoringAccessToken } from '../auth/sign-in.ts';
+import type { ServerContext } from '../context.ts';
+import { clientAddress } from '../http/client-address.ts';
+import { ApiError, handleError, handleNotFound } from '../http/errors.ts';
+import { type AuthVariables, requireBearer } from '../http/guards.ts';
+import { readBody } from '../http/validate.ts';
+
+const base64 = z
+  .string()
+  .regex(/^[A-Za-z0-9+/]*={0,2}$/, 'password must be base64')
+  .transform((value) => Buffer.from(value, 'base64').toString('utf8'));
+
+/**
+ * The monitoring service: sign-in with a configuration access token (checked against the
+ * configuration service's JWKS), its own refresh rotation, and the older password sign-in.
+ */
+export function createMonitoringApp(ctx: ServerContext, mount: string): Hono<{ Variables: AuthVariables }> {
+  const app = new Hono<{ Variables: AuthVariables }>();
+  const rel = (path: string) => (path.startsWith(mount) ? path.slice(mount.length) || '/' : path);
+  app.onError(handleError);
+  app.notFound(handleNotFound);
+  app.use(requireBearer(ctx.monitoringJwks, 'fleet-monitoring', (path) => rel(path).startsWith('/auth/')));
+
+  app.post('/auth/v2/configurator-login', async (c) => {
+    const body = await readBody(c, configuratorLoginRequestSchema);
+    const vouched = await verifyAccessToken(ctx.configJwks, 'fleet-config', body.access_token);
+    if (!vouched)
+      throw new ApiError(401, 'token_invalid', 'The configuration access token is invalid or expired');
+    if (vouched.email.toLowerCase() !== body.username.toLowerCase()) {
+      throw new ApiError(401, 'username_mismatch', 'username does not match the configuration access token');
+    }
+    const user = await loadPrincipal(ctx, vouched.id);
+    if (!user) throw new ApiError(401, 'token_invalid', 'The user of this token no longer exists');
+    const refresh_token = await issueRefreshToken(ctx.db, user.id, 'monitoring', ctx.env.REFRESH_TOKEN_TTL);
+    return c.json({ access_token: await monitoringAccessToken(ctx, user), refresh_token });
+  });
+
+  app.post('/auth/v2/refresh', async (c) => {
+    const body = await readBody(c, refreshRequestSchema);
+    const rotated = await rotateRefreshToken(
+      ctx.db,
+      body.refresh_token,
+      'monitoring',
+      ctx.env.REFRESH_TOKEN_TTL,
+    );
+    const user = await loadPrincipal(ctx, rotated.userId);
+    if (!user) throw new ApiError(401, 'invalid_refresh_token', 'The refresh token is invalid or expired');
+    return c.json({
+      access_token: await monitoringAccessToken(ctx, user),
+      refresh_token: rotated.refreshToken,
+    });
+  });
+
+  app.post('/auth/fleet-login', async (c) => {
+    const body = await readBody(c, fleetLoginRequestSchema.extend({ password: base64 }));
+    const user = await checkCredentials(
+      ctx,
+      body.username,
+      body.password,
+      clientAddress(c, ctx.env.TRUST_PROXY),
+    );
+    return c.json({ accessToken: await monitoringAccessToken(ctx, user) });
+  });
+
+  /** Who the monitoring token speaks for: lets a client check its session. */
+  app.get('/me', (c) => c.json(c.get('principal')));
+  return app;
+}
