@@ -1,0 +1,47 @@
+import type { RawItem } from '../device-config/config-schema.ts';
+import { fieldRange } from '../device-config/field-range.ts';
+
+/** A number in [0, 1) that depends only on its inputs (FNV-1a, then an integer finaliser). */
+export function noise(name: string, tick: number): number {
+  let h = 0x811c9dc5;
+  for (const c of `${name}:${tick}`) h = Math.imul(h ^ (c.codePointAt(0) ?? 0), 0x01000193);
+  h = Math.imul(h ^ (h >>> 16), 0x45d9f3b);
+  h ^= h >>> 13;
+  return (h >>> 0) / 2 ** 32;
+}
+
+function clamp(raw: number, item: RawItem): number {
+  const { min, max } = fieldRange(item.buffer);
+  return Math.min(max, Math.max(min, Math.round(raw)));
+}
+
+/** Whether an item is a measurement that moves (it has a unit), as opposed to a status or version byte. */
+export function isMoving(item: RawItem): boolean {
+  return item.readOnly === true && item.unit !== undefined;
+}
+
+/**
+ * The raw value of a live item at time `ms`: energy counters (kWh) grow by 0.5 kWh an hour; other
+ * measurements swing ±8 % around their default over a minute or two, with ±1 % jitter each second.
+ * Pure: the same item and time always give the same value.
+ */
+export function liveRaw(item: RawItem, ms: number, startMs: number): number {
+  if (!isMoving(item)) return item.value;
+  if (item.unit === 'kWh')
+    return clamp(item.value + ((ms - startMs) / 3_600_000) * (0.5 / item.multiplier), item);
+  const period = 60_000 + noise(item.name, -1) * 60_000;
+  const phase = noise(item.name, -2) * 2 * Math.PI;
+  const swing = 0.08 * Math.sin((2 * Math.PI * ms) / period + phase);
+  const jitter = (noise(item.name, Math.floor(ms / 1000)) - 0.5) * 0.02;
+  return clamp(item.value * (1 + swing + jitter), item);
+}
+
+/**
+ * A plausible received signal strength in dBm: around −62, drifting ±6 and jittering ±3 each second,
+ * always between −95 and −35.
+ */
+export function rssiAt(serialNumber: string, ms: number): number {
+  const drift = 6 * Math.sin(ms / 7000);
+  const jitter = (noise(serialNumber, Math.floor(ms / 1000)) - 0.5) * 6;
+  return Math.min(-35, Math.max(-95, Math.round(-62 + drift + jitter)));
+}

@@ -1,0 +1,168 @@
+import type { DeviceEntry } from '../../contracts/devices-list.ts';
+import { type Codec, CodecError } from '../codec/types.ts';
+import type { DeviceConfig } from '../device-config/config-schema.ts';
+import { buildConfigFrame, decodeConfiguration, defaultRawValues } from '../device-config/decode-values.ts';
+import { devicePasswordCodes } from '../device-config/password.ts';
+import { type ConfigStore, MemoryConfigStore } from './config-store.ts';
+import { liveRaw, rssiAt } from './live-values.ts';
+import { answerOpcode, COMMAND_DONE, ERROR_CODE, ERROR_OPCODE, OPCODE, PASSWORD_RESULT } from './protocol.ts';
+
+export interface SimulatedDeviceOptions {
+  codec: Codec;
+  /** The device's entry in a devices list: frame size and the commands it answers. */
+  entry: DeviceEntry;
+  /** The loaded `{product}-to-form.json`. */
+  config: DeviceConfig;
+  serialNumber: string;
+  /** Keeps written configuration; defaults to memory. */
+  store?: ConfigStore;
+  /** Clock in milliseconds; live values and RSSI are functions of it. Defaults to Date.now. */
+  now?: () => number;
+}
+
+/** What a catalogue command did, in order, for tests and the remote debugger. */
+export interface CommandRecord {
+  name: string;
+  opCode: number;
+  at: number;
+}
+
+/**
+ * The device side of the protocol: write a command frame, then read the answer from the same
+ * characteristic. Holds the configuration, answers reads with live values of the moment, rejects a
+ * bad CRC or length with an error answer that changes nothing, and persists what is written.
+ */
+export class SimulatedDevice {
+  readonly serialNumber: string;
+  readonly commandLog: CommandRecord[] = [];
+  private readonly codec: Codec;
+  private readonly entry: DeviceEntry;
+  private readonly config: DeviceConfig;
+  private readonly store: ConfigStore;
+  private readonly now: () => number;
+  private readonly startedAt: number;
+  private settings: Record<string, number>;
+  private counterOffsets: Record<string, number> = {};
+  private answer: Uint8Array | undefined;
+
+  constructor(options: SimulatedDeviceOptions) {
+    this.codec = options.codec;
+    this.entry = options.entry;
+    this.config = options.config;
+    this.serialNumber = options.serialNumber;
+    this.store = options.store ?? new MemoryConfigStore();
+    this.now = options.now ?? Date.now;
+    this.startedAt = this.now();
+    this.settings = { ...defaultRawValues(this.config), ...this.store.load(this.serialNumber) };
+  }
+
+  get bufferSize(): number {
+    return this.entry.write.bufferSize;
+  }
+
+  /** Takes a command frame; its answer is then available from {@link read}. */
+  write(frame: Uint8Array): void {
+    this.answer = this.handle(frame);
+  }
+
+  /** The answer to the last command (a `noCommand` error answer before any). */
+  read(): Uint8Array {
+    return (this.answer ?? this.errorAnswer(ERROR_CODE.noCommand, 0)).slice();
+  }
+
+  /** write + read in one call. */
+  request(frame: Uint8Array): Uint8Array {
+    this.write(frame);
+    return this.read();
+  }
+
+  /** Received signal strength in dBm (always negative). */
+  rssi(): number {
+    return rssiAt(this.serialNumber, this.now());
+  }
+
+  /** Raw values as they are now: stored settings plus live measurements. */
+  currentRaw(): Record<string, number> {
+    const raw = { ...this.settings };
+    const t = this.now();
+    for (const item of this.config.rawData) {
+      if (item.readOnly)
+        raw[item.name] = liveRaw(item, t, this.startedAt) - (this.counterOffsets[item.name] ?? 0);
+    }
+    return raw;
+  }
+
+  private handle(frame: Uint8Array): Uint8Array {
+    const opcode = frame[0] ?? 0;
+    if (frame.length !== this.bufferSize) return this.errorAnswer(ERROR_CODE.frameLength, opcode);
+    try {
+      this.codec.verifyFrame(frame, this.bufferSize);
+    } catch (error) {
+      if (!(error instanceof CodecError)) throw error;
+      return this.errorAnswer(
+        error.code === 'crc-mismatch' ? ERROR_CODE.crcMismatch : ERROR_CODE.frameLength,
+        opcode,
+      );
+    }
+    switch (opcode) {
+      case OPCODE.readConfiguration:
+      case OPCODE.readLiveValues:
+        return this.configAnswer(opcode);
+      case OPCODE.writeConfiguration:
+        return this.writeConfiguration(frame);
+      case OPCODE.checkPassword:
+        return this.checkPassword(frame);
+      default:
+        return this.runCommand(opcode);
+    }
+  }
+
+  private configAnswer(opcode: number): Uint8Array {
+    return buildConfigFrame(
+      this.codec,
+      this.config,
+      answerOpcode(opcode),
+      this.bufferSize,
+      this.currentRaw(),
+    );
+  }
+
+  private writeConfiguration(frame: Uint8Array): Uint8Array {
+    const { raw } = decodeConfiguration(this.codec, this.config, frame);
+    const next = { ...this.settings };
+    // Live values are measured, not configured: whatever a write carries for them is ignored.
+    for (const item of this.config.rawData)
+      if (!item.readOnly) next[item.name] = raw[item.name] ?? item.value;
+    this.store.save(this.serialNumber, next);
+    this.settings = next;
+    return this.configAnswer(OPCODE.writeConfiguration);
+  }
+
+  private checkPassword(frame: Uint8Array): Uint8Array {
+    const entered = Array.from(frame.subarray(1, 17));
+    const match = this.codec.passwordsEqual(entered, devicePasswordCodes(this.settings));
+    const result = match ? PASSWORD_RESULT.correct : PASSWORD_RESULT.wrong;
+    return this.smallAnswer(answerOpcode(OPCODE.checkPassword), [result]);
+  }
+
+  private runCommand(opcode: number): Uint8Array {
+    const command = this.entry.commands.find((c) => c.opCode === opcode);
+    if (!command || opcode >= 0x80) return this.errorAnswer(ERROR_CODE.unknownOpcode, opcode);
+    this.commandLog.push({ name: command.name, opCode: opcode, at: this.now() });
+    if (command.name === 'Reset energy counters') {
+      const t = this.now();
+      for (const item of this.config.rawData)
+        if (item.readOnly && item.unit === 'kWh')
+          this.counterOffsets[item.name] = liveRaw(item, t, this.startedAt);
+    }
+    return this.smallAnswer(answerOpcode(opcode), [COMMAND_DONE]);
+  }
+
+  private errorAnswer(code: number, opcode: number): Uint8Array {
+    return this.smallAnswer(ERROR_OPCODE, [code, opcode]);
+  }
+
+  private smallAnswer(opcode: number, payload: number[]): Uint8Array {
+    return this.codec.buildFrame(opcode, this.bufferSize, Uint8Array.from(payload));
+  }
+}
