@@ -58,15 +58,7 @@ const missingActor = <TInput>(name: string) =>
 
 type ServiceParams = { service: Service };
 
-/**
- * Sign-in state across the configuration and monitoring services (specification §4).
- * Three parallel regions: `session` (initialising → idle ⇄ signingIn) and one region per service
- * (idle ⇄ refreshing). A service in `refreshing` ignores further `auth.refresh` events, so every
- * concurrent caller waits for that one refresh and reads its result from the context.
- * I/O is in the actors `configLogin`, `monitoringLogin` and `refreshTokens`; navigation is the
- * injected action `navigateToLogin` (a no-op until the app provides it).
- */
-export const authMachine = setup({
+const authSetup = setup({
   types: {
     context: {} as AuthContext,
     events: {} as AuthEvent,
@@ -126,7 +118,87 @@ export const authMachine = setup({
     canRefresh: ({ context, event }, { service }: ServiceParams) =>
       event.type === 'auth.refresh' && event.service === service && context[service].refreshToken !== null,
   },
-}).createMachine({
+});
+
+/**
+ * One service's region: `boot` refreshes a stored token at start; `idle` starts a refresh on
+ * `auth.refresh` for this service; `refreshing` ignores further `auth.refresh` (coalescing).
+ */
+function serviceRegion(service: Service) {
+  return authSetup.createStateConfig({
+    initial: 'boot',
+    states: {
+      boot: {
+        always: [
+          { guard: { type: 'hasRefreshToken', params: { service } }, target: 'refreshing' },
+          { target: 'idle' },
+        ],
+      },
+      idle: {
+        on: {
+          'auth.refresh': [
+            {
+              guard: { type: 'canRefresh', params: { service } },
+              target: 'refreshing',
+            },
+            {
+              guard: { type: 'isRefreshOf', params: { service } },
+              actions: [
+                { type: 'refreshFailed', params: { service, message: NO_REFRESH_TOKEN } },
+                'forgetRefreshTokens',
+                'announceSessionLost',
+                { type: 'navigateToLogin', params: { replace: true } },
+              ],
+            },
+          ],
+        },
+      },
+      refreshing: {
+        invoke: {
+          src: 'refreshTokens',
+          input: ({ context }) => ({
+            service,
+            refreshToken: context[service].refreshToken ?? '',
+          }),
+          onDone: {
+            target: 'idle',
+            actions: [
+              { type: 'storeTokens', params: ({ event }) => ({ service, pair: event.output }) },
+              'persistSession',
+            ],
+          },
+          onError: {
+            target: 'idle',
+            actions: [
+              {
+                type: 'refreshFailed',
+                params: ({ event }) => ({
+                  service,
+                  message: messageOf(event.error, SESSION_EXPIRED),
+                }),
+              },
+              'forgetRefreshTokens',
+              'announceSessionLost',
+              { type: 'navigateToLogin', params: { replace: true } },
+            ],
+          },
+        },
+        // The other service's refresh failed: the session is over, this answer no longer matters.
+        on: { 'auth.sessionLost': 'idle' },
+      },
+    },
+  });
+}
+
+/**
+ * Sign-in state across the configuration and monitoring services (specification §4).
+ * Three parallel regions: `session` (initialising → idle ⇄ signingIn) and one region per service
+ * (idle ⇄ refreshing). A service in `refreshing` ignores further `auth.refresh` events, so every
+ * concurrent caller waits for that one refresh and reads its result from the context.
+ * I/O is in the actors `configLogin`, `monitoringLogin` and `refreshTokens`; navigation is the
+ * injected action `navigateToLogin` (a no-op until the app provides it).
+ */
+export const authMachine = authSetup.createMachine({
   id: 'auth',
   type: 'parallel',
   context: ({ input }) => {
@@ -219,134 +291,7 @@ export const authMachine = setup({
         },
       },
     },
-    config: {
-      initial: 'boot',
-      states: {
-        boot: {
-          always: [
-            { guard: { type: 'hasRefreshToken', params: { service: 'config' } }, target: 'refreshing' },
-            { target: 'idle' },
-          ],
-        },
-        idle: {
-          on: {
-            'auth.refresh': [
-              {
-                guard: { type: 'canRefresh', params: { service: 'config' } },
-                target: 'refreshing',
-              },
-              {
-                guard: { type: 'isRefreshOf', params: { service: 'config' } },
-                actions: [
-                  { type: 'refreshFailed', params: { service: 'config', message: NO_REFRESH_TOKEN } },
-                  'forgetRefreshTokens',
-                  'announceSessionLost',
-                  { type: 'navigateToLogin', params: { replace: true } },
-                ],
-              },
-            ],
-          },
-        },
-        refreshing: {
-          invoke: {
-            src: 'refreshTokens',
-            input: ({ context }) => ({
-              service: 'config' as const,
-              refreshToken: context.config.refreshToken ?? '',
-            }),
-            onDone: {
-              target: 'idle',
-              actions: [
-                { type: 'storeTokens', params: ({ event }) => ({ service: 'config', pair: event.output }) },
-                'persistSession',
-              ],
-            },
-            onError: {
-              target: 'idle',
-              actions: [
-                {
-                  type: 'refreshFailed',
-                  params: ({ event }) => ({
-                    service: 'config',
-                    message: messageOf(event.error, SESSION_EXPIRED),
-                  }),
-                },
-                'forgetRefreshTokens',
-                'announceSessionLost',
-                { type: 'navigateToLogin', params: { replace: true } },
-              ],
-            },
-          },
-          // The other service's refresh failed: the session is over, this answer no longer matters.
-          on: { 'auth.sessionLost': 'idle' },
-        },
-      },
-    },
-    monitoring: {
-      initial: 'boot',
-      states: {
-        boot: {
-          always: [
-            { guard: { type: 'hasRefreshToken', params: { service: 'monitoring' } }, target: 'refreshing' },
-            { target: 'idle' },
-          ],
-        },
-        idle: {
-          on: {
-            'auth.refresh': [
-              {
-                guard: { type: 'canRefresh', params: { service: 'monitoring' } },
-                target: 'refreshing',
-              },
-              {
-                guard: { type: 'isRefreshOf', params: { service: 'monitoring' } },
-                actions: [
-                  { type: 'refreshFailed', params: { service: 'monitoring', message: NO_REFRESH_TOKEN } },
-                  'forgetRefreshTokens',
-                  'announceSessionLost',
-                  { type: 'navigateToLogin', params: { replace: true } },
-                ],
-              },
-            ],
-          },
-        },
-        refreshing: {
-          invoke: {
-            src: 'refreshTokens',
-            input: ({ context }) => ({
-              service: 'monitoring' as const,
-              refreshToken: context.monitoring.refreshToken ?? '',
-            }),
-            onDone: {
-              target: 'idle',
-              actions: [
-                {
-                  type: 'storeTokens',
-                  params: ({ event }) => ({ service: 'monitoring', pair: event.output }),
-                },
-                'persistSession',
-              ],
-            },
-            onError: {
-              target: 'idle',
-              actions: [
-                {
-                  type: 'refreshFailed',
-                  params: ({ event }) => ({
-                    service: 'monitoring',
-                    message: messageOf(event.error, SESSION_EXPIRED),
-                  }),
-                },
-                'forgetRefreshTokens',
-                'announceSessionLost',
-                { type: 'navigateToLogin', params: { replace: true } },
-              ],
-            },
-          },
-          // The other service's refresh failed: the session is over, this answer no longer matters.
-          on: { 'auth.sessionLost': 'idle' },
-        },
-      },
-    },
+    config: serviceRegion('config'),
+    monitoring: serviceRegion('monitoring'),
   },
 });

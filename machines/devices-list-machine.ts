@@ -34,14 +34,7 @@ export interface CompanionLists {
 
 const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
-/**
- * The devices list (specification §7, §8): download with Basic auth and `list-version`; on any
- * failure version -1, the error and the bundled list; then the E1 and convert lists. `refresh`
- * first goes to landing, reloads, then waits 20 s before it can be sent again.
- * Actors do the I/O (`fetchDevicesList`, `loadBundledList`, `loadCompanionLists`); navigation is
- * the injected action `navigateToLanding`.
- */
-export const devicesListMachine = setup({
+const devicesListSetup = setup({
   types: {
     context: {} as DevicesListContext,
     events: {} as DevicesListEvent,
@@ -86,7 +79,84 @@ export const devicesListMachine = setup({
       context.storage.setItem(key, JSON.stringify(value)),
   },
   delays: { refreshCooldown: REFRESH_COOLDOWN_MS },
-}).createMachine({
+});
+
+/** One load: download; on failure the bundled list; then the E1 and convert lists. Ends in `done`. */
+const loadSteps = devicesListSetup.createStateConfig({
+  initial: 'remote',
+  states: {
+    remote: {
+      invoke: {
+        src: 'fetchDevicesList',
+        input: { listVersion: -1 },
+        onDone: {
+          target: 'companions',
+          actions: [
+            { type: 'storeDownloaded', params: ({ event }) => event.output },
+            {
+              type: 'cache',
+              params: ({ event }) => ({ key: CACHE_KEYS.devicesList, value: event.output }),
+            },
+          ],
+        },
+        onError: {
+          target: 'fallback',
+          actions: { type: 'recordError', params: ({ event }) => ({ error: event.error }) },
+        },
+      },
+    },
+    fallback: {
+      invoke: {
+        src: 'loadBundledList',
+        input: { path: BUNDLED_DEVICES_LIST },
+        onDone: {
+          target: 'companions',
+          actions: { type: 'storeFallback', params: ({ event }) => event.output },
+        },
+        onError: {
+          target: 'companions',
+          actions: { type: 'recordFallbackError', params: ({ event }) => ({ error: event.error }) },
+        },
+      },
+    },
+    companions: {
+      invoke: {
+        src: 'loadCompanionLists',
+        onDone: {
+          target: 'done',
+          actions: [
+            { type: 'storeCompanions', params: ({ event }) => event.output },
+            {
+              type: 'cache',
+              params: ({ event }) => ({
+                key: CACHE_KEYS.e1DevicesList,
+                value: event.output.e1DevicesList,
+              }),
+            },
+            {
+              type: 'cache',
+              params: ({ event }) => ({ key: CACHE_KEYS.convertList, value: event.output.convertList }),
+            },
+          ],
+        },
+        onError: {
+          target: 'done',
+          actions: { type: 'recordCompanionError', params: ({ event }) => ({ error: event.error }) },
+        },
+      },
+    },
+    done: { type: 'final' },
+  },
+});
+
+/**
+ * The devices list (specification §7, §8): download with Basic auth and `list-version`; on any
+ * failure version -1, the error and the bundled list; then the E1 and convert lists. `refresh`
+ * first goes to landing, reloads, then waits 20 s before it can be sent again.
+ * Actors do the I/O (`fetchDevicesList`, `loadBundledList`, `loadCompanionLists`); navigation is
+ * the injected action `navigateToLanding`.
+ */
+export const devicesListMachine = devicesListSetup.createMachine({
   id: 'devicesList',
   context: ({ input }) => ({
     storage: input.storage,
@@ -100,71 +170,8 @@ export const devicesListMachine = setup({
   initial: 'loading',
   states: {
     loading: {
-      initial: 'remote',
+      ...loadSteps,
       onDone: 'ready',
-      states: {
-        remote: {
-          invoke: {
-            src: 'fetchDevicesList',
-            input: { listVersion: -1 },
-            onDone: {
-              target: 'companions',
-              actions: [
-                { type: 'storeDownloaded', params: ({ event }) => event.output },
-                {
-                  type: 'cache',
-                  params: ({ event }) => ({ key: CACHE_KEYS.devicesList, value: event.output }),
-                },
-              ],
-            },
-            onError: {
-              target: 'fallback',
-              actions: { type: 'recordError', params: ({ event }) => ({ error: event.error }) },
-            },
-          },
-        },
-        fallback: {
-          invoke: {
-            src: 'loadBundledList',
-            input: { path: BUNDLED_DEVICES_LIST },
-            onDone: {
-              target: 'companions',
-              actions: { type: 'storeFallback', params: ({ event }) => event.output },
-            },
-            onError: {
-              target: 'companions',
-              actions: { type: 'recordFallbackError', params: ({ event }) => ({ error: event.error }) },
-            },
-          },
-        },
-        companions: {
-          invoke: {
-            src: 'loadCompanionLists',
-            onDone: {
-              target: 'done',
-              actions: [
-                { type: 'storeCompanions', params: ({ event }) => event.output },
-                {
-                  type: 'cache',
-                  params: ({ event }) => ({
-                    key: CACHE_KEYS.e1DevicesList,
-                    value: event.output.e1DevicesList,
-                  }),
-                },
-                {
-                  type: 'cache',
-                  params: ({ event }) => ({ key: CACHE_KEYS.convertList, value: event.output.convertList }),
-                },
-              ],
-            },
-            onError: {
-              target: 'done',
-              actions: { type: 'recordCompanionError', params: ({ event }) => ({ error: event.error }) },
-            },
-          },
-        },
-        done: { type: 'final' },
-      },
     },
     ready: {
       on: {
@@ -174,71 +181,8 @@ export const devicesListMachine = setup({
     },
     // A refresh is a load that ends in the cooldown instead of `ready`.
     refreshing: {
-      initial: 'reload',
+      ...loadSteps,
       onDone: 'cooldown',
-      states: {
-        reload: {
-          invoke: {
-            src: 'fetchDevicesList',
-            input: { listVersion: -1 },
-            onDone: {
-              target: 'companions',
-              actions: [
-                { type: 'storeDownloaded', params: ({ event }) => event.output },
-                {
-                  type: 'cache',
-                  params: ({ event }) => ({ key: CACHE_KEYS.devicesList, value: event.output }),
-                },
-              ],
-            },
-            onError: {
-              target: 'fallback',
-              actions: { type: 'recordError', params: ({ event }) => ({ error: event.error }) },
-            },
-          },
-        },
-        fallback: {
-          invoke: {
-            src: 'loadBundledList',
-            input: { path: BUNDLED_DEVICES_LIST },
-            onDone: {
-              target: 'companions',
-              actions: { type: 'storeFallback', params: ({ event }) => event.output },
-            },
-            onError: {
-              target: 'companions',
-              actions: { type: 'recordFallbackError', params: ({ event }) => ({ error: event.error }) },
-            },
-          },
-        },
-        companions: {
-          invoke: {
-            src: 'loadCompanionLists',
-            onDone: {
-              target: 'done',
-              actions: [
-                { type: 'storeCompanions', params: ({ event }) => event.output },
-                {
-                  type: 'cache',
-                  params: ({ event }) => ({
-                    key: CACHE_KEYS.e1DevicesList,
-                    value: event.output.e1DevicesList,
-                  }),
-                },
-                {
-                  type: 'cache',
-                  params: ({ event }) => ({ key: CACHE_KEYS.convertList, value: event.output.convertList }),
-                },
-              ],
-            },
-            onError: {
-              target: 'done',
-              actions: { type: 'recordCompanionError', params: ({ event }) => ({ error: event.error }) },
-            },
-          },
-        },
-        done: { type: 'final' },
-      },
     },
     cooldown: {
       after: { refreshCooldown: 'ready' },
