@@ -1,0 +1,112 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { generateSigningKey } from '../../server/auth/signing-keys.ts';
+import { createServer, type FleetServer } from '../../server/create-server.ts';
+import { parseEnv } from '../../server/env.ts';
+
+/** Seeded ids (see server/db/seed.ts): admin, installer A, owner (of A's sites 1–3), installer B. */
+export const IDS = {
+  admin: 1,
+  installerA: 2,
+  owner: 3,
+  installerB: 4,
+  siteOfA: 5,
+  siteOfOwner: 1,
+  siteOfB: 100,
+};
+export const PASSWORDS = {
+  admin: ['admin@fleet.example', 'FleetAdmin#2026'],
+  installerA: ['installer@solarpros.example', 'Installer#2026'],
+  owner: ['owner@homeowner.example', 'Owner#2026'],
+  installerB: ['installer@brightvolt.example', 'Installer#2026'],
+} as const;
+export type Who = keyof typeof PASSWORDS;
+
+export interface TestServer {
+  server: FleetServer;
+  /** Call the server in process; JSON bodies are serialised; `api-key` is sent unless `apiKey: null`. */
+  call(
+    method: string,
+    path: string,
+    options?: {
+      token?: string;
+      body?: unknown;
+      headers?: Record<string, string>;
+      apiKey?: string | null;
+      ip?: string;
+    },
+  ): Promise<{ status: number; body: unknown; headers: Headers }>;
+  /** Sign in on the configuration service; answers the token pair. */
+  login(who: Who): Promise<{ access_token: string; refresh_token: string }>;
+  close(): Promise<void>;
+}
+
+async function freshDatabase(): Promise<{
+  target: { url: string } | { pgliteDir: string };
+  drop: () => Promise<void>;
+}> {
+  const base = process.env.TEST_DATABASE_URL;
+  if (!base) return { target: { pgliteDir: 'memory://' }, drop: async () => {} };
+  // One database per test file, so files run in parallel on one cluster.
+  const name = `fleet_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return {
+    target: { url: url.toString() },
+    drop: async () => {
+      const client = new pg.Client({ connectionString: base });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.end();
+    },
+  };
+}
+
+/** A seeded server on its own database (PGlite in memory, or a new database on TEST_DATABASE_URL). */
+export async function startTestServer(envOverrides: Record<string, string> = {}): Promise<TestServer> {
+  const env = parseEnv({ DATA_DIR: '.tmp/test-data', TRUST_PROXY: '1', ...envOverrides });
+  const { target, drop } = await freshDatabase();
+  const keys = { config: (await generateSigningKey()).key, monitoring: (await generateSigningKey()).key };
+  const server = await createServer({ env, database: target, keys, scryptCost: { N: 1024, r: 8, p: 1 } });
+  const call: TestServer['call'] = async (method, path, options = {}) => {
+    const headers: Record<string, string> = { 'content-type': 'application/json', ...options.headers };
+    if (options.apiKey !== null) headers['api-key'] = options.apiKey ?? env.API_KEY;
+    if (options.token) headers.authorization = `Bearer ${options.token}`;
+    headers['x-forwarded-for'] = options.ip ?? '203.0.113.7';
+    const init: RequestInit = { method, headers };
+    if (options.body !== undefined)
+      init.body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
+    const response = await server.app.request(path, init);
+    const text = await response.text();
+    let body: unknown = text;
+    try {
+      body = text ? JSON.parse(text) : null;
+    } catch {
+      // not JSON: keep the text
+    }
+    return { status: response.status, body, headers: response.headers };
+  };
+  const login: TestServer['login'] = async (who) => {
+    const [main_email, password] = PASSWORDS[who];
+    const answer = await call('POST', '/config/auth/v2/login', {
+      body: { main_email, password },
+      ip: `198.51.100.${who.length}`,
+    });
+    if (answer.status !== 200)
+      throw new Error(`login ${who}: ${answer.status} ${JSON.stringify(answer.body)}`);
+    return answer.body as { access_token: string; refresh_token: string };
+  };
+  return {
+    server,
+    call,
+    login,
+    close: async () => {
+      await server.close();
+      await drop();
+    },
+  };
+}

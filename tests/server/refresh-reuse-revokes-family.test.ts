@@ -1,0 +1,71 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from './harness.ts';
+
+let t: TestServer;
+beforeAll(async () => {
+  t = await startTestServer();
+});
+afterAll(() => t.close());
+
+const refresh = (refresh_token: string, service = 'config') =>
+  t.call('POST', `/${service}/auth/v2/refresh`, { body: { refresh_token } });
+
+describe('refresh tokens', () => {
+  it('rotates on every use: the new pair works and carries fresh claims', async () => {
+    const first = await t.login('installerA');
+    const second = await refresh(first.refresh_token);
+    expect(second.status).toBe(200);
+    const pair = second.body as { access_token: string; refresh_token: string };
+    expect(pair.refresh_token).not.toBe(first.refresh_token);
+    const site = await t.call('GET', '/config/fleet/sites/5', { token: pair.access_token });
+    expect(site.status).toBe(200);
+    expect((await refresh(pair.refresh_token)).status).toBe(200);
+  });
+
+  it('revokes the whole family when a rotated token is presented again', async () => {
+    const first = await t.login('installerA');
+    const second = (await refresh(first.refresh_token)).body as { refresh_token: string };
+    const replay = await refresh(first.refresh_token);
+    expect(replay.status).toBe(401);
+    expect(replay.body).toMatchObject({ code: 'refresh_token_reused' });
+    const victim = await refresh(second.refresh_token);
+    expect(victim.status).toBe(401);
+    expect(victim.body).toMatchObject({ code: 'invalid_refresh_token' });
+  });
+
+  it('leaves other sign-ins of the same user alone when one family is revoked', async () => {
+    const laptop = await t.login('installerA');
+    const phone = await t.login('installerA');
+    await refresh(phone.refresh_token);
+    await refresh(phone.refresh_token);
+    expect((await refresh(laptop.refresh_token)).status).toBe(200);
+  });
+
+  it('lets exactly one of ten parallel refreshes with one token win', async () => {
+    const { refresh_token } = await t.login('owner');
+    const answers = await Promise.all(Array.from({ length: 10 }, () => refresh(refresh_token)));
+    const statuses = answers.map((answer) => answer.status).sort();
+    expect(statuses.filter((status) => status === 200)).toHaveLength(1);
+    expect(statuses.filter((status) => status === 401)).toHaveLength(9);
+  });
+
+  it('refuses an unknown token, a missing one, and an expired one', async () => {
+    expect((await refresh('made-up-token')).body).toMatchObject({ code: 'invalid_refresh_token' });
+    const missing = await t.call('POST', '/config/auth/v2/refresh', { body: {} });
+    expect(missing.status).toBe(400);
+    expect(missing.body).toMatchObject({ field: 'refresh_token' });
+    const { refresh_token } = await t.login('owner');
+    await t.server.ctx.db
+      .updateTable('refresh_tokens')
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .execute();
+    expect((await refresh(refresh_token)).status).toBe(401);
+  });
+
+  it('stores refresh tokens only as hashes', async () => {
+    const { refresh_token } = await t.login('admin');
+    const rows = await t.server.ctx.db.selectFrom('refresh_tokens').select('token_hash').execute();
+    expect(rows.some((row) => row.token_hash === refresh_token)).toBe(false);
+    expect(rows.every((row) => /^[0-9a-f]{64}$/.test(row.token_hash))).toBe(true);
+  });
+});

@@ -1,0 +1,45 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from './harness.ts';
+
+let t: TestServer;
+beforeAll(async () => {
+  t = await startTestServer({ LOGIN_LIMIT_PER_ACCOUNT: '3', LOGIN_LIMIT_PER_ADDRESS: '5' });
+});
+afterAll(() => t.close());
+
+const attempt = (main_email: string, ip: string, password = 'wrong-password') =>
+  t.call('POST', '/config/auth/v2/login', { body: { main_email, password }, ip });
+
+describe('sign-in rate limits', () => {
+  it('answers 429 once an account had its attempts, even with the right password and from new addresses', async () => {
+    for (let i = 0; i < 3; i += 1)
+      expect((await attempt('owner@homeowner.example', `10.0.0.${i}`)).status).toBe(401);
+    const blocked = await attempt('owner@homeowner.example', '10.0.0.99', 'Owner#2026');
+    expect(blocked.status).toBe(429);
+    expect(blocked.body).toMatchObject({ code: 'rate_limited' });
+  });
+
+  it('answers 429 to an address that tries many accounts', async () => {
+    const accounts = ['a', 'b', 'c', 'd', 'e'].map((name) => `${name}@spray.example`);
+    for (const email of accounts) expect((await attempt(email, '10.9.9.9')).status).toBe(401);
+    expect((await attempt('f@spray.example', '10.9.9.9')).status).toBe(429);
+    expect((await attempt('f@spray.example', '10.9.9.10')).status).toBe(401);
+  });
+
+  it('applies the same limits to the monitoring service older sign-in, shared in the database', async () => {
+    const password = Buffer.from('FleetAdmin#2026').toString('base64');
+    for (let i = 0; i < 3; i += 1) {
+      await t.call('POST', '/monitoring/auth/fleet-login', {
+        body: { username: 'admin@fleet.example', password: 'eA==' },
+        ip: `10.1.0.${i}`,
+      });
+    }
+    const blocked = await t.call('POST', '/monitoring/auth/fleet-login', {
+      body: { username: 'admin@fleet.example', password },
+      ip: '10.1.0.50',
+    });
+    expect(blocked.status).toBe(429);
+    const rows = await t.server.ctx.db.selectFrom('rate_limits').select('key').execute();
+    expect(rows.map((row) => row.key)).toContain('login:account:admin@fleet.example');
+  });
+});
