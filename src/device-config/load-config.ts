@@ -37,17 +37,17 @@ function at(json: unknown, path: readonly PropertyKey[]): unknown {
 /** `rawData[12] "battVoltage" buffer.position`: the item's name (or title / dataId) follows its index. */
 function describePath(json: unknown, path: readonly PropertyKey[]): string {
   let text = '';
-  let afterIndex = false;
+  let afterLabel = false;
   path.forEach((key, i) => {
     if (typeof key === 'number') {
       text += `[${key}]`;
       const node = at(json, path.slice(0, i + 1)) as Record<string, unknown> | undefined;
       const label = node?.name ?? node?.dataId ?? node?.title ?? node?.refData;
-      if (typeof label === 'string') text += ` "${label}"`;
-      afterIndex = true;
+      afterLabel = typeof label === 'string';
+      if (afterLabel) text += ` "${label}"`;
     } else {
-      text += `${afterIndex ? ' ' : text ? '.' : ''}${String(key)}`;
-      afterIndex = false;
+      text += `${afterLabel ? ' ' : text ? '.' : ''}${String(key)}`;
+      afterLabel = false;
     }
   });
   return text;

@@ -17,6 +17,7 @@ export function hybrid5k(): DeviceConfig {
     .live('gridPower', 's32be', -1250, 1, 'W')
     .live('loadPower', 'u32be', 1210, 1, 'W')
     .live('inverterTemp', 's16le', 41.5, 0.1, '°C')
+    .live('ambientTemp', 's8', 24, 1, '°C')
     .live('energyToday', 'u32le', 12.4, 0.1, 'kWh')
     .live('energyTotal', 'u32be', 18342.7, 0.1, 'kWh')
     .live('statusFlags', 'u16le', 0b1001)

@@ -1,0 +1,96 @@
+import fc from 'fast-check';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadCodec } from '../../src/codec/load-node.ts';
+import type { Codec } from '../../src/codec/types.ts';
+import { FACTORY_GROUP } from '../../src/device-config/catalogue/common-sections.ts';
+import { buildConfigFrame, decodeConfiguration } from '../../src/device-config/decode-values.ts';
+import { encodeConfiguration } from '../../src/device-config/encode-form.ts';
+import { fieldRange } from '../../src/device-config/field-range.ts';
+import { buildForm, type FormGroupModel } from '../../src/device-config/form-fields.ts';
+import { bundledProducts } from './bundled-products.ts';
+
+let codec: Codec;
+beforeAll(async () => {
+  codec = await loadCodec();
+});
+
+const products = bundledProducts();
+
+/** What a user who changes nothing submits: every field at the device's value. */
+function untouched(groups: readonly FormGroupModel[]): Record<string, unknown> {
+  return Object.fromEntries(groups.flatMap((g) => g.fields.map((f) => [f.name, f.deviceValue])));
+}
+
+describe.each(products)('$modelId on the Wasm codec', ({ config, entry }) => {
+  const size = entry.write.bufferSize;
+
+  it('decodes every field in one batch call', () => {
+    let batches = 0;
+    const counting: Codec = {
+      ...codec,
+      decodeFields: (frame, ds) => {
+        batches++;
+        return codec.decodeFields(frame, ds);
+      },
+    };
+    const decoded = decodeConfiguration(counting, config, buildConfigFrame(codec, config, 0x81, size));
+    expect(batches).toBe(1);
+    expect(decoded.values.password).toMatch(/^\S{4,16}$/);
+    expect(decoded.values.deviceClockTime).toBe('12:00 am');
+  });
+
+  it('gives back the same bytes from frame → form → frame', () => {
+    const frame = buildConfigFrame(codec, config, 0x81, size);
+    const groups = buildForm(config, decodeConfiguration(codec, config, frame));
+    const result = encodeConfiguration(codec, config, groups, untouched(groups), frame);
+    expect(result.ok && Array.from(result.frame)).toEqual(Array.from(frame));
+  });
+
+  it('round-trips any numeric field values the device can hold', () => {
+    const writable = config.rawData.filter((r) => !r.readOnly);
+    const arbitraryRaw = fc.record(
+      Object.fromEntries(writable.map((r) => [r.name, fc.integer(fieldRange(r.buffer))])),
+    ) as fc.Arbitrary<Record<string, number>>;
+    fc.assert(
+      fc.property(arbitraryRaw, (raw) => {
+        const frame = buildConfigFrame(codec, config, 0x81, size, { ...raw });
+        const decoded = decodeConfiguration(codec, config, frame);
+        // Only plain number fields: text and date-time fields hold arbitrary bytes here, not text.
+        const groups = buildForm(config, decoded).map((g) => ({
+          ...g,
+          fields: g.fields.filter((f) => f.kind === 'number').map((f) => ({ ...f, rules: {} })),
+        }));
+        const result = encodeConfiguration(codec, config, groups, untouched(groups), frame);
+        expect(result.ok && Array.from(result.frame)).toEqual(Array.from(frame));
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  it('writes an edited value divided by its multiplier and rounded, with a fresh CRC', () => {
+    const frame = buildConfigFrame(codec, config, 0x81, size);
+    const groups = buildForm(config, decodeConfiguration(codec, config, frame));
+    const field = groups
+      .flatMap((g) => g.fields)
+      .find((f) => f.kind === 'number' && !f.disabled && f.rules.max);
+    const item = config.rawData.find((r) => r.name === field?.name);
+    if (!field || !item || !field.rules.max) throw new Error('catalogue has no bounded number field');
+    const edited = field.rules.max.value;
+    const result = encodeConfiguration(codec, config, groups, { [field.name]: String(edited) }, frame, {
+      opcode: 2,
+    });
+    if (!result.ok) throw new Error(result.errors[0]?.message);
+    expect(result.frame[0]).toBe(2);
+    expect(() => codec.verifyFrame(result.frame, size)).not.toThrow();
+    expect(decodeConfiguration(codec, config, result.frame).raw[item.name]).toBe(
+      Math.round(edited / item.multiplier),
+    );
+  });
+
+  it('builds no controls for the excluded group', () => {
+    const decoded = decodeConfiguration(codec, config, buildConfigFrame(codec, config, 0x81, size));
+    const titles = buildForm(config, decoded, { excludedGroups: [FACTORY_GROUP] }).map((g) => g.title);
+    expect(titles).not.toContain(FACTORY_GROUP);
+    expect(titles.length).toBe(config.formData.length - 1);
+  });
+});
