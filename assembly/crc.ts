@@ -8,14 +8,14 @@ function entry(table: u32, index: u32): u32 {
 }
 
 // Table 0 is the classic byte-at-a-time table; table k advances a byte through k more zero bytes,
-// so eight input bytes fold into the CRC with eight lookups and no data-dependent branch.
+// so sixteen input bytes fold into the CRC with sixteen lookups and no data-dependent branch.
 function fillTables(): void {
   for (let i: u32 = 0; i < 256; i++) {
     let c = i;
     for (let k = 0; k < 8; k++) c = c & 1 ? (c >> 1) ^ POLY : c >> 1;
     store<u16>(CRC_TABLES + (i << 1), <u16>c);
   }
-  for (let t: u32 = 1; t < 8; t++) {
+  for (let t: u32 = 1; t < 16; t++) {
     for (let i: u32 = 0; i < 256; i++) {
       const prev = entry(t - 1, i);
       store<u16>(CRC_TABLES + (t << 9) + (i << 1), <u16>((prev >> 8) ^ entry(0, prev & 0xff)));
@@ -25,25 +25,35 @@ function fillTables(): void {
 
 fillTables();
 
-/** Continues `crc` over `length` bytes at `ptr` (slice-by-8, then byte at a time for the tail). */
+/** Continues `crc` over `length` bytes at `ptr` (slice-by-16, then byte at a time for the tail). */
 export function crcUpdate(crc: u32, ptr: usize, length: usize): u32 {
   // Lookups are spelled out (no helper call) so the hot loop stays one straight block of loads.
   const t = CRC_TABLES;
   let p = ptr;
   const end = ptr + length;
-  while (p + 8 <= end) {
-    const lo = load<u32>(p) ^ crc;
-    const hi = load<u32>(p, 4);
+  while (p + 16 <= end) {
+    const a = load<u32>(p) ^ crc;
+    const b = load<u32>(p, 4);
+    const c = load<u32>(p, 8);
+    const d = load<u32>(p, 12);
     crc =
-      <u32>load<u16>(t + 3584 + ((lo & 0xff) << 1)) ^
-      <u32>load<u16>(t + 3072 + (((lo >> 8) & 0xff) << 1)) ^
-      <u32>load<u16>(t + 2560 + (((lo >> 16) & 0xff) << 1)) ^
-      <u32>load<u16>(t + 2048 + ((lo >> 24) << 1)) ^
-      <u32>load<u16>(t + 1536 + ((hi & 0xff) << 1)) ^
-      <u32>load<u16>(t + 1024 + (((hi >> 8) & 0xff) << 1)) ^
-      <u32>load<u16>(t + 512 + (((hi >> 16) & 0xff) << 1)) ^
-      <u32>load<u16>(t + ((hi >> 24) << 1));
-    p += 8;
+      <u32>load<u16>(t + 7680 + ((a & 0xff) << 1)) ^
+      <u32>load<u16>(t + 7168 + (((a >> 8) & 0xff) << 1)) ^
+      <u32>load<u16>(t + 6656 + (((a >> 16) & 0xff) << 1)) ^
+      <u32>load<u16>(t + 6144 + ((a >> 24) << 1)) ^
+      <u32>load<u16>(t + 5632 + ((b & 0xff) << 1)) ^
+      <u32>load<u16>(t + 5120 + (((b >> 8) & 0xff) << 1)) ^
+      <u32>load<u16>(t + 4608 + (((b >> 16) & 0xff) << 1)) ^
+      <u32>load<u16>(t + 4096 + ((b >> 24) << 1)) ^
+      <u32>load<u16>(t + 3584 + ((c & 0xff) << 1)) ^
+      <u32>load<u16>(t + 3072 + (((c >> 8) & 0xff) << 1)) ^
+      <u32>load<u16>(t + 2560 + (((c >> 16) & 0xff) << 1)) ^
+      <u32>load<u16>(t + 2048 + ((c >> 24) << 1)) ^
+      <u32>load<u16>(t + 1536 + ((d & 0xff) << 1)) ^
+      <u32>load<u16>(t + 1024 + (((d >> 8) & 0xff) << 1)) ^
+      <u32>load<u16>(t + 512 + (((d >> 16) & 0xff) << 1)) ^
+      <u32>load<u16>(t + ((d >> 24) << 1));
+    p += 16;
   }
   while (p < end) {
     crc = (crc >> 8) ^ <u32>load<u16>(t + (((crc ^ <u32>load<u8>(p)) & 0xff) << 1));

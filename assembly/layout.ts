@@ -12,8 +12,8 @@ export const IO: usize = memory.data(IO_SIZE, 16);
 export const DESCRIPTORS: usize = memory.data(MAX_FIELDS << 2, 16);
 /** One f64 per field: values to encode, or decoded values. */
 export const VALUES: usize = memory.data(MAX_FIELDS << 3, 16);
-/** Eight CRC tables of 256 u16 entries for slice-by-8. */
-export const CRC_TABLES: usize = memory.data(8 * 256 * 2, 16);
+/** Sixteen CRC tables of 256 u16 entries for slice-by-16. */
+export const CRC_TABLES: usize = memory.data(16 * 256 * 2, 16);
 
 export function ioPointer(): usize {
   return IO;

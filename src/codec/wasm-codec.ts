@@ -20,8 +20,9 @@ const LITTLE_ENDIAN = 1 << 25;
 /** Packs a descriptor into the u32 the Wasm table holds; impossible positions/widths fail in Wasm. */
 function pack(d: BufferDescriptor): number {
   const p = d.position;
-  const position = Number.isInteger(p) && p >= 0 && p < NO_POSITION ? p : NO_POSITION;
-  const width = fieldBytes(d) === 0 ? 0 : d.length;
+  const w: number = d.length;
+  const position = p >>> 0 === p && p < NO_POSITION ? p : NO_POSITION;
+  const width = w === 8 || w === 16 || w === 32 ? w : 0;
   return position | (width << 16) | (d.signed ? SIGNED : 0) | (d.littleEndian ? LITTLE_ENDIAN : 0);
 }
 
@@ -64,14 +65,25 @@ export function createWasmCodec(wasm: CodecExports): Codec {
     }
   }
 
-  function crc16(bytes: Uint8Array): number {
+  function crc16(bytes: Uint8Array, length = bytes.length): number {
+    // A frame fits the region whole: one copy, one call, no subarray allocated.
+    if (bytes.length <= ioSize) {
+      io.set(bytes);
+      return wasm.crc16(0xffff, length);
+    }
     let crc = 0xffff;
-    for (let at = 0; at < bytes.length; at += ioSize) {
-      const chunk = bytes.subarray(at, at + ioSize);
+    for (let at = 0; at < length; at += ioSize) {
+      const chunk = bytes.subarray(at, Math.min(at + ioSize, length));
       io.set(chunk);
       crc = wasm.crc16(crc, chunk.length);
     }
     return crc;
+  }
+
+  /** Copies the frame's data view into the region (the whole frame when it fits, avoiding a subarray). */
+  function loadView(frame: Uint8Array): void {
+    checkViewLength(frame.length);
+    io.set(frame.length <= ioSize ? frame : frame.subarray(0, DATA_VIEW_LENGTH));
   }
 
   function decodeInto(ds: readonly BufferDescriptor[], limit: number, out: number[]): void {
@@ -105,13 +117,13 @@ export function createWasmCodec(wasm: CodecExports): Codec {
   function sealFrame(frame: Uint8Array): void {
     checkFrameLength(frame.length);
     const n = frame.length;
-    const crc = crc16(frame.subarray(0, n - 2));
+    const crc = crc16(frame, n - 2);
     frame[n - 2] = crc & 0xff;
     frame[n - 1] = crc >>> 8;
   }
 
   return {
-    crc16,
+    crc16: (bytes) => crc16(bytes),
     readField(view, d) {
       const limit = Math.min(view.length, DATA_VIEW_LENGTH);
       io.set(view.subarray(0, limit));
@@ -126,17 +138,16 @@ export function createWasmCodec(wasm: CodecExports): Codec {
       view.set(io.subarray(d.position, d.position + fieldBytes(d)), d.position);
     },
     decodeFields(frame, ds) {
-      io.set(dataView(frame));
+      loadView(frame);
       const out = new Array<number>(ds.length);
       decodeInto(ds, DATA_VIEW_LENGTH, out);
       return out;
     },
     encodeFields(frame, ds, vs) {
-      const view = dataView(frame);
+      loadView(frame);
       if (vs.length !== ds.length) throw valueCountError(vs.length, ds.length);
-      io.set(view);
       encodeAll(ds, vs, DATA_VIEW_LENGTH);
-      view.set(io.subarray(0, DATA_VIEW_LENGTH));
+      frame.set(io.subarray(0, DATA_VIEW_LENGTH));
     },
     buildFrame(opcode, bufferSize, payload = new Uint8Array(0)) {
       checkOpcode(opcode);
@@ -152,7 +163,7 @@ export function createWasmCodec(wasm: CodecExports): Codec {
       checkFrameLength(frame.length, expectedSize);
       const n = frame.length;
       const carried = (frame[n - 2] as number) | ((frame[n - 1] as number) << 8);
-      checkCrc(carried, crc16(frame.subarray(0, n - 2)));
+      checkCrc(carried, crc16(frame, n - 2));
     },
     dataView,
     passwordCodes(password) {
