@@ -1,0 +1,169 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadCodec } from '../../src/codec/load-node.ts';
+import type { Codec } from '../../src/codec/types.ts';
+import { decodeConfiguration } from '../../src/device-config/decode-values.ts';
+import { encodeConfiguration } from '../../src/device-config/encode-form.ts';
+import { buildForm } from '../../src/device-config/form-fields.ts';
+import { MemoryConfigStore, StorageConfigStore } from '../../src/device-sim/config-store.ts';
+import { errorCodeName, OPCODE } from '../../src/device-sim/protocol.ts';
+import { SimulatedDevice } from '../../src/device-sim/simulated-device.ts';
+import { bundledProducts } from '../device-config/bundled-products.ts';
+
+let codec: Codec;
+beforeAll(async () => {
+  codec = await loadCodec();
+});
+
+const products = bundledProducts();
+const hybrid = products.find((p) => p.modelId === 'HX-5000');
+if (!hybrid) throw new Error('HX-5000 missing');
+
+function device(options: { store?: MemoryConfigStore; clock?: { t: number } } = {}) {
+  const clock = options.clock ?? { t: 1_700_000_000_000 };
+  const sim = new SimulatedDevice({
+    codec,
+    entry: hybrid.entry,
+    config: hybrid.config,
+    serialNumber: 'HX5K-24-000123',
+    now: () => clock.t,
+    ...(options.store ? { store: options.store } : {}),
+  });
+  const command = (opcode: number, payload?: Uint8Array) =>
+    sim.request(codec.buildFrame(opcode, 255, payload));
+  return { sim, clock, command };
+}
+
+const config = hybrid.config;
+
+/** The write command a client sends after editing `values` on the form. */
+function writeFrame(answer: Uint8Array, values: Record<string, unknown>): Uint8Array {
+  const groups = buildForm(config, decodeConfiguration(codec, config, answer));
+  const result = encodeConfiguration(codec, config, groups, values, answer, {
+    opcode: OPCODE.writeConfiguration,
+  });
+  if (!result.ok) throw new Error(result.errors[0]?.message);
+  return result.frame;
+}
+
+describe('the simulated device', () => {
+  it('answers Read configuration with a sealed frame of its settings', () => {
+    const answer = device().command(OPCODE.readConfiguration);
+    expect(answer[0]).toBe(0x81);
+    expect(() => codec.verifyFrame(answer, 255)).not.toThrow();
+    expect(decodeConfiguration(codec, config, answer).values).toMatchObject({
+      deviceName: 'HX5000',
+      maxChargeCurrent: 80,
+    });
+  });
+
+  it('keeps a written configuration, also for a new connection on the same store', () => {
+    const store = new MemoryConfigStore();
+    const { command, sim } = device({ store });
+    const answer = sim.request(
+      writeFrame(command(OPCODE.readConfiguration), { maxChargeCurrent: 42.5, deviceName: 'Barn' }),
+    );
+    expect(answer[0]).toBe(0x82);
+    const later = device({ store }).command(OPCODE.readConfiguration);
+    expect(decodeConfiguration(codec, config, later).values).toMatchObject({
+      maxChargeCurrent: 42.5,
+      deviceName: 'Barn',
+    });
+  });
+
+  it('rejects a bad CRC with an error answer and changes nothing', () => {
+    const { command, sim } = device();
+    const frame = writeFrame(command(OPCODE.readConfiguration), { maxChargeCurrent: 10 });
+    frame[253] = (frame[253] ?? 0) ^ 0xff;
+    const answer = sim.request(frame);
+    expect([answer[0], errorCodeName(answer), answer[2]]).toEqual([
+      0xee,
+      'crcMismatch',
+      OPCODE.writeConfiguration,
+    ]);
+    expect(
+      decodeConfiguration(codec, config, command(OPCODE.readConfiguration)).values.maxChargeCurrent,
+    ).toBe(80);
+  });
+
+  it('rejects a frame of the wrong length and changes nothing', () => {
+    const { command, sim } = device();
+    const frame = writeFrame(command(OPCODE.readConfiguration), { maxChargeCurrent: 10 });
+    const short = frame.slice(0, 200);
+    codec.sealFrame(short);
+    expect(errorCodeName(sim.request(short))).toBe('frameLength');
+    expect(
+      decodeConfiguration(codec, config, command(OPCODE.readConfiguration)).values.maxChargeCurrent,
+    ).toBe(80);
+  });
+
+  it('ignores live values carried by a write', () => {
+    const { command, sim } = device();
+    const frame = command(OPCODE.readConfiguration).slice();
+    frame[0] = OPCODE.writeConfiguration;
+    const pvPower = config.rawData.find((r) => r.name === 'pvPower');
+    codec.encodeFields(frame, pvPower ? [pvPower.buffer] : [], [1]);
+    codec.sealFrame(frame);
+    sim.request(frame);
+    expect(decodeConfiguration(codec, config, command(OPCODE.readLiveValues)).raw.pvPower).toBeGreaterThan(
+      1000,
+    );
+  });
+
+  it('checks the password against the stored one', () => {
+    const { command } = device();
+    expect(command(OPCODE.checkPassword, Uint8Array.from(codec.passwordCodes('0000')))[1]).toBe(1);
+    expect(command(OPCODE.checkPassword, Uint8Array.from(codec.passwordCodes('00000')))[1]).toBe(0);
+  });
+
+  it('changes its live values as the clock moves, the same way for the same time', () => {
+    const { command, clock } = device();
+    const at = (t: number) => {
+      clock.t = t;
+      return decodeConfiguration(codec, config, command(OPCODE.readLiveValues)).raw;
+    };
+    const first = at(1_700_000_000_000);
+    const later = at(1_700_000_020_000);
+    expect(later.pvPower).not.toBe(first.pvPower);
+    expect(later.energyTotal).toBeGreaterThanOrEqual(first.energyTotal ?? 0);
+    expect(at(1_700_000_000_000)).toEqual(first);
+    expect(later.fwMajor).toBe(first.fwMajor);
+  });
+
+  it('runs catalogue commands: Reset energy counters starts today and total at zero', () => {
+    const { command, sim, clock } = device();
+    clock.t += 3_600_000;
+    const reset = command(18);
+    expect([reset[0], reset[1]]).toEqual([0x92, 0]);
+    expect(sim.commandLog.map((c) => c.name)).toEqual(['Reset energy counters']);
+    expect(decodeConfiguration(codec, config, command(OPCODE.readLiveValues)).raw.energyToday).toBe(0);
+  });
+
+  it('answers an opcode it does not know, and a read before any command, with error answers', () => {
+    const { command, sim } = device();
+    expect(errorCodeName(sim.read())).toBe('noCommand');
+    expect(errorCodeName(command(0x55))).toBe('unknownOpcode');
+  });
+
+  it('reports a negative RSSI in dBm that varies', () => {
+    const { sim, clock } = device();
+    const readings = Array.from({ length: 30 }, (_, i) => {
+      clock.t += i * 1000;
+      return sim.rssi();
+    });
+    for (const r of readings) expect(r).toBeLessThan(0);
+    expect(new Set(readings).size).toBeGreaterThan(3);
+  });
+
+  it('persists to Web Storage and survives a damaged entry', () => {
+    const data = new Map<string, string>();
+    const storage = {
+      getItem: (k: string) => data.get(k) ?? null,
+      setItem: (k: string, v: string) => void data.set(k, v),
+    };
+    const store = new StorageConfigStore(storage);
+    store.save('BX10-25-004411', { soc: 50 });
+    expect(new StorageConfigStore(storage).load('BX10-25-004411')).toEqual({ soc: 50 });
+    data.set('device-sim:BX10-25-004411', '{not json');
+    expect(store.load('BX10-25-004411')).toBeUndefined();
+  });
+});
