@@ -6,6 +6,7 @@ import {
 } from '../../src/device-config/load-config.ts';
 import { sampleConfig } from './bundled-products.ts';
 
+// biome-ignore lint/suspicious/noExplicitAny: tests break arbitrary parts of a JSON file.
 type Json = Record<string, any>;
 
 function messagesFor(change: (json: Json) => void): string[] {
@@ -32,15 +33,23 @@ describe('loading a device-configuration file', () => {
   });
 
   it('rejects a field on the opcode byte, over the CRC, or over another field', () => {
-    expect(messagesFor((json) => void (json.rawData[1].buffer.position = 0))).toContain(
+    expect(
+      messagesFor((json) => {
+        json.rawData[1].buffer.position = 0;
+      }),
+    ).toContain(
       'hybrid5k-to-form.json: rawData[1] "mode" buffer.position: 0 is the opcode byte, fields start at 1',
     );
-    expect(messagesFor((json) => void (json.rawData[1].buffer.position = 253))[0]).toMatch(
-      /overlaps the CRC/,
-    );
-    expect(messagesFor((json) => void (json.rawData[1].buffer.position = 2))).toContain(
-      'hybrid5k-to-form.json: rawData[1] "mode" buffer: byte 2 is already used by "battVoltage"',
-    );
+    expect(
+      messagesFor((json) => {
+        json.rawData[1].buffer.position = 253;
+      })[0],
+    ).toMatch(/overlaps the CRC/);
+    expect(
+      messagesFor((json) => {
+        json.rawData[1].buffer.position = 2;
+      }),
+    ).toContain('hybrid5k-to-form.json: rawData[1] "mode" buffer: byte 2 is already used by "battVoltage"');
   });
 
   it('names an unknown processData type', () => {
@@ -53,41 +62,67 @@ describe('loading a device-configuration file', () => {
   });
 
   it('names a layout column whose refData names nothing', () => {
-    expect(messagesFor((json) => void (json.layout.rows[0].cols[0].refData = 'ghost'))).toEqual([
+    expect(
+      messagesFor((json) => {
+        json.layout.rows[0].cols[0].refData = 'ghost';
+      }),
+    ).toEqual([
       'hybrid5k-to-form.json: layout.rows[0].cols[0] "ghost" refData: "ghost" names no rawData or otherData item',
     ]);
   });
 
   it('names references to unknown or later items and a $ in the first step', () => {
-    expect(messagesFor((json) => void (json.otherData[0].processData[0].ref = 'nothing'))[0]).toMatch(
-      /otherData\[0\] "modeText" processData\[0\]: refers to "nothing"/,
-    );
-    expect(messagesFor((json) => void (json.otherData[0].processData[0].ref = '$'))[0]).toMatch(
-      /"\$" \(previous step\) cannot be used in the first step/,
-    );
+    expect(
+      messagesFor((json) => {
+        json.otherData[0].processData[0].ref = 'nothing';
+      })[0],
+    ).toMatch(/otherData\[0\] "modeText" processData\[0\]: refers to "nothing"/);
+    expect(
+      messagesFor((json) => {
+        json.otherData[0].processData[0].ref = '$';
+      })[0],
+    ).toMatch(/"\$" \(previous step\) cannot be used in the first step/);
   });
 
   it('names a bad width, a default that does not fit, and a duplicate name', () => {
-    expect(messagesFor((json) => void (json.rawData[0].buffer.length = 12))[0]).toBe(
-      'hybrid5k-to-form.json: rawData[0] "battVoltage" buffer.length: must be 8, 16 or 32',
-    );
-    expect(messagesFor((json) => void (json.rawData[1].value = 300))[0]).toBe(
+    expect(
+      messagesFor((json) => {
+        json.rawData[0].buffer.length = 12;
+      })[0],
+    ).toBe('hybrid5k-to-form.json: rawData[0] "battVoltage" buffer.length: must be 8, 16 or 32');
+    expect(
+      messagesFor((json) => {
+        json.rawData[1].value = 300;
+      })[0],
+    ).toBe(
       'hybrid5k-to-form.json: rawData[1] "mode" value: 300 does not fit an unsigned 8-bit field (0…255)',
     );
-    expect(messagesFor((json) => void (json.otherData[0].name = 'mode'))[0]).toMatch(
-      /"mode" is defined twice/,
-    );
+    expect(
+      messagesFor((json) => {
+        json.otherData[0].name = 'mode';
+      })[0],
+    ).toMatch(/"mode" is defined twice/);
   });
 
   it('names form fields that point nowhere, carry a broken pattern or min above max', () => {
     const obj = (json: Json) => json.formData[0].dataObjs[0];
-    expect(messagesFor((json) => void (obj(json).dataId = 'ghost'))[0]).toMatch(
+    expect(
+      messagesFor((json) => {
+        obj(json).dataId = 'ghost';
+      })[0],
+    ).toMatch(
       /formData\[0\] "Battery" dataObjs\[0\] "ghost" dataId: "ghost" names no rawData or otherData item/,
     );
-    expect(messagesFor((json) => void (obj(json).rex = '(['))[0]).toMatch(
-      /rex: "\(\[" is not a valid regular expression/,
-    );
-    expect(messagesFor((json) => void (obj(json).min = 70))[0]).toMatch(/min: 70 is greater than max 60/);
+    expect(
+      messagesFor((json) => {
+        obj(json).rex = '([';
+      })[0],
+    ).toMatch(/rex: "\(\[" is not a valid regular expression/);
+    expect(
+      messagesFor((json) => {
+        obj(json).min = 70;
+      })[0],
+    ).toMatch(/min: 70 is greater than max 60/);
   });
 
   it('refuses to make a derived value editable when it cannot be written back', () => {
@@ -100,9 +135,11 @@ describe('loading a device-configuration file', () => {
   });
 
   it('reports unknown fields and non-objects without throwing', () => {
-    expect(messagesFor((json) => void (json.rawData[0].colour = 'red'))[0]).toMatch(
-      /unknown field\(s\) "colour"/,
-    );
+    expect(
+      messagesFor((json) => {
+        json.rawData[0].colour = 'red';
+      })[0],
+    ).toMatch(/unknown field\(s\) "colour"/);
     const result = loadDeviceConfig('broken.json', 'not json at all');
     expect(result.ok).toBe(false);
     if (!result.ok) expect(result.issues[0]?.message).toMatch(/^broken\.json: /);

@@ -17,13 +17,14 @@ beforeAll(async () => {
 const products = bundledProducts();
 const hybrid = products.find((p) => p.modelId === 'HX-5000');
 if (!hybrid) throw new Error('HX-5000 missing');
+const { entry, config } = hybrid;
 
 function device(options: { store?: MemoryConfigStore; clock?: { t: number } } = {}) {
   const clock = options.clock ?? { t: 1_700_000_000_000 };
   const sim = new SimulatedDevice({
     codec,
-    entry: hybrid.entry,
-    config: hybrid.config,
+    entry,
+    config,
     serialNumber: 'HX5K-24-000123',
     now: () => clock.t,
     ...(options.store ? { store: options.store } : {}),
@@ -32,8 +33,6 @@ function device(options: { store?: MemoryConfigStore; clock?: { t: number } } = 
     sim.request(codec.buildFrame(opcode, 255, payload));
   return { sim, clock, command };
 }
-
-const config = hybrid.config;
 
 /** The write command a client sends after editing `values` on the form. */
 function writeFrame(answer: Uint8Array, values: Record<string, unknown>): Uint8Array {
