@@ -1,6 +1,5 @@
 import type { Codec } from '../types.ts';
 import { type ParsedArgs, parseArgs, required } from './args.ts';
-import { parseFields, parseValues, readFields, readJson } from './descriptor-file.ts';
 import { parseHex, parseWhole, toHex } from './hex.ts';
 import { InputError } from './input-error.ts';
 import { scaleRaw, unscale } from './scale.ts';
@@ -47,7 +46,11 @@ async function verify(codec: Codec, args: readonly string[]): Promise<CommandRes
   return ok('ok');
 }
 
+// zod is loaded only by the commands that read descriptor files, so crc16/frame/verify start quicker.
+const descriptorFile = () => import('./descriptor-file.ts');
+
 async function decode(codec: Codec, args: readonly string[]): Promise<CommandResult> {
+  const { readFields } = await descriptorFile();
   const parsed = parseArgs(args, ['descriptors']);
   const fields = await readFields(required(parsed, 'descriptors'));
   const raw = codec.decodeFields(
@@ -62,6 +65,7 @@ async function decode(codec: Codec, args: readonly string[]): Promise<CommandRes
 }
 
 async function encode(codec: Codec, args: readonly string[]): Promise<CommandResult> {
+  const { parseFields, parseValues, readJson } = await descriptorFile();
   const parsed = parseArgs(args, ['descriptors', 'values', 'opcode', 'size']);
   if (parsed.words.length > 0) throw new InputError(`unexpected argument '${parsed.words[0]}'`);
   const descriptorsPath = required(parsed, 'descriptors');
