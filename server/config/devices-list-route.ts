@@ -1,37 +1,18 @@
 import { readFile } from 'node:fs/promises';
 import { Hono } from 'hono';
+import { type DevicesList, devicesListSchema } from '../../contracts/devices-list.ts';
 import { safeEqual } from '../auth/secrets.ts';
 import { ApiError } from '../http/errors.ts';
-
-/** Validates a parsed devices list; the shared contract's schema when it is present. */
-type ListCheck = (value: unknown) => { listVersion: number; devicesList: unknown };
-
-async function loadCheck(): Promise<ListCheck> {
-  const contract = '../../contracts/devices-list.ts';
-  try {
-    const mod = (await import(/* @vite-ignore */ contract)) as { devicesListSchema?: { parse: ListCheck } };
-    if (mod.devicesListSchema) return (value) => mod.devicesListSchema?.parse(value) as ReturnType<ListCheck>;
-  } catch {
-    // Contract not there yet: fall back to the minimal shape check below.
-  }
-  return (value) => {
-    const list = value as { listVersion?: unknown; devicesList?: unknown };
-    if (typeof list?.listVersion !== 'number' || typeof list.devicesList !== 'object' || !list.devicesList) {
-      throw new Error('devices list must have a numeric listVersion and a devicesList object');
-    }
-    return { listVersion: list.listVersion, devicesList: list.devicesList };
-  };
-}
 
 /**
  * `GET /devices-list`: Basic credentials equal to LINK_KEY (constant-time compare). The
  * `list-version` header (default -1) is the version the caller holds; the answer is always 200
- * with the full `{listVersion, devicesList}`, so a caller compares versions itself.
+ * with the full `{listVersion, devicesList}` (validated by the shared contract) and the served
+ * version in the `list-version` response header, so a caller compares versions itself.
  */
 export function devicesListRoute(linkKey: string, file: string): Hono {
   const app = new Hono();
   const expected = `Basic ${Buffer.from(linkKey).toString('base64')}`;
-  const check = loadCheck();
   app.get('/devices-list', async (c) => {
     if (!safeEqual(c.req.header('authorization') ?? '', expected)) {
       c.header('WWW-Authenticate', 'Basic realm="devices-list"');
@@ -50,9 +31,9 @@ export function devicesListRoute(linkKey: string, file: string): Hono {
         'list-version',
       );
     }
-    let list: ReturnType<ListCheck>;
+    let list: DevicesList;
     try {
-      list = (await check)(JSON.parse(await readFile(file, 'utf8')));
+      list = devicesListSchema.parse(JSON.parse(await readFile(file, 'utf8')));
     } catch (error) {
       console.error('[devices-list]', error);
       throw new ApiError(503, 'devices_list_unavailable', 'The devices list is not available');
