@@ -123,4 +123,16 @@ describe('the Wasm module and the reference agree byte for byte', () => {
     );
     expect(a).toEqual(f);
   });
+
+  it('on sealing and verifying a frame larger than the Wasm I/O region', () => {
+    const big = new Uint8Array(150_000).map((_, i) => (i * 13) & 0xff);
+    const a = big.slice();
+    wasm.sealFrame(a);
+    ref.sealFrame(big);
+    expect(a).toEqual(big);
+    expect(() => wasm.verifyFrame(a, 150_000)).not.toThrow();
+    a[70_000] = (a[70_000] as number) ^ 1;
+    expect(outcome(() => wasm.verifyFrame(a))).toEqual(outcome(() => ref.verifyFrame(a)));
+    expect(outcome(() => wasm.verifyFrame(a))).toMatchObject({ code: 'crc-mismatch' });
+  });
 });
