@@ -30,6 +30,8 @@ export interface PendingCall<TOut, TIn> {
   input: TIn;
   resolve: (value: TOut) => void;
   reject: (error: unknown) => void;
+  /** True once the test resolved or rejected it. */
+  settled: boolean;
 }
 
 /**
@@ -39,14 +41,31 @@ export interface PendingCall<TOut, TIn> {
 export function controlledActor<TOut, TIn>() {
   const calls: PendingCall<TOut, TIn>[] = [];
   const logic = fromPromise<TOut, TIn>(
-    ({ input }) => new Promise<TOut>((resolve, reject) => calls.push({ input, resolve, reject })),
+    ({ input }) =>
+      new Promise<TOut>((resolve, reject) => {
+        const call: PendingCall<TOut, TIn> = {
+          input,
+          settled: false,
+          resolve: (value) => {
+            call.settled = true;
+            resolve(value);
+          },
+          reject: (error) => {
+            call.settled = true;
+            reject(error);
+          },
+        };
+        calls.push(call);
+      }),
   );
+  /** Calls not answered yet. */
+  const pending = () => calls.filter((c) => !c.settled);
   const last = (): PendingCall<TOut, TIn> => {
     const call = calls.at(-1);
     if (!call) throw new Error('the actor was never started');
     return call;
   };
-  return { logic, calls, last };
+  return { logic, calls, last, pending };
 }
 
 /** Lets pending promise callbacks run (actor results are delivered on the microtask queue). */

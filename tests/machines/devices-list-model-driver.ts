@@ -1,0 +1,99 @@
+import { expect } from 'vitest';
+import type { TestParam } from 'xstate/graph';
+import { DevicesListDownloadError } from '../../machines/devices-list-error.ts';
+import { REFRESH_COOLDOWN_MS } from '../../machines/devices-list-machine.ts';
+import {
+  devicesList,
+  devicesListError,
+  isLoading,
+  listVersion,
+} from '../../machines/devices-list-selectors.ts';
+import { sampleConvertList, sampleList, startDevicesList } from './devices-list-harness.ts';
+import { settle } from './fakes.ts';
+
+// biome-ignore lint/suspicious/noExplicitAny: TestParam is generic over the model's snapshot and events
+type Params = TestParam<any, any>;
+
+/** Events and state checks that run one path of `devicesListModel` against the real machine. */
+export function devicesListModelDriver(): Params {
+  const h = startDevicesList();
+  const snap = () => h.actor.getSnapshot();
+  const canRefresh = () => snap().can({ type: 'devicesList.refresh' });
+  const finishCompanions = async () => {
+    h.companions.last().resolve({ e1DevicesList: sampleList(3, 'E1-40'), convertList: sampleConvertList });
+    await settle();
+  };
+  const downloaded = () => {
+    expect(isLoading(snap())).toBe(false);
+    expect(listVersion(snap())).toBe(7);
+    expect(devicesListError(snap())).toBeNull();
+    expect(Object.keys(devicesList(snap()) ?? {})).toEqual(['HX-5000']);
+  };
+  const fellBack = () => {
+    expect(isLoading(snap())).toBe(false);
+    expect(listVersion(snap())).toBe(-1);
+    expect(devicesListError(snap())).toMatch(/^ERROR getting Devices List\. \{"status":502/);
+    expect(Object.keys(devicesList(snap()) ?? {})).toEqual(['BX-10']);
+  };
+  const loading = () => {
+    expect(isLoading(snap())).toBe(true);
+    expect(canRefresh()).toBe(false);
+    expect(h.download.pending()).toHaveLength(1);
+  };
+
+  return {
+    events: {
+      'download.ok': async () => {
+        h.download.last().resolve(sampleList(7));
+        await settle();
+        await finishCompanions();
+      },
+      'download.fail': async () => {
+        h.download
+          .last()
+          .reject(new DevicesListDownloadError({ status: 502, statusText: 'Bad Gateway', body: '' }));
+        await settle();
+      },
+      'bundled.ok': async () => {
+        h.bundled.last().resolve(sampleList(7, 'BX-10'));
+        await settle();
+        await finishCompanions();
+      },
+      'devicesList.refresh': () => h.actor.send({ type: 'devicesList.refresh' }),
+      'devicesList.load': () => h.actor.send({ type: 'devicesList.load' }),
+      'cooldown.elapsed': () => h.clock.increment(REFRESH_COOLDOWN_MS),
+    },
+    states: {
+      loading,
+      fallback: () => {
+        expect(isLoading(snap())).toBe(true);
+        expect(listVersion(snap())).toBe(-1);
+        expect(h.bundled.pending()).toHaveLength(1);
+      },
+      ready: () => {
+        downloaded();
+        expect(canRefresh()).toBe(true);
+      },
+      readyFallback: () => {
+        fellBack();
+        expect(canRefresh()).toBe(true);
+      },
+      refreshing: () => {
+        loading();
+        expect(h.navigations.at(-1)).toBe('/landing');
+      },
+      refreshFallback: () => {
+        expect(isLoading(snap())).toBe(true);
+        expect(canRefresh()).toBe(false);
+      },
+      cooldown: () => {
+        downloaded();
+        expect(canRefresh()).toBe(false);
+      },
+      cooldownFallback: () => {
+        fellBack();
+        expect(canRefresh()).toBe(false);
+      },
+    },
+  };
+}

@@ -1,0 +1,37 @@
+import { createMachine } from 'xstate';
+
+/**
+ * Abstract model of the devices-list machine: downloads that succeed or fail, the bundled
+ * fallback, the refresh button and its 20-second cooldown, with no actors or delays. Driven
+ * against the real machine by `devices-list-model-driver.ts`.
+ */
+export const devicesListModel = createMachine({
+  id: 'devicesListModel',
+  initial: 'loading',
+  states: {
+    loading: {
+      on: { 'download.ok': 'ready', 'download.fail': 'fallback' },
+    },
+    fallback: {
+      on: { 'bundled.ok': 'readyFallback' },
+    },
+    ready: {
+      on: { 'devicesList.refresh': 'refreshing', 'devicesList.load': 'loading' },
+    },
+    readyFallback: {
+      on: { 'devicesList.refresh': 'refreshing', 'devicesList.load': 'loading' },
+    },
+    refreshing: {
+      on: { 'download.ok': 'cooldown', 'download.fail': 'refreshFallback' },
+    },
+    refreshFallback: {
+      on: { 'bundled.ok': 'cooldownFallback' },
+    },
+    cooldown: {
+      on: { 'cooldown.elapsed': 'ready' },
+    },
+    cooldownFallback: {
+      on: { 'cooldown.elapsed': 'readyFallback' },
+    },
+  },
+});
