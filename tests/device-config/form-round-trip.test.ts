@@ -7,6 +7,7 @@ import { buildConfigFrame, decodeConfiguration } from '../../src/device-config/d
 import { encodeConfiguration } from '../../src/device-config/encode-form.ts';
 import { fieldRange } from '../../src/device-config/field-range.ts';
 import { buildForm, type FormGroupModel } from '../../src/device-config/form-fields.ts';
+import { validateField } from '../../src/device-config/validate-field.ts';
 import { bundledProducts } from './bundled-products.ts';
 
 let codec: Codec;
@@ -85,6 +86,14 @@ describe.each(products)('$modelId on the Wasm codec', ({ config, entry }) => {
     expect(decodeConfiguration(codec, config, result.frame).raw[item.name]).toBe(
       Math.round(edited / item.multiplier),
     );
+  });
+
+  it('ships factory settings that pass every rule of its own form', () => {
+    const decoded = decodeConfiguration(codec, config, buildConfigFrame(codec, config, 0x81, size));
+    const fields = buildForm(config, decoded).flatMap((g) => g.fields.filter((f) => !f.disabled));
+    const problems = fields.flatMap((f) => validateField(f, f.deviceValue) ?? []);
+    expect(problems).toEqual([]);
+    expect(fields.length).toBeGreaterThan(10);
   });
 
   it('builds no controls for the excluded group', () => {
