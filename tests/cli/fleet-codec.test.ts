@@ -151,4 +151,38 @@ describe('fleet-codec decode and encode with the vector files', () => {
     );
     expect(run).toMatchObject({ status: 2, stderr: `fleet-codec: ${values}: no value for "mode"\n` });
   });
+
+  it('divides each value by its multiplier and rounds to the nearest integer', () => {
+    const values = file('rounded.json', JSON.stringify({ ...example.decoded, batteryVoltage: 51.24 }));
+    const encoded = fleetCodec(
+      'encode',
+      '--descriptors',
+      vectors('descriptors.json'),
+      '--values',
+      values,
+      '--opcode',
+      '16',
+      '--size',
+      '255',
+    ).stdout.trim();
+    expect(encoded).toBe(example.frame);
+  });
+});
+
+describe('fleet-codec usage', () => {
+  it('prints the commands on --help and exits 0', () => {
+    const run = fleetCodec('--help');
+    expect(run.status).toBe(0);
+    expect(run.stdout).toMatch(/^usage: fleet-codec/);
+    for (const command of ['crc16', 'frame', 'verify', 'decode', 'encode'])
+      expect(run.stdout).toContain(command);
+  });
+
+  it('exits 2 with the usage on stderr when no command is given', () => {
+    expect(fleetCodec()).toMatchObject({
+      status: 2,
+      stdout: '',
+      stderr: expect.stringMatching(/^usage: fleet-codec/),
+    });
+  });
 });
