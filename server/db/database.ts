@@ -17,6 +17,9 @@ export type DatabaseTarget = { url: string } | { pgliteDir: string };
 export function openDatabase(target: DatabaseTarget, poolSize = 10): Kysely<Database> {
   if ('url' in target) {
     const pool = new pg.Pool({ connectionString: target.url, max: poolSize });
+    // An idle client dropped by the server (restart, failover) must not crash the process;
+    // the pool replaces it on the next query.
+    pool.on('error', (error) => console.error('[database] idle connection lost:', error.message));
     return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   }
   if (!target.pgliteDir.startsWith('memory://')) mkdirSync(target.pgliteDir, { recursive: true });
