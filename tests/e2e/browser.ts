@@ -29,8 +29,9 @@ export const appUrl = (path: string) => `${inject('baseUrl')}${path}`;
 
 /** Fills the sign-in form as a user would and submits it. */
 export async function signIn(page: Page, user: { email: string; password: string }) {
-  await page.getByLabel('E-mail', { exact: true }).fill(user.email);
-  await page.getByLabel('Password', { exact: true }).fill(user.password);
+  // Required fields carry a visual asterisk in their label, hence the anchored patterns.
+  await page.getByLabel(/^E-mail/).fill(user.email);
+  await page.getByLabel(/^Password/).fill(user.password);
   await page.getByRole('button', { name: 'Sign in' }).click();
 }
 

@@ -40,6 +40,8 @@ function buildAppIfStale(): void {
     [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'],
     {
       cwd: ROOT,
+      // Vitest runs with NODE_ENV=test, which would give a development build of React.
+      env: { ...process.env, NODE_ENV: 'production' },
       stdio: 'inherit',
     },
   );
@@ -62,7 +64,7 @@ function freePort(): Promise<number> {
 function startServer(port: number, dataDir: string): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     cwd: ROOT,
-    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, ACCESS_TOKEN_TTL: '15m' },
+    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, ACCESS_TOKEN_TTL: '900' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

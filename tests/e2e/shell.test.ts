@@ -1,5 +1,5 @@
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ADMIN, ARTIFACTS, appUrl, INSTALLER, launchChromium, signIn } from './browser.ts';
 
 let browser: Browser;
@@ -41,7 +41,7 @@ describe('the shell', () => {
     const page = await signedInPage(ADMIN);
     await menu(page).getByRole('link', { name: 'Site Manager' }).waitFor();
     await expect(menu(page).getByRole('link', { name: 'Remote Debugger' }).isVisible()).resolves.toBe(true);
-    await page.screenshot({ path: `${ARTIFACTS}shell-wide.png` });
+    await page.screenshot({ path: `${ARTIFACTS}shell-wide.png`, animations: 'disabled' });
   });
 
   it('hides Site Manager and Remote Debugger from an installer', async () => {
@@ -65,22 +65,20 @@ describe('the shell', () => {
     await refresh.click();
     await page.waitForURL('**/landing');
     await expect(refresh.isDisabled()).resolves.toBe(true);
+    // Timers run on the page's fake clock: the 20 s pass in milliseconds of real time.
     await page.clock.runFor(19_000);
     await expect(refresh.isDisabled()).resolves.toBe(true);
     await page.clock.runFor(1_500);
-    await page.waitForFunction(
-      () => !document.querySelector<HTMLButtonElement>('button[aria-label="Refresh devices list"]')?.disabled,
-    );
-    await expect(refresh.isEnabled()).resolves.toBe(true);
+    await vi.waitFor(async () => expect(await refresh.isEnabled()).toBe(true), { timeout: 5_000 });
   });
 
   it('folds the menu into a drawer on a phone', async () => {
     const page = await signedInPage(INSTALLER, { width: 390, height: 844 });
     expect(await isOnScreen(menu(page))).toBe(false);
-    await page.screenshot({ path: `${ARTIFACTS}shell-phone.png` });
+    await page.screenshot({ path: `${ARTIFACTS}shell-phone.png`, animations: 'disabled' });
     await page.getByRole('button', { name: 'Open menu' }).click();
     await menu(page).getByRole('link', { name: 'Sites' }).waitFor({ state: 'visible' });
-    await page.screenshot({ path: `${ARTIFACTS}shell-phone-menu.png` });
+    await page.screenshot({ path: `${ARTIFACTS}shell-phone-menu.png`, animations: 'disabled' });
     await menu(page).getByRole('link', { name: 'Sites' }).click();
     await page.waitForURL('**/sites-list');
     await page.getByRole('heading', { name: 'Sites' }).waitFor();

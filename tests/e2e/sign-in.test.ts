@@ -62,6 +62,11 @@ describe('signing in against the real services', () => {
     await page.goto(appUrl('/login'));
     await signIn(page, INSTALLER);
     await page.waitForURL('**/landing');
+    // With the real tokens a fresh page load resumes the session from storage...
+    await page.goto(appUrl('/devices-list'));
+    await page.getByRole('heading', { name: 'Devices' }).waitFor();
+    expect(pathOf(page)).toBe('/devices-list');
+    // ...with tokens the server rejects, the refresh at start fails and the app signs out.
     await page.evaluate((keys) => {
       window.localStorage.setItem(keys.configRefreshToken, 'revoked-or-made-up');
       window.localStorage.setItem(keys.monitoringRefreshToken, 'revoked-or-made-up');
@@ -70,5 +75,10 @@ describe('signing in against the real services', () => {
     await page.waitForURL('**/login');
     expect(pathOf(page)).toBe('/login');
     await expect(page.getByRole('button', { name: 'Sign in' }).isVisible()).resolves.toBe(true);
+    const left = await page.evaluate(
+      (key) => window.localStorage.getItem(key),
+      STORAGE_KEYS.configRefreshToken,
+    );
+    expect(left).toBeNull();
   });
 });
