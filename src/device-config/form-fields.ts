@@ -11,17 +11,33 @@ export interface Rule<T> {
   message: string;
 }
 
-/** The subset of react-hook-form's `RegisterOptions` a device field uses; pass it to `register(name, rules)`. */
-export interface FieldRules {
+interface CommonRules {
   required?: Rule<boolean>;
+  disabled?: boolean;
+}
+
+/** Rules of a number field (react-hook-form converts its input with `valueAsNumber`). */
+export interface NumberRules extends CommonRules {
+  valueAsNumber: true;
   min?: Rule<number>;
   max?: Rule<number>;
+  minLength?: never;
+  maxLength?: never;
+  pattern?: never;
+}
+
+/** Rules of a text, password or date-time field. */
+export interface TextRules extends CommonRules {
+  valueAsNumber?: never;
+  min?: never;
+  max?: never;
   minLength?: Rule<number>;
   maxLength?: Rule<number>;
   pattern?: Rule<RegExp>;
-  disabled?: boolean;
-  valueAsNumber?: boolean;
 }
+
+/** Assignable to react-hook-form's `RegisterOptions`: pass it to `register(name, rules)`. */
+export type FieldRules = NumberRules | TextRules;
 
 export type InputKind = 'number' | 'text' | 'password' | 'datetime-local';
 
@@ -80,8 +96,8 @@ function numberRules(
   };
 }
 
-function textRules(obj: DataObj, label: string, capacity: number | undefined): FieldRules {
-  const rules: FieldRules = {};
+function textRules(obj: DataObj, label: string, capacity: number | undefined): TextRules {
+  const rules: TextRules = {};
   if (obj.minLength !== undefined)
     rules.minLength = {
       value: obj.minLength,

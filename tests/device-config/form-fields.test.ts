@@ -1,3 +1,4 @@
+import type { RegisterOptions } from 'react-hook-form';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadCodec } from '../../src/codec/load-node.ts';
 import type { Codec } from '../../src/codec/types.ts';
@@ -47,6 +48,15 @@ describe('values → form', () => {
         max: { value: 100, message: 'Max charge current must be at most 100 A' },
       },
     });
+  });
+
+  it('hands react-hook-form rules it accepts as register options', () => {
+    const { field } = setUp();
+    // Type-checked by tsc: a change that breaks assignability to RegisterOptions fails the build.
+    const numberOptions: RegisterOptions = field('reconnectDelay').rules;
+    const textOptions: RegisterOptions = field('deviceName').rules;
+    expect(numberOptions.required).toBeUndefined();
+    expect(textOptions.required).toEqual({ value: true, message: 'Device name is required' });
   });
 
   it('bounds a number without min/max by what its field can hold', () => {
