@@ -40,7 +40,7 @@ describe('the shell', () => {
   it('shows Site Manager and Remote Debugger to company staff', async () => {
     const page = await signedInPage(ADMIN);
     await menu(page).getByRole('link', { name: 'Site Manager' }).waitFor();
-    await expect(menu(page).getByRole('link', { name: 'Remote Debugger' }).isVisible()).resolves.toBe(true);
+    await menu(page).getByRole('link', { name: 'Remote Debugger' }).waitFor({ state: 'visible' });
     await page.screenshot({ path: `${ARTIFACTS}shell-wide.png`, animations: 'disabled' });
   });
 
