@@ -15,9 +15,12 @@ function clamp(raw: number, item: RawItem): number {
   return Math.min(max, Math.max(min, Math.round(raw)));
 }
 
+/** Units of counters that stay put while a device is watched (days in service). */
+const STILL_UNITS = new Set(['d']);
+
 /** Whether an item is a measurement that moves (it has a unit), as opposed to a status or version byte. */
 export function isMoving(item: RawItem): boolean {
-  return item.readOnly === true && item.unit !== undefined;
+  return item.readOnly === true && item.unit !== undefined && !STILL_UNITS.has(item.unit);
 }
 
 /**
