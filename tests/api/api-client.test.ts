@@ -18,7 +18,7 @@ const tokens = (service: string, generation: number) => ({
 
 /** Login endpoints that hand out generation-1 tokens, and a list of what each refresh received. */
 function authRoutes(refreshes: string[], onRefresh?: (service: string) => Promise<Answer | undefined>) {
-  const refresh = (service: string) => async (req: RecordedRequest) => {
+  const refresh = (service: string) => async () => {
     refreshes.push(service);
     const override = await onRefresh?.(service);
     return override ?? { status: 200, body: tokens(service, 2) };
