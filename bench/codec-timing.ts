@@ -7,24 +7,35 @@ export interface Figure {
   label: string;
 }
 
-/** Nanoseconds per call of `fn`: calibrated to ~50 ms a round, median of `rounds` rounds after a warm-up. */
-export function nsPerCall(fn: () => void, rounds = 9): number {
+/** Iterations of `fn` that take about 20 ms, after a warm-up. */
+function calibrate(fn: () => void): number {
   let iterations = 1;
   for (;;) {
     const start = process.hrtime.bigint();
     for (let i = 0; i < iterations; i++) fn();
     const elapsed = Number(process.hrtime.bigint() - start);
-    if (elapsed > 50e6) break;
-    iterations *= elapsed < 5e6 ? 10 : 2;
+    if (elapsed > 20e6) return iterations;
+    iterations *= elapsed < 2e6 ? 10 : 2;
   }
-  const samples: number[] = [];
+}
+
+/**
+ * Nanoseconds per call of each function. Rounds of the functions are interleaved, so that load from
+ * other processes falls on all of them alike, and the best round of each is kept: on a shared
+ * machine the fastest round is the closest to what the code itself costs.
+ */
+export function nsPerCall(fns: readonly (() => void)[], rounds = 15): number[] {
+  const iterations = fns.map(calibrate);
+  const best = fns.map(() => Number.POSITIVE_INFINITY);
   for (let r = 0; r < rounds; r++) {
-    const start = process.hrtime.bigint();
-    for (let i = 0; i < iterations; i++) fn();
-    samples.push(Number(process.hrtime.bigint() - start) / iterations);
+    fns.forEach((fn, k) => {
+      const n = iterations[k] as number;
+      const start = process.hrtime.bigint();
+      for (let i = 0; i < n; i++) fn();
+      best[k] = Math.min(best[k] as number, Number(process.hrtime.bigint() - start) / n);
+    });
   }
-  samples.sort((a, b) => a - b);
-  return samples[Math.floor(samples.length / 2)] as number;
+  return best;
 }
 
 /** Megabytes (10^6 bytes) per second for `bytes` processed in `ns` nanoseconds. */

@@ -39,63 +39,30 @@ const add = (name: string, label: string, value: number, unit: string): number =
   return value;
 };
 
-const crcWasm = add(
-  'crc16.1mib.wasm',
-  'CRC 1 MiB, Wasm',
-  megabytesPerSecond(
-    MIB,
-    nsPerCall(() => wasm.crc16(big)),
-  ),
-  'MB/s',
-);
-add(
-  'crc16.1mib.ts',
-  'CRC 1 MiB, TS reference',
-  megabytesPerSecond(
-    MIB,
-    nsPerCall(() => referenceCodec.crc16(big)),
-  ),
-  'MB/s',
-);
-const crcPkg = add(
-  'crc16.1mib.crc_pkg',
-  'CRC 1 MiB, crc package',
-  megabytesPerSecond(
-    MIB,
-    nsPerCall(() => crc16modbus(big)),
-  ),
-  'MB/s',
-);
-add(
-  'crc16.frame255.wasm',
-  'CRC of a 255-byte frame, Wasm',
-  nsPerCall(() => wasm.crc16(span)),
-  'ns',
-);
-add(
-  'crc16.frame255.ts',
-  'CRC of a 255-byte frame, TS reference',
-  nsPerCall(() => referenceCodec.crc16(span)),
-  'ns',
-);
-add(
-  'crc16.frame255.crc_pkg',
-  'CRC of a 255-byte frame, crc package',
-  nsPerCall(() => crc16modbus(span)),
-  'ns',
-);
-const decodeWasm = add(
-  'decode64.wasm',
-  'decode 64 fields + verify, Wasm',
-  nsPerCall(decodeAndVerify(wasm)),
-  'ns',
-);
-const decodeTs = add(
-  'decode64.ts',
-  'decode 64 fields + verify, TS reference',
-  nsPerCall(decodeAndVerify(referenceCodec)),
-  'ns',
-);
+const [mibWasm, mibTs, mibPkg] = nsPerCall([
+  () => wasm.crc16(big),
+  () => referenceCodec.crc16(big),
+  () => crc16modbus(big),
+]) as [number, number, number];
+const crcWasm = add('crc16.1mib.wasm', 'CRC 1 MiB, Wasm', megabytesPerSecond(MIB, mibWasm), 'MB/s');
+add('crc16.1mib.ts', 'CRC 1 MiB, TS reference', megabytesPerSecond(MIB, mibTs), 'MB/s');
+const crcPkg = add('crc16.1mib.crc_pkg', 'CRC 1 MiB, crc package', megabytesPerSecond(MIB, mibPkg), 'MB/s');
+
+const [spanWasm, spanTs, spanPkg] = nsPerCall([
+  () => wasm.crc16(span),
+  () => referenceCodec.crc16(span),
+  () => crc16modbus(span),
+]) as [number, number, number];
+add('crc16.frame255.wasm', 'CRC of a 255-byte frame, Wasm', spanWasm, 'ns');
+add('crc16.frame255.ts', 'CRC of a 255-byte frame, TS reference', spanTs, 'ns');
+add('crc16.frame255.crc_pkg', 'CRC of a 255-byte frame, crc package', spanPkg, 'ns');
+
+const [decodeWasm, decodeTs] = nsPerCall([decodeAndVerify(wasm), decodeAndVerify(referenceCodec)]) as [
+  number,
+  number,
+];
+add('decode64.wasm', 'decode 64 fields + verify, Wasm', decodeWasm, 'ns');
+add('decode64.ts', 'decode 64 fields + verify, TS reference', decodeTs, 'ns');
 add('wasm.size', 'codec.wasm size', statSync(CODEC_WASM_PATH).size, 'bytes');
 add('crc16.wasm_vs_crc_pkg', 'CRC 1 MiB throughput, Wasm / crc package', crcWasm / crcPkg, 'x');
 add('decode64.wasm_vs_ts', 'decode 64 + verify speed, Wasm / TS reference', decodeTs / decodeWasm, 'x');
