@@ -81,6 +81,14 @@ function checkFormData(config: DeviceConfig, out: ConfigProblem[]): void {
           path: [...path, 'active'],
           problem: `"${obj.dataId}" is derived and cannot be written back`,
         });
+      const misplaced = rawItem
+        ? (['minLength', 'maxLength', 'rex'] as const).find((k) => obj[k] !== undefined)
+        : (['min', 'max'] as const).find((k) => obj[k] !== undefined);
+      if (misplaced)
+        out.push({
+          path: [...path, misplaced],
+          problem: `applies to ${rawItem ? 'text' : 'number'} fields only, and "${obj.dataId}" is ${rawItem ? 'a number' : 'text'}`,
+        });
       if (obj.min !== undefined && obj.max !== undefined && obj.min > obj.max)
         out.push({ path: [...path, 'min'], problem: `${obj.min} is greater than max ${obj.max}` });
       if (obj.rex !== undefined) {

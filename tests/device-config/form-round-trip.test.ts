@@ -40,6 +40,12 @@ describe.each(products)('$modelId on the Wasm codec', ({ config, entry }) => {
     expect(decoded.values.deviceClockTime).toBe('12:00 am');
   });
 
+  it('names a frame too short for the 254-byte view instead of reading past it', () => {
+    expect(() => decodeConfiguration(codec, config, new Uint8Array(100))).toThrow(
+      expect.objectContaining({ name: 'CodecError', code: 'frame-length' }),
+    );
+  });
+
   it('gives back the same bytes from frame → form → frame', () => {
     const frame = buildConfigFrame(codec, config, 0x81, size);
     const groups = buildForm(config, decodeConfiguration(codec, config, frame));

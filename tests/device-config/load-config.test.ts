@@ -116,13 +116,23 @@ describe('loading a device-configuration file', () => {
     expect(
       messagesFor((json) => {
         obj(json).rex = '([';
-      })[0],
+      })[1],
     ).toMatch(/rex: "\(\[" is not a valid regular expression/);
     expect(
       messagesFor((json) => {
         obj(json).min = 70;
       })[0],
     ).toMatch(/min: 70 is greater than max 60/);
+  });
+
+  it('names a text rule on a number field', () => {
+    expect(
+      messagesFor((json) => {
+        json.formData[0].dataObjs[0].maxLength = 4;
+      }),
+    ).toEqual([
+      'hybrid5k-to-form.json: formData[0] "Battery" dataObjs[0] "battVoltage" maxLength: applies to text fields only, and "battVoltage" is a number',
+    ]);
   });
 
   it('refuses to make a derived value editable when it cannot be written back', () => {
