@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { waitFor } from 'xstate';
-import { GENERIC_LOGIN_ERROR, NO_REFRESH_TOKEN } from '../../machines/auth-machine.ts';
 import {
   currentEmail,
   isAuthenticated,
@@ -8,6 +7,7 @@ import {
   isSigningIn,
   loginError,
 } from '../../machines/auth-selectors.ts';
+import { GENERIC_LOGIN_ERROR, NO_REFRESH_TOKEN } from '../../machines/auth-setup.ts';
 import { refreshTokenKey, STORAGE_KEYS } from '../../machines/storage-keys.ts';
 import { pair, startAuth } from './auth-harness.ts';
 import { settle } from './fakes.ts';

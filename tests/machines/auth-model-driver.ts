@@ -1,6 +1,5 @@
 import { expect } from 'vitest';
 import type { TestParam } from 'xstate/graph';
-import { NO_REFRESH_TOKEN } from '../../machines/auth-machine.ts';
 import {
   isAuthenticated,
   isInitialised,
@@ -8,6 +7,7 @@ import {
   isSigningIn,
   loginError,
 } from '../../machines/auth-selectors.ts';
+import { NO_REFRESH_TOKEN } from '../../machines/auth-setup.ts';
 import { refreshTokenKey } from '../../machines/storage-keys.ts';
 import { type AuthHarness, pair, startAuth } from './auth-harness.ts';
 import { settle } from './fakes.ts';
