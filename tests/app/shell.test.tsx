@@ -60,3 +60,26 @@ describe('shell', () => {
     await waitFor(() => expect((refresh as HTMLButtonElement).disabled).toBe(true));
   });
 });
+
+describe('page transitions', () => {
+  const pageOf = (heading: HTMLElement) => heading.closest<HTMLElement>('[data-motion]');
+
+  it('animates screens Material-style off Apple devices, and iOS-style when chosen', async () => {
+    const current = await signedIn('installer@solarpros.example', 'Installer#2026');
+    const home = pageOf(await screen.findByRole('heading', { name: 'Home' }));
+    expect(home?.dataset.motion).toBe('material');
+    expect(home?.style.animationDuration).toBe('250ms');
+    await current.user.click(screen.getByRole('radio', { name: 'iOS' }));
+    await current.user.click(within(menu()).getByRole('link', { name: 'Sites' }));
+    const sites = pageOf(await screen.findByRole('heading', { name: 'Sites' }));
+    expect(sites?.dataset.motion).toBe('ios');
+    expect(sites?.style.animationDuration).toBe('540ms');
+  });
+
+  it('offers a skip link to the content for keyboard users', async () => {
+    await signedIn('installer@solarpros.example', 'Installer#2026');
+    const skip = await screen.findByRole('link', { name: 'Skip to content' });
+    expect(skip.getAttribute('href')).toBe('#main-content');
+    expect(screen.getByRole('main').id).toBe('main-content');
+  });
+});

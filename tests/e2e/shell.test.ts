@@ -41,6 +41,8 @@ describe('the shell', () => {
     const page = await signedInPage(ADMIN);
     await menu(page).getByRole('link', { name: 'Site Manager' }).waitFor();
     await menu(page).getByRole('link', { name: 'Remote Debugger' }).waitFor({ state: 'visible' });
+    // This browser asks for reduced motion: page transitions are off.
+    expect(await page.locator('[data-motion]').getAttribute('data-motion')).toBe('none');
     await page.screenshot({ path: `${ARTIFACTS}shell-wide.png`, animations: 'disabled' });
   });
 

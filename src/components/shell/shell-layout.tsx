@@ -21,6 +21,9 @@ export function ShellLayout() {
       padding="lg"
       transitionDuration={durationMs}
     >
+      <a className="fm-skip-link" href="#main-content">
+        Skip to content
+      </a>
       <AppShell.Header hiddenFrom="sm" px="md">
         <Group h="100%" gap="sm">
           <Burger
@@ -35,7 +38,7 @@ export function ShellLayout() {
       <AppShell.Navbar aria-label="Side menu">
         <NavMenu onNavigate={close} />
       </AppShell.Navbar>
-      <AppShell.Main id="main-content">
+      <AppShell.Main id="main-content" tabIndex={-1}>
         <PageTransition style={style} durationMs={durationMs}>
           <Outlet />
         </PageTransition>
