@@ -43,7 +43,7 @@ const publicFile = (name: string) => readFileSync(join(process.cwd(), 'public', 
  * An in-memory stand-in for both services, answering through the `fetch` the runtime is given.
  * It keeps the real server's paths, bodies and error shape `{message, code}`.
  */
-export function createFakeServices() {
+export function createFakeServices(options: { devicesListDown?: boolean } = {}) {
   const refreshTokens = new Map<string, string>();
   const calls: string[] = [];
   let issued = 0;
@@ -72,8 +72,11 @@ export function createFakeServices() {
       refreshTokens.delete(data.refresh_token ?? '');
       return json(200, tokensFor(email));
     }
-    if (method === 'GET' && path === '/config/devices-list')
+    if (method === 'GET' && path === '/config/devices-list') {
+      if (options.devicesListDown)
+        return json(503, { message: 'Devices list unavailable.', code: 'unavailable' });
       return json(200, JSON.parse(publicFile('devices-list.json')));
+    }
     if (method === 'GET' && /^\/[a-z0-9-]+\.json$/.test(path))
       return json(200, JSON.parse(publicFile(path.slice(1))));
     if (method === 'POST' && path === '/config/users/password-reset')

@@ -1,5 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createFakeServices } from './fake-services.ts';
 import { expectLocation, renderApp } from './render-app.tsx';
 
 let app: ReturnType<typeof renderApp> | undefined;
@@ -25,6 +26,14 @@ describe('shell', () => {
       .map((link) => link.textContent);
     expect(links).toEqual(['Home', 'Sites', 'Devices', 'Users']);
     expect(screen.getByRole('button', { name: 'Logout' })).toBeTruthy();
+  });
+
+  it('says the bundled copy is in use when the devices list cannot be downloaded', async () => {
+    app = renderApp('/login', createFakeServices({ devicesListDown: true }));
+    await app.signIn('installer@solarpros.example', 'Installer#2026');
+    await expectLocation(app, '/landing');
+    const label = await screen.findByText('Devices list: bundled copy');
+    expect(label.getAttribute('title')).toContain('ERROR getting Devices List.');
   });
 
   it('adds Site Manager and Remote Debugger for company staff', async () => {
