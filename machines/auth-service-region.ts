@@ -1,4 +1,5 @@
 import { authSetup, messageOf, NO_REFRESH_TOKEN, SESSION_EXPIRED } from './auth-setup.ts';
+import { readRefreshToken } from './auth-storage.ts';
 import type { Service } from './storage-keys.ts';
 
 /**
@@ -37,9 +38,11 @@ export function serviceRegion(service: Service) {
       refreshing: {
         invoke: {
           src: 'refreshTokens',
+          // Storage first: another tab of the app may have rotated the token since this one read it,
+          // and sending the rotated-away token would make the server revoke the whole family.
           input: ({ context }) => ({
             service,
-            refreshToken: context[service].refreshToken ?? '',
+            refreshToken: readRefreshToken(context.storage, service) ?? context[service].refreshToken ?? '',
           }),
           onDone: {
             target: 'idle',

@@ -1,4 +1,4 @@
-import { allAppKeys, refreshTokenKey, STORAGE_KEYS } from './storage-keys.ts';
+import { allAppKeys, refreshTokenKey, type Service, STORAGE_KEYS } from './storage-keys.ts';
 
 /** What survives a page load: refresh tokens and the current e-mail (never access tokens). */
 export interface StoredSession {
@@ -15,6 +15,11 @@ export function readStoredSession(storage: Storage): StoredSession {
     configRefreshToken: read(refreshTokenKey('config')),
     monitoringRefreshToken: read(refreshTokenKey('monitoring')),
   };
+}
+
+/** The stored refresh token of `service`, or null. */
+export function readRefreshToken(storage: Storage, service: Service): string | null {
+  return storage.getItem(refreshTokenKey(service)) || null;
 }
 
 interface SessionTokens {

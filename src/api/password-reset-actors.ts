@@ -1,6 +1,13 @@
 import { fromPromise } from 'xstate';
 import type { ApiClient } from './api-client.ts';
 
+/** Printable ASCII: what an HTTP header value carries intact everywhere. */
+const HEADER_SAFE = /^[\x20-\x7E]*$/;
+
+/** Why a new password with other characters is refused before it is sent (it travels in a header). */
+export const HEADER_UNSAFE_PASSWORD =
+  'The new password can only use letters A–Z, digits, spaces and the symbols on a US keyboard.';
+
 /**
  * The password-reset machine's I/O on the configuration service: `POST /users/password-reset`
  * asks for an access code; `PUT /users/password` sets the new password with the headers
@@ -13,6 +20,10 @@ export function createPasswordResetActors(configApi: ApiClient) {
     }),
     changePassword: fromPromise<void, { email: string; code: string; newPassword: string }>(
       async ({ input }) => {
+        // fetch refuses header values outside Latin-1 with an error that reads like a network failure.
+        if (!HEADER_SAFE.test(input.newPassword) || !HEADER_SAFE.test(input.code)) {
+          throw new Error(HEADER_UNSAFE_PASSWORD);
+        }
         await configApi('/users/password', {
           method: 'PUT',
           headers: { main_email: input.email, temp_code: input.code, new_password: input.newPassword },

@@ -4,6 +4,7 @@ import { isAuthenticated, isInitialised, loginError } from '../../machines/auth-
 import { devicesListError, isLoading, listVersion } from '../../machines/devices-list-selectors.ts';
 import { resetStep } from '../../machines/password-reset-selectors.ts';
 import { CACHE_KEYS, refreshTokenKey, STORAGE_KEYS } from '../../machines/storage-keys.ts';
+import { HEADER_UNSAFE_PASSWORD } from '../../src/api/password-reset-actors.ts';
 import { MemoryStorage } from '../machines/fakes.ts';
 import { signIn, startRuntime } from './runtime-fixture.ts';
 import { startTestServer, type TestServer } from './test-server.ts';
@@ -147,5 +148,26 @@ describe('app runtime over a real HTTP server', () => {
     expect(server.requests.find((r) => r.path === '/config/users/password-reset')?.body).toEqual({
       main_email: 'owner@homeowner.example',
     });
+  });
+});
+
+describe('password reset input that cannot travel in a header', () => {
+  it('is refused with a clear message before anything is sent', async () => {
+    server = await startTestServer({
+      ...assets,
+      'POST /config/users/password-reset': () => ({ status: 200, body: { message: 'Code sent' } }),
+    });
+    const { runtime } = startRuntime(server);
+    runtime.passwordReset.send({ type: 'reset.request', email: 'owner@homeowner.example' });
+    await waitFor(runtime.passwordReset, (s) => s.matches('codeSent'));
+    runtime.passwordReset.send({
+      type: 'reset.submit',
+      email: 'owner@homeowner.example',
+      code: '482913',
+      newPassword: 'Pässwort#2026',
+    });
+    const s = await waitFor(runtime.passwordReset, (x) => x.matches('codeSent') && x.context.error !== null);
+    expect(s.context.error).toBe(HEADER_UNSAFE_PASSWORD);
+    expect(server.requests.some((r) => r.method === 'PUT')).toBe(false);
   });
 });

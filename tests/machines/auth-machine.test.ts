@@ -142,6 +142,14 @@ describe('auth machine: refresh', () => {
     expect(h.storage.getItem(refreshTokenKey('config'))).toBe('cfg-r2');
   });
 
+  it('refreshes with the token another tab rotated into storage, not the one it read at start', async () => {
+    const h = startAuth();
+    await signIn(h);
+    h.storage.setItem(refreshTokenKey('config'), 'cfg-rotated-by-other-tab');
+    h.actor.send({ type: 'auth.refresh', service: 'config' });
+    expect(h.refresh.last().input).toEqual({ service: 'config', refreshToken: 'cfg-rotated-by-other-tab' });
+  });
+
   it('logs out to /login with history replaced when a refresh fails, and drops the other refresh', async () => {
     const h = startAuth();
     await signIn(h);
