@@ -1,5 +1,6 @@
 import { type Context, Hono } from 'hono';
 import { installDeviceQuerySchema } from '../../contracts/devices.ts';
+import { readTotals } from '../access/list-totals.ts';
 import { likePattern, requireSiteAccess, siteVisible, type Viewer } from '../access/scope.ts';
 import type { ServerContext } from '../context.ts';
 import { ApiError } from '../http/errors.ts';
@@ -38,6 +39,7 @@ async function devicePage(ctx: ServerContext, filter: DeviceFilter, paging: Pagi
     query
       .selectAll('devices')
       .select('sites.name as site_name')
+      .orderBy('devices.site_id')
       .orderBy('devices.id')
       .limit(paging.pageSize)
       .offset(paging.offset)
@@ -52,16 +54,41 @@ async function devicePage(ctx: ServerContext, filter: DeviceFilter, paging: Pagi
   };
 }
 
+/** Unfiltered device list of one scope: trigger-kept total, pages walked site by site. */
+async function scopeDevicePage(ctx: ServerContext, target: Viewer, everything: boolean, paging: Paging) {
+  const totals = await readTotals(ctx.db, everything ? 0 : target.id);
+  const base = ctx.db.selectFrom('devices').innerJoin('sites', 'sites.id', 'devices.site_id');
+  const scoped = everything
+    ? base
+    : base
+        .innerJoin('site_access', 'site_access.site_id', 'devices.site_id')
+        .where('site_access.user_id', '=', target.id)
+        .where('site_access.access', '=', true);
+  const rows = await scoped
+    .selectAll('devices')
+    .select('sites.name as site_name')
+    .orderBy('devices.site_id')
+    .orderBy('devices.id')
+    .limit(paging.pageSize)
+    .offset(paging.offset)
+    .execute();
+  return { items: rows.map(toDevice), page: paging.page, pageSize: paging.pageSize, total: totals.devices };
+}
+
 /** Devices: lists per user, a site's installs, and a model's devices (or one by serial). */
 export function deviceRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariables }> {
   const app = new Hono<{ Variables: AuthVariables }>();
 
   const userList = async (c: Context<{ Variables: AuthVariables }>, attachedOnly: boolean) => {
     const { caller, target } = await listTarget(ctx, c);
+    const paging = readPaging(c);
+    if (!paging.q && (caller.id === target.id || caller.role === 'admin')) {
+      return c.json(await scopeDevicePage(ctx, target, target.role === 'admin' && !attachedOnly, paging));
+    }
     const viewers = [{ viewer: target, attachedOnly }];
     if (caller.id !== target.id && caller.role !== 'admin')
       viewers.push({ viewer: caller, attachedOnly: false });
-    return c.json(await devicePage(ctx, { viewers }, readPaging(c)));
+    return c.json(await devicePage(ctx, { viewers }, paging));
   };
   app.get('/fleet/devices/all/:userId', (c) => userList(c, false));
   app.get('/fleet/device-list/:userId/:page', (c) => userList(c, true));

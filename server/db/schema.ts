@@ -32,6 +32,7 @@ export interface Database {
     place_id: string | null;
     owner_id: number | null;
     installer_id: number | null;
+    device_count: Generated<number>;
     created_at: CreatedAt;
     updated_at: Generated<Date>;
   };
@@ -73,6 +74,12 @@ export interface Database {
     key: string;
     window_start: Timestamp;
     hits: number;
+  };
+  list_counts: {
+    user_id: number;
+    sites: number;
+    devices: number;
+    version: number;
   };
   outbox: {
     id: Generated<number>;

@@ -1,0 +1,42 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
+
+/** Totals kept by triggers for one user (0: everything) and a counter that moves on every change. */
+export interface ListTotals {
+  sites: number;
+  devices: number;
+  version: number;
+}
+
+/** Read the trigger-kept totals of a scope: one primary-key lookup instead of counting rows. */
+export async function readTotals(db: Kysely<Database>, scope: number): Promise<ListTotals> {
+  const row = await db
+    .selectFrom('list_counts')
+    .select(['sites', 'devices', 'version'])
+    .where('user_id', '=', scope)
+    .executeTakeFirst();
+  return {
+    sites: Number(row?.sites ?? 0),
+    devices: Number(row?.devices ?? 0),
+    version: Number(row?.version ?? 0),
+  };
+}
+
+/**
+ * Where deep pages start: the key at a given offset of a scope, remembered per version of that
+ * scope. A change to the scope moves its version, so a stale anchor is never read again; any
+ * process that misses simply computes the anchor once with an index-only scan.
+ */
+export class PageAnchors {
+  readonly #anchors = new Map<string, number>();
+  constructor(readonly capacity = 10_000) {}
+
+  get(scope: string, version: number, offset: number): number | undefined {
+    return this.#anchors.get(`${scope}:${version}:${offset}`);
+  }
+
+  set(scope: string, version: number, offset: number, key: number): void {
+    if (this.#anchors.size >= this.capacity) this.#anchors.clear();
+    this.#anchors.set(`${scope}:${version}:${offset}`, key);
+  }
+}
