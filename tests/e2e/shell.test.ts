@@ -90,4 +90,40 @@ describe('the shell', () => {
     });
     expect(await isOnScreen(menu(page))).toBe(false);
   });
+
+  it('opens the menu with a swipe from the left edge of a phone', async () => {
+    context = await browser.newContext({
+      viewport: { width: 390, height: 844 },
+      hasTouch: true,
+      isMobile: true,
+    });
+    const page = await context.newPage();
+    await page.goto(appUrl('/login'));
+    await signIn(page, INSTALLER);
+    await page.waitForURL('**/landing');
+    expect(await isOnScreen(menu(page))).toBe(false);
+    const cdp = await context.newCDPSession(page);
+    const touch = (type: string, x: number) =>
+      cdp.send('Input.dispatchTouchEvent', { type, touchPoints: type === 'touchEnd' ? [] : [{ x, y: 420 }] });
+    // A short swipe (under the 10 px threshold) leaves the menu closed...
+    await touch('touchStart', 3);
+    await touch('touchMove', 9);
+    await touch('touchEnd', 9);
+    // Two frames let React apply any state change before the burger is read.
+    await page.evaluate(
+      () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))),
+    );
+    await page.getByRole('button', { name: 'Open menu' }).waitFor();
+    // ...a longer one from the edge opens it.
+    await touch('touchStart', 3);
+    await touch('touchMove', 10);
+    await touch('touchMove', 40);
+    await touch('touchEnd', 40);
+    await page.getByRole('button', { name: 'Close menu' }).waitFor();
+    await page.waitForFunction(() => {
+      const nav = document.querySelector('nav[aria-labelledby="menu-title"]');
+      return nav !== null && nav.getBoundingClientRect().left >= 0;
+    });
+    expect(await isOnScreen(menu(page))).toBe(true);
+  });
 });
