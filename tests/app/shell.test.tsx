@@ -70,6 +70,16 @@ describe('shell', () => {
   });
 });
 
+describe('phone drawer', () => {
+  it('opens from the burger and closes with Escape', async () => {
+    const current = await signedIn('installer@solarpros.example', 'Installer#2026');
+    await current.user.click(screen.getByRole('button', { name: 'Open menu' }));
+    expect(screen.getByRole('button', { name: 'Close menu' })).toBeTruthy();
+    await current.user.keyboard('{Escape}');
+    expect(await screen.findByRole('button', { name: 'Open menu' })).toBeTruthy();
+  });
+});
+
 describe('page transitions', () => {
   const pageOf = (heading: HTMLElement) => heading.closest<HTMLElement>('[data-motion]');
 

@@ -28,7 +28,16 @@ function newestMtime(path: string): number {
 /** Builds the app unless `dist/` is newer than everything it is built from. */
 function buildAppIfStale(): void {
   const built = join(ROOT, 'dist/index.html');
-  const sources = ['src', 'public', 'contracts', 'machines', 'index.html'].map((p) => join(ROOT, p));
+  const sources = [
+    'src',
+    'public',
+    'contracts',
+    'machines',
+    'build',
+    'index.html',
+    'vite.config.ts',
+    'package.json',
+  ].map((p) => join(ROOT, p));
   if (
     existsSync(built) &&
     statSync(built).mtimeMs >= Math.max(...sources.filter(existsSync).map(newestMtime))

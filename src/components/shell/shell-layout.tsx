@@ -1,5 +1,5 @@
 import { AppShell, Burger, Group, Text } from '@mantine/core';
-import { useDisclosure } from '@mantine/hooks';
+import { useDisclosure, useHotkeys } from '@mantine/hooks';
 import { Outlet } from '@tanstack/react-router';
 import { NavMenu } from './nav-menu.tsx';
 import { PageTransition } from './page-transition.tsx';
@@ -14,6 +14,8 @@ export function ShellLayout() {
   const [opened, { toggle, open, close }] = useDisclosure(false);
   const { style, durationMs } = useMotion();
   useEdgeSwipe(open, !opened);
+  // Escape closes the phone drawer, as it closes any other overlay.
+  useHotkeys([['Escape', close]], []);
   return (
     <AppShell
       header={{ height: { base: 56, sm: 0 } }}
