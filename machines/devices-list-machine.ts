@@ -54,6 +54,8 @@ const devicesListSetup = setup({
   actions: {
     /** Injected by the app: `navigate('/landing', { replace: false })`. */
     navigateToLanding: () => {},
+    /** Injected by the app: logs the download failure (the error is also in the context). */
+    logDownloadError: (_, _params: { message: string }) => {},
     storeDownloaded: assign((_, list: DevicesList) => ({
       listVersion: list.listVersion,
       devicesList: list.devicesList,
@@ -101,7 +103,10 @@ const loadSteps = devicesListSetup.createStateConfig({
         },
         onError: {
           target: 'fallback',
-          actions: { type: 'recordError', params: ({ event }) => ({ error: event.error }) },
+          actions: [
+            { type: 'recordError', params: ({ event }) => ({ error: event.error }) },
+            { type: 'logDownloadError', params: ({ context }) => ({ message: context.error ?? '' }) },
+          ],
         },
       },
     },

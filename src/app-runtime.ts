@@ -32,8 +32,8 @@ export interface AppRuntimeDeps {
   fetch?: typeof fetch;
   /** Prefix of the bundled JSON files; empty (same origin as the app) by default. */
   assetBaseUrl?: string;
-  /** Where failed calls are logged; `console.error` by default. */
-  log?: (message: string, error: ApiError) => void;
+  /** Where failed calls and a failed devices-list download are logged; `console.error` by default. */
+  log?: (message: string, error?: ApiError) => void;
 }
 
 /**
@@ -45,6 +45,7 @@ export interface AppRuntimeDeps {
  */
 export function createAppRuntime(config: AppConfig, deps: AppRuntimeDeps): AppRuntime {
   const storage = deps.storage ?? window.localStorage;
+  const log = deps.log ?? ((message: string, error?: ApiError) => console.error(message, error ?? ''));
   const fetchImpl = deps.fetch ?? ((input, init) => globalThis.fetch(input, init));
   const fetcher = createFetch({ fetch: fetchImpl });
 
@@ -57,14 +58,17 @@ export function createAppRuntime(config: AppConfig, deps: AppRuntimeDeps): AppRu
   ).start();
 
   const session = createTokenSession(auth);
-  const common = { configBaseURL: config.configUrl, apiKey: config.apiKey, session, fetcher, log: deps.log };
+  const common = { configBaseURL: config.configUrl, apiKey: config.apiKey, session, fetcher, log };
   const configApi = createApiClient({ ...common, service: 'config', baseURL: config.configUrl });
   const monitoringApi = createApiClient({ ...common, service: 'monitoring', baseURL: config.monitoringUrl });
 
   const devicesList = createActor(
     devicesListMachine.provide({
       actors: createDevicesListActors(config, fetchImpl, deps.assetBaseUrl),
-      actions: { navigateToLanding: () => deps.navigate('/landing', { replace: false }) },
+      actions: {
+        navigateToLanding: () => deps.navigate('/landing', { replace: false }),
+        logDownloadError: (_, { message }) => log(message),
+      },
     }),
     { input: { storage } },
   ).start();

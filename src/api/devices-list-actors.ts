@@ -68,7 +68,7 @@ async function readAsset<T>(
     safeParse(v: unknown): { success: true; data: T } | { success: false; error: { message: string } };
   },
 ): Promise<T> {
-  const response = await fetchImpl(url);
+  const response = await fetchImpl(url, { headers: { 'Content-Type': 'application/json' } });
   if (!response.ok) throw new Error(`${url} could not be read (HTTP ${response.status})`);
   const parsed = schema.safeParse(await readBody(response));
   if (!parsed.success) throw new Error(`${url} is not valid: ${parsed.error.message}`);

@@ -22,13 +22,17 @@ export function testConfig(server: TestServer): AppConfig {
 export function startRuntime(server: TestServer, storage = new MemoryStorage()) {
   const navigations: Array<{ to: string; replace: boolean }> = [];
   const logged: ApiError[] = [];
+  const messages: string[] = [];
   const runtime = createAppRuntime(testConfig(server), {
     navigate: (to, options) => navigations.push({ to, ...options }),
     storage,
     assetBaseUrl: server.url,
-    log: (_message, error) => logged.push(error),
+    log: (message, error) => {
+      if (error) logged.push(error);
+      else messages.push(message);
+    },
   });
-  return { runtime, storage, navigations, logged };
+  return { runtime, storage, navigations, logged, messages };
 }
 
 /** Signs in through the real login endpoints of `server`. */

@@ -47,6 +47,7 @@ describe('app runtime over a real HTTP server', () => {
     const s = await waitFor(runtime.devicesList, (x) => !isLoading(x));
     expect(listVersion(s)).toBe(9);
     const request = server.requests.find((r) => r.path === '/config/devices-list');
+    expect(server.requests.every((r) => r.headers['content-type'] === 'application/json')).toBe(true);
     expect(request?.headers.authorization).toBe(
       `Basic ${Buffer.from('fleet-link:s3cret').toString('base64')}`,
     );
@@ -64,10 +65,11 @@ describe('app runtime over a real HTTP server', () => {
         body: { message: 'Bad link key', code: 'UNAUTHORIZED' },
       }),
     });
-    const { runtime } = startRuntime(server);
+    const { runtime, messages } = startRuntime(server);
     const s = await waitFor(runtime.devicesList, (x) => !isLoading(x));
     expect(listVersion(s)).toBe(-1);
     expect(Object.keys(s.context.devicesList ?? {})).toEqual(['HX-5000']);
+    expect(messages).toEqual([devicesListError(s)]);
     expect(devicesListError(s)).toBe(
       'ERROR getting Devices List. {"status":401,"statusText":"Unauthorized","body":{"message":"Bad link key","code":"UNAUTHORIZED"}}',
     );
