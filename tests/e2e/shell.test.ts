@@ -103,7 +103,7 @@ describe('the shell', () => {
     await page.waitForURL('**/landing');
     expect(await isOnScreen(menu(page))).toBe(false);
     const cdp = await context.newCDPSession(page);
-    const touch = (type: string, x: number) =>
+    const touch = (type: 'touchStart' | 'touchMove' | 'touchEnd', x: number) =>
       cdp.send('Input.dispatchTouchEvent', { type, touchPoints: type === 'touchEnd' ? [] : [{ x, y: 420 }] });
     // A short swipe (under the 10 px threshold) leaves the menu closed...
     await touch('touchStart', 3);
