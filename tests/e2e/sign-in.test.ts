@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { STORAGE_KEYS } from '../../machines/storage-keys.ts';
-import { appUrl, INSTALLER, launchChromium, pathOf, signIn } from './browser.ts';
+import { ARTIFACTS, appUrl, INSTALLER, launchChromium, pathOf, signIn } from './browser.ts';
 
 /** What the configuration service itself answers to a failed sign-in, asked directly. */
 async function loginFailureMessage(user: { email: string; password: string }): Promise<string> {
@@ -56,6 +56,7 @@ describe('signing in against the real services', () => {
     const alert = page.getByRole('alert').filter({ hasText: 'Sign-in failed' });
     await alert.waitFor();
     expect(await alert.textContent()).toContain(serverMessage);
+    await page.screenshot({ path: `${ARTIFACTS}sign-in-failed.png`, animations: 'disabled' });
     expect(pathOf(page)).toBe('/login');
   });
 
