@@ -58,6 +58,8 @@ async function scopePage(db: Kysely<Database>, target: Viewer, everything: boole
         .where('site_access.user_id', '=', scope)
         .where('site_access.access', '=', true)
         .where('site_access.site_id', '>=', from)
+        // Said of both sides, so the planner's merge join starts both index scans at the anchor.
+        .where('sites.id', '>=', from)
         .orderBy('site_access.site_id')
         .limit(paging.pageSize)
         .execute();
