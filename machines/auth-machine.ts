@@ -2,6 +2,7 @@ import { and, stateIn } from 'xstate';
 import { serviceRegion } from './auth-service-region.ts';
 import { authSetup, emptySession } from './auth-setup.ts';
 import { readStoredSession } from './auth-storage.ts';
+import { asAccessToken } from './tokens.ts';
 
 /**
  * Sign-in state across the configuration and monitoring services (specification §4).
@@ -79,7 +80,7 @@ export const authMachine = authSetup.createMachine({
                 src: 'monitoringLogin',
                 input: ({ context }) => ({
                   email: context.email ?? '',
-                  accessToken: context.config.accessToken ?? '',
+                  accessToken: context.config.accessToken ?? asAccessToken(''),
                 }),
                 onDone: {
                   target: '#auth.session.idle',

@@ -1,6 +1,7 @@
 import { authSetup, messageOf, NO_REFRESH_TOKEN, SESSION_EXPIRED } from './auth-setup.ts';
 import { readRefreshToken } from './auth-storage.ts';
 import type { Service } from './storage-keys.ts';
+import { asRefreshToken } from './tokens.ts';
 
 /**
  * One service's region: `boot` refreshes a stored token at start; `idle` starts a refresh on
@@ -42,7 +43,10 @@ export function serviceRegion(service: Service) {
           // and sending the rotated-away token would make the server revoke the whole family.
           input: ({ context }) => ({
             service,
-            refreshToken: readRefreshToken(context.storage, service) ?? context[service].refreshToken ?? '',
+            refreshToken:
+              readRefreshToken(context.storage, service) ??
+              context[service].refreshToken ??
+              asRefreshToken(''),
           }),
           onDone: {
             target: 'idle',

@@ -2,11 +2,12 @@ import { assign, fromPromise, raise, setup } from 'xstate';
 import type { TokenPair } from '../contracts/auth.ts';
 import { clearRefreshTokens, clearStoredSession, persistSession } from './auth-storage.ts';
 import type { Service } from './storage-keys.ts';
+import { type AccessToken, asAccessToken, asRefreshToken, type RefreshToken } from './tokens.ts';
 
 /** What the machine knows about one service. Access tokens live here only, never in storage. */
 export interface ServiceSession {
-  accessToken: string | null;
-  refreshToken: string | null;
+  accessToken: AccessToken | null;
+  refreshToken: RefreshToken | null;
   /** The service accepted us: a login or a refresh succeeded and nothing failed since. */
   good: boolean;
   /** Message of the last failed refresh, e.g. `No refresh token available`. */
@@ -40,7 +41,7 @@ export const SESSION_EXPIRED = 'Your session has expired. Please sign in again.'
 /** Shown when a sign-in fails without a message from the server. */
 export const GENERIC_LOGIN_ERROR = 'Sign-in failed. Please try again.';
 
-export const emptySession = (refreshToken: string | null): ServiceSession => ({
+export const emptySession = (refreshToken: RefreshToken | null): ServiceSession => ({
   accessToken: null,
   refreshToken,
   good: false,
@@ -70,8 +71,8 @@ export const authSetup = setup({
   },
   actors: {
     configLogin: missingActor<{ email: string; password: string }>('configLogin'),
-    monitoringLogin: missingActor<{ email: string; accessToken: string }>('monitoringLogin'),
-    refreshTokens: missingActor<{ service: Service; refreshToken: string }>('refreshTokens'),
+    monitoringLogin: missingActor<{ email: string; accessToken: AccessToken }>('monitoringLogin'),
+    refreshTokens: missingActor<{ service: Service; refreshToken: RefreshToken }>('refreshTokens'),
   },
   actions: {
     /** Injected by the app: `navigate('/login', { replace })`. */
@@ -82,8 +83,8 @@ export const authSetup = setup({
     })),
     storeTokens: assign((_, { service, pair }: { service: Service; pair: TokenPair }) => {
       const next: ServiceSession = {
-        accessToken: pair.access_token,
-        refreshToken: pair.refresh_token,
+        accessToken: asAccessToken(pair.access_token),
+        refreshToken: asRefreshToken(pair.refresh_token),
         good: true,
         refreshError: null,
       };
@@ -95,15 +96,10 @@ export const authSetup = setup({
       monitoring: emptySession(null),
       loginError: messageOf(error, GENERIC_LOGIN_ERROR),
     })),
-    refreshFailed: assign(({ context }, { service, message }: { service: Service; message: string }) => ({
-      config: {
-        ...emptySession(null),
-        refreshError: service === 'config' ? message : context.config.refreshError,
-      },
-      monitoring: {
-        ...emptySession(null),
-        refreshError: service === 'monitoring' ? message : context.monitoring.refreshError,
-      },
+    // Both services carry the reason: a caller waiting on the other service learns why it ended.
+    refreshFailed: assign((_, { message }: { service: Service; message: string }) => ({
+      config: { ...emptySession(null), refreshError: message },
+      monitoring: { ...emptySession(null), refreshError: message },
     })),
     forgetRefreshTokens: ({ context }) => clearRefreshTokens(context.storage),
     clearSession: assign({

@@ -1,25 +1,26 @@
 import { allAppKeys, refreshTokenKey, type Service, STORAGE_KEYS } from './storage-keys.ts';
+import { asRefreshToken, type RefreshToken } from './tokens.ts';
 
 /** What survives a page load: refresh tokens and the current e-mail (never access tokens). */
 export interface StoredSession {
   email: string | null;
-  configRefreshToken: string | null;
-  monitoringRefreshToken: string | null;
+  configRefreshToken: RefreshToken | null;
+  monitoringRefreshToken: RefreshToken | null;
 }
 
 /** Reads the stored session; an empty string counts as nothing stored. */
 export function readStoredSession(storage: Storage): StoredSession {
-  const read = (key: string) => storage.getItem(key) || null;
   return {
-    email: read(STORAGE_KEYS.currentEmail),
-    configRefreshToken: read(refreshTokenKey('config')),
-    monitoringRefreshToken: read(refreshTokenKey('monitoring')),
+    email: storage.getItem(STORAGE_KEYS.currentEmail) || null,
+    configRefreshToken: readRefreshToken(storage, 'config'),
+    monitoringRefreshToken: readRefreshToken(storage, 'monitoring'),
   };
 }
 
 /** The stored refresh token of `service`, or null. */
-export function readRefreshToken(storage: Storage, service: Service): string | null {
-  return storage.getItem(refreshTokenKey(service)) || null;
+export function readRefreshToken(storage: Storage, service: Service): RefreshToken | null {
+  const token = storage.getItem(refreshTokenKey(service));
+  return token ? asRefreshToken(token) : null;
 }
 
 interface SessionTokens {

@@ -1,5 +1,6 @@
 import type { $Fetch, FetchOptions } from 'ofetch';
 import type { Service } from '../../machines/storage-keys.ts';
+import type { AccessToken } from '../../machines/tokens.ts';
 import { ApiError, statusOf, toApiError } from './api-error.ts';
 import { isFirmwarePath, isPublicPath, requestHeaders } from './header-rules.ts';
 import type { TokenSession } from './token-session.ts';
@@ -50,7 +51,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   const { service, baseURL, configBaseURL, apiKey, session, fetcher } = options;
   const log = options.log ?? ((message, error) => console.error(message, error));
 
-  const send = <T>(path: string, init: ApiRequestOptions, accessToken: string | null): Promise<T> =>
+  const send = <T>(path: string, init: ApiRequestOptions, accessToken: AccessToken | null): Promise<T> =>
     fetcher<T, 'json'>(joinURL(baseURL, path), {
       ...init,
       retry: false,
@@ -71,7 +72,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       if (statusOf(error) !== 401 || isPublicPath(path) || isFirmwarePath(path)) throw fail(path, error);
     }
     const owner = owningService(joinURL(baseURL, path), configBaseURL);
-    let token: string | null = session.getAccessToken(owner);
+    let token: AccessToken | null = session.getAccessToken(owner);
     try {
       // Another caller may have refreshed since this request left: then just retry with its token.
       if (!token || token === used) token = await session.refresh(owner);

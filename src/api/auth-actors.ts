@@ -3,6 +3,7 @@ import { fromPromise } from 'xstate';
 import type { AppConfig } from '../../contracts/app-config.ts';
 import { type TokenPair, tokenPairSchema } from '../../contracts/auth.ts';
 import type { Service } from '../../machines/storage-keys.ts';
+import type { AccessToken, RefreshToken } from '../../machines/tokens.ts';
 import { ApiError, toApiError } from './api-error.ts';
 import { requestHeaders } from './header-rules.ts';
 
@@ -35,13 +36,13 @@ export function createAuthActors(config: AppConfig, fetcher: $Fetch) {
     configLogin: fromPromise<TokenPair, { email: string; password: string }>(({ input }) =>
       post('config', '/auth/v2/login', { main_email: input.email, password: input.password }),
     ),
-    monitoringLogin: fromPromise<TokenPair, { email: string; accessToken: string }>(({ input }) =>
+    monitoringLogin: fromPromise<TokenPair, { email: string; accessToken: AccessToken }>(({ input }) =>
       post('monitoring', '/auth/v2/configurator-login', {
         username: input.email,
         access_token: input.accessToken,
       }),
     ),
-    refreshTokens: fromPromise<TokenPair, { service: Service; refreshToken: string }>(({ input }) =>
+    refreshTokens: fromPromise<TokenPair, { service: Service; refreshToken: RefreshToken }>(({ input }) =>
       post(input.service, '/auth/v2/refresh', { refresh_token: input.refreshToken }),
     ),
   };

@@ -1,4 +1,5 @@
 import type { Service } from '../../machines/storage-keys.ts';
+import type { AccessToken } from '../../machines/tokens.ts';
 
 /**
  * Header rules of specification §7, as pure functions of the service and the request path
@@ -50,7 +51,7 @@ export interface HeaderInput {
   path: string;
   apiKey: string;
   /** Current access token of `service`; null sends no Authorization header. */
-  accessToken: string | null;
+  accessToken: AccessToken | null;
 }
 
 /**

@@ -2,6 +2,7 @@ import { type ActorRefFrom, waitFor } from 'xstate';
 import type { authMachine } from '../../machines/auth-machine.ts';
 import { isRefreshing } from '../../machines/auth-selectors.ts';
 import type { Service } from '../../machines/storage-keys.ts';
+import type { AccessToken } from '../../machines/tokens.ts';
 
 /** Thrown to a caller whose refresh failed; the auth machine has already logged out. */
 export class SessionExpiredError extends Error {
@@ -17,14 +18,14 @@ export class SessionExpiredError extends Error {
 /** What the API clients need from the auth machine. */
 export interface TokenSession {
   /** The access token in memory, or null. */
-  getAccessToken(service: Service): string | null;
+  getAccessToken(service: Service): AccessToken | null;
   /**
    * Refreshes `service` and resolves with the new access token. Concurrent callers share one
    * refresh: the machine ignores `auth.refresh` while it refreshes, and everyone waits for it.
    *
    * @throws SessionExpiredError when the refresh fails (the user is logged out to `/login`)
    */
-  refresh(service: Service): Promise<string>;
+  refresh(service: Service): Promise<AccessToken>;
 }
 
 /**

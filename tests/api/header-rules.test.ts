@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { asAccessToken } from '../../machines/tokens.ts';
 import { isFirmwarePath, isPublicPath, normalisePath, requestHeaders } from '../../src/api/header-rules.ts';
 
 const headersFor = (service: 'config' | 'monitoring', path: string) =>
-  requestHeaders({ service, path, apiKey: 'the-key', accessToken: 'the-token' });
+  requestHeaders({ service, path, apiKey: 'the-key', accessToken: asAccessToken('the-token') });
 
 describe('header rules (specification §7)', () => {
   it.each([

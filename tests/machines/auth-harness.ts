@@ -2,6 +2,7 @@ import { createActor } from 'xstate';
 import type { TokenPair } from '../../contracts/auth.ts';
 import { authMachine } from '../../machines/auth-machine.ts';
 import { refreshTokenKey, type Service, STORAGE_KEYS } from '../../machines/storage-keys.ts';
+import type { AccessToken, RefreshToken } from '../../machines/tokens.ts';
 import { controlledActor, MemoryStorage } from './fakes.ts';
 
 export interface AuthHarnessOptions {
@@ -18,8 +19,8 @@ export function startAuth(options: AuthHarnessOptions = {}) {
   }
   if (options.email) storage.setItem(STORAGE_KEYS.currentEmail, options.email);
   const configLogin = controlledActor<TokenPair, { email: string; password: string }>();
-  const monitoringLogin = controlledActor<TokenPair, { email: string; accessToken: string }>();
-  const refresh = controlledActor<TokenPair, { service: Service; refreshToken: string }>();
+  const monitoringLogin = controlledActor<TokenPair, { email: string; accessToken: AccessToken }>();
+  const refresh = controlledActor<TokenPair, { service: Service; refreshToken: RefreshToken }>();
   const navigations: Array<{ to: string; replace: boolean }> = [];
   const machine = authMachine.provide({
     actors: {
