@@ -65,13 +65,13 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   };
 
   return async <T>(path: string, init: ApiRequestOptions = {}): Promise<T> => {
-    const used = session.getAccessToken(service);
+    const owner = owningService(joinURL(baseURL, path), configBaseURL);
+    const used = session.getAccessToken(owner);
     try {
-      return await send<T>(path, init, used);
+      return await send<T>(path, init, session.getAccessToken(service));
     } catch (error) {
       if (statusOf(error) !== 401 || isPublicPath(path) || isFirmwarePath(path)) throw fail(path, error);
     }
-    const owner = owningService(joinURL(baseURL, path), configBaseURL);
     let token: AccessToken | null = session.getAccessToken(owner);
     try {
       // Another caller may have refreshed since this request left: then just retry with its token.
