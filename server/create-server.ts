@@ -13,7 +13,7 @@ import { migrate } from './db/migrations.ts';
 import type { Database } from './db/schema.ts';
 import { seedDemo } from './db/seed.ts';
 import type { Env } from './env.ts';
-import { handleError } from './http/errors.ts';
+import { handleError, handleNotFound } from './http/errors.ts';
 import { createMailer } from './mail/mailer.ts';
 import { createMonitoringApp } from './monitoring/monitoring-app.ts';
 import { serveApp } from './static-app.ts';
@@ -85,6 +85,7 @@ export async function createServer(options: CreateServerOptions): Promise<FleetS
     const seeded = options.seed === false ? false : await seedDemo(db, ctx.scryptCost);
     const app = new Hono();
     app.onError(handleError);
+    app.notFound(handleNotFound);
     if (env.APP_ORIGINS.length > 0) {
       app.use(
         '*',
