@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { serve } from '@hono/node-server';
 import pg from 'pg';
 import { generateSigningKey } from '../../server/auth/signing-keys.ts';
 import { createServer, type FleetServer } from '../../server/create-server.ts';
@@ -24,7 +25,7 @@ export type Who = keyof typeof PASSWORDS;
 
 export interface TestServer {
   server: FleetServer;
-  /** Call the server in process; JSON bodies are serialised; `api-key` is sent unless `apiKey: null`. */
+  /** Call the server over HTTP; JSON bodies are serialised; `api-key` is sent unless `apiKey: null`. */
   call(
     method: string,
     path: string,
@@ -72,6 +73,11 @@ export async function startTestServer(envOverrides: Record<string, string> = {})
   const { target, drop } = await freshDatabase();
   const keys = { config: (await generateSigningKey()).key, monitoring: (await generateSigningKey()).key };
   const server = await createServer({ env, database: target, keys, scryptCost: { N: 1024, r: 8, p: 1 } });
+  // Calls go over a real socket through @hono/node-server, as a browser's would.
+  const listener = serve({ fetch: server.app.fetch, hostname: '127.0.0.1', port: 0 });
+  await new Promise((resolve) => listener.once('listening', resolve));
+  const address = listener.address();
+  const origin = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
   const call: TestServer['call'] = async (method, path, options = {}) => {
     const headers: Record<string, string> = { 'content-type': 'application/json', ...options.headers };
     if (options.apiKey !== null) headers['api-key'] = options.apiKey ?? env.API_KEY;
@@ -80,7 +86,7 @@ export async function startTestServer(envOverrides: Record<string, string> = {})
     const init: RequestInit = { method, headers };
     if (options.body !== undefined)
       init.body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
-    const response = await server.app.request(path, init);
+    const response = await fetch(`${origin}${path}`, init);
     const text = await response.text();
     let body: unknown = text;
     try {
@@ -105,6 +111,7 @@ export async function startTestServer(envOverrides: Record<string, string> = {})
     call,
     login,
     close: async () => {
+      await new Promise((resolve) => listener.close(resolve));
       await server.close();
       await drop();
     },
