@@ -5,6 +5,7 @@ import { createLocalJWKSet, createRemoteJWKSet } from 'jose';
 import type { Kysely } from 'kysely';
 import type { AppConfig } from '../contracts/app-config.ts';
 import { DEFAULT_SCRYPT_COST, type ScryptCost } from './auth/passwords.ts';
+import { pruneExpired } from './auth/rate-limit.ts';
 import { loadSigningKey, type SigningKey } from './auth/signing-keys.ts';
 import { createConfigApp } from './config/config-app.ts';
 import type { ServerContext } from './context.ts';
@@ -120,7 +121,19 @@ export async function createServer(options: CreateServerOptions): Promise<FleetS
       return c.json(body);
     });
     if (services === 'all') serveApp(app, options.distDir ?? 'dist', serveStatic);
-    return { app, ctx, seeded, close: () => db.destroy() };
+    const pruning = setInterval(() => {
+      pruneExpired(db).catch((error: unknown) => console.error('[prune]', error));
+    }, 3_600_000);
+    pruning.unref();
+    return {
+      app,
+      ctx,
+      seeded,
+      close: async () => {
+        clearInterval(pruning);
+        await db.destroy();
+      },
+    };
   } catch (error) {
     await db.destroy();
     throw error;

@@ -23,7 +23,8 @@ async function main(): Promise<void> {
   const http = serve({ fetch: server.app.fetch, port: env.PORT }, () => {
     const where = `http://localhost:${env.PORT}`;
     const running = services === 'all' ? 'app, /config and /monitoring' : `${services} service`;
-    console.log(`Fleet Manager listening on ${where} (${running})`);
+    console.log(`Fleet Manager listening on ${where}`);
+    console.log(`Serving: ${running}`);
     console.log(
       `Database: ${env.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${env.DATA_DIR}/pglite`}`,
     );

@@ -34,10 +34,10 @@ export async function hitRateLimit(
   }
 }
 
-/** Drop windows that ended long ago (called now and then; cheap). */
-export async function pruneRateLimits(db: Kysely<Database>): Promise<void> {
-  await db
-    .deleteFrom('rate_limits')
-    .where('window_start', '<', new Date(Date.now() - 86_400_000))
-    .execute();
+/** Drop rate-limit windows, codes and refresh tokens that ended a day ago or more (run hourly). */
+export async function pruneExpired(db: Kysely<Database>): Promise<void> {
+  const dayAgo = new Date(Date.now() - 86_400_000);
+  await db.deleteFrom('rate_limits').where('window_start', '<', dayAgo).execute();
+  await db.deleteFrom('one_time_codes').where('expires_at', '<', dayAgo).execute();
+  await db.deleteFrom('refresh_tokens').where('expires_at', '<', dayAgo).execute();
 }

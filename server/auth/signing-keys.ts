@@ -33,7 +33,15 @@ export async function generateSigningKey(): Promise<{ key: SigningKey; privateJw
  * @throws when the given or stored key is not an Ed25519 private JWK.
  */
 export async function loadSigningKey(dir: string, file: string, given?: string): Promise<SigningKey> {
-  if (given) return fromPrivateJwk(JSON.parse(given) as JWK);
+  if (given) {
+    let jwk: JWK;
+    try {
+      jwk = JSON.parse(given) as JWK;
+    } catch {
+      throw new Error('SIGNING_KEY must be a JSON Web Key (JSON text)');
+    }
+    return fromPrivateJwk(jwk);
+  }
   const path = join(dir, file);
   if (existsSync(path)) return fromPrivateJwk(JSON.parse(readFileSync(path, 'utf8')) as JWK);
   const { key, privateJwk } = await generateSigningKey();

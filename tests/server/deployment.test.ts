@@ -62,7 +62,9 @@ describe('deployment', () => {
       });
       expect(unknown.status).toBe(404);
       expect(await unknown.json()).toMatchObject({ code: 'not_found' });
-      const guarded = await server.app.request('/config/fleet/unknown', { headers: { 'api-key': 'dev-api-key' } });
+      const guarded = await server.app.request('/config/fleet/unknown', {
+        headers: { 'api-key': 'dev-api-key' },
+      });
       expect(await guarded.json()).toMatchObject({ code: 'token_missing' });
     } finally {
       await server.close();

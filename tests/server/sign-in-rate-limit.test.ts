@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pruneExpired } from '../../server/auth/rate-limit.ts';
 import { startTestServer, type TestServer } from './harness.ts';
 
 let t: TestServer;
@@ -41,5 +42,21 @@ describe('sign-in rate limits', () => {
     expect(blocked.status).toBe(429);
     const rows = await t.server.ctx.db.selectFrom('rate_limits').select('key').execute();
     expect(rows.map((row) => row.key)).toContain('login:account:admin@fleet.example');
+  });
+
+  it('forgets windows older than a day when pruned, and keeps current ones', async () => {
+    const { db } = t.server.ctx;
+    await db
+      .insertInto('rate_limits')
+      .values({
+        key: 'login:account:old@x.example',
+        window_start: new Date(Date.now() - 2 * 86_400_000),
+        hits: 99,
+      })
+      .execute();
+    await pruneExpired(db);
+    const keys = (await db.selectFrom('rate_limits').select('key').execute()).map((row) => row.key);
+    expect(keys).not.toContain('login:account:old@x.example');
+    expect(keys).toContain('login:account:admin@fleet.example');
   });
 });
