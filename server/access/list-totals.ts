@@ -29,7 +29,19 @@ export async function readTotals(db: Kysely<Database>, scope: number): Promise<L
  */
 export class PageAnchors {
   readonly #anchors = new Map<string, number>();
+  readonly #latest = new Map<string, number>();
   constructor(readonly capacity = 10_000) {}
+
+  /** The newest version of a scope this process has seen, if any. */
+  latestVersion(scope: string): number | undefined {
+    return this.#latest.get(scope);
+  }
+
+  /** Note the version a query of a scope saw. */
+  saw(scope: string, version: number): void {
+    if (this.#latest.size >= this.capacity) this.#latest.clear();
+    this.#latest.set(scope, version);
+  }
 
   get(scope: string, version: number, offset: number): number | undefined {
     return this.#anchors.get(`${scope}:${version}:${offset}`);

@@ -11,15 +11,53 @@ import { listTarget } from './list-target.ts';
 
 const anchors = new PageAnchors();
 
+/** One page of a scope from key `from` on, each row carrying the scope's total and version. */
+function pageFrom(db: Kysely<Database>, scope: number, everything: boolean, from: number, size: number) {
+  const base = everything
+    ? db.selectFrom('sites').where('sites.id', '>=', from)
+    : db
+        .selectFrom('site_access')
+        .innerJoin('sites', 'sites.id', 'site_access.site_id')
+        .where('site_access.user_id', '=', scope)
+        .where('site_access.access', '=', true)
+        .where('site_access.site_id', '>=', from)
+        // Said of both sides, so the planner's merge join starts both index scans at the anchor.
+        .where('sites.id', '>=', from);
+  return base
+    .selectAll('sites')
+    .select((eb) => [
+      eb.selectFrom('list_counts').select('sites').where('user_id', '=', scope).as('list_total'),
+      eb.selectFrom('list_counts').select('version').where('user_id', '=', scope).as('list_version'),
+    ])
+    .orderBy('sites.id')
+    .limit(size)
+    .execute();
+}
+
 /**
  * Unfiltered lists of one scope: the total comes from the trigger-kept counts, and a page starts
- * at a remembered anchor key, so page 2,000 costs about what page 0 does.
+ * at a remembered anchor key, so page 2,000 costs about what page 0 does. With the anchor known,
+ * a page is one query; its rows say which version of the list they saw, and a page read
+ * from an anchor of another version is read again the careful way.
  */
 async function scopePage(db: Kysely<Database>, target: Viewer, everything: boolean, paging: Paging) {
   const scope = everything ? 0 : target.id;
+  const key = `site:${scope}`;
+  const known = anchors.latestVersion(key);
+  const guess =
+    paging.offset === 0 ? 0 : known === undefined ? undefined : anchors.get(key, known, paging.offset);
+  if (guess !== undefined) {
+    const rows = await pageFrom(db, scope, everything, guess, paging.pageSize);
+    const version = Number(rows[0]?.list_version ?? -1);
+    if (rows.length > 0 && (paging.offset === 0 || version === known)) {
+      anchors.saw(key, version);
+      return { rows, total: Number(rows[0]?.list_total ?? 0) };
+    }
+  }
   const totals = await readTotals(db, scope);
+  anchors.saw(key, totals.version);
   if (paging.offset >= totals.sites) return { rows: [], total: totals.sites };
-  let anchor = anchors.get(`site:${scope}`, totals.version, paging.offset);
+  let anchor = anchors.get(key, totals.version, paging.offset);
   if (anchor === undefined) {
     const first = everything
       ? await db
@@ -40,30 +78,9 @@ async function scopePage(db: Kysely<Database>, target: Viewer, everything: boole
           .executeTakeFirst();
     if (!first) return { rows: [], total: totals.sites };
     anchor = first.key;
-    anchors.set(`site:${scope}`, totals.version, paging.offset, anchor);
+    anchors.set(key, totals.version, paging.offset, anchor);
   }
-  const from = anchor;
-  const rows = everything
-    ? await db
-        .selectFrom('sites')
-        .selectAll()
-        .where('id', '>=', from)
-        .orderBy('id')
-        .limit(paging.pageSize)
-        .execute()
-    : await db
-        .selectFrom('site_access')
-        .innerJoin('sites', 'sites.id', 'site_access.site_id')
-        .selectAll('sites')
-        .where('site_access.user_id', '=', scope)
-        .where('site_access.access', '=', true)
-        .where('site_access.site_id', '>=', from)
-        // Said of both sides, so the planner's merge join starts both index scans at the anchor.
-        .where('sites.id', '>=', from)
-        .orderBy('site_access.site_id')
-        .limit(paging.pageSize)
-        .execute();
-  return { rows, total: totals.sites };
+  return { rows: await pageFrom(db, scope, everything, anchor, paging.pageSize), total: totals.sites };
 }
 
 /**
