@@ -1,23 +1,32 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { CodecLoadError, compileCodec } from './load-error.ts';
 import type { Codec } from './types.ts';
 import { codecFromModule } from './wasm-load.ts';
 
 /** Where `npm run build:wasm` writes the release module. */
 export const CODEC_WASM_PATH = resolve(dirname(fileURLToPath(import.meta.url)), '../../build/codec.wasm');
 
-let loading: Promise<Codec> | undefined;
-
-async function load(): Promise<Codec> {
+/**
+ * Loads a codec module from a file, without memoizing (tests, tools that ship their own build).
+ *
+ * @example
+ * const codec = await loadCodecFile('build/codec.debug.wasm');
+ * @throws CodecLoadError naming the file when it is missing, not WebAssembly, or lacks an export.
+ */
+export async function loadCodecFile(path: string): Promise<Codec> {
   let bytes: Uint8Array<ArrayBuffer>;
   try {
-    bytes = new Uint8Array(await readFile(CODEC_WASM_PATH));
+    bytes = new Uint8Array(await readFile(path));
   } catch (cause) {
-    throw new Error(`cannot read ${CODEC_WASM_PATH}: run npm run build:wasm`, { cause });
+    const code = (cause as NodeJS.ErrnoException).code ?? String(cause);
+    throw new CodecLoadError(path, `cannot be read (${code}); run npm run build:wasm`, { cause });
   }
-  return codecFromModule(await WebAssembly.compile(bytes));
+  return compileCodec(path, () => WebAssembly.compile(bytes), codecFromModule);
 }
+
+let loading: Promise<Codec> | undefined;
 
 /**
  * Loads build/codec.wasm from disk (Node, vitest in node or jsdom, the CLI). Memoized: every
@@ -26,10 +35,10 @@ async function load(): Promise<Codec> {
  * @example
  * const codec = await loadCodec();
  * codec.crc16(new TextEncoder().encode('123456789')); // 0x4b37
- * @throws Error when the module is missing or stale (run `npm run build:wasm`).
+ * @throws CodecLoadError when the module is missing, broken or stale (run `npm run build:wasm`).
  */
 export function loadCodec(): Promise<Codec> {
-  loading ??= load().catch((error: unknown) => {
+  loading ??= loadCodecFile(CODEC_WASM_PATH).catch((error: unknown) => {
     loading = undefined;
     throw error;
   });

@@ -45,11 +45,9 @@ const NAMES = [
 ] as const;
 
 /** Checks that an instance carries every export the face needs, so a stale build fails by name. */
-export function asCodecExports(exports: WebAssembly.Exports): CodecExports {
+function asCodecExports(exports: WebAssembly.Exports): CodecExports {
   const missing = NAMES.filter((name) => !(name in exports));
-  if (missing.length > 0) {
-    throw new Error(`codec.wasm lacks the exports ${missing.join(', ')}: rebuild it with npm run build:wasm`);
-  }
+  if (missing.length > 0) throw new Error(`the module lacks the exports ${missing.join(', ')}`);
   return exports as unknown as CodecExports;
 }
 

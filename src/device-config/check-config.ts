@@ -1,6 +1,8 @@
-import type { DeviceConfig } from './config-schema.ts';
+import { scaleRaw } from '../codec/scale.ts';
+import { DATA_VIEW_LENGTH } from '../codec/types.ts';
+import type { DataObj, DeviceConfig, RawItem } from './config-schema.ts';
 import { derivedInverse } from './derived-inverse.ts';
-import { describeField, fieldRange, VIEW_LENGTH } from './field-range.ts';
+import { describeField, fieldRange } from './field-range.ts';
 import { stepRefs } from './process-step-schema.ts';
 
 /** A problem in a shape-valid configuration, located by its JSON path. */
@@ -16,8 +18,11 @@ function checkRawData(config: DeviceConfig, bufferSize: number, out: ConfigProbl
     const { position, length } = item.buffer;
     const bytes = length / 8;
     const at = ['rawData', i, 'buffer', 'position'];
-    if (position + bytes > VIEW_LENGTH) {
-      out.push({ path: at, problem: `${position} + ${bytes} bytes runs past the ${VIEW_LENGTH}-byte view` });
+    if (position + bytes > DATA_VIEW_LENGTH) {
+      out.push({
+        path: at,
+        problem: `${position} + ${bytes} bytes runs past the ${DATA_VIEW_LENGTH}-byte view`,
+      });
       return;
     }
     if (position === 0) out.push({ path: at, problem: '0 is the opcode byte, fields start at 1' });
@@ -58,6 +63,23 @@ function checkOtherData(config: DeviceConfig, known: Set<string>, out: ConfigPro
   });
 }
 
+// A bound the field cannot reach would accept values that the write then refuses.
+function checkBounds(obj: DataObj, item: RawItem, path: (string | number)[], out: ConfigProblem[]): void {
+  const { min, max } = fieldRange(item.buffer);
+  const low = scaleRaw(min, item.multiplier);
+  const high = scaleRaw(max, item.multiplier);
+  if (obj.min !== undefined && obj.min < low)
+    out.push({
+      path: [...path, 'min'],
+      problem: `${obj.min} is below ${low}, the least "${obj.dataId}" holds`,
+    });
+  if (obj.max !== undefined && obj.max > high)
+    out.push({
+      path: [...path, 'max'],
+      problem: `${obj.max} is above ${high}, the most "${obj.dataId}" holds`,
+    });
+}
+
 function checkFormData(config: DeviceConfig, out: ConfigProblem[]): void {
   const raw = new Map(config.rawData.map((r) => [r.name, r]));
   const other = new Map(config.otherData.map((o) => [o.name, o]));
@@ -89,6 +111,7 @@ function checkFormData(config: DeviceConfig, out: ConfigProblem[]): void {
           path: [...path, misplaced],
           problem: `applies to ${rawItem ? 'text' : 'number'} fields only, and "${obj.dataId}" is ${rawItem ? 'a number' : 'text'}`,
         });
+      if (rawItem) checkBounds(obj, rawItem, path, out);
       if (obj.min !== undefined && obj.max !== undefined && obj.min > obj.max)
         out.push({ path: [...path, 'min'], problem: `${obj.min} is greater than max ${obj.max}` });
       if (obj.rex !== undefined) {

@@ -1,6 +1,6 @@
+import { scaleRaw } from '../codec/scale.ts';
 import type { BufferDescriptor, Codec } from '../codec/types.ts';
 import type { DeviceConfig } from './config-schema.ts';
-import { scaleRaw } from './field-range.ts';
 import { type ConfigValue, runSteps } from './process-data.ts';
 
 /** What a frame says: raw integers as stored, and display values (scaled raw + derived). */

@@ -1,8 +1,9 @@
-import type { Codec } from '../codec/types.ts';
-import { CodecError } from '../codec/types.ts';
+import { checkOpcode } from '../codec/frame-checks.ts';
+import { scaleRaw, unscale } from '../codec/scale.ts';
+import { type Codec, CodecError } from '../codec/types.ts';
 import type { DeviceConfig, RawItem } from './config-schema.ts';
 import { rawDescriptors } from './decode-values.ts';
-import { fieldRange, scaleRaw, unscaleValue } from './field-range.ts';
+import { fieldRange } from './field-range.ts';
 import type { FormField, FormGroupModel } from './form-fields.ts';
 import { dateTimeToTime, NOT_AVAILABLE } from './time-format.ts';
 import { toNumber, validateField } from './validate-field.ts';
@@ -18,7 +19,7 @@ export type EncodeResult = { ok: true; frame: Uint8Array } | { ok: false; errors
 type Writes = Map<string, number>;
 
 function rawWrite(item: RawItem, value: number, label: string): number | string {
-  const raw = unscaleValue(value, item.multiplier);
+  const raw = unscale(value, item.multiplier);
   const { min, max } = fieldRange(item.buffer);
   if (raw < min || raw > max)
     return `${label}: ${value} does not fit (${scaleRaw(min, item.multiplier)}…${scaleRaw(max, item.multiplier)})`;
@@ -79,6 +80,8 @@ function collect(
  * rounded, range-checked, and written into a copy of `baseFrame` (the frame the values were read from,
  * so that bytes the form does not cover are kept); then the CRC is recomputed. Nothing is written when
  * any field is bad: the result lists every bad field by name.
+ * @throws CodecError 'invalid-opcode' when `options.opcode` is not a byte (it would wrap silently),
+ *   'frame-length' when `baseFrame` is shorter than the 254-byte data view.
  * @example
  * const result = encodeConfiguration(codec, config, form, values, lastReadFrame, { opcode: 0x02 });
  * if (result.ok) await transport.write(result.frame);
@@ -91,6 +94,7 @@ export function encodeConfiguration(
   baseFrame: Uint8Array,
   options: { opcode?: number } = {},
 ): EncodeResult {
+  if (options.opcode !== undefined) checkOpcode(options.opcode);
   const items = new Map(config.rawData.map((item) => [item.name, item]));
   const writes: Writes = new Map();
   const errors: FieldError[] = [];

@@ -1,7 +1,8 @@
+import { scaleRaw } from '../codec/scale.ts';
 import type { DataObj, DeviceConfig } from './config-schema.ts';
 import type { DecodedConfig } from './decode-values.ts';
 import { type DerivedInverse, derivedInverse } from './derived-inverse.ts';
-import { fieldRange, scaleRaw } from './field-range.ts';
+import { fieldRange } from './field-range.ts';
 import type { ConfigValue } from './process-data.ts';
 import { formatAutoInput } from './time-format.ts';
 

@@ -115,7 +115,20 @@ describe('fleet-codec decode and encode with the vector files', () => {
     });
   });
 
-  it('exits 2 when a value does not fit its field after scaling, printing no frame', () => {
+  it('exits 2 naming the item of a descriptor that runs past the 254-byte view', () => {
+    const path = file(
+      'past-view.json',
+      JSON.stringify([
+        { name: 'serial', buffer: { position: 252, length: 32, signed: false, littleEndian: false } },
+      ]),
+    );
+    expect(fleetCodec('decode', '--descriptors', path, example.frame)).toMatchObject({
+      status: 2,
+      stderr: `fleet-codec: ${path} item 0 ("serial"): field at position 252 with 32 bits runs past the 254-byte view\n`,
+    });
+  });
+
+  it('exits 2 naming the value that does not fit its field after scaling, printing no frame', () => {
     const values = file('too-big.json', JSON.stringify({ ...example.decoded, chargeLimit: 300 }));
     const run = fleetCodec(
       'encode',
@@ -131,7 +144,7 @@ describe('fleet-codec decode and encode with the vector files', () => {
     expect(run).toEqual({
       status: 2,
       stdout: '',
-      stderr: 'fleet-codec: value 300 does not fit the unsigned 8-bit field at position 10 (0 to 255)\n',
+      stderr: `fleet-codec: ${values}: "chargeLimit" 300: value 300 does not fit the unsigned 8-bit field at position 10 (0 to 255)\n`,
     });
   });
 

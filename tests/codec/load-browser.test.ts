@@ -32,6 +32,16 @@ describe('the browser loader', () => {
     expect(String(fetch.mock.calls[0]?.[0])).toMatch(/codec\.wasm/);
   });
 
+  it('names the URL and says to rebuild when the served bytes are not WebAssembly', async () => {
+    vi.stubGlobal('fetch', async () => new Response('<!doctype html>', { status: 200 }));
+    await expect((await freshLoader())()).rejects.toThrow(
+      expect.objectContaining({
+        name: 'CodecLoadError',
+        message: expect.stringMatching(/codec\.wasm.*: not a valid WebAssembly module .*npm run build:wasm$/),
+      }),
+    );
+  });
+
   it('still loads when the server sends another content type', async () => {
     vi.stubGlobal('fetch', serveWasm('application/octet-stream'));
     const codec = await (await freshLoader())();
@@ -43,7 +53,12 @@ describe('the browser loader', () => {
   it('names the HTTP status when the module cannot be fetched, and retries on the next call', async () => {
     vi.stubGlobal('fetch', serveWasm('text/html', 404));
     const loadCodec = await freshLoader();
-    await expect(loadCodec()).rejects.toThrow(/cannot fetch the codec module .*HTTP 404/);
+    await expect(loadCodec()).rejects.toThrow(
+      expect.objectContaining({
+        name: 'CodecLoadError',
+        message: expect.stringMatching(/codec\.wasm.*: cannot be fetched: HTTP 404$/),
+      }),
+    );
     vi.stubGlobal('fetch', serveWasm('application/wasm'));
     await expect(loadCodec()).resolves.toHaveProperty('crc16');
   });

@@ -144,6 +144,17 @@ describe('form → frame', () => {
     expect(Array.from(frame)).toEqual(before);
   });
 
+  it('refuses an opcode that is not a byte instead of writing it wrapped', () => {
+    const { groups, frame } = setUp();
+    const encode = () => encodeConfiguration(codec, config, groups, {}, frame, { opcode: 0x102 });
+    expect(encode).toThrow(
+      expect.objectContaining({
+        code: 'invalid-opcode',
+        message: 'opcode 258 is not a whole number from 0 to 255',
+      }),
+    );
+  });
+
   it('ignores values for disabled fields', () => {
     const { write, frame } = setUp();
     const result = write({ lcdBacklight: 5, workModeText: 'Backup' });

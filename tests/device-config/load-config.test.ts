@@ -125,6 +125,19 @@ describe('loading a device-configuration file', () => {
     ).toMatch(/min: 70 is greater than max 60/);
   });
 
+  it('names a min or max the field cannot hold, since the write would then refuse what the form accepts', () => {
+    // battVoltage is an unsigned 16-bit field × 0.1: it holds 0 to 6553.5.
+    expect(
+      messagesFor((json) => {
+        json.formData[0].dataObjs[0].max = 7000;
+        json.formData[0].dataObjs[0].min = -1;
+      }),
+    ).toEqual([
+      'hybrid5k-to-form.json: formData[0] "Battery" dataObjs[0] "battVoltage" min: -1 is below 0, the least "battVoltage" holds',
+      'hybrid5k-to-form.json: formData[0] "Battery" dataObjs[0] "battVoltage" max: 7000 is above 6553.5, the most "battVoltage" holds',
+    ]);
+  });
+
   it('names a text rule on a number field', () => {
     expect(
       messagesFor((json) => {

@@ -2,7 +2,6 @@ import type { Codec } from '../types.ts';
 import { type ParsedArgs, parseArgs, required } from './args.ts';
 import { parseHex, parseWhole, toHex } from './hex.ts';
 import { InputError } from './input-error.ts';
-import { scaleRaw, unscale } from './scale.ts';
 
 /** What a command prints on stdout, and its exit code (0 success, 1 a frame that fails verify). */
 export interface CommandResult {
@@ -50,28 +49,25 @@ async function verify(codec: Codec, args: readonly string[]): Promise<CommandRes
 const descriptorFile = () => import('./descriptor-file.ts');
 
 async function decode(codec: Codec, args: readonly string[]): Promise<CommandResult> {
-  const { readFields } = await descriptorFile();
+  const { readFields, displayValues } = await descriptorFile();
   const parsed = parseArgs(args, ['descriptors']);
   const fields = await readFields(required(parsed, 'descriptors'));
   const raw = codec.decodeFields(
     hexWords(parsed, 'frame hex'),
     fields.map((f) => f.buffer),
   );
-  const result: Record<string, number> = {};
-  fields.forEach((f, i) => {
-    result[f.name] = scaleRaw(raw[i] as number, f.multiplier);
-  });
-  return ok(JSON.stringify(result));
+  return ok(JSON.stringify(displayValues(fields, raw)));
 }
 
 async function encode(codec: Codec, args: readonly string[]): Promise<CommandResult> {
-  const { parseFields, parseValues, readJson } = await descriptorFile();
+  const { parseFields, parseValues, rawValues, readJson } = await descriptorFile();
   const parsed = parseArgs(args, ['descriptors', 'values', 'opcode', 'size']);
   if (parsed.words.length > 0) throw new InputError(`unexpected argument '${parsed.words[0]}'`);
   const descriptorsPath = required(parsed, 'descriptors');
   const valuesPath = required(parsed, 'values');
   const fields = parseFields(await readJson(descriptorsPath), descriptorsPath);
   const values = parseValues(await readJson(valuesPath), fields, valuesPath);
+  const raws = rawValues(fields, values, valuesPath);
   const bytes = codec.buildFrame(
     parseWhole(required(parsed, 'opcode'), '--opcode'),
     parseWhole(required(parsed, 'size'), '--size'),
@@ -79,7 +75,7 @@ async function encode(codec: Codec, args: readonly string[]): Promise<CommandRes
   codec.encodeFields(
     bytes,
     fields.map((f) => f.buffer),
-    values.map((v, i) => unscale(v, (fields[i] as { multiplier: number }).multiplier)),
+    raws,
   );
   codec.sealFrame(bytes);
   return ok(toHex(bytes));

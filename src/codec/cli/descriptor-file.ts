@@ -1,7 +1,19 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
-import type { BufferDescriptor } from '../types.ts';
+import { checkField, checkValue } from '../field-checks.ts';
+import { scaleRaw, unscale } from '../scale.ts';
+import { type BufferDescriptor, CodecError, DATA_VIEW_LENGTH } from '../types.ts';
 import { InputError } from './input-error.ts';
+
+/** Runs a codec check, turning its error into an InputError that starts with `label`. */
+function named(label: string, check: () => void): void {
+  try {
+    check();
+  } catch (error) {
+    if (error instanceof CodecError) throw new InputError(`${label}: ${error.message}`, { cause: error });
+    throw error;
+  }
+}
 
 /** One rawData item as the CLI needs it; other keys of the item (value, unit…) are ignored. */
 export interface NamedField {
@@ -45,7 +57,8 @@ export async function readJson(path: string): Promise<unknown> {
 }
 
 /**
- * Validates descriptor items, naming the first bad item and field.
+ * Validates descriptor items, naming the first bad item and field (a field past the 254-byte view
+ * included).
  * @throws InputError like `descriptors.json item 2 ("voltage"): buffer.length must be 8, 16 or 32`.
  */
 export function parseFields(json: unknown, source: string): NamedField[] {
@@ -61,6 +74,7 @@ export function parseFields(json: unknown, source: string): NamedField[] {
       const issue = parsed.error.issues[0];
       throw new InputError(`${label}: ${issue?.path.join('.') || 'item'} ${issue?.message ?? 'is invalid'}`);
     }
+    named(label, () => checkField(parsed.data.buffer, DATA_VIEW_LENGTH));
     if (seen.has(parsed.data.name))
       throw new InputError(`${label}: name "${parsed.data.name}" appears twice`);
     seen.add(parsed.data.name);
@@ -94,4 +108,28 @@ export function parseValues(json: unknown, fields: readonly NamedField[], source
     }
     return value;
   });
+}
+
+/**
+ * Raw integers of display values: each divided by its multiplier and rounded, then checked against
+ * its field.
+ * @throws InputError naming the value that does not fit, e.g.
+ *   `values.json: "chargeLimit" 300: value 300 does not fit the unsigned 8-bit field at position 10 (0 to 255)`.
+ */
+export function rawValues(
+  fields: readonly NamedField[],
+  values: readonly number[],
+  source: string,
+): number[] {
+  return fields.map((f, i) => {
+    const value = values[i] as number;
+    const raw = unscale(value, f.multiplier);
+    named(`${source}: "${f.name}" ${value}`, () => checkValue(f.buffer, raw));
+    return raw;
+  });
+}
+
+/** `{name: raw × multiplier}` for decoded raw integers, in field order. */
+export function displayValues(fields: readonly NamedField[], raw: readonly number[]): Record<string, number> {
+  return Object.fromEntries(fields.map((f, i) => [f.name, scaleRaw(raw[i] as number, f.multiplier)]));
 }
