@@ -2,6 +2,7 @@ import type { DeviceEntry } from '../../contracts/devices-list.ts';
 import { type Codec, CodecError } from '../codec/types.ts';
 import type { DeviceConfig } from '../device-config/config-schema.ts';
 import { buildConfigFrame, decodeConfiguration, defaultRawValues } from '../device-config/decode-values.ts';
+import { fieldRange } from '../device-config/field-range.ts';
 import { devicePasswordCodes } from '../device-config/password.ts';
 import { type ConfigStore, MemoryConfigStore } from './config-store.ts';
 import { liveRaw, rssiAt } from './live-values.ts';
@@ -25,6 +26,21 @@ export interface CommandRecord {
   name: string;
   opCode: number;
   at: number;
+}
+
+/**
+ * The stored settings that still fit their fields. A value from an older catalogue or a damaged entry
+ * would make every answer fail to encode, so it falls back to the item's default instead.
+ */
+function usableSettings(config: DeviceConfig, stored: Readonly<Record<string, number>> = {}) {
+  const settings = defaultRawValues(config);
+  for (const item of config.rawData) {
+    const value = stored[item.name];
+    const { min, max } = fieldRange(item.buffer);
+    if (!item.readOnly && Number.isInteger(value) && (value as number) >= min && (value as number) <= max)
+      settings[item.name] = value as number;
+  }
+  return settings;
 }
 
 /**
@@ -53,7 +69,7 @@ export class SimulatedDevice {
     this.store = options.store ?? new MemoryConfigStore();
     this.now = options.now ?? Date.now;
     this.startedAt = this.now();
-    this.settings = { ...defaultRawValues(this.config), ...this.store.load(this.serialNumber) };
+    this.settings = usableSettings(this.config, this.store.load(this.serialNumber));
   }
 
   get bufferSize(): number {

@@ -69,8 +69,20 @@ describe('the simulated device', () => {
     });
   });
 
+  it('starts from its defaults where a stored value no longer fits its field', () => {
+    const store = new MemoryConfigStore();
+    store.save('HX5K-24-000123', { maxChargeCurrent: 1e9, name_00: -4, retiredItem: 7 });
+    const answer = device({ store }).command(OPCODE.readConfiguration);
+    expect(answer[0]).toBe(0x81);
+    expect(decodeConfiguration(codec, config, answer).values).toMatchObject({
+      maxChargeCurrent: 80,
+      deviceName: 'HX5000',
+    });
+  });
+
   it('rejects a bad CRC with an error answer and changes nothing', () => {
-    const { command, sim } = device();
+    const store = new MemoryConfigStore();
+    const { command, sim } = device({ store });
     const frame = writeFrame(command(OPCODE.readConfiguration), { maxChargeCurrent: 10 });
     frame[253] = (frame[253] ?? 0) ^ 0xff;
     const answer = sim.request(frame);
@@ -82,6 +94,7 @@ describe('the simulated device', () => {
     expect(
       decodeConfiguration(codec, config, command(OPCODE.readConfiguration)).values.maxChargeCurrent,
     ).toBe(80);
+    expect(store.load('HX5K-24-000123')).toBeUndefined();
   });
 
   it('rejects a frame of the wrong length and changes nothing', () => {
@@ -164,5 +177,29 @@ describe('the simulated device', () => {
     expect(new StorageConfigStore(storage).load('BX10-25-004411')).toEqual({ soc: 50 });
     data.set('device-sim:BX10-25-004411', '{not json');
     expect(store.load('BX10-25-004411')).toBeUndefined();
+  });
+});
+
+describe.each(products)('a simulated $modelId', ({ entry: model, config: product, modelId }) => {
+  it('keeps a setting written through its own form and reads it back after a restart', () => {
+    const store = new MemoryConfigStore();
+    const make = () =>
+      new SimulatedDevice({ codec, entry: model, config: product, serialNumber: `${modelId}-1`, store });
+    const sim = make();
+    const read = () => sim.request(codec.buildFrame(OPCODE.readConfiguration, model.write.bufferSize));
+    const before = read();
+    const groups = buildForm(product, decodeConfiguration(codec, product, before));
+    const field = groups
+      .flatMap((g) => g.fields)
+      .find((f) => f.kind === 'number' && !f.disabled && f.rules.min && f.defaultValue !== f.rules.min.value);
+    if (!field?.rules.min) throw new Error(`${modelId} has no editable bounded number field`);
+    const edited = field.rules.min.value;
+    const result = encodeConfiguration(codec, product, groups, { [field.name]: edited }, before, {
+      opcode: OPCODE.writeConfiguration,
+    });
+    if (!result.ok) throw new Error(result.errors[0]?.message);
+    expect(sim.request(result.frame)[0]).toBe(0x82);
+    const restarted = make().request(codec.buildFrame(OPCODE.readConfiguration, model.write.bufferSize));
+    expect(decodeConfiguration(codec, product, restarted).values[field.name]).toBe(edited);
   });
 });
