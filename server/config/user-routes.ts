@@ -7,6 +7,7 @@ import {
 } from '../../contracts/users.ts';
 import { likePattern, requireVisibleUser, userVisible } from '../access/scope.ts';
 import { hashPassword } from '../auth/passwords.ts';
+import { hitRateLimit } from '../auth/rate-limit.ts';
 import type { ServerContext } from '../context.ts';
 import { ApiError, forbidden, notFound } from '../http/errors.ts';
 import type { AuthVariables } from '../http/guards.ts';
@@ -57,6 +58,9 @@ export function userRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariables 
       .executeTakeFirst();
     if (!user) throw notFound('User');
     await requireVisibleUser(db, caller, user.id);
+    await hitRateLimit(db, [
+      { key: `access-code:account:${user.id}`, limit: { limit: 5, windowSeconds: 3600 } },
+    ]);
     await sendAccessCode(ctx, user);
     return c.json({ message: `An access code was sent to ${user.main_email}` }, 202);
   });

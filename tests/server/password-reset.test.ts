@@ -117,4 +117,17 @@ describe('installer access codes', () => {
     });
     expect(missing.status).toBe(404);
   });
+
+  it('limits access codes to five an hour for one user', async () => {
+    const admin = (await t.login('admin')).access_token;
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i += 1) {
+      const answer = await t.call('POST', '/config/fleet/users/access-code', {
+        token: admin,
+        body: { main_email: 'installer@solarpros.example' },
+      });
+      statuses.push(answer.status);
+    }
+    expect(statuses).toEqual([202, 202, 202, 202, 202, 429]);
+  });
 });
