@@ -40,6 +40,17 @@ export const createInstallerRequestSchema = z.object({
 export type CreateInstallerRequest = z.infer<typeof createInstallerRequestSchema>;
 
 /**
+ * `POST /fleet/users/create-owner` (admin or installer): a site owner managed by the caller. The
+ * owner gets an access code by e-mail and chooses a password with `PUT /users/password`.
+ */
+export const createOwnerRequestSchema = z.object({
+  main_email: email,
+  name: displayName,
+  phone: phone.optional(),
+});
+export type CreateOwnerRequest = z.infer<typeof createOwnerRequestSchema>;
+
+/**
  * `PUT /users/{id}`: every field optional; `role` only by an admin. A body with no field is a 400.
  */
 export const updateUserRequestSchema = z

@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import {
   accessCodeRequestSchema,
   createInstallerRequestSchema,
+  createOwnerRequestSchema,
   updateUserRequestSchema,
   userRoleSchema,
 } from '../../contracts/users.ts';
@@ -44,6 +45,28 @@ export function userRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariables 
         .executeTakeFirstOrThrow(),
     );
     if (!body.password) await sendAccessCode(ctx, user);
+    return c.json(toUser(user), 201);
+  });
+
+  app.post('/fleet/users/create-owner', async (c) => {
+    const caller = c.get('principal');
+    if (caller.role === 'owner') throw forbidden('Owners cannot create users', 'role_forbidden');
+    const body = await readBody(c, createOwnerRequestSchema);
+    const user = await uniqueEmail(() =>
+      db
+        .insertInto('users')
+        .values({
+          main_email: body.main_email,
+          display_name: body.name,
+          phone: body.phone ?? null,
+          role: 'owner',
+          password_hash: null,
+          created_by: caller.id,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow(),
+    );
+    await sendAccessCode(ctx, user);
     return c.json(toUser(user), 201);
   });
 

@@ -111,4 +111,37 @@ describe('users', () => {
     });
     expect(notInstaller.body).toMatchObject({ field: 'b' });
   });
+
+  it('lets an installer create an owner, who is theirs to attach to a site and to nobody else', async () => {
+    const created = await t.call('POST', '/config/fleet/users/create-owner', {
+      token: installer,
+      body: { main_email: 'pat@newhome.example', name: 'Pat Newhome' },
+    });
+    expect(created.status).toBe(201);
+    const owner = userSchema.parse(created.body);
+    expect(owner).toMatchObject({ role: 'owner', createdBy: IDS.installerA });
+    const site = await t.call('POST', '/config/sites', {
+      token: installer,
+      body: {
+        name: 'Newhome',
+        displayAddress: '9 Elm St, Austin, TX',
+        latitude: 30.1,
+        longitude: -97.1,
+        ownerId: owner.id,
+      },
+    });
+    expect(site.status).toBe(201);
+    const installerB = (await t.login('installerB')).access_token;
+    expect((await t.call('GET', `/config/users/${owner.id}`, { token: installerB })).status).toBe(403);
+    const byOwner = await t.call('POST', '/config/fleet/users/create-owner', {
+      token: (await t.login('owner')).access_token,
+      body: { main_email: 'x@newhome.example', name: 'X' },
+    });
+    expect(byOwner.status).toBe(403);
+    const taken = await t.call('POST', '/config/fleet/users/create-owner', {
+      token: installer,
+      body: { main_email: 'PAT@newhome.example', name: 'Pat again' },
+    });
+    expect(taken.status).toBe(409);
+  });
 });
