@@ -176,6 +176,15 @@ const CASES: Case[] = [
     expect: (w) => (w === 'admin' ? 201 : 403),
   },
   {
+    call: 'POST /fleet/users/create-owner',
+    request: (w, s) => [
+      'POST',
+      '/fleet/users/create-owner',
+      { main_email: `owner.${w}.${s}@matrix.example`, name: 'Matrix' },
+    ],
+    expect: (w) => (w === 'owner' ? 403 : 201),
+  },
+  {
     call: 'GET /users/role/{role}',
     request: () => ['GET', '/users/role/owner'],
     expect: (w) => (w === 'owner' ? 403 : 200),
