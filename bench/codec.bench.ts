@@ -1,10 +1,11 @@
 // npm run bench:codec — CRC throughput and per-frame figures for the Wasm codec, the TypeScript
-// reference and the `crc` package, decode of a 64-field frame plus verify, and the module's size.
+// reference and the `crc` package, decode of a 64-field frame plus verify (from a descriptor array
+// and from a prepared table), and the module's size.
 import { statSync } from 'node:fs';
 import crc16modbus from 'crc/crc16modbus';
 import { CODEC_WASM_PATH, loadCodec } from '../src/codec/load-node.ts';
 import { referenceCodec } from '../src/codec/reference-codec.ts';
-import type { BufferDescriptor, Codec, FieldWidth } from '../src/codec/types.ts';
+import type { BufferDescriptor, Codec, FieldList, FieldWidth } from '../src/codec/types.ts';
 import { type Figure, megabytesPerSecond, nsPerCall, report } from './codec-timing.ts';
 
 const wasm = await loadCodec();
@@ -26,10 +27,12 @@ for (let i = 0, position = 1; i < 64; i++) {
   position += length / 8;
 }
 
-function decodeAndVerify(codec: Codec): () => void {
+const table = wasm.prepareFields(fields);
+
+function decodeAndVerify(codec: Codec, list: FieldList = fields): () => void {
   return () => {
     codec.verifyFrame(frame, 255);
-    codec.decodeFields(frame, fields);
+    codec.decodeFields(frame, list);
   };
 }
 
@@ -57,11 +60,13 @@ add('crc16.frame255.wasm', 'CRC of a 255-byte frame, Wasm', spanWasm, 'ns');
 add('crc16.frame255.ts', 'CRC of a 255-byte frame, TS reference', spanTs, 'ns');
 add('crc16.frame255.crc_pkg', 'CRC of a 255-byte frame, crc package', spanPkg, 'ns');
 
-const [decodeWasm, decodeTs] = nsPerCall([decodeAndVerify(wasm), decodeAndVerify(referenceCodec)]) as [
-  number,
-  number,
-];
+const [decodeWasm, decodePrepared, decodeTs] = nsPerCall([
+  decodeAndVerify(wasm),
+  decodeAndVerify(wasm, table),
+  decodeAndVerify(referenceCodec),
+]) as [number, number, number];
 add('decode64.wasm', 'decode 64 fields + verify, Wasm', decodeWasm, 'ns');
+add('decode64.prepared', 'decode 64 fields + verify, Wasm, prepared table', decodePrepared, 'ns');
 add('decode64.ts', 'decode 64 fields + verify, TS reference', decodeTs, 'ns');
 add('wasm.size', 'codec.wasm size', statSync(CODEC_WASM_PATH).size, 'bytes');
 add('crc16.wasm_vs_crc_pkg', 'CRC 1 MiB throughput, Wasm / crc package', crcWasm / crcPkg, 'x');

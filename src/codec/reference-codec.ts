@@ -1,4 +1,5 @@
 import { checkField, checkValue, valueCountError } from './field-checks.ts';
+import { descriptorsOf, prepareFieldTable } from './field-table.ts';
 import {
   checkBufferSize,
   checkCrc,
@@ -10,7 +11,13 @@ import {
   passwordLengthError,
   passwordsEqual,
 } from './frame-checks.ts';
-import { type BufferDescriptor, type Codec, DATA_VIEW_LENGTH, PASSWORD_LENGTH } from './types.ts';
+import {
+  type BufferDescriptor,
+  type Codec,
+  DATA_VIEW_LENGTH,
+  type FieldList,
+  PASSWORD_LENGTH,
+} from './types.ts';
 
 /**
  * The codec in plain TypeScript, one byte at a time: the yardstick the Wasm module is tested
@@ -70,13 +77,14 @@ function dataView(frame: Uint8Array): Uint8Array {
   return frame.subarray(0, DATA_VIEW_LENGTH);
 }
 
-function decodeFields(frame: Uint8Array, ds: readonly BufferDescriptor[]): number[] {
+function decodeFields(frame: Uint8Array, fields: FieldList): number[] {
   const view = dataView(frame);
-  return ds.map((d) => readField(view, d));
+  return descriptorsOf(fields).map((d) => readField(view, d));
 }
 
-function encodeFields(frame: Uint8Array, ds: readonly BufferDescriptor[], values: readonly number[]): void {
+function encodeFields(frame: Uint8Array, fields: FieldList, values: readonly number[]): void {
   const view = dataView(frame);
+  const ds = descriptorsOf(fields);
   if (values.length !== ds.length) throw valueCountError(values.length, ds.length);
   ds.forEach((d, i) => {
     checkField(d, DATA_VIEW_LENGTH);
@@ -127,6 +135,7 @@ export const referenceCodec: Codec = {
   crc16,
   readField,
   writeField,
+  prepareFields: prepareFieldTable,
   decodeFields,
   encodeFields,
   buildFrame,

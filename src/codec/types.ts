@@ -43,6 +43,24 @@ export class CodecError extends Error {
   }
 }
 
+declare const FIELD_TABLE: unique symbol;
+
+/**
+ * A descriptor table validated and packed once (`codec.prepareFields`), for frames decoded or
+ * encoded again and again with the same fields. Frozen and opaque: the packed words are out of
+ * reach, and changing the descriptors it was made from changes nothing. Works with either codec.
+ */
+export interface FieldTable {
+  readonly [FIELD_TABLE]: true;
+  /** Number of fields. */
+  readonly length: number;
+  /** Frozen copies of the descriptors, in table order. */
+  readonly descriptors: readonly Readonly<BufferDescriptor>[];
+}
+
+/** The fields of a batch call: a descriptor array, or a table prepared from one. */
+export type FieldList = readonly BufferDescriptor[] | FieldTable;
+
 /** The codec's functions; the Wasm module and the pure-TypeScript reference both implement it. */
 export interface Codec {
   /** CRC-16/MODBUS (init 0xFFFF, reflected poly 0xA001); crc16(ascii "123456789") === 0x4B37. */
@@ -51,10 +69,15 @@ export interface Codec {
   readField(view: Uint8Array, d: BufferDescriptor): number;
   /** Writes one field in place; throws 'invalid-width', 'position-out-of-range' or 'value-out-of-range'. */
   writeField(view: Uint8Array, d: BufferDescriptor, value: number): void;
+  /**
+   * Validates and packs a descriptor table once, for the hot path; throws 'invalid-width' or
+   * 'position-out-of-range' (254-byte view) for the first bad descriptor.
+   */
+  prepareFields(ds: readonly BufferDescriptor[]): FieldTable;
   /** All fields of a table in ONE Wasm call; reads through dataView(frame). */
-  decodeFields(frame: Uint8Array, ds: readonly BufferDescriptor[]): number[];
+  decodeFields(frame: Uint8Array, fields: FieldList): number[];
   /** All fields in ONE Wasm call, in place; validates every value first, so a bad value writes nothing. */
-  encodeFields(frame: Uint8Array, ds: readonly BufferDescriptor[], values: readonly number[]): void;
+  encodeFields(frame: Uint8Array, fields: FieldList, values: readonly number[]): void;
   /** bufferSize bytes, byte 0 = opcode, payload from byte 1, CRC in the last two bytes (low byte first). */
   buildFrame(opcode: number, bufferSize: number, payload?: Uint8Array): Uint8Array;
   /** Recomputes the CRC over all but the last two bytes and writes it there, in place. */

@@ -1,5 +1,5 @@
 import { scaleRaw } from '../codec/scale.ts';
-import type { BufferDescriptor, Codec } from '../codec/types.ts';
+import type { Codec, FieldTable } from '../codec/types.ts';
 import type { DeviceConfig } from './config-schema.ts';
 import { type ConfigValue, runSteps } from './process-data.ts';
 
@@ -11,16 +11,22 @@ export interface DecodedConfig {
   values: Record<string, ConfigValue>;
 }
 
-const descriptorCache = new WeakMap<DeviceConfig, BufferDescriptor[]>();
+const tables = new WeakMap<DeviceConfig, FieldTable>();
 
-/** The buffer descriptors of a configuration's rawData, in rawData order (cached per config). */
-export function rawDescriptors(config: DeviceConfig): BufferDescriptor[] {
-  let descriptors = descriptorCache.get(config);
-  if (!descriptors) {
-    descriptors = config.rawData.map((item) => ({ ...item.buffer }));
-    descriptorCache.set(config, descriptors);
+/**
+ * The rawData descriptors of a loaded configuration as a prepared field table, in rawData order:
+ * prepared on first use and kept for as long as the configuration lives, so a frame costs no
+ * packing. A loaded configuration is treated as immutable.
+ * @example codec.decodeFields(frame, rawFieldTable(codec, config));
+ * @throws CodecError when a descriptor does not fit the 254-byte view (a loaded file never has one).
+ */
+export function rawFieldTable(codec: Codec, config: DeviceConfig): FieldTable {
+  let table = tables.get(config);
+  if (!table) {
+    table = codec.prepareFields(config.rawData.map((item) => item.buffer));
+    tables.set(config, table);
   }
-  return descriptors;
+  return table;
 }
 
 /** Scales raw integers and runs every otherData item's steps, in file order. */
@@ -33,15 +39,15 @@ export function deriveValues(config: DeviceConfig, raw: Readonly<Record<string, 
 }
 
 /**
- * Frame → values: every rawData field in ONE batch decode through the codec, × multiplier,
- * then the otherData steps.
+ * Frame → values: every rawData field in ONE batch decode through the codec (over the product's
+ * prepared table), × multiplier, then the otherData steps.
  * @throws CodecError 'frame-length' when the frame is shorter than the 254-byte view.
  * @example
  * const { values } = decodeConfiguration(codec, config, answerFrame);
  * values.battVoltage // 51.2
  */
 export function decodeConfiguration(codec: Codec, config: DeviceConfig, frame: Uint8Array): DecodedConfig {
-  const numbers = codec.decodeFields(frame, rawDescriptors(config));
+  const numbers = codec.decodeFields(frame, rawFieldTable(codec, config));
   const raw: Record<string, number> = {};
   config.rawData.forEach((item, i) => {
     raw[item.name] = numbers[i] ?? 0;
@@ -56,6 +62,7 @@ export function defaultRawValues(config: DeviceConfig): Record<string, number> {
 
 /**
  * A sealed frame holding the given raw values (factory defaults when omitted).
+ * @throws CodecError when the opcode or size is bad, or a raw value does not fit its field.
  * @example const frame = buildConfigFrame(codec, config, 0x81, 255);
  */
 export function buildConfigFrame(
@@ -67,7 +74,7 @@ export function buildConfigFrame(
 ): Uint8Array {
   const frame = codec.buildFrame(opcode, bufferSize);
   const values = config.rawData.map((item) => raw[item.name] ?? item.value);
-  codec.encodeFields(frame, rawDescriptors(config), values);
+  codec.encodeFields(frame, rawFieldTable(codec, config), values);
   codec.sealFrame(frame);
   return frame;
 }

@@ -2,7 +2,6 @@ import { checkOpcode } from '../codec/frame-checks.ts';
 import { scaleRaw, unscale } from '../codec/scale.ts';
 import { type Codec, CodecError } from '../codec/types.ts';
 import type { DeviceConfig, RawItem } from './config-schema.ts';
-import { rawDescriptors } from './decode-values.ts';
 import { fieldRange } from './field-range.ts';
 import type { FormField, FormGroupModel } from './form-fields.ts';
 import { dateTimeToTime, NOT_AVAILABLE } from './time-format.ts';
@@ -107,12 +106,13 @@ export function encodeConfiguration(
   if (errors.length > 0) return { ok: false, errors };
   const frame = baseFrame.slice();
   if (options.opcode !== undefined) frame[0] = options.opcode;
-  const all = rawDescriptors(config);
-  const descriptors = config.rawData.flatMap((item, i) => (writes.has(item.name) && all[i] ? [all[i]] : []));
-  const numbers = config.rawData.flatMap((item) =>
-    writes.has(item.name) ? [writes.get(item.name) ?? 0] : [],
+  // Only the fields the form changed are written; every other byte stays as the device sent it.
+  const written = config.rawData.filter((item) => writes.has(item.name));
+  codec.encodeFields(
+    frame,
+    written.map((item) => item.buffer),
+    written.map((item) => writes.get(item.name) as number),
   );
-  codec.encodeFields(frame, descriptors, numbers);
   codec.sealFrame(frame);
   return { ok: true, frame };
 }
