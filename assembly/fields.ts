@@ -8,9 +8,10 @@ function descriptorAt(i: i32): u32 {
   return load<u32>(DESCRIPTORS + ((<usize>i) << 2));
 }
 
+// 8, 16 and 32 are the powers of two from 8 to 32: one test instead of three compares.
 function widthBytes(d: u32): i32 {
   const bits = (d >> 16) & 0xff;
-  return bits === 8 ? 1 : bits === 16 ? 2 : bits === 32 ? 4 : 0;
+  return bits >= 8 && bits <= 32 && (bits & (bits - 1)) === 0 ? <i32>(bits >> 3) : 0;
 }
 
 // Checks the descriptor of field i against a view of `limit` bytes: E_OK, E_WIDTH or E_POSITION.
@@ -31,20 +32,14 @@ function checkValue(d: u32, v: f64): i32 {
   return v < min || v > max ? E_VALUE : E_OK;
 }
 
+// Loads four bytes whatever the width (the I/O region extends far past the 254-byte view), moves
+// the field's bits to the top of the word, then shifts them down, arithmetically when signed: no
+// branch on width, byte order or sign, which mixed tables would otherwise mispredict.
 function read(d: u32): f64 {
-  const p = IO + <usize>(d & 0xffff);
-  const bits = (d >> 16) & 0xff;
-  const signed = (d & SIGNED) !== 0;
-  const swap = (d & LITTLE_ENDIAN) === 0;
-  if (bits === 8) return signed ? <f64>load<i8>(p) : <f64>load<u8>(p);
-  if (bits === 16) {
-    let x = load<u16>(p);
-    if (swap) x = bswap<u16>(x);
-    return signed ? <f64>(<i16>x) : <f64>x;
-  }
-  let x = load<u32>(p);
-  if (swap) x = bswap<u32>(x);
-  return signed ? <f64>(<i32>x) : <f64>x;
+  const x = load<u32>(IO + <usize>(d & 0xffff));
+  const shift = 32 - ((d >> 16) & 0xff);
+  const top = select<u32>(x << shift, bswap<u32>(x), (d & LITTLE_ENDIAN) !== 0);
+  return select<f64>(<f64>(<i32>top >> shift), <f64>(top >> shift), (d & SIGNED) !== 0);
 }
 
 function write(d: u32, v: f64): void {
