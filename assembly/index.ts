@@ -3,5 +3,5 @@
 export { crc16 } from './crc';
 export { errorIndex } from './errors';
 export { decodeFields, encodeFields } from './fields';
-export { buildFrame, passwordCodes, sealFrame } from './frame';
+export { buildFrame, passwordCodes } from './frame';
 export { descriptorPointer, ioPointer, ioSize, maxFields, valuePointer } from './layout';

@@ -18,7 +18,7 @@ export function fieldRange(d: BufferDescriptor): [number, number] {
 }
 
 /** True when `position` is a whole byte offset that, with `bytes` bytes, stays inside `limit`. */
-export function fitsView(position: number, bytes: number, limit: number): boolean {
+function fitsView(position: number, bytes: number, limit: number): boolean {
   return Number.isInteger(position) && position >= 0 && position + bytes <= limit;
 }
 

@@ -144,7 +144,12 @@ function checkLayout(config: DeviceConfig, known: Set<string>, out: ConfigProble
   });
 }
 
-/** Every meaning-level problem of a configuration whose shape is already valid. */
+/**
+ * Every meaning-level problem of a configuration whose shape is already valid (what
+ * `loadDeviceConfig` adds to the schema): fields inside the view and apart, references that name
+ * something earlier, rules that fit their fields.
+ * @example checkConfig(parsed, 255) // [{ path: ['rawData', 3, 'buffer', 'position'], problem: '…' }]
+ */
 export function checkConfig(config: DeviceConfig, bufferSize: number): ConfigProblem[] {
   const out: ConfigProblem[] = [];
   checkRawData(config, bufferSize, out);

@@ -30,7 +30,7 @@ export function rawFieldTable(codec: Codec, config: DeviceConfig): FieldTable {
 }
 
 /** Scales raw integers and runs every otherData item's steps, in file order. */
-export function deriveValues(config: DeviceConfig, raw: Readonly<Record<string, number>>): DecodedConfig {
+function deriveValues(config: DeviceConfig, raw: Readonly<Record<string, number>>): DecodedConfig {
   const values: Record<string, ConfigValue> = {};
   for (const item of config.rawData)
     values[item.name] = scaleRaw(raw[item.name] ?? item.value, item.multiplier);
@@ -55,7 +55,10 @@ export function decodeConfiguration(codec: Codec, config: DeviceConfig, frame: U
   return deriveValues(config, raw);
 }
 
-/** The factory defaults of a configuration (each rawData item's `value`). */
+/**
+ * The factory defaults of a configuration (each rawData item's `value`), by item name.
+ * @example defaultRawValues(config).battVoltage // 512 (raw; 51.2 V once scaled)
+ */
 export function defaultRawValues(config: DeviceConfig): Record<string, number> {
   return Object.fromEntries(config.rawData.map((item) => [item.name, item.value]));
 }

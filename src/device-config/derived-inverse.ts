@@ -14,7 +14,10 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/** The inverse of a derived item, or null when it is read-only by nature. */
+/**
+ * The inverse of a derived item, or null when it is read-only by nature.
+ * @example derivedInverse(deviceNameItem) // { kind: 'text', refs: ['name_00', …, 'name_11'] }
+ */
 export function derivedInverse(item: OtherItem): DerivedInverse | null {
   if (item.processData.length !== 1) return null;
   const [step] = item.processData;

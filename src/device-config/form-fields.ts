@@ -172,7 +172,10 @@ export function buildForm(
     }));
 }
 
-/** The `defaultValues` object for react-hook-form's `useForm`. */
+/**
+ * The `defaultValues` object for react-hook-form's `useForm`: each field's starting value by name.
+ * @example useForm({ defaultValues: formDefaults(buildForm(config, decoded)) })
+ */
 export function formDefaults(groups: readonly FormGroupModel[]): Record<string, ConfigValue> {
   return Object.fromEntries(groups.flatMap((g) => g.fields.map((f) => [f.name, f.defaultValue])));
 }

@@ -95,6 +95,7 @@ export class DeviceConfigError extends Error {
 
 /**
  * Like {@link loadDeviceConfig} but throws a {@link DeviceConfigError} listing every problem.
+ * @example const config = requireDeviceConfig('battery10-to-form.json', json, entry.write.bufferSize);
  * @throws DeviceConfigError when the file is not a valid device configuration.
  */
 export function requireDeviceConfig(file: string, json: unknown, bufferSize = 255): DeviceConfig {

@@ -6,7 +6,10 @@ export const PASSWORD_ITEMS: readonly string[] = Array.from(
   (_, i) => `pass_${String(i).padStart(2, '0')}`,
 );
 
-/** The device's 16 password codes from decoded raw values (missing items count as 0). */
+/**
+ * The device's 16 password codes from decoded raw values (missing items count as 0).
+ * @example devicePasswordCodes(decoded.raw) // [48, 48, 48, 48, 0, …]
+ */
 export function devicePasswordCodes(raw: Readonly<Record<string, number>>): number[] {
   return PASSWORD_ITEMS.map((name) => raw[name] ?? 0);
 }

@@ -88,7 +88,7 @@ function timeStep(value: ConfigValue | undefined, convert: (n: number) => string
 }
 
 /** Runs one step; `get` resolves names (and `$`, the previous step's result). */
-export function runStep(step: ProcessStep, get: Lookup): ConfigValue {
+function runStep(step: ProcessStep, get: Lookup): ConfigValue {
   switch (step.type) {
     case 'ass':
       return assemble(step, get);

@@ -76,7 +76,10 @@ export const processStepSchema = z.discriminatedUnion('type', [
 export type ProcessStep = z.infer<typeof processStepSchema>;
 export type StepType = ProcessStep['type'];
 
-/** The names a step reads, in order (`$` included). */
+/**
+ * The names a step reads, in order (`$` included).
+ * @example stepRefs({ type: 'cal', op: 'mul', left: { ref: 'volts' }, right: { ref: 'amps' } }) // ['volts', 'amps']
+ */
 export function stepRefs(step: ProcessStep): string[] {
   switch (step.type) {
     case 'ass':

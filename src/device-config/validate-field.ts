@@ -1,6 +1,9 @@
 import type { FormField } from './form-fields.ts';
 
-/** Turns a form value into a number; `''`/null/undefined mean "left empty". */
+/**
+ * Turns a form value into a number; `''`/null/undefined mean "left empty".
+ * @example toNumber(' 42.5 ') // 42.5; toNumber('') // null; toNumber('abc') // 'invalid'
+ */
 export function toNumber(value: unknown): number | null | 'invalid' {
   if (value === undefined || value === null || value === '') return null;
   const n = typeof value === 'number' ? value : typeof value === 'string' ? Number(value.trim()) : Number.NaN;
@@ -10,6 +13,7 @@ export function toNumber(value: unknown): number | null | 'invalid' {
 /**
  * Checks one value against a field's rules, the same rules react-hook-form applies in the browser,
  * so that a write assembled elsewhere is held to them too. Returns the message, or null when valid.
+ * @example validateField(field, 120) // 'Max charge current must be at most 100 A'
  */
 export function validateField(field: FormField, value: unknown): string | null {
   const { rules, label } = field;

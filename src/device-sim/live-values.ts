@@ -19,7 +19,7 @@ function clamp(raw: number, item: RawItem): number {
 const STILL_UNITS = new Set(['d']);
 
 /** Whether an item is a measurement that moves (it has a unit), as opposed to a status or version byte. */
-export function isMoving(item: RawItem): boolean {
+function isMoving(item: RawItem): boolean {
   return item.readOnly === true && item.unit !== undefined && !STILL_UNITS.has(item.unit);
 }
 
@@ -27,6 +27,7 @@ export function isMoving(item: RawItem): boolean {
  * The raw value of a live item at time `ms`: energy counters (kWh) grow by 0.5 kWh an hour; other
  * measurements swing ±8 % around their default over a minute or two, with ±1 % jitter each second.
  * Pure: the same item and time always give the same value.
+ * @example liveRaw(pvPowerItem, Date.now(), startedAt) // 3120 ± 8 %
  */
 export function liveRaw(item: RawItem, ms: number, startMs: number): number {
   if (!isMoving(item)) return item.value;
@@ -42,6 +43,7 @@ export function liveRaw(item: RawItem, ms: number, startMs: number): number {
 /**
  * A plausible received signal strength in dBm: around −62, drifting ±6 and jittering ±3 each second,
  * always between −95 and −35.
+ * @example rssiAt('HX5K-24-000123', Date.now()) // -61
  */
 export function rssiAt(serialNumber: string, ms: number): number {
   const drift = 6 * Math.sin(ms / 7000);

@@ -26,12 +26,18 @@ export const PASSWORD_RESULT = { wrong: 0x00, correct: 0x01 } as const;
 /** Byte 1 of the answer to a catalogue command (restart, reset counters, …). */
 export const COMMAND_DONE = 0x00;
 
-/** The opcode a device answers a request with. */
+/**
+ * The opcode a device answers a request with.
+ * @example answerOpcode(OPCODE.readConfiguration) // 0x81
+ */
 export function answerOpcode(requestOpcode: number): number {
   return (requestOpcode | ANSWER_FLAG) & 0xff;
 }
 
-/** The name of an error answer's code, or undefined when the frame is not an error answer. */
+/**
+ * The name of an error answer's code, or undefined when the frame is not an error answer.
+ * @example errorCodeName(device.request(frameWithBadCrc)) // 'crcMismatch'
+ */
 export function errorCodeName(answer: Uint8Array): ErrorCodeName | undefined {
   if (answer[0] !== ERROR_OPCODE) return undefined;
   const entry = Object.entries(ERROR_CODE).find(([, code]) => code === answer[1]);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CATALOGUE } from '../../src/device-config/catalogue/catalogue.ts';
-import { FACTORY_GROUP } from '../../src/device-config/catalogue/common-sections.ts';
+import { EXCLUDED_GROUPS, FACTORY_GROUP } from '../../src/device-config/excluded-groups.ts';
 import { PASSWORD_ITEMS } from '../../src/device-config/password.ts';
 import { stepRefs } from '../../src/device-config/process-step-schema.ts';
 import { bundledProducts, readPublic } from './bundled-products.ts';
@@ -46,6 +46,7 @@ describe.each(products)('$modelId ($file)', ({ config, entry }) => {
   it('has an excluded group, inactive fields, autoInput and every validation rule', () => {
     const objs = config.formData.flatMap((g) => g.dataObjs);
     expect(config.formData.map((g) => g.title)).toContain(FACTORY_GROUP);
+    expect(EXCLUDED_GROUPS).toContain(FACTORY_GROUP);
     expect(objs.some((o) => !o.active)).toBe(true);
     expect(objs.some((o) => o.autoInput)).toBe(true);
     for (const rule of ['required', 'min', 'max', 'minLength', 'maxLength', 'rex'] as const)

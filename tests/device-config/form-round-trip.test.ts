@@ -2,9 +2,9 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadCodec } from '../../src/codec/load-node.ts';
 import type { Codec } from '../../src/codec/types.ts';
-import { FACTORY_GROUP } from '../../src/device-config/catalogue/common-sections.ts';
 import { buildConfigFrame, decodeConfiguration } from '../../src/device-config/decode-values.ts';
 import { encodeConfiguration } from '../../src/device-config/encode-form.ts';
+import { EXCLUDED_GROUPS, FACTORY_GROUP } from '../../src/device-config/excluded-groups.ts';
 import { fieldRange } from '../../src/device-config/field-range.ts';
 import { buildForm, type FormGroupModel } from '../../src/device-config/form-fields.ts';
 import { validateField } from '../../src/device-config/validate-field.ts';
@@ -115,7 +115,7 @@ describe.each(products)('$modelId on the Wasm codec', ({ config, entry }) => {
 
   it('builds no controls for the excluded group', () => {
     const decoded = decodeConfiguration(codec, config, buildConfigFrame(codec, config, 0x81, size));
-    const titles = buildForm(config, decoded, { excludedGroups: [FACTORY_GROUP] }).map((g) => g.title);
+    const titles = buildForm(config, decoded, { excludedGroups: EXCLUDED_GROUPS }).map((g) => g.title);
     expect(titles).not.toContain(FACTORY_GROUP);
     expect(titles.length).toBe(config.formData.length - 1);
   });

@@ -1,4 +1,4 @@
-import type { Codec } from '../types.ts';
+import { type Codec, CodecError } from '../types.ts';
 import { type ParsedArgs, parseArgs, required } from './args.ts';
 import { parseHex, parseWhole, toHex } from './hex.ts';
 import { InputError } from './input-error.ts';
@@ -39,7 +39,7 @@ async function verify(codec: Codec, args: readonly string[]): Promise<CommandRes
   try {
     codec.verifyFrame(bytes, size);
   } catch (error) {
-    if (error instanceof Error && 'code' in error) return { stdout: error.message, exitCode: 1 };
+    if (error instanceof CodecError) return { stdout: error.message, exitCode: 1 };
     throw error;
   }
   return ok('ok');

@@ -1,5 +1,6 @@
 import type { DeviceConfig } from '../config-schema.ts';
-import { addIdentityDerived, addIdentityGroups, addIdentityItems, FACTORY_GROUP } from './common-sections.ts';
+import { FACTORY_GROUP } from '../excluded-groups.ts';
+import { addIdentityDerived, addIdentityGroups, addIdentityItems } from './common-sections.ts';
 import { field, ProductBuilder, shown } from './product-builder.ts';
 
 /** Basalt BX-10 Home Battery: 10 kWh LiFePO4, 16 cells, 51.2 V nominal. */

@@ -1,10 +1,5 @@
-import { EXCLUDED_GROUPS } from '../excluded-groups.ts';
 import { PASSWORD_ITEMS } from '../password.ts';
 import { field, ProductBuilder, shown } from './product-builder.ts';
-
-/** Group title that is factory-only; the app lists it in its exclusion list. */
-export const FACTORY_GROUP = 'Factory calibration';
-if (!EXCLUDED_GROUPS.includes(FACTORY_GROUP)) throw new Error(`${FACTORY_GROUP} must be an excluded group`);
 
 /** Firmware version bytes, the device name (12 characters), the clock and the password. */
 export function addIdentityItems(

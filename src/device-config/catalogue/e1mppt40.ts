@@ -1,5 +1,6 @@
 import type { DeviceConfig } from '../config-schema.ts';
-import { addIdentityDerived, addIdentityGroups, addIdentityItems, FACTORY_GROUP } from './common-sections.ts';
+import { FACTORY_GROUP } from '../excluded-groups.ts';
+import { addIdentityDerived, addIdentityGroups, addIdentityItems } from './common-sections.ts';
 import { field, ProductBuilder, shown } from './product-builder.ts';
 
 /** E1 MPPT 40 A Charge Controller: 12/24/48 V battery, up to 150 V PV. */

@@ -1,5 +1,6 @@
 import type { DeviceConfig } from '../config-schema.ts';
-import { addIdentityDerived, addIdentityGroups, addIdentityItems, FACTORY_GROUP } from './common-sections.ts';
+import { FACTORY_GROUP } from '../excluded-groups.ts';
+import { addIdentityDerived, addIdentityGroups, addIdentityItems } from './common-sections.ts';
 import { field, ProductBuilder, shown } from './product-builder.ts';
 
 /** Helios HX-5000 Hybrid Inverter: 5 kW, 48 V battery, single-phase grid. */
