@@ -152,6 +152,11 @@ function checkLayout(config: DeviceConfig, known: Set<string>, out: ConfigProble
  */
 export function checkConfig(config: DeviceConfig, bufferSize: number): ConfigProblem[] {
   const out: ConfigProblem[] = [];
+  if (bufferSize < DATA_VIEW_LENGTH)
+    out.push({
+      path: [],
+      problem: `frames of ${bufferSize} bytes (write.bufferSize) are shorter than the ${DATA_VIEW_LENGTH}-byte data view the configuration is read through`,
+    });
   checkRawData(config, bufferSize, out);
   const seen = new Set<string>();
   [...config.rawData, ...config.otherData].forEach((item, i) => {

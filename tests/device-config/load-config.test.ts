@@ -138,6 +138,13 @@ describe('loading a device-configuration file', () => {
     ]);
   });
 
+  it('refuses a frame size too short for the data view, since no answer could be decoded', () => {
+    const result = loadDeviceConfig('x-to-form.json', sampleConfig(), 100);
+    expect(result.ok ? [] : result.issues.map((i) => i.message)).toEqual([
+      'x-to-form.json: frames of 100 bytes (write.bufferSize) are shorter than the 254-byte data view the configuration is read through',
+    ]);
+  });
+
   it('names a text rule on a number field', () => {
     expect(
       messagesFor((json) => {
