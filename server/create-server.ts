@@ -1,5 +1,6 @@
 import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import { createLocalJWKSet, createRemoteJWKSet } from 'jose';
 import type { Kysely } from 'kysely';
@@ -105,6 +106,13 @@ export async function createServer(options: CreateServerOptions): Promise<FleetS
         }),
       );
     }
+    // Every call's body is small JSON; refuse big ones before reading them.
+    const limit = bodyLimit({
+      maxSize: 64 * 1024,
+      onError: (c) => c.json({ message: 'The body is larger than 64 KiB', code: 'body_too_large' }, 413),
+    });
+    app.use('/config/*', limit);
+    app.use('/monitoring/*', limit);
     if (services !== 'monitoring')
       app.route('/config', createConfigApp(ctx, options.publicDir ?? 'public', '/config'));
     if (services !== 'config') app.route('/monitoring', createMonitoringApp(ctx, '/monitoring'));

@@ -133,4 +133,20 @@ describe('sites', () => {
     expect(answer.status).toBe(400);
     expect(JSON.stringify(answer.body)).not.toMatch(/at .*\.ts|select|insert/i);
   });
+
+  it('answers 413 for a body over 64 KiB without storing anything', async () => {
+    const before = sitePageSchema.parse(
+      (await t.call('GET', `/config/fleet/sites/all/${IDS.admin}/0`, { token: admin })).body,
+    );
+    const answer = await t.call('POST', '/config/sites', {
+      token: installer,
+      body: { ...payload, name: 'x'.repeat(70_000) },
+    });
+    expect(answer.status).toBe(413);
+    expect(answer.body).toMatchObject({ code: 'body_too_large' });
+    const after = sitePageSchema.parse(
+      (await t.call('GET', `/config/fleet/sites/all/${IDS.admin}/0`, { token: admin })).body,
+    );
+    expect(after.total).toBe(before.total);
+  });
 });
