@@ -1,5 +1,5 @@
 import { serveStatic } from '@hono/node-server/serve-static';
-import { Hono } from 'hono';
+import { Hono, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import { createLocalJWKSet, createRemoteJWKSet } from 'jose';
@@ -111,8 +111,11 @@ export async function createServer(options: CreateServerOptions): Promise<FleetS
       maxSize: 64 * 1024,
       onError: (c) => c.json({ message: 'The body is larger than 64 KiB', code: 'body_too_large' }, 413),
     });
-    app.use('/config/*', limit);
-    app.use('/monitoring/*', limit);
+    // Reading `body` makes the adapter build a full Request: skip the check where there is none.
+    const limitBodies: MiddlewareHandler = (c, next) =>
+      c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : limit(c, next);
+    app.use('/config/*', limitBodies);
+    app.use('/monitoring/*', limitBodies);
     if (services !== 'monitoring')
       app.route('/config', createConfigApp(ctx, options.publicDir ?? 'public', '/config'));
     if (services !== 'config') app.route('/monitoring', createMonitoringApp(ctx, '/monitoring'));

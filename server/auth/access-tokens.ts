@@ -37,17 +37,39 @@ export async function signAccessToken(
     .sign(key.privateKey);
 }
 
+/** A verified access token: who it speaks for and when it expires (seconds since the epoch). */
+export interface VerifiedToken {
+  principal: Principal;
+  expiresAt: number;
+}
+
+/**
+ * Verify a token against a key set (local or remote JWKS) and read its expiry; null when
+ * invalid, expired, foreign or without `exp`.
+ */
+export async function verifyAccessTokenClaims(
+  keys: JWTVerifyGetKey,
+  issuer: TokenIssuer,
+  token: string,
+): Promise<VerifiedToken | null> {
+  try {
+    const { payload } = await jwtVerify(token, keys, { issuer, algorithms: ['EdDSA'] });
+    const claims = claimsSchema.parse(payload);
+    if (typeof payload.exp !== 'number') return null;
+    return {
+      principal: { id: Number(claims.sub), email: claims.email, name: claims.name, role: claims.role },
+      expiresAt: payload.exp,
+    };
+  } catch {
+    return null;
+  }
+}
+
 /** Verify a token against a key set (local or remote JWKS); null when invalid, expired or foreign. */
 export async function verifyAccessToken(
   keys: JWTVerifyGetKey,
   issuer: TokenIssuer,
   token: string,
 ): Promise<Principal | null> {
-  try {
-    const { payload } = await jwtVerify(token, keys, { issuer, algorithms: ['EdDSA'] });
-    const claims = claimsSchema.parse(payload);
-    return { id: Number(claims.sub), email: claims.email, name: claims.name, role: claims.role };
-  } catch {
-    return null;
-  }
+  return (await verifyAccessTokenClaims(keys, issuer, token))?.principal ?? null;
 }

@@ -1,7 +1,8 @@
 import type { MiddlewareHandler } from 'hono';
 import type { JWTVerifyGetKey } from 'jose';
-import { type Principal, type TokenIssuer, verifyAccessToken } from '../auth/access-tokens.ts';
+import type { Principal, TokenIssuer } from '../auth/access-tokens.ts';
 import { safeEqual } from '../auth/secrets.ts';
+import { VerifiedTokens } from '../auth/verified-tokens.ts';
 import { ApiError, unauthorized } from './errors.ts';
 
 /** Hono variables set by the guards. */
@@ -28,19 +29,20 @@ export function requireApiKey(apiKey: string, exempt: (path: string) => boolean)
 
 /**
  * Require `Authorization: Bearer <access token>` except on public paths; the verified user goes
- * into the `principal` variable.
+ * into the `principal` variable. Verified tokens are remembered until they expire.
  */
 export function requireBearer(
   keys: JWTVerifyGetKey,
   issuer: TokenIssuer,
   isPublic: (path: string) => boolean,
 ): MiddlewareHandler<{ Variables: AuthVariables }> {
+  const tokens = new VerifiedTokens(keys, issuer);
   return async (c, next) => {
     if (isPublic(c.req.path)) return next();
     const header = c.req.header('authorization') ?? '';
     const match = /^Bearer\s+(\S+)$/i.exec(header);
     if (!match?.[1]) throw unauthorized('A Bearer access token is required', 'token_missing');
-    const principal = await verifyAccessToken(keys, issuer, match[1]);
+    const principal = await tokens.verify(match[1]);
     if (!principal) throw unauthorized('The access token is invalid or expired', 'token_invalid');
     c.set('principal', principal);
     return next();

@@ -1,0 +1,43 @@
+import type { JWTVerifyGetKey } from 'jose';
+import { type Principal, type TokenIssuer, verifyAccessTokenClaims } from './access-tokens.ts';
+
+/**
+ * Access tokens already verified, by their exact text, until they expire. A signature check
+ * (Ed25519) costs more than the rest of a list call; a token is immutable and carries its own
+ * expiry, so the verdict for one string holds until `exp`. Only good tokens are remembered (a
+ * flood of bad ones cannot evict them cheaply), and the map is bounded: when full, the oldest
+ * entry goes.
+ */
+export class VerifiedTokens {
+  readonly #entries = new Map<string, { principal: Principal; expiresAt: number }>();
+
+  constructor(
+    readonly keys: JWTVerifyGetKey,
+    readonly issuer: TokenIssuer,
+    readonly capacity = 10_000,
+    readonly now: () => number = Date.now,
+  ) {}
+
+  /** The principal of a valid, unexpired token, or null. */
+  async verify(token: string): Promise<Principal | null> {
+    const known = this.#entries.get(token);
+    if (known) {
+      if (known.expiresAt * 1000 > this.now()) return known.principal;
+      this.#entries.delete(token);
+    }
+    const verified = await verifyAccessTokenClaims(this.keys, this.issuer, token);
+    if (!verified || verified.expiresAt * 1000 <= this.now()) return null;
+    if (this.#entries.size >= this.capacity) {
+      const oldest = this.#entries.keys().next();
+      if (!oldest.done) this.#entries.delete(oldest.value);
+    }
+    Object.freeze(verified.principal);
+    this.#entries.set(token, verified);
+    return verified.principal;
+  }
+
+  /** How many tokens are remembered. */
+  get size(): number {
+    return this.#entries.size;
+  }
+}
