@@ -1,5 +1,7 @@
 import type { JWTVerifyGetKey } from 'jose';
 import type { Kysely } from 'kysely';
+import type { DeviceKey, PageAnchors } from './access/list-totals.ts';
+import type { PageCache } from './access/page-cache.ts';
 import type { ScryptCost } from './auth/passwords.ts';
 import type { SigningKey } from './auth/signing-keys.ts';
 import type { Database } from './db/schema.ts';
@@ -20,4 +22,6 @@ export interface ServerContext {
   monitoringJwks: JWTVerifyGetKey;
   mailer: Mailer;
   scryptCost: ScryptCost;
+  /** This server's list pages by scope version, and where deep pages start. */
+  lists: { pages: PageCache; anchors: PageAnchors; deviceAnchors: PageAnchors<DeviceKey> };
 }

@@ -5,6 +5,8 @@ import { cors } from 'hono/cors';
 import { createLocalJWKSet, createRemoteJWKSet } from 'jose';
 import type { Kysely } from 'kysely';
 import type { AppConfig } from '../contracts/app-config.ts';
+import { type DeviceKey, PageAnchors } from './access/list-totals.ts';
+import { PageCache } from './access/page-cache.ts';
 import { DEFAULT_SCRYPT_COST, type ScryptCost } from './auth/passwords.ts';
 import { pruneExpired } from './auth/rate-limit.ts';
 import { loadSigningKey, type SigningKey } from './auth/signing-keys.ts';
@@ -67,6 +69,11 @@ async function buildContext(options: CreateServerOptions, db: Kysely<Database>):
     monitoringJwks: createLocalJWKSet({ keys: [keys.monitoring.publicJwk] }),
     mailer: createMailer(db, env.MAIL_FROM, env.SMTP_URL),
     scryptCost: options.scryptCost ?? DEFAULT_SCRYPT_COST,
+    lists: {
+      pages: new PageCache(),
+      anchors: new PageAnchors(),
+      deviceAnchors: new PageAnchors<DeviceKey>(),
+    },
   };
 }
 

@@ -8,6 +8,9 @@ export interface ListTotals {
   version: number;
 }
 
+/** Where a device sits in device-list order: its site id, then its own id. */
+export type DeviceKey = readonly [siteId: number, deviceId: number];
+
 /** Read the trigger-kept totals of a scope: one primary-key lookup instead of counting rows. */
 export async function readTotals(db: Kysely<Database>, scope: number): Promise<ListTotals> {
   const row = await db
@@ -25,10 +28,11 @@ export async function readTotals(db: Kysely<Database>, scope: number): Promise<L
 /**
  * Where deep pages start: the key at a given offset of a scope, remembered per version of that
  * scope. A change to the scope moves its version, so a stale anchor is never read again; any
- * process that misses simply computes the anchor once with an index-only scan.
+ * process that misses simply computes the anchor once with an index-only scan. `K` is the sort
+ * key of the list: a site id, or a (site id, device id) pair.
  */
-export class PageAnchors {
-  readonly #anchors = new Map<string, number>();
+export class PageAnchors<K = number> {
+  readonly #anchors = new Map<string, K>();
   readonly #latest = new Map<string, number>();
   constructor(readonly capacity = 10_000) {}
 
@@ -43,11 +47,11 @@ export class PageAnchors {
     this.#latest.set(scope, version);
   }
 
-  get(scope: string, version: number, offset: number): number | undefined {
+  get(scope: string, version: number, offset: number): K | undefined {
     return this.#anchors.get(`${scope}:${version}:${offset}`);
   }
 
-  set(scope: string, version: number, offset: number, key: number): void {
+  set(scope: string, version: number, offset: number, key: K): void {
     if (this.#anchors.size >= this.capacity) this.#anchors.clear();
     this.#anchors.set(`${scope}:${version}:${offset}`, key);
   }

@@ -8,6 +8,7 @@ import type { AuthVariables } from '../http/guards.ts';
 import { type Paging, readPaging } from '../http/paging.ts';
 import { readInput } from '../http/validate.ts';
 import { toDevice } from '../mappers.ts';
+import { scopeDevicePage } from './device-list.ts';
 import { listTarget } from './list-target.ts';
 import { idParam } from './params.ts';
 
@@ -54,27 +55,6 @@ async function devicePage(ctx: ServerContext, filter: DeviceFilter, paging: Pagi
   };
 }
 
-/** Unfiltered device list of one scope: trigger-kept total, pages walked site by site. */
-async function scopeDevicePage(ctx: ServerContext, target: Viewer, everything: boolean, paging: Paging) {
-  const totals = await readTotals(ctx.db, everything ? 0 : target.id);
-  const base = ctx.db.selectFrom('devices').innerJoin('sites', 'sites.id', 'devices.site_id');
-  const scoped = everything
-    ? base
-    : base
-        .innerJoin('site_access', 'site_access.site_id', 'devices.site_id')
-        .where('site_access.user_id', '=', target.id)
-        .where('site_access.access', '=', true);
-  const rows = await scoped
-    .selectAll('devices')
-    .select('sites.name as site_name')
-    .orderBy('devices.site_id')
-    .orderBy('devices.id')
-    .limit(paging.pageSize)
-    .offset(paging.offset)
-    .execute();
-  return { items: rows.map(toDevice), page: paging.page, pageSize: paging.pageSize, total: totals.devices };
-}
-
 /** Devices: lists per user, a site's installs, and a model's devices (or one by serial). */
 export function deviceRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariables }> {
   const app = new Hono<{ Variables: AuthVariables }>();
@@ -83,7 +63,14 @@ export function deviceRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariable
     const { caller, target } = await listTarget(ctx, c);
     const paging = readPaging(c);
     if (!paging.q && (caller.id === target.id || caller.role === 'admin')) {
-      return c.json(await scopeDevicePage(ctx, target, target.role === 'admin' && !attachedOnly, paging));
+      const everything = target.role === 'admin' && !attachedOnly;
+      // The version is read first: a page read after it is as new as it or newer.
+      const totals = await readTotals(ctx.db, everything ? 0 : target.id);
+      const key = `device:${everything ? 0 : target.id}:${paging.offset}:${paging.pageSize}`;
+      const body = await ctx.lists.pages.json(key, totals.version, () =>
+        scopeDevicePage(ctx.db, ctx.lists.deviceAnchors, target, everything, totals, paging),
+      );
+      return c.body(body, 200, { 'content-type': 'application/json' });
     }
     const viewers = [{ viewer: target, attachedOnly }];
     if (caller.id !== target.id && caller.role !== 'admin')

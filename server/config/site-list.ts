@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import type { Kysely } from 'kysely';
-import { PageAnchors, readTotals } from '../access/list-totals.ts';
+import { type PageAnchors, readTotals } from '../access/list-totals.ts';
 import { likePattern, siteVisible, type Viewer } from '../access/scope.ts';
 import type { ServerContext } from '../context.ts';
 import type { Database } from '../db/schema.ts';
@@ -8,8 +8,6 @@ import type { AuthVariables } from '../http/guards.ts';
 import { type Paging, readPaging } from '../http/paging.ts';
 import { toSite } from '../mappers.ts';
 import { listTarget } from './list-target.ts';
-
-const anchors = new PageAnchors();
 
 /** One page of a scope from key `from` on, each row carrying the scope's total and version. */
 function pageFrom(db: Kysely<Database>, scope: number, everything: boolean, from: number, size: number) {
@@ -40,7 +38,13 @@ function pageFrom(db: Kysely<Database>, scope: number, everything: boolean, from
  * a page is one query; its rows say which version of the list they saw, and a page read
  * from an anchor of another version is read again the careful way.
  */
-async function scopePage(db: Kysely<Database>, target: Viewer, everything: boolean, paging: Paging) {
+async function scopePage(
+  db: Kysely<Database>,
+  anchors: PageAnchors,
+  target: Viewer,
+  everything: boolean,
+  paging: Paging,
+) {
   const scope = everything ? 0 : target.id;
   const key = `site:${scope}`;
   const known = anchors.latestVersion(key);
@@ -51,6 +55,7 @@ async function scopePage(db: Kysely<Database>, target: Viewer, everything: boole
     const version = Number(rows[0]?.list_version ?? -1);
     if (rows.length > 0 && (paging.offset === 0 || version === known)) {
       anchors.saw(key, version);
+      nextAnchor(anchors, key, version, paging, rows);
       return { rows, total: Number(rows[0]?.list_total ?? 0) };
     }
   }
@@ -80,7 +85,22 @@ async function scopePage(db: Kysely<Database>, target: Viewer, everything: boole
     anchor = first.key;
     anchors.set(key, totals.version, paging.offset, anchor);
   }
-  return { rows: await pageFrom(db, scope, everything, anchor, paging.pageSize), total: totals.sites };
+  const rows = await pageFrom(db, scope, everything, anchor, paging.pageSize);
+  nextAnchor(anchors, key, totals.version, paging, rows);
+  return { rows, total: totals.sites };
+}
+
+/** A full page leaves the next page's anchor behind, so paging on never walks the index again. */
+function nextAnchor(
+  anchors: PageAnchors,
+  key: string,
+  version: number,
+  paging: Paging,
+  rows: { id: number }[],
+) {
+  const last = rows.at(-1);
+  if (last && rows.length === paging.pageSize)
+    anchors.set(key, version, paging.offset + rows.length, last.id + 1);
 }
 
 /**
@@ -98,8 +118,15 @@ export async function listSites(
   const page = { page: paging.page, pageSize: paging.pageSize };
   if (!paging.q && (caller.id === target.id || caller.role === 'admin')) {
     const everything = target.role === 'admin' && !attachedOnly;
-    const { rows, total } = await scopePage(ctx.db, target, everything, paging);
-    return c.json({ items: rows.map(toSite), ...page, total });
+    const scope = everything ? 0 : target.id;
+    // The version is read first: a page read after it is as new as it or newer.
+    const { version } = await readTotals(ctx.db, scope);
+    const key = `site:${scope}:${paging.offset}:${paging.pageSize}`;
+    const body = await ctx.lists.pages.json(key, version, async () => {
+      const { rows, total } = await scopePage(ctx.db, ctx.lists.anchors, target, everything, paging);
+      return { items: rows.map(toSite), ...page, total };
+    });
+    return c.body(body, 200, { 'content-type': 'application/json' });
   }
   let query = ctx.db.selectFrom('sites').where(siteVisible(target, attachedOnly));
   if (caller.id !== target.id && caller.role !== 'admin') query = query.where(siteVisible(caller));

@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import { LIST_COUNTS_SQL } from './migration-list-counts.ts';
+import { LIST_VERSIONS_SQL } from './migration-list-versions.ts';
 import type { Database } from './schema.ts';
 
 /**
@@ -112,6 +113,7 @@ const migrations: { version: number; name: string; sql: string }[] = [
     `,
   },
   { version: 3, name: 'list totals kept by triggers', sql: LIST_COUNTS_SQL },
+  { version: 4, name: 'list versions move on edits', sql: LIST_VERSIONS_SQL },
 ];
 
 /**

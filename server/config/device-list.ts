@@ -1,0 +1,79 @@
+import type { Kysely } from 'kysely';
+import type { Device } from '../../contracts/devices.ts';
+import type { Page } from '../../contracts/page.ts';
+import type { DeviceKey, ListTotals, PageAnchors } from '../access/list-totals.ts';
+import type { Viewer } from '../access/scope.ts';
+import type { Database } from '../db/schema.ts';
+import type { Paging } from '../http/paging.ts';
+import { toDevice } from '../mappers.ts';
+
+/** Devices of a scope in (site id, device id) order, from key `from` on. */
+function scoped(db: Kysely<Database>, scope: number, everything: boolean, from: DeviceKey) {
+  const base = db.selectFrom('devices').innerJoin('sites', 'sites.id', 'devices.site_id');
+  const inScope = everything
+    ? base
+    : base
+        .innerJoin('site_access', 'site_access.site_id', 'devices.site_id')
+        .where('site_access.user_id', '=', scope)
+        .where('site_access.access', '=', true)
+        // Said of the access rows too, so their index scan starts at the anchor's site.
+        .where('site_access.site_id', '>=', from[0]);
+  return inScope
+    .where('devices.site_id', '>=', from[0])
+    .where((eb) => eb(eb.refTuple('devices.site_id', 'devices.id'), '>=', eb.tuple(from[0], from[1])));
+}
+
+/** The key of the device at `offset` of a scope: an index-only walk, done once per version. */
+async function keyAt(db: Kysely<Database>, scope: number, everything: boolean, offset: number) {
+  const walk = everything
+    ? db.selectFrom('devices').select(['devices.site_id', 'devices.id'])
+    : db
+        .selectFrom('site_access')
+        .innerJoin('devices', 'devices.site_id', 'site_access.site_id')
+        .select(['devices.site_id', 'devices.id'])
+        .where('site_access.user_id', '=', scope)
+        .where('site_access.access', '=', true);
+  const row = await walk
+    .orderBy('devices.site_id')
+    .orderBy('devices.id')
+    .offset(offset)
+    .limit(1)
+    .executeTakeFirst();
+  return row ? ([row.site_id, row.id] as const) : undefined;
+}
+
+/**
+ * One page of the unfiltered device list of a scope (0: every device). Pages start at a
+ * remembered anchor key, and each full page leaves the next page's anchor behind, so paging
+ * on costs the same at any depth; an unknown anchor is found once per version of the scope.
+ */
+export async function scopeDevicePage(
+  db: Kysely<Database>,
+  anchors: PageAnchors<DeviceKey>,
+  target: Viewer,
+  everything: boolean,
+  totals: ListTotals,
+  paging: Paging,
+): Promise<Page<Device>> {
+  const scope = everything ? 0 : target.id;
+  const key = `device:${scope}`;
+  const page = { page: paging.page, pageSize: paging.pageSize, total: totals.devices };
+  if (paging.offset >= totals.devices) return { items: [], ...page };
+  let from = paging.offset === 0 ? ([0, 0] as const) : anchors.get(key, totals.version, paging.offset);
+  if (from === undefined) {
+    from = await keyAt(db, scope, everything, paging.offset);
+    if (from === undefined) return { items: [], ...page };
+    anchors.set(key, totals.version, paging.offset, from);
+  }
+  const rows = await scoped(db, scope, everything, from)
+    .selectAll('devices')
+    .select('sites.name as site_name')
+    .orderBy('devices.site_id')
+    .orderBy('devices.id')
+    .limit(paging.pageSize)
+    .execute();
+  const last = rows.at(-1);
+  if (last && rows.length === paging.pageSize)
+    anchors.set(key, totals.version, paging.offset + rows.length, [last.site_id, last.id + 1]);
+  return { items: rows.map(toDevice), ...page };
+}
