@@ -1,6 +1,7 @@
 // The server under load, in its own process: seeds the bulk data, adds a bare JSON endpoint of
-// the same framework as the yardstick, listens on a free port and prints `READY <port>`.
+// the same framework as the yardstick (and a switch to turn the list page cache off), listens on a free port and prints `READY <port>`.
 import { serve } from '@hono/node-server';
+import { PageCache } from '../server/access/page-cache.ts';
 import { createServer } from '../server/create-server.ts';
 import { parseEnv } from '../server/env.ts';
 import { seedBulk } from './server-seed.ts';
@@ -17,6 +18,12 @@ const started = Date.now();
 const added = await seedBulk(server.ctx.db, 2, SITES);
 console.error(`seeded ${added} sites (${added * 3} devices) in ${Date.now() - started} ms`);
 server.app.get('/bench/bare', (c) => c.json({ ok: true, items: [1, 2, 3] }));
+// Lets the load generator measure list calls without the page cache (every page read from
+// the database, through the remembered anchors), as after a change to the list.
+server.app.post('/bench/page-cache/off', (c) => {
+  server.ctx.lists.pages = new PageCache(0);
+  return c.json({ ok: true });
+});
 const http = serve({ fetch: server.app.fetch, port: 0 }, (info) => console.log(`READY ${info.port}`));
 process.on('SIGTERM', () => {
   http.close();

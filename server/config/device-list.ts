@@ -16,10 +16,11 @@ function scoped(db: Kysely<Database>, scope: number, everything: boolean, from: 
         .innerJoin('site_access', 'site_access.site_id', 'devices.site_id')
         .where('site_access.user_id', '=', scope)
         .where('site_access.access', '=', true)
-        // Said of the access rows too, so their index scan starts at the anchor's site.
         .where('site_access.site_id', '>=', from[0]);
+  // The bound is said of every joined table, so each merge-join input starts at the anchor.
   return inScope
     .where('devices.site_id', '>=', from[0])
+    .where('sites.id', '>=', from[0])
     .where((eb) => eb(eb.refTuple('devices.site_id', 'devices.id'), '>=', eb.tuple(from[0], from[1])));
 }
 
