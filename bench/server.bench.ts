@@ -50,6 +50,7 @@ async function main(): Promise<void> {
     });
     const scenarios: Scenario[] = [
       { name: 'bare', path: '/bench/bare' },
+      { name: 'bare-in-app', path: '/bench/bare-in-app' },
       { name: 'site-list-page-0', path: '/config/fleet/site-list/2/0', auth: true },
       { name: 'site-list-page-2000', path: '/config/fleet/site-list/2/2000', auth: true },
       { name: 'device-list', path: '/config/fleet/device-list/2/0', auth: true },
@@ -106,16 +107,24 @@ async function main(): Promise<void> {
       );
     }
     const bare = results.bare;
+    const bareInApp = results['bare-in-app'];
     const lines: { name: string; value: number; unit: string }[] = [];
     for (const [name, r] of Object.entries(results)) {
       lines.push({ name: `${name}.rps`, value: Math.round(r.rps), unit: 'req/s' });
       lines.push({ name: `${name}.mean`, value: Number(r.mean.toFixed(3)), unit: 'ms' });
       lines.push({ name: `${name}.p50`, value: r.p50, unit: 'ms' });
       lines.push({ name: `${name}.p99`, value: r.p99, unit: 'ms' });
-      if (bare && name !== 'bare') {
+      if (bare && !name.startsWith('bare')) {
         lines.push({
           name: `${name}.rps-vs-bare`,
           value: Number((r.rps / bare.rps).toFixed(3)),
+          unit: 'ratio',
+        });
+      }
+      if (bareInApp && !name.startsWith('bare')) {
+        lines.push({
+          name: `${name}.rps-vs-bare-in-app`,
+          value: Number((r.rps / bareInApp.rps).toFixed(3)),
           unit: 'ratio',
         });
       }

@@ -1,6 +1,7 @@
 /**
- * Serialised list pages of one process, each labelled with the version of its scope that was
- * read before the page (`list_counts.version`, moved by triggers on every change a page shows).
+ * Serialised list pages of one process, each labelled with the version of its scope that the
+ * page's own query saw or that was read before it (`list_counts.version`, moved by triggers on
+ * every change a page shows).
  * A page is answered from here only while its scope's version is unchanged, so a change made by
  * any process shows at once; a page read after the label can only be newer than it, never older.
  * Bounded by total size: when full, the oldest pages go first.
@@ -31,13 +32,22 @@ export class PageCache {
   }
 
   /**
-   * The JSON of a page: the stored one for `version`, or `build()` serialised and stored. Read
-   * `version` before calling, so what `build` reads is at least that new.
+   * The JSON of a page. When a page is stored under `key`, `currentVersion()` decides whether
+   * it is still good (one cheap query); otherwise `build()` reads the page together with the
+   * version it saw (or one read before it) and the page is stored under that version. A first
+   * read thus costs the page's own query only.
    */
-  async json(key: string, version: number, build: () => Promise<unknown>): Promise<string> {
-    const cached = this.get(key, version);
-    if (cached !== undefined) return cached;
-    const body = JSON.stringify(await build());
+  async json(
+    key: string,
+    currentVersion: () => Promise<number>,
+    build: () => Promise<{ page: unknown; version: number }>,
+  ): Promise<string> {
+    if (this.#pages.has(key)) {
+      const cached = this.get(key, await currentVersion());
+      if (cached !== undefined) return cached;
+    }
+    const { page, version } = await build();
+    const body = JSON.stringify(page);
     this.set(key, version, body);
     return body;
   }

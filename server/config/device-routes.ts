@@ -64,11 +64,18 @@ export function deviceRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariable
     const paging = readPaging(c);
     if (!paging.q && (caller.id === target.id || caller.role === 'admin')) {
       const everything = target.role === 'admin' && !attachedOnly;
-      // The version is read first: a page read after it is as new as it or newer.
-      const totals = await readTotals(ctx.db, everything ? 0 : target.id);
-      const key = `device:${everything ? 0 : target.id}:${paging.offset}:${paging.pageSize}`;
-      const body = await ctx.lists.pages.json(key, totals.version, () =>
-        scopeDevicePage(ctx.db, ctx.lists.deviceAnchors, target, everything, totals, paging),
+      const scope = everything ? 0 : target.id;
+      const key = `device:${scope}:${paging.offset}:${paging.pageSize}`;
+      const body = await ctx.lists.pages.json(
+        key,
+        () => readTotals(ctx.db, scope).then((totals) => totals.version),
+        async () => {
+          // The totals are read first: a page read after them is as new as they are or newer.
+          const totals = await readTotals(ctx.db, scope);
+          const anchors = ctx.lists.deviceAnchors;
+          const page = await scopeDevicePage(ctx.db, anchors, target, everything, totals, paging);
+          return { page, version: totals.version };
+        },
       );
       return c.body(body, 200, { 'content-type': 'application/json' });
     }

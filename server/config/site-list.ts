@@ -36,7 +36,8 @@ function pageFrom(db: Kysely<Database>, scope: number, everything: boolean, from
  * Unfiltered lists of one scope: the total comes from the trigger-kept counts, and a page starts
  * at a remembered anchor key, so page 2,000 costs about what page 0 does. With the anchor known,
  * a page is one query; its rows say which version of the list they saw, and a page read
- * from an anchor of another version is read again the careful way.
+ * from an anchor of another version is read again the careful way. Answers that version, or
+ * one read before the page.
  */
 async function scopePage(
   db: Kysely<Database>,
@@ -56,12 +57,13 @@ async function scopePage(
     if (rows.length > 0 && (paging.offset === 0 || version === known)) {
       anchors.saw(key, version);
       nextAnchor(anchors, key, version, paging, rows);
-      return { rows, total: Number(rows[0]?.list_total ?? 0) };
+      return { rows, total: Number(rows[0]?.list_total ?? 0), version };
     }
   }
   const totals = await readTotals(db, scope);
   anchors.saw(key, totals.version);
-  if (paging.offset >= totals.sites) return { rows: [], total: totals.sites };
+  const empty = { rows: [], total: totals.sites, version: totals.version };
+  if (paging.offset >= totals.sites) return empty;
   let anchor = anchors.get(key, totals.version, paging.offset);
   if (anchor === undefined) {
     const first = everything
@@ -81,13 +83,13 @@ async function scopePage(
           .offset(paging.offset)
           .limit(1)
           .executeTakeFirst();
-    if (!first) return { rows: [], total: totals.sites };
+    if (!first) return empty;
     anchor = first.key;
     anchors.set(key, totals.version, paging.offset, anchor);
   }
   const rows = await pageFrom(db, scope, everything, anchor, paging.pageSize);
   nextAnchor(anchors, key, totals.version, paging, rows);
-  return { rows, total: totals.sites };
+  return { rows, total: totals.sites, version: totals.version };
 }
 
 /** A full page leaves the next page's anchor behind, so paging on never walks the index again. */
@@ -118,14 +120,21 @@ export async function listSites(
   const page = { page: paging.page, pageSize: paging.pageSize };
   if (!paging.q && (caller.id === target.id || caller.role === 'admin')) {
     const everything = target.role === 'admin' && !attachedOnly;
-    const scope = everything ? 0 : target.id;
-    // The version is read first: a page read after it is as new as it or newer.
-    const { version } = await readTotals(ctx.db, scope);
-    const key = `site:${scope}:${paging.offset}:${paging.pageSize}`;
-    const body = await ctx.lists.pages.json(key, version, async () => {
-      const { rows, total } = await scopePage(ctx.db, ctx.lists.anchors, target, everything, paging);
-      return { items: rows.map(toSite), ...page, total };
-    });
+    const key = `site:${everything ? 0 : target.id}:${paging.offset}:${paging.pageSize}`;
+    const body = await ctx.lists.pages.json(
+      key,
+      () => readTotals(ctx.db, everything ? 0 : target.id).then((totals) => totals.version),
+      async () => {
+        const { rows, total, version } = await scopePage(
+          ctx.db,
+          ctx.lists.anchors,
+          target,
+          everything,
+          paging,
+        );
+        return { page: { items: rows.map(toSite), ...page, total }, version };
+      },
+    );
     return c.body(body, 200, { 'content-type': 'application/json' });
   }
   let query = ctx.db.selectFrom('sites').where(siteVisible(target, attachedOnly));

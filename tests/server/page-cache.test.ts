@@ -10,17 +10,26 @@ describe('PageCache', () => {
     expect(cache.get('site:3:0:20', 7)).toBeUndefined();
   });
 
-  it('builds a missing page once and serves the stored text after that', async () => {
+  it('builds a missing page without asking the version, then serves it while the version holds', async () => {
     const cache = new PageCache();
+    let version = 1;
     let builds = 0;
+    let versionReads = 0;
+    const current = async () => {
+      versionReads += 1;
+      return version;
+    };
     const build = async () => {
       builds += 1;
-      return { items: [1, 2], total: 2 };
+      return { page: { items: [builds], total: 1 }, version };
     };
-    expect(await cache.json('k', 1, build)).toBe('{"items":[1,2],"total":2}');
-    expect(await cache.json('k', 1, build)).toBe('{"items":[1,2],"total":2}');
-    expect(builds).toBe(1);
-    await cache.json('k', 2, build);
+    expect(await cache.json('k', current, build)).toBe('{"items":[1],"total":1}');
+    expect(versionReads).toBe(0);
+    expect(await cache.json('k', current, build)).toBe('{"items":[1],"total":1}');
+    expect([builds, versionReads]).toEqual([1, 1]);
+    version = 2;
+    expect(await cache.json('k', current, build)).toBe('{"items":[2],"total":1}');
+    expect(await cache.json('k', current, build)).toBe('{"items":[2],"total":1}');
     expect(builds).toBe(2);
   });
 
