@@ -72,6 +72,15 @@ describe('cached list pages', () => {
       .execute();
     const moved = await devicePage(admin, `/fleet/devices/all/${IDS.admin}?pageSize=100`);
     expect(moved.items.find((d) => d.id === device.id)?.siteId).toBe(otherSite.siteId);
+    for (const siteId of [device.siteId, otherSite.siteId]) {
+      const details = await t.call('GET', `/config/fleet/sites/${siteId}`, { token: admin });
+      const counted = await t.server.ctx.db
+        .selectFrom('devices')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('site_id', '=', siteId)
+        .executeTakeFirstOrThrow();
+      expect((details.body as { deviceCount: number }).deviceCount).toBe(Number(counted.n));
+    }
   });
 
   it("drops a site's devices from a page already read when the access is switched off", async () => {
