@@ -24,7 +24,22 @@ function scoped(db: Kysely<Database>, scope: number, everything: boolean, from: 
     .where((eb) => eb(eb.refTuple('devices.site_id', 'devices.id'), '>=', eb.tuple(from[0], from[1])));
 }
 
-/** The key of the device at `offset` of a scope: an index-only walk, done once per version. */
+/** One page from key `from` on, each row carrying the scope's device total and version. */
+function pageFrom(db: Kysely<Database>, scope: number, everything: boolean, from: DeviceKey, size: number) {
+  return scoped(db, scope, everything, from)
+    .selectAll('devices')
+    .select('sites.name as site_name')
+    .select((eb) => [
+      eb.selectFrom('list_counts').select('devices').where('user_id', '=', scope).as('list_total'),
+      eb.selectFrom('list_counts').select('version').where('user_id', '=', scope).as('list_version'),
+    ])
+    .orderBy('devices.site_id')
+    .orderBy('devices.id')
+    .limit(size)
+    .execute();
+}
+
+/** The key of the device at `offset` of a scope and the version it was found in: an index-only walk. */
 async function keyAt(db: Kysely<Database>, scope: number, everything: boolean, offset: number) {
   const walk = everything
     ? db.selectFrom('devices').select(['devices.site_id', 'devices.id'])
@@ -35,12 +50,15 @@ async function keyAt(db: Kysely<Database>, scope: number, everything: boolean, o
         .where('site_access.user_id', '=', scope)
         .where('site_access.access', '=', true);
   const row = await walk
+    .select((eb) =>
+      eb.selectFrom('list_counts').select('version').where('user_id', '=', scope).as('list_version'),
+    )
     .orderBy('devices.site_id')
     .orderBy('devices.id')
     .offset(offset)
     .limit(1)
     .executeTakeFirst();
-  return row ? ([row.site_id, row.id] as const) : undefined;
+  return row ? { key: [row.site_id, row.id] as const, version: Number(row.list_version) } : undefined;
 }
 
 /**
@@ -60,21 +78,21 @@ export async function scopeDevicePage(
   const key = `device:${scope}`;
   const page = { page: paging.page, pageSize: paging.pageSize, total: totals.devices };
   if (paging.offset >= totals.devices) return { items: [], ...page };
-  let from = paging.offset === 0 ? ([0, 0] as const) : anchors.get(key, totals.version, paging.offset);
-  if (from === undefined) {
-    from = await keyAt(db, scope, everything, paging.offset);
-    if (from === undefined) return { items: [], ...page };
-    anchors.set(key, totals.version, paging.offset, from);
+  const remembered =
+    paging.offset === 0 ? ([0, 0] as const) : anchors.get(key, totals.version, paging.offset);
+  let rows = remembered && (await pageFrom(db, scope, everything, remembered, paging.pageSize));
+  // A remembered anchor is only good for the version it was found in: if the list moved since
+  // the totals were read, find the anchor again in the list as it is now.
+  if (!rows || (paging.offset > 0 && Number(rows[0]?.list_version ?? -1) !== totals.version)) {
+    const found = await keyAt(db, scope, everything, paging.offset);
+    if (found === undefined) return { items: [], ...page };
+    anchors.set(key, found.version, paging.offset, found.key);
+    rows = await pageFrom(db, scope, everything, found.key, paging.pageSize);
   }
-  const rows = await scoped(db, scope, everything, from)
-    .selectAll('devices')
-    .select('sites.name as site_name')
-    .orderBy('devices.site_id')
-    .orderBy('devices.id')
-    .limit(paging.pageSize)
-    .execute();
+  const first = rows[0];
   const last = rows.at(-1);
-  if (last && rows.length === paging.pageSize)
-    anchors.set(key, totals.version, paging.offset + rows.length, [last.site_id, last.id + 1]);
+  if (first && last && rows.length === paging.pageSize)
+    anchors.set(key, Number(first.list_version), paging.offset + rows.length, [last.site_id, last.id + 1]);
+  if (first) page.total = Number(first.list_total ?? page.total);
   return { items: rows.map(toDevice), ...page };
 }
