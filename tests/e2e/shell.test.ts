@@ -67,6 +67,13 @@ describe('the shell', () => {
     await refresh.click();
     await page.waitForURL('**/landing');
     await expect(refresh.isDisabled()).resolves.toBe(true);
+    // The 20 s start once the list has reloaded, which takes real time: wait for it before
+    // moving the page's fake clock, so the cooldown timer exists when the clock runs.
+    await page
+      .getByTestId('devices-list-version')
+      .filter({ hasText: /^Devices list v\d+$/ })
+      .waitFor();
+    await expect(refresh.isDisabled()).resolves.toBe(true);
     // Timers run on the page's fake clock: the 20 s pass in milliseconds of real time.
     await page.clock.runFor(19_000);
     await expect(refresh.isDisabled()).resolves.toBe(true);
