@@ -1,5 +1,14 @@
 import { z } from 'zod';
 
+/** A model's serial prefix: two to eight upper-case letters and digits (`HX5K`). */
+export const serialPrefixPattern = /^[A-Z0-9]{2,8}$/;
+
+/**
+ * Serial numbers such as `HX5K-24-000123`: a serial prefix, a two-digit year, a six-digit number.
+ * The one pattern for serials: the devices list, the device queries and the simulator agree on it.
+ */
+export const serialNumberPattern = /^[A-Z0-9]{2,8}-\d{2}-\d{6}$/;
+
 /** A 128-bit Bluetooth UUID in lower case, as Web Bluetooth expects it. */
 const uuidSchema = z
   .string()
@@ -31,7 +40,7 @@ export const deviceEntrySchema = z.object({
   /** Display name, e.g. "Helios HX-5000 Hybrid Inverter". */
   name: z.string().min(1),
   /** Serial numbers start with this prefix (`HX5K-24-000123`); devices advertise their serial as BLE name. */
-  serialPrefix: z.string().regex(/^[A-Z0-9]+$/, 'must be upper-case letters and digits'),
+  serialPrefix: z.string().regex(serialPrefixPattern, 'must be 2 to 8 upper-case letters and digits'),
   commands: z.array(commandSchema).min(1),
   write: writeDefinitionSchema,
 });
@@ -58,6 +67,3 @@ export const STANDARD_COMMANDS = {
   readLiveValues: 'Read live values',
   checkPassword: 'Check password',
 } as const;
-
-/** Serial numbers such as `HX5K-24-000123`: prefix, two-digit year, six-digit number. */
-export const serialNumberPattern = /^[A-Z0-9]+-\d{2}-\d{6}$/;

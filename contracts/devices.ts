@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { serialNumberPattern } from './devices-list.ts';
 import { pageOf } from './page.ts';
 
 /** A device installed at a site: `modelId` is the devices-list id (e.g. `HX-5000`). */
@@ -21,6 +22,6 @@ export const installDeviceQuerySchema = z.object({
   serial: z
     .string()
     .trim()
-    .regex(/^[A-Z0-9]{2,8}-\d{2}-\d{6}$/, 'serial looks like HX5K-24-000123')
+    .regex(serialNumberPattern, 'serial looks like HX5K-24-000123')
     .optional(),
 });

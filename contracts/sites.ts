@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idSchema } from './ids.ts';
 import { pageOf } from './page.ts';
 
 const text = (max: number) => z.string().trim().max(max);
@@ -20,10 +21,17 @@ export const sitePayloadSchema = z.object({
   latitude: z.number().min(-90).max(90),
   longitude: z.number().min(-180).max(180),
   placeId: text(300).nullable().default(null),
-  ownerId: z.number().int().positive().nullable().default(null),
+  ownerId: idSchema.nullable().default(null),
 });
 export type SitePayload = z.infer<typeof sitePayloadSchema>;
 export type SitePayloadInput = z.input<typeof sitePayloadSchema>;
+
+/**
+ * `PUT /sites/{id}`: the site payload, except that a missing `ownerId` keeps the owner as it is;
+ * `ownerId: null` clears it, and another id replaces it (the old owner loses the `owner` role).
+ */
+export const siteUpdateSchema = sitePayloadSchema.extend({ ownerId: idSchema.nullable().optional() });
+export type SiteUpdate = z.infer<typeof siteUpdateSchema>;
 
 /** A site as listed. */
 export const siteSchema = z.object({
@@ -71,16 +79,16 @@ export type SiteDetails = z.infer<typeof siteDetailsSchema>;
 
 /** `PUT /fleet/site-access/change-roles`. An empty list keeps the user attached with no role. */
 export const changeRolesRequestSchema = z.object({
-  siteId: z.number().int().positive(),
-  userId: z.number().int().positive(),
+  siteId: idSchema,
+  userId: idSchema,
   roles: z.array(siteRoleSchema).max(4),
 });
 export type ChangeRolesRequest = z.infer<typeof changeRolesRequestSchema>;
 
 /** `PUT /fleet/site-access/set-access`: switch a user's access off (or on) without losing roles. */
 export const setAccessRequestSchema = z.object({
-  siteId: z.number().int().positive(),
-  userId: z.number().int().positive(),
+  siteId: idSchema,
+  userId: idSchema,
   access: z.boolean(),
 });
 export type SetAccessRequest = z.infer<typeof setAccessRequestSchema>;

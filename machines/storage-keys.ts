@@ -1,10 +1,12 @@
+import type { ServiceName } from '../contracts/services.ts';
+
 /**
  * Names of everything the app keeps in `localStorage`. One place, so that
  * logout can clear exactly what the app wrote and nothing else on the origin.
  */
 
 /** The two backends the app signs in to. */
-export type Service = 'config' | 'monitoring';
+export type Service = ServiceName;
 
 /** Session keys (specification §3, "Local storage keys"). */
 export const STORAGE_KEYS = {

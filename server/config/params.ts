@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { idParamSchema } from '../../contracts/ids.ts';
 
-/** A numeric id in a path. */
-export const idParam = z.coerce.number().int().positive().max(2_147_483_647);
+/** A numeric id in a path: 1 to 2^31 − 1, the range of the database's id columns. */
+export const idParam = idParamSchema;

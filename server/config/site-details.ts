@@ -1,15 +1,24 @@
 import type { Kysely } from 'kysely';
 import { jsonArrayFrom } from 'kysely/helpers/postgres';
 import type { SiteDetails, SiteRole } from '../../contracts/sites.ts';
+import { userVisible, type Viewer } from '../access/scope.ts';
 import type { Database } from '../db/schema.ts';
 import { notFound } from '../http/errors.ts';
 import { toSite } from '../mappers.ts';
 
 /**
- * A site with everyone's access to it and its device count (caller already checked), in one
- * statement: the access rows come as a JSON array, the count from the trigger-kept column.
+ * A site with the access to it that the caller may know of, and its device count (the caller's
+ * access to the site is already checked), in one statement: the access rows come as a JSON array,
+ * the count from the trigger-kept column. Only users the caller may see are listed, and users
+ * whose access is switched off only to a caller who manages the site's access (`managesAccess`:
+ * an admin or the site's installer), who needs them to switch it back on.
  */
-export async function siteDetails(db: Kysely<Database>, id: number): Promise<SiteDetails> {
+export async function siteDetails(
+  db: Kysely<Database>,
+  id: number,
+  viewer: Viewer,
+  managesAccess: boolean,
+): Promise<SiteDetails> {
   const site = await db
     .selectFrom('sites')
     .selectAll('sites')
@@ -21,6 +30,8 @@ export async function siteDetails(db: Kysely<Database>, id: number): Promise<Sit
           .select(['site_access.site_id', 'site_access.user_id', 'site_access.roles', 'site_access.access'])
           .select(['users.main_email', 'users.display_name'])
           .whereRef('site_access.site_id', '=', 'sites.id')
+          .where((inner) => userVisible(inner, viewer))
+          .$if(!managesAccess, (q) => q.where('site_access.access', '=', true))
           .orderBy('site_access.user_id'),
       ).as('access'),
     )

@@ -1,8 +1,10 @@
 import { Hono } from 'hono';
-import { sitePayloadSchema } from '../../contracts/sites.ts';
-import { requireSiteAccess, requireSiteRole, requireVisibleUser } from '../access/scope.ts';
+import { type Kysely, sql } from 'kysely';
+import { type SitePayload, type SiteUpdate, sitePayloadSchema, siteUpdateSchema } from '../../contracts/sites.ts';
+import { requireSiteAccess, requireVisibleUser, type Viewer } from '../access/scope.ts';
 import type { ServerContext } from '../context.ts';
-import { ApiError, forbidden } from '../http/errors.ts';
+import type { Database } from '../db/schema.ts';
+import { ApiError, forbidden, notFound } from '../http/errors.ts';
 import type { AuthVariables } from '../http/guards.ts';
 import { readBody, readInput } from '../http/validate.ts';
 import { toSite } from '../mappers.ts';
@@ -10,9 +12,7 @@ import { idParam } from './params.ts';
 import { siteDetails } from './site-details.ts';
 import { listSites } from './site-list.ts';
 
-type SiteValues = ReturnType<typeof columns>;
-
-function columns(body: ReturnType<typeof sitePayloadSchema.parse>) {
+function columns(body: SitePayload | SiteUpdate) {
   return {
     name: body.name,
     display_address: body.displayAddress,
@@ -25,8 +25,40 @@ function columns(body: ReturnType<typeof sitePayloadSchema.parse>) {
     latitude: body.latitude,
     longitude: body.longitude,
     place_id: body.placeId,
-    owner_id: body.ownerId,
   };
+}
+
+/** Give a site's owner the `owner` site role (access on), keeping any roles they already hold. */
+async function attachOwner(trx: Kysely<Database>, siteId: number, ownerId: number): Promise<void> {
+  await trx
+    .insertInto('site_access')
+    .values({ site_id: siteId, user_id: ownerId, roles: ['owner'], access: true })
+    .onConflict((oc) =>
+      oc.columns(['site_id', 'user_id']).doUpdateSet({
+        roles: sql<string[]>`case when 'owner' = any(site_access.roles) then site_access.roles
+          else array_append(site_access.roles, 'owner') end`,
+      }),
+    )
+    .execute();
+}
+
+/**
+ * Take the `owner` site role from a replaced owner. With no role left they no longer see the
+ * site, so the access record goes too; other roles they hold keep it.
+ */
+async function detachOwner(trx: Kysely<Database>, siteId: number, ownerId: number): Promise<void> {
+  await trx
+    .updateTable('site_access')
+    .set({ roles: sql<string[]>`array_remove(roles, 'owner')` })
+    .where('site_id', '=', siteId)
+    .where('user_id', '=', ownerId)
+    .execute();
+  await trx
+    .deleteFrom('site_access')
+    .where('site_id', '=', siteId)
+    .where('user_id', '=', ownerId)
+    .where(sql<boolean>`cardinality(roles) = 0`)
+    .execute();
 }
 
 /** Sites: create, update, lists and details. */
@@ -34,38 +66,34 @@ export function siteRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariables 
   const app = new Hono<{ Variables: AuthVariables }>();
   const { db } = ctx;
 
-  const checkOwner = async (viewer: AuthVariables['principal'], ownerId: number | null) => {
+  const checkOwner = async (q: Kysely<Database>, viewer: Viewer, ownerId: number | null) => {
     if (ownerId === null) return;
-    const owner = await db
+    const owner = await q
       .selectFrom('users')
       .select(['id', 'role'])
       .where('id', '=', ownerId)
       .executeTakeFirst();
     if (owner?.role !== 'owner')
       throw new ApiError(400, 'invalid_input', 'ownerId: no such owner', 'ownerId');
-    await requireVisibleUser(db, viewer, ownerId).catch(() => {
+    await requireVisibleUser(q, viewer, ownerId).catch(() => {
       throw new ApiError(400, 'invalid_input', 'ownerId: that owner is not yours to attach', 'ownerId');
     });
-  };
-
-  const attachOwner = async (siteId: number, values: SiteValues) => {
-    if (values.owner_id === null) return;
-    await db
-      .insertInto('site_access')
-      .values({ site_id: siteId, user_id: values.owner_id, roles: ['owner'], access: true })
-      .onConflict((oc) => oc.columns(['site_id', 'user_id']).doNothing())
-      .execute();
   };
 
   app.post('/sites', async (c) => {
     const viewer = c.get('principal');
     if (viewer.role === 'owner') throw forbidden('Owners cannot create sites', 'role_forbidden');
-    const values = columns(await readBody(c, sitePayloadSchema));
-    await checkOwner(viewer, values.owner_id);
+    const body = await readBody(c, sitePayloadSchema);
+    await checkOwner(db, viewer, body.ownerId);
+    // The site, the installer's roles and the owner's role exist together or not at all.
     const site = await db.transaction().execute(async (trx) => {
       const row = await trx
         .insertInto('sites')
-        .values({ ...values, installer_id: viewer.role === 'installer' ? viewer.id : null })
+        .values({
+          ...columns(body),
+          owner_id: body.ownerId,
+          installer_id: viewer.role === 'installer' ? viewer.id : null,
+        })
         .returningAll()
         .executeTakeFirstOrThrow();
       if (viewer.role === 'installer') {
@@ -74,25 +102,45 @@ export function siteRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariables 
           .values({ site_id: row.id, user_id: viewer.id, roles: ['installer', 'configurator'], access: true })
           .execute();
       }
+      if (body.ownerId !== null) await attachOwner(trx, row.id, body.ownerId);
       return row;
     });
-    await attachOwner(site.id, values);
     return c.json(toSite(site), 201);
   });
 
   app.put('/sites/:id', async (c) => {
     const viewer = c.get('principal');
     const id = readInput(c.req.param('id'), idParam, 'id');
-    await requireSiteRole(db, viewer, id, ['installer', 'owner']);
-    const values = columns(await readBody(c, sitePayloadSchema));
-    await checkOwner(viewer, values.owner_id);
-    const site = await db
-      .updateTable('sites')
-      .set({ ...values, updated_at: new Date() })
-      .where('id', '=', id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    await attachOwner(id, values);
+    const access = await requireSiteAccess(db, viewer, id);
+    if (!access.admin && !access.roles.some((role) => role === 'installer' || role === 'owner'))
+      throw forbidden('Your role on this site does not allow this', 'site_role_forbidden');
+    const body = await readBody(c, siteUpdateSchema);
+    const site = await db.transaction().execute(async (trx) => {
+      // Locked, so two owner changes of one site cannot both detach the same old owner.
+      const current = await trx
+        .selectFrom('sites')
+        .select('owner_id')
+        .where('id', '=', id)
+        .forUpdate()
+        .executeTakeFirst();
+      if (!current) throw notFound('Site');
+      const ownerId = body.ownerId === undefined ? current.owner_id : body.ownerId;
+      const ownerChanges = ownerId !== current.owner_id;
+      if (ownerChanges) {
+        if (!access.admin && !access.roles.includes('installer'))
+          throw forbidden('Only the site installer or an admin changes its owner', 'site_role_forbidden');
+        await checkOwner(trx, viewer, ownerId);
+      }
+      const row = await trx
+        .updateTable('sites')
+        .set({ ...columns(body), owner_id: ownerId, updated_at: new Date() })
+        .where('id', '=', id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      if (ownerChanges && current.owner_id !== null) await detachOwner(trx, id, current.owner_id);
+      if (ownerId !== null) await attachOwner(trx, id, ownerId);
+      return row;
+    });
     return c.json(toSite(site));
   });
 
@@ -101,8 +149,10 @@ export function siteRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariables 
 
   app.get('/fleet/sites/:id', async (c) => {
     const id = readInput(c.req.param('id'), idParam, 'id');
-    await requireSiteAccess(db, c.get('principal'), id);
-    return c.json(await siteDetails(db, id));
+    const viewer = c.get('principal');
+    const access = await requireSiteAccess(db, viewer, id);
+    const managesAccess = access.admin || access.roles.includes('installer');
+    return c.json(await siteDetails(db, id, viewer, managesAccess));
   });
   return app;
 }

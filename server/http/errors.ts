@@ -1,17 +1,22 @@
 import type { Context } from 'hono';
+import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { z } from 'zod';
 import type { ErrorBody } from '../../contracts/auth.ts';
 
-/** A failure the client should see: status, stable `code`, a readable message, maybe a field. */
-export class ApiError extends Error {
+/**
+ * A failure the client should see: status, stable `code`, a readable message, maybe a field.
+ * It is Hono's `HTTPException`, so middleware and handlers throw one kind of failure and the
+ * server's one `onError` answers it.
+ */
+export class ApiError extends HTTPException {
   constructor(
-    readonly status: ContentfulStatusCode,
+    status: ContentfulStatusCode,
     readonly code: string,
     message: string,
     readonly field?: string,
   ) {
-    super(message);
+    super(status, { message });
     this.name = 'ApiError';
   }
 }
@@ -29,9 +34,14 @@ export function validationError(error: z.ZodError, where: string): ApiError {
   return new ApiError(400, 'invalid_input', `${field}: ${issue?.message ?? 'invalid'}`, field);
 }
 
+/** Stable codes for the 4xx failures Hono's own middleware throws. */
+const HONO_CODES: Partial<Record<number, string>> = { 413: 'body_too_large' };
+
 /**
- * The one error handler: ApiErrors answer as they are; anything else is logged and answers a
- * generic 500, so no stack trace or SQL text ever reaches a client.
+ * The one error handler of the whole server, registered once in `createServer`: an `ApiError`
+ * answers as it is, any other `HTTPException` (from Hono's middleware) answers its status with
+ * `{message, code}`; anything else is logged and answers a generic 500, so no stack trace or SQL
+ * text ever reaches a client.
  */
 export function handleError(error: Error, c: Context): Response {
   if (error instanceof ApiError) {
@@ -39,21 +49,18 @@ export function handleError(error: Error, c: Context): Response {
     if (error.field) body.field = error.field;
     return c.json(body, error.status);
   }
+  if (error instanceof HTTPException && error.status < 500) {
+    const code = HONO_CODES[error.status] ?? 'bad_request';
+    return c.json({ message: error.message || 'Bad request', code }, error.status);
+  }
   if (error instanceof SyntaxError) {
     return c.json({ message: 'The body is not valid JSON', code: 'invalid_json' }, 400);
-  }
-  const status = (error as { status?: unknown }).status;
-  if (typeof status === 'number' && status >= 400 && status < 500) {
-    return c.json(
-      { message: error.message || 'Bad request', code: 'bad_request' },
-      status as ContentfulStatusCode,
-    );
   }
   console.error(`[${c.req.method} ${c.req.path}]`, error);
   return c.json({ message: 'Something went wrong on the server', code: 'internal' }, 500);
 }
 
-/** Answer for an unknown route inside a service. */
+/** Answer for an unknown route. */
 export function handleNotFound(c: Context): Response {
   return c.json({ message: `No such call: ${c.req.method} ${c.req.path}`, code: 'not_found' }, 404);
 }

@@ -2,7 +2,33 @@ import type { Context } from 'hono';
 import type { z } from 'zod';
 import { ApiError, validationError } from './errors.ts';
 
-/** Parse the JSON body with a schema; a bad body is a 400 naming the field. */
+/**
+ * The path of the first string holding a NUL character inside a JSON value, or undefined.
+ * PostgreSQL text cannot hold NUL: such a value must be refused here, naming its field, before it
+ * can reach a query and fail there.
+ */
+export function findNul(value: unknown, path: string[] = []): string[] | undefined {
+  if (typeof value === 'string') return value.includes('\u0000') ? path : undefined;
+  if (value === null || typeof value !== 'object') return undefined;
+  for (const [key, item] of Object.entries(value)) {
+    if (key.includes('\u0000')) return [...path, key];
+    const found = findNul(item, [...path, key]);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+function refuseNul(value: unknown, where: string): void {
+  const path = findNul(value);
+  if (!path) return;
+  const field = path.join('.') || where;
+  throw new ApiError(400, 'invalid_input', `${field}: must not contain a NUL character`, field);
+}
+
+/**
+ * Parse the JSON body with a schema; a bad body is a 400 naming the field.
+ * @throws {ApiError} 400 `invalid_json`, or `invalid_input` naming the field.
+ */
 export async function readBody<S extends z.ZodType>(c: Context, schema: S): Promise<z.infer<S>> {
   let raw: unknown;
   try {
@@ -11,13 +37,18 @@ export async function readBody<S extends z.ZodType>(c: Context, schema: S): Prom
   } catch {
     throw new ApiError(400, 'invalid_json', 'The body is not valid JSON');
   }
+  refuseNul(raw, 'body');
   const result = schema.safeParse(raw);
   if (!result.success) throw validationError(result.error, 'body');
   return result.data;
 }
 
-/** Parse any record (path params, query, headers) with a schema; failure is a 400. */
+/**
+ * Parse any record (path params, query, headers) with a schema; failure is a 400.
+ * @throws {ApiError} 400 `invalid_input` naming the field (`where` for a bare value).
+ */
 export function readInput<S extends z.ZodType>(value: unknown, schema: S, where: string): z.infer<S> {
+  refuseNul(value, where);
   const result = schema.safeParse(value);
   if (!result.success) throw validationError(result.error, where);
   return result.data;

@@ -5,12 +5,13 @@ import {
   fleetLoginRequestSchema,
   refreshRequestSchema,
 } from '../../contracts/auth.ts';
+import { AUTH_PREFIX, MONITORING_OPEN_PATHS, normalisePath, TOKEN_ISSUERS } from '../../contracts/services.ts';
 import { verifyAccessToken } from '../auth/access-tokens.ts';
 import { issueRefreshToken, rotateRefreshToken } from '../auth/refresh-tokens.ts';
 import { checkCredentials, loadPrincipal, monitoringAccessToken } from '../auth/sign-in.ts';
 import type { ServerContext } from '../context.ts';
 import { clientAddress } from '../http/client-address.ts';
-import { ApiError, handleError, handleNotFound } from '../http/errors.ts';
+import { ApiError } from '../http/errors.ts';
 import { type AuthVariables, requireBearer } from '../http/guards.ts';
 import { readBody } from '../http/validate.ts';
 
@@ -26,13 +27,15 @@ const base64 = z
 export function createMonitoringApp(ctx: ServerContext, mount: string): Hono<{ Variables: AuthVariables }> {
   const app = new Hono<{ Variables: AuthVariables }>();
   const rel = (path: string) => (path.startsWith(mount) ? path.slice(mount.length) || '/' : path);
-  app.onError(handleError);
-  app.notFound(handleNotFound);
-  app.use(requireBearer(ctx.monitoringJwks, 'fleet-monitoring', (path) => rel(path).startsWith('/auth/')));
+  const isOpen = (path: string) => {
+    const p = normalisePath(rel(path));
+    return p.startsWith(AUTH_PREFIX) || MONITORING_OPEN_PATHS.includes(p);
+  };
+  app.use(requireBearer(ctx.monitoringJwks, TOKEN_ISSUERS.monitoring, isOpen));
 
   app.post('/auth/v2/configurator-login', async (c) => {
     const body = await readBody(c, configuratorLoginRequestSchema);
-    const vouched = await verifyAccessToken(ctx.configJwks, 'fleet-config', body.access_token);
+    const vouched = await verifyAccessToken(ctx.configJwks, TOKEN_ISSUERS.config, body.access_token);
     if (!vouched)
       throw new ApiError(401, 'token_invalid', 'The configuration access token is invalid or expired');
     if (vouched.email.toLowerCase() !== body.username.toLowerCase()) {

@@ -1,35 +1,18 @@
-import type { Service } from '../../machines/storage-keys.ts';
+import {
+  isPublicPath,
+  isServiceCommsPath,
+  normalisePath,
+  type ServiceName,
+} from '../../contracts/services.ts';
 import type { AccessToken } from '../../machines/tokens.ts';
 
 /**
  * Header rules of specification §7, as pure functions of the service and the request path
- * (the part after the service's base URL, e.g. `/fleet/sites/12?x=1`).
- *
- * Public paths, decided precisely: the four paths the specification lists, matched exactly
- * (`/auth`, `/users`, `/users/password`, `/users/password-reset`; a trailing slash, query or hash
- * is ignored), plus everything under `/auth/` — the v2 login and refresh endpoints are how a
- * caller gets a token, so a Bearer there could only be a stale one. `/users/12` or
- * `/users/role/admin` are NOT public: they carry the Bearer.
+ * (the part after the service's base URL, e.g. `/fleet/sites/12?x=1`). Which paths are public is
+ * decided once in `contracts/services.ts`, which the services' middleware reads too: the four
+ * paths the specification lists, matched exactly, plus everything under `/auth/`.
  */
-const PUBLIC_PATHS: ReadonlySet<string> = new Set([
-  '/auth',
-  '/users',
-  '/users/password',
-  '/users/password-reset',
-]);
-
-/** The path alone: no query, no hash, no trailing slash (the root stays `/`). */
-export function normalisePath(path: string): string {
-  const bare = path.split(/[?#]/, 1)[0] ?? '';
-  const withSlash = bare.startsWith('/') ? bare : `/${bare}`;
-  return withSlash.length > 1 ? withSlash.replace(/\/+$/, '') || '/' : withSlash;
-}
-
-/** True for the paths that never carry a Bearer token (see the module comment). */
-export function isPublicPath(path: string): boolean {
-  const p = normalisePath(path);
-  return PUBLIC_PATHS.has(p) || p.startsWith('/auth/');
-}
+export { isPublicPath, normalisePath };
 
 /** The firmware endpoint gets no auth headers at all: a path with a `firmware` segment. */
 export function isFirmwarePath(path: string): boolean {
@@ -37,8 +20,8 @@ export function isFirmwarePath(path: string): boolean {
 }
 
 /** `api-key` goes on every configuration call whose path does not contain `/service-comms`. */
-export function needsApiKey(service: Service, path: string): boolean {
-  return service === 'config' && !normalisePath(path).includes('/service-comms') && !isFirmwarePath(path);
+export function needsApiKey(service: ServiceName, path: string): boolean {
+  return service === 'config' && !isServiceCommsPath(path) && !isFirmwarePath(path);
 }
 
 /** Bearer goes on every path but the public ones and the firmware endpoint. */
@@ -47,7 +30,7 @@ export function needsBearer(path: string): boolean {
 }
 
 export interface HeaderInput {
-  service: Service;
+  service: ServiceName;
   path: string;
   apiKey: string;
   /** Current access token of `service`; null sends no Authorization header. */

@@ -55,8 +55,11 @@ describe('sites', () => {
     const owner = (await t.login('owner')).access_token;
     const details = await t.call('GET', `/config/fleet/sites/${created.id}`, { token: owner });
     expect(details.status).toBe(200);
+    // The owner sees only the users they may see: themself.
     const parsed = siteDetailsSchema.parse(details.body);
-    expect(parsed.access.map((row) => [row.userId, row.roles])).toEqual([
+    expect(parsed.access.map((row) => [row.userId, row.roles])).toEqual([[IDS.owner, ['owner']]]);
+    const asInstaller = await t.call('GET', `/config/fleet/sites/${created.id}`, { token: installer });
+    expect(siteDetailsSchema.parse(asInstaller.body).access.map((row) => [row.userId, row.roles])).toEqual([
       [IDS.installerA, ['installer', 'configurator']],
       [IDS.owner, ['owner']],
     ]);
