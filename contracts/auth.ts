@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { userRoleSchema } from './users.ts';
 
 /** Every error the services answer: `{message, code}`; `field` names a failing input. */
 export const errorBodySchema = z.object({
@@ -58,3 +59,11 @@ export const passwordChangeHeadersSchema = z.object({
   new_password: z.string().min(8).max(256),
 });
 export type PasswordChangeHeaders = z.infer<typeof passwordChangeHeadersSchema>;
+
+/** Who an access token speaks for: the monitoring service's `GET /me`. */
+export const principalSchema = z.object({
+  id: z.number().int(),
+  email: z.string(),
+  name: z.string(),
+  role: userRoleSchema,
+});

@@ -17,11 +17,10 @@ export type Device = z.infer<typeof deviceSchema>;
 /** Device lists and `GET /fleet/sites/installs/{siteId}`. */
 export const devicePageSchema = pageOf(deviceSchema);
 
+/** The `{id}` of `GET /install/device/{id}`: a devices-list model id such as `HX-5000`. */
+export const modelIdSchema = z.string().regex(/^[A-Za-z0-9-]{1,32}$/, 'a model id such as HX-5000');
+
 /** `GET /install/device/{id}?serial=`: the id is the model id; `serial` picks one device. */
 export const installDeviceQuerySchema = z.object({
-  serial: z
-    .string()
-    .trim()
-    .regex(serialNumberPattern, 'serial looks like HX5K-24-000123')
-    .optional(),
+  serial: z.string().trim().regex(serialNumberPattern, 'serial looks like HX5K-24-000123').optional(),
 });

@@ -7,8 +7,4 @@ export const MAX_ID = 2_147_483_647;
 export const idSchema = z.number().int().positive().max(MAX_ID, `must be at most ${MAX_ID}`);
 
 /** A row id in a path segment, e.g. the `12` of `/users/12`. */
-export const idParamSchema = z.coerce
-  .number()
-  .int()
-  .positive()
-  .max(MAX_ID, `must be at most ${MAX_ID}`);
+export const idParamSchema = z.coerce.number().int().positive().max(MAX_ID, `must be at most ${MAX_ID}`);

@@ -25,7 +25,12 @@ export type TokenIssuerName = (typeof TOKEN_ISSUERS)[ServiceName];
  * The public paths of specification §7, matched exactly (no Bearer). Everything under `/auth/` is
  * public too: the v2 sign-in and refresh calls are how a caller gets a token.
  */
-export const PUBLIC_PATHS: readonly string[] = ['/auth', '/users', '/users/password', '/users/password-reset'];
+export const PUBLIC_PATHS: readonly string[] = [
+  '/auth',
+  '/users',
+  '/users/password',
+  '/users/password-reset',
+];
 
 /** Prefix of the sign-in calls, public on both services. */
 export const AUTH_PREFIX = '/auth/';

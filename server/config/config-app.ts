@@ -3,6 +3,7 @@ import { Hono } from 'hono';
 import { isOpenPath, isPublicPath, TOKEN_ISSUERS } from '../../contracts/services.ts';
 import type { ServerContext } from '../context.ts';
 import { type AuthVariables, requireApiKey, requireBearer } from '../http/guards.ts';
+import { openApiRoute } from '../openapi/openapi-document.ts';
 import { configAuthRoutes } from './auth-routes.ts';
 import { deviceRoutes } from './device-routes.ts';
 import { devicesListRoute } from './devices-list-route.ts';
@@ -19,6 +20,7 @@ export function createConfigApp(
 ): Hono<{ Variables: AuthVariables }> {
   const rel = (path: string) => (path.startsWith(mount) ? path.slice(mount.length) || '/' : path);
   const app = new Hono<{ Variables: AuthVariables }>();
+  app.route('/', openApiRoute('config'));
   app.get('/.well-known/jwks.json', (c) => c.json({ keys: [ctx.configKey.publicJwk] }));
   app.route('/', devicesListRoute(ctx.env.LINK_KEY, join(publicDir, 'devices-list.json')));
   // Which paths go without an api-key or a Bearer is decided once in contracts/services.ts.

@@ -1,5 +1,5 @@
 import { type Context, Hono } from 'hono';
-import { installDeviceQuerySchema } from '../../contracts/devices.ts';
+import { installDeviceQuerySchema, modelIdSchema } from '../../contracts/devices.ts';
 import { readTotals } from '../access/list-totals.ts';
 import { likePattern, requireSiteAccess, siteVisible, type Viewer } from '../access/scope.ts';
 import type { ServerContext } from '../context.ts';
@@ -94,10 +94,7 @@ export function deviceRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariable
   });
 
   app.get('/install/device/:id', async (c) => {
-    const modelId = c.req.param('id');
-    if (!/^[A-Za-z0-9-]{1,32}$/.test(modelId)) {
-      throw new ApiError(400, 'invalid_input', 'id: a model id such as HX-5000', 'id');
-    }
+    const modelId = readInput(c.req.param('id'), modelIdSchema, 'id');
     const { serial } = readInput(
       { serial: c.req.query('serial') || undefined },
       installDeviceQuerySchema,

@@ -1,6 +1,11 @@
 import { Hono } from 'hono';
 import { type Kysely, sql } from 'kysely';
-import { type SitePayload, type SiteUpdate, sitePayloadSchema, siteUpdateSchema } from '../../contracts/sites.ts';
+import {
+  type SitePayload,
+  type SiteUpdate,
+  sitePayloadSchema,
+  siteUpdateSchema,
+} from '../../contracts/sites.ts';
 import { requireSiteAccess, requireVisibleUser, type Viewer } from '../access/scope.ts';
 import type { ServerContext } from '../context.ts';
 import type { Database } from '../db/schema.ts';

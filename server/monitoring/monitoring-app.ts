@@ -5,7 +5,12 @@ import {
   fleetLoginRequestSchema,
   refreshRequestSchema,
 } from '../../contracts/auth.ts';
-import { AUTH_PREFIX, MONITORING_OPEN_PATHS, normalisePath, TOKEN_ISSUERS } from '../../contracts/services.ts';
+import {
+  AUTH_PREFIX,
+  MONITORING_OPEN_PATHS,
+  normalisePath,
+  TOKEN_ISSUERS,
+} from '../../contracts/services.ts';
 import { verifyAccessToken } from '../auth/access-tokens.ts';
 import { issueRefreshToken, rotateRefreshToken } from '../auth/refresh-tokens.ts';
 import { checkCredentials, loadPrincipal, monitoringAccessToken } from '../auth/sign-in.ts';
@@ -14,6 +19,7 @@ import { clientAddress } from '../http/client-address.ts';
 import { ApiError } from '../http/errors.ts';
 import { type AuthVariables, requireBearer } from '../http/guards.ts';
 import { readBody } from '../http/validate.ts';
+import { openApiRoute } from '../openapi/openapi-document.ts';
 
 const base64 = z
   .string()
@@ -31,6 +37,7 @@ export function createMonitoringApp(ctx: ServerContext, mount: string): Hono<{ V
     const p = normalisePath(rel(path));
     return p.startsWith(AUTH_PREFIX) || MONITORING_OPEN_PATHS.includes(p);
   };
+  app.route('/', openApiRoute('monitoring'));
   app.use(requireBearer(ctx.monitoringJwks, TOKEN_ISSUERS.monitoring, isOpen));
 
   app.post('/auth/v2/configurator-login', async (c) => {

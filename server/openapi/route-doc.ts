@@ -1,0 +1,26 @@
+import type { z } from 'zod';
+
+/**
+ * How a call is authorised: `bearer` needs an access token, `public` none (the configuration
+ * service still wants its `api-key`), `basic` the devices list's own credentials, `open` nothing.
+ */
+export type RouteAuth = 'bearer' | 'public' | 'basic' | 'open';
+
+/** One documented call of a service, described with the shared zod contracts. */
+export interface RouteDoc {
+  method: 'get' | 'post' | 'put' | 'delete';
+  /** Path inside the service in OpenAPI form, e.g. `/sites/{id}`. */
+  path: string;
+  summary: string;
+  tag: string;
+  auth: RouteAuth;
+  /** Path parameters by name, in path order. */
+  params?: Record<string, z.ZodType>;
+  query?: Record<string, z.ZodType>;
+  headers?: Record<string, z.ZodType>;
+  body?: z.ZodType;
+  /** A valid body: shown in the document, and the starting point of the property test. */
+  example?: Record<string, unknown>;
+  /** Success and the failures particular to this call; 400/401/500 are added where they apply. */
+  responses: Record<number, { description: string; schema?: z.ZodType }>;
+}
