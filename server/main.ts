@@ -1,7 +1,9 @@
+import type { Server } from 'node:http';
 import { serve } from '@hono/node-server';
 import { createServer, type ServiceSelection } from './create-server.ts';
 import { DEMO_ACCOUNTS } from './db/seed.ts';
 import { EnvError, parseEnv } from './env.ts';
+import { drainOnShutdown, SHUTDOWN_GRACE_MS } from './http/graceful-shutdown.ts';
 
 function readServiceFlag(argv: string[]): ServiceSelection {
   const index = argv.indexOf('--service');
@@ -33,12 +35,26 @@ async function main(): Promise<void> {
     for (const account of DEMO_ACCOUNTS)
       console.log(`  ${account.role.padEnd(9)} ${account.email} / ${account.password}`);
   });
-  const stop = () => {
-    http.close();
-    void server.close().then(() => process.exit(0));
+  const shutdown = drainOnShutdown(http as Server, () => server.close());
+  const stop = (signal: NodeJS.Signals) => {
+    console.log(`${signal}: no new connections; finishing the requests in flight, then closing the database`);
+    shutdown().then(
+      ({ inFlight, finished }) => {
+        console.log(
+          finished
+            ? `Stopped: ${inFlight} request(s) in flight finished, database closed.`
+            : `Stopped: requests still running after ${SHUTDOWN_GRACE_MS / 1000} s were cut off, database closed.`,
+        );
+        process.exit(0);
+      },
+      (error: unknown) => {
+        console.error('Shutdown failed:', error);
+        process.exit(1);
+      },
+    );
   };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
 }
 
 main().catch((error: unknown) => {

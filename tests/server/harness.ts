@@ -42,7 +42,7 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-async function freshDatabase(): Promise<{
+export async function freshDatabase(): Promise<{
   target: { url: string } | { pgliteDir: string };
   drop: () => Promise<void>;
 }> {

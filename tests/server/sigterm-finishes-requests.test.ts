@@ -1,0 +1,162 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { request } from 'node:http';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { siteSchema } from '../../contracts/sites.ts';
+import { freshDatabase, PASSWORDS } from './harness.ts';
+
+const ROOT = new URL('../..', import.meta.url).pathname;
+const API_KEY = 'sigterm-test-api-key';
+const BURST = 24;
+
+let child: ChildProcess;
+let output = '';
+let origin = '';
+let dataDir = '';
+let drop: () => Promise<void> = async () => {};
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject()));
+    });
+  });
+}
+
+/** Resolves once the server's output matches `pattern`. */
+function printed(pattern: RegExp): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const check = () => {
+      if (!pattern.test(output)) return;
+      child.stdout?.off('data', check);
+      resolve();
+    };
+    child.stdout?.on('data', check);
+    child.once('exit', (code) => reject(new Error(`server exited (${code}) before ${pattern}:\n${output}`)));
+    check();
+  });
+}
+
+beforeAll(async () => {
+  // The real server process (server/main.ts) on its own data: PGlite in a temporary folder, or a
+  // new database on TEST_DATABASE_URL.
+  dataDir = mkdtempSync(join(tmpdir(), 'fleet-sigterm-'));
+  const database = await freshDatabase();
+  drop = database.drop;
+  const port = await freePort();
+  const env: Record<string, string | undefined> = {
+    ...process.env,
+    PORT: String(port),
+    DATA_DIR: dataDir,
+    API_KEY,
+    SEED_DEMO: '1',
+    DATABASE_URL: 'url' in database.target ? database.target.url : '',
+  };
+  child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  await printed(/Fleet Manager listening on/);
+  origin = `http://127.0.0.1:${port}`;
+}, 120_000);
+
+afterAll(async () => {
+  if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  rmSync(dataDir, { recursive: true, force: true });
+  await drop();
+});
+
+/**
+ * Start a write with `Expect: 100-continue` and resolve `started` once the server has read its
+ * headers (it answered 100 Continue): from then on the request is in flight. The body is sent
+ * when `send()` is called; `answer` resolves with the final status and body.
+ */
+function startWrite(path: string, token: string, body: unknown) {
+  const text = JSON.stringify(body);
+  let send = () => {};
+  const started = new Promise<void>((resolve, reject) => {
+    const req = request(`${origin}${path}`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'content-length': Buffer.byteLength(text),
+        'api-key': API_KEY,
+        authorization: `Bearer ${token}`,
+        expect: '100-continue',
+      },
+    });
+    req.once('continue', () => resolve());
+    req.once('error', reject);
+    send = () => req.end(text);
+    answers.push(
+      new Promise((done, fail) => {
+        req.once('response', (res) => {
+          let data = '';
+          res.on('data', (chunk: Buffer) => {
+            data += chunk.toString();
+          });
+          res.once('end', () => done({ status: res.statusCode ?? 0, body: data }));
+        });
+        req.once('error', fail);
+      }),
+    );
+    req.flushHeaders();
+  });
+  return { started, send: () => send() };
+}
+const answers: Promise<{ status: number; body: string }>[] = [];
+
+async function signIn(): Promise<string> {
+  const [main_email, password] = PASSWORDS.installerA;
+  const answer = await fetch(`${origin}/config/auth/v2/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'api-key': API_KEY },
+    body: JSON.stringify({ main_email, password }),
+  });
+  expect(answer.status).toBe(200);
+  return ((await answer.json()) as { access_token: string }).access_token;
+}
+
+describe('SIGTERM', () => {
+  it('answers every request in flight, refuses new connections, then closes the database', async () => {
+    const token = await signIn();
+    const writes = Array.from({ length: BURST }, (_, i) =>
+      startWrite('/config/sites', token, {
+        name: `Shutdown burst ${i}`,
+        displayAddress: `${i} Drain Street`,
+        latitude: 10,
+        longitude: 20,
+      }),
+    );
+    await Promise.all(writes.map((write) => write.started));
+
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    await printed(/SIGTERM: no new connections/);
+    // Shutdown has begun: a new connection is refused, while the writes still send their bodies.
+    await expect(fetch(`${origin}/config/openapi.json`)).rejects.toThrow();
+    for (const write of writes) write.send();
+
+    const results = await Promise.all(answers);
+    expect(results.map((result) => result.status)).toEqual(Array(BURST).fill(201));
+    const names = results.map((result) => siteSchema.parse(JSON.parse(result.body)).name).sort();
+    expect(new Set(names).size).toBe(BURST);
+    expect(await exited).toBe(0);
+    expect(output).toMatch(
+      new RegExp(`Stopped: ${BURST} request\\(s\\) in flight finished, database closed`),
+    );
+  }, 60_000);
+});
