@@ -17,7 +17,7 @@ import { migrate } from './db/migrations.ts';
 import type { Database } from './db/schema.ts';
 import { seedDemo } from './db/seed.ts';
 import type { Env } from './env.ts';
-import { handleError, handleNotFound } from './http/errors.ts';
+import { ApiError, handleError, handleNotFound } from './http/errors.ts';
 import { createMailer } from './mail/mailer.ts';
 import { createMonitoringApp } from './monitoring/monitoring-app.ts';
 import { serveApp } from './static-app.ts';
@@ -93,6 +93,8 @@ export async function createServer(options: CreateServerOptions): Promise<FleetS
     const ctx = await buildContext({ ...options, services }, db);
     const seeded = options.seed === false ? false : await seedDemo(db, ctx.scryptCost);
     const app = new Hono();
+    // The one error handler of the whole server: services and middleware throw `ApiError`
+    // (an `HTTPException`) and register none of their own.
     app.onError(handleError);
     app.notFound(handleNotFound);
     if (env.APP_ORIGINS.length > 0) {
@@ -116,7 +118,9 @@ export async function createServer(options: CreateServerOptions): Promise<FleetS
     // Every call's body is small JSON; refuse big ones before reading them.
     const limit = bodyLimit({
       maxSize: 64 * 1024,
-      onError: (c) => c.json({ message: 'The body is larger than 64 KiB', code: 'body_too_large' }, 413),
+      onError: () => {
+        throw new ApiError(413, 'body_too_large', 'The body is larger than 64 KiB');
+      },
     });
     // Reading `body` makes the adapter build a full Request: skip the check where there is none.
     const limitBodies: MiddlewareHandler = (c, next) =>

@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import { type Kysely, sql } from 'kysely';
 import {
   type SitePayload,
+  type SiteRole,
   type SiteUpdate,
   sitePayloadSchema,
   siteUpdateSchema,
@@ -16,6 +17,11 @@ import { toSite } from '../mappers.ts';
 import { idParam } from './params.ts';
 import { siteDetails } from './site-details.ts';
 import { listSites } from './site-list.ts';
+
+/** Site roles that may edit a site; only `installer` (or an admin) may change who owns it. */
+const EDITORS: readonly SiteRole[] = ['installer', 'owner'];
+const MANAGER: SiteRole = 'installer';
+const OWNER: SiteRole = 'owner';
 
 function columns(body: SitePayload | SiteUpdate) {
   return {
@@ -37,11 +43,11 @@ function columns(body: SitePayload | SiteUpdate) {
 async function attachOwner(trx: Kysely<Database>, siteId: number, ownerId: number): Promise<void> {
   await trx
     .insertInto('site_access')
-    .values({ site_id: siteId, user_id: ownerId, roles: ['owner'], access: true })
+    .values({ site_id: siteId, user_id: ownerId, roles: [OWNER], access: true })
     .onConflict((oc) =>
       oc.columns(['site_id', 'user_id']).doUpdateSet({
-        roles: sql<string[]>`case when 'owner' = any(site_access.roles) then site_access.roles
-          else array_append(site_access.roles, 'owner') end`,
+        roles: sql<string[]>`case when ${OWNER} = any(site_access.roles) then site_access.roles
+          else array_append(site_access.roles, ${OWNER}::text) end`,
       }),
     )
     .execute();
@@ -54,7 +60,7 @@ async function attachOwner(trx: Kysely<Database>, siteId: number, ownerId: numbe
 async function detachOwner(trx: Kysely<Database>, siteId: number, ownerId: number): Promise<void> {
   await trx
     .updateTable('site_access')
-    .set({ roles: sql<string[]>`array_remove(roles, 'owner')` })
+    .set({ roles: sql<string[]>`array_remove(roles, ${OWNER}::text)` })
     .where('site_id', '=', siteId)
     .where('user_id', '=', ownerId)
     .execute();
@@ -117,7 +123,7 @@ export function siteRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariables 
     const viewer = c.get('principal');
     const id = readInput(c.req.param('id'), idParam, 'id');
     const access = await requireSiteAccess(db, viewer, id);
-    if (!access.admin && !access.roles.some((role) => role === 'installer' || role === 'owner'))
+    if (!access.admin && !access.roles.some((role) => EDITORS.includes(role as SiteRole)))
       throw forbidden('Your role on this site does not allow this', 'site_role_forbidden');
     const body = await readBody(c, siteUpdateSchema);
     const site = await db.transaction().execute(async (trx) => {
@@ -132,7 +138,7 @@ export function siteRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariables 
       const ownerId = body.ownerId === undefined ? current.owner_id : body.ownerId;
       const ownerChanges = ownerId !== current.owner_id;
       if (ownerChanges) {
-        if (!access.admin && !access.roles.includes('installer'))
+        if (!access.admin && !access.roles.includes(MANAGER))
           throw forbidden('Only the site installer or an admin changes its owner', 'site_role_forbidden');
         await checkOwner(trx, viewer, ownerId);
       }
@@ -156,7 +162,7 @@ export function siteRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariables 
     const id = readInput(c.req.param('id'), idParam, 'id');
     const viewer = c.get('principal');
     const access = await requireSiteAccess(db, viewer, id);
-    const managesAccess = access.admin || access.roles.includes('installer');
+    const managesAccess = access.admin || access.roles.includes(MANAGER);
     return c.json(await siteDetails(db, id, viewer, managesAccess));
   });
   return app;

@@ -1,4 +1,5 @@
 import type { ColumnType, Generated } from 'kysely';
+import type { UserRole } from '../../contracts/users.ts';
 
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
@@ -10,7 +11,7 @@ export interface Database {
     main_email: string;
     display_name: string;
     phone: string | null;
-    role: 'admin' | 'installer' | 'owner';
+    role: UserRole;
     password_hash: string | null;
     created_by: number | null;
     created_at: CreatedAt;
