@@ -3,17 +3,34 @@ import type { z } from 'zod';
 import { ApiError, validationError } from './errors.ts';
 
 /**
- * The path of the first string holding a NUL character inside a JSON value, or undefined.
+ * The path of the first string (or key) holding a NUL character inside a JSON value, or undefined.
  * PostgreSQL text cannot hold NUL: such a value must be refused here, naming its field, before it
- * can reach a query and fail there.
+ * can reach a query and fail there. Walks with its own stack: a 64 KiB body can nest 30,000 deep.
  */
-export function findNul(value: unknown, path: string[] = []): string[] | undefined {
-  if (typeof value === 'string') return value.includes('\u0000') ? path : undefined;
-  if (value === null || typeof value !== 'object') return undefined;
-  for (const [key, item] of Object.entries(value)) {
-    if (key.includes('\u0000')) return [...path, key];
-    const found = findNul(item, [...path, key]);
-    if (found) return found;
+export function findNul(value: unknown): string[] | undefined {
+  interface Step {
+    value: unknown;
+    key?: string;
+    parent?: Step;
+  }
+  const pathOf = (step: Step | undefined, last?: string): string[] => {
+    const path = last === undefined ? [] : [last];
+    for (let at = step; at?.key !== undefined; at = at.parent) path.unshift(at.key);
+    return path;
+  };
+  const pending: Step[] = [{ value }];
+  for (let step = pending.pop(); step; step = pending.pop()) {
+    if (typeof step.value === 'string') {
+      if (step.value.includes('\u0000')) return pathOf(step);
+    } else if (step.value !== null && typeof step.value === 'object') {
+      const entries = Object.entries(step.value);
+      // Pushed in reverse, so the first field is looked at first.
+      for (let i = entries.length - 1; i >= 0; i--) {
+        const [key, item] = entries[i] as [string, unknown];
+        if (key.includes('\u0000')) return pathOf(step, key);
+        pending.push({ value: item, key, parent: step });
+      }
+    }
   }
   return undefined;
 }

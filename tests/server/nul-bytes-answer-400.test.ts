@@ -50,6 +50,19 @@ describe('NUL characters answer 400 naming the field, and nothing is stored', ()
     expect(after).toBe(before);
   });
 
+  it('deep inside a body nested 30,000 levels, still naming the path', async () => {
+    const depth = 30_000;
+    const body = `{"name":${'['.repeat(depth)}"\\u0000"${']'.repeat(depth)}}`;
+    const answer = await t.call('POST', '/config/sites', { token: admin, body });
+    expect(answer.status).toBe(400);
+    expect(answer.body).toMatchObject({ code: 'invalid_input', field: `name${'.0'.repeat(depth)}` });
+    const plain = await t.call('POST', '/config/sites', {
+      token: admin,
+      body: '['.repeat(depth) + ']'.repeat(depth),
+    });
+    expect(plain.status).toBe(400);
+  });
+
   it('in a search or serial query, and in a path', async () => {
     const calls: [string, string][] = [
       [`/config/fleet/sites/all/${IDS.admin}/0?q=a%00b`, 'q'],
