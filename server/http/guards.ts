@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
 import type { JWTVerifyGetKey } from 'jose';
+import { isServiceCommsPath } from '../../contracts/services.ts';
 import type { Principal, TokenIssuer } from '../auth/access-tokens.ts';
 import { safeEqual } from '../auth/secrets.ts';
 import { VerifiedTokens } from '../auth/verified-tokens.ts';
@@ -17,7 +18,7 @@ export interface AuthVariables {
 export function requireApiKey(apiKey: string, exempt: (path: string) => boolean): MiddlewareHandler {
   return async (c, next) => {
     const path = c.req.path;
-    if (!path.includes('/service-comms') && !exempt(path)) {
+    if (!isServiceCommsPath(path) && !exempt(path)) {
       const given = c.req.header('api-key');
       if (!given) throw new ApiError(401, 'api_key_missing', 'The api-key header is missing');
       if (!safeEqual(given, apiKey))

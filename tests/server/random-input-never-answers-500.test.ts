@@ -18,7 +18,16 @@ let t: TestServer;
 let tokens: string[];
 beforeAll(async () => {
   t = await startTestServer();
-  tokens = [(await t.login('admin')).access_token, (await t.login('installerA')).access_token];
+  const admin = (await t.login('admin')).access_token;
+  const monitoring = await t.call('POST', '/monitoring/auth/v2/configurator-login', {
+    body: { username: 'admin@fleet.example', access_token: admin },
+  });
+  // Configuration tokens of two roles, and a monitoring token; the last index sends none.
+  tokens = [
+    admin,
+    (await t.login('installerA')).access_token,
+    (monitoring.body as { access_token: string }).access_token,
+  ];
 });
 afterAll(() => t.close());
 
