@@ -94,6 +94,25 @@ describe("a site's owner role follows its owner", () => {
     ]);
   });
 
+  it("leaves exactly one owner role, the site owner's, after owner changes race each other", async () => {
+    const site = await createSite({ ...payload, ownerId: IDS.owner });
+    const owners = [await newOwner('race-1'), await newOwner('race-2'), await newOwner('race-3')];
+    const answers = await Promise.all(
+      [...owners, null].map((ownerId) =>
+        t.call('PUT', `/config/sites/${site.id}`, { token: installer, body: { ...payload, ownerId } }),
+      ),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200]);
+    const details = siteDetailsSchema.parse(
+      (await t.call('GET', `/config/fleet/sites/${site.id}`, { token: admin })).body,
+    );
+    const withOwnerRole = details.access
+      .filter((row) => row.roles.includes('owner'))
+      .map((row) => row.userId);
+    expect(withOwnerRole).toEqual(details.ownerId === null ? [] : [details.ownerId]);
+    expect(details.access.map((row) => row.userId)).not.toContain(IDS.owner);
+  });
+
   it('lets an owner edit their site but not hand it to someone else', async () => {
     const site = await createSite({ ...payload, ownerId: IDS.owner });
     const edited = await t.call('PUT', `/config/sites/${site.id}`, {
