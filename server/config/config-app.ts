@@ -34,6 +34,7 @@ export function createConfigApp(
       ctx.configJwks,
       'fleet-config',
       (path) => OPEN.has(rel(path)) || PUBLIC.has(rel(path)) || rel(path).startsWith('/auth/'),
+      ctx.sessions,
     ),
   );
   app.route('/', configAuthRoutes(ctx));

@@ -1,0 +1,37 @@
+import nodemailer from 'nodemailer';
+
+/** One message as it leaves: the text holds the one-time code, if any, which is also given alone. */
+export interface OutgoingMail {
+  to: string;
+  subject: string;
+  text: string;
+  code?: string;
+}
+
+/** Where the outbox worker delivers; a rejection counts as a failed attempt. */
+export interface MailTransport {
+  send(mail: OutgoingMail): Promise<void>;
+}
+
+/** Delivery over SMTP (`smtp://user:pass@host:587`), with timeouts so an outage fails fast. */
+export function smtpTransport(url: string, from: string): MailTransport {
+  const transport = nodemailer.createTransport(url);
+  return {
+    async send(mail) {
+      await transport.sendMail({ from, to: mail.to, subject: mail.subject, text: mail.text });
+    },
+  };
+}
+
+/**
+ * Delivery to the log, for a machine without SMTP. Codes are blanked unless `showCodes` (the
+ * `MAIL_LOG_CODES=1` development flag) is on.
+ */
+export function logTransport(showCodes: boolean, log: (line: string) => void = console.log): MailTransport {
+  return {
+    async send(mail) {
+      const text = mail.code && !showCodes ? mail.text.replaceAll(mail.code, '########') : mail.text;
+      log(`[mail] to ${mail.to}: ${mail.subject}\n${text}`);
+    },
+  };
+}
