@@ -64,7 +64,9 @@ export const envSchema = z.object({
     .trim()
     .default('0')
     .transform((value) => (value === 'true' ? '1' : value === 'false' || value === '' ? '0' : value))
-    .pipe(z.string().regex(/^([0-9]|1[0-6])$/, 'TRUST_PROXY must be a number of proxies (0-16), true or false'))
+    .pipe(
+      z.string().regex(/^([0-9]|1[0-6])$/, 'TRUST_PROXY must be a number of proxies (0-16), true or false'),
+    )
     .transform(Number),
   /** Failed sign-ins allowed per account from one address, and from one address in all, per 15 minutes. */
   LOGIN_LIMIT_PER_ACCOUNT: z.coerce.number().int().min(1).default(10),

@@ -28,15 +28,17 @@ export async function signAccessToken(
   user: Principal,
   ttlSeconds: number,
 ): Promise<string> {
-  return new SignJWT({ email: user.email, name: user.name, role: user.role })
-    .setProtectedHeader({ alg: 'EdDSA', kid: key.kid, typ: 'at+jwt' })
-    .setSubject(String(user.id))
-    .setIssuer(issuer)
-    // Milliseconds (RFC 7519 allows a fractional NumericDate): a token issued just after a
-    // password change must not fall in the same second as the cut-off and be refused.
-    .setIssuedAt(Date.now() / 1000)
-    .setExpirationTime(`${ttlSeconds}s`)
-    .sign(key.privateKey);
+  return (
+    new SignJWT({ email: user.email, name: user.name, role: user.role })
+      .setProtectedHeader({ alg: 'EdDSA', kid: key.kid, typ: 'at+jwt' })
+      .setSubject(String(user.id))
+      .setIssuer(issuer)
+      // Milliseconds (RFC 7519 allows a fractional NumericDate): a token issued just after a
+      // password change must not fall in the same second as the cut-off and be refused.
+      .setIssuedAt(Date.now() / 1000)
+      .setExpirationTime(`${ttlSeconds}s`)
+      .sign(key.privateKey)
+  );
 }
 
 /** A verified access token: who it speaks for, when it was issued and when it expires (seconds since the epoch). */

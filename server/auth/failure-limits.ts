@@ -32,7 +32,8 @@ function currentWindow(policy: FailurePolicy): Date {
   return new Date(Math.floor(Date.now() / windowMs) * windowMs);
 }
 
-const tooMany = () => new ApiError(429, 'rate_limited', 'Too many attempts; wait a few minutes and try again');
+const tooMany = () =>
+  new ApiError(429, 'rate_limited', 'Too many attempts; wait a few minutes and try again');
 
 /** An attempt counted as a failure until it is known to have succeeded. */
 export interface Attempt {

@@ -103,7 +103,12 @@ export async function rotateRefreshToken(
       .executeTakeFirst();
     if (!known?.used_at) return { kind: 'invalid' };
     if (!known.revoked_at) {
-      const again = await graceSuccessor(trx, token, { ...known, used_at: known.used_at }, policy.graceSeconds);
+      const again = await graceSuccessor(
+        trx,
+        token,
+        { ...known, used_at: known.used_at },
+        policy.graceSeconds,
+      );
       if (again) return { kind: 'rotated', userId: known.user_id, refreshToken: again };
     }
     // Committed before answering: the revocation must survive the 401.
@@ -131,7 +136,11 @@ export async function revokeFamily(db: Kysely<Database>, familyId: string): Prom
  * Sign out one sign-in: revoke the family of a refresh token of this service, whatever state the
  * token is in. Unknown tokens are ignored (the answer is the same).
  */
-export async function revokeFamilyOf(db: Kysely<Database>, token: string, service: TokenService): Promise<void> {
+export async function revokeFamilyOf(
+  db: Kysely<Database>,
+  token: string,
+  service: TokenService,
+): Promise<void> {
   const known = await db
     .selectFrom('refresh_tokens')
     .select('family_id')
