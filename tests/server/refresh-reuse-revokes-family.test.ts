@@ -55,7 +55,9 @@ describe('refresh tokens', () => {
     const { refresh_token } = await t.login('owner');
     const answers = await Promise.all(Array.from({ length: 10 }, () => refresh(refresh_token)));
     expect(answers.map((answer) => answer.status)).toEqual(Array(10).fill(200));
-    const successors = new Set(answers.map((answer) => (answer.body as { refresh_token: string }).refresh_token));
+    const successors = new Set(
+      answers.map((answer) => (answer.body as { refresh_token: string }).refresh_token),
+    );
     expect(successors.size).toBe(1);
     expect((await refresh([...successors][0] ?? '')).status).toBe(200);
   });

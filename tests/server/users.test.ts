@@ -120,7 +120,11 @@ describe('users', () => {
         .body,
     );
     const owner = userSchema.parse(found.items[0]);
-    expect(owner).toMatchObject({ role: 'owner', createdBy: IDS.installerA, main_email: 'pat@newhome.example' });
+    expect(owner).toMatchObject({
+      role: 'owner',
+      createdBy: IDS.installerA,
+      main_email: 'pat@newhome.example',
+    });
     expect(await t.codeFor('pat@newhome.example')).toMatch(/^\d{8}$/);
     const site = await t.call('POST', '/config/sites', {
       token: installer,
