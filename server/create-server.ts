@@ -17,7 +17,7 @@ import { type DatabaseTarget, openDatabase } from './db/database.ts';
 import { migrate } from './db/migrations.ts';
 import { makeDataDirPrivate } from './db/private-data-dir.ts';
 import type { Database } from './db/schema.ts';
-import { seedDemo } from './db/seed.ts';
+import { seedDemo, wantsDemoSeed } from './db/seed.ts';
 import type { Env } from './env.ts';
 import { handleError, handleNotFound } from './http/errors.ts';
 import { createMailer } from './mail/mailer.ts';
@@ -112,7 +112,7 @@ export async function createServer(options: CreateServerOptions): Promise<FleetS
     if (usesDataDir) makeDataDirPrivate(env.DATA_DIR);
     const ctx = await buildContext({ ...options, services }, db);
     // Demo users have published passwords: only the embedded database gets them unless asked.
-    const demo = options.seed ?? env.SEED_DEMO ?? 'pgliteDir' in target;
+    const demo = options.seed ?? wantsDemoSeed(env.SEED_DEMO, 'pgliteDir' in target);
     const seeded = demo ? await seedDemo(db, ctx.scryptCost) : false;
     const app = new Hono();
     app.onError(handleError);
