@@ -15,7 +15,16 @@ export interface MailTransport {
 
 /** Delivery over SMTP (`smtp://user:pass@host:587`), with timeouts so an outage fails fast. */
 export function smtpTransport(url: string, from: string): MailTransport {
-  const transport = nodemailer.createTransport(url);
+  // nodemailer waits up to 2 minutes for a dead server; a retry later is better than a stuck queue.
+  const withTimeouts = new URL(url);
+  for (const [name, ms] of [
+    ['connectionTimeout', 10_000],
+    ['greetingTimeout', 10_000],
+    ['socketTimeout', 30_000],
+  ] as const) {
+    if (!withTimeouts.searchParams.has(name)) withTimeouts.searchParams.set(name, String(ms));
+  }
+  const transport = nodemailer.createTransport(withTimeouts.toString());
   return {
     async send(mail) {
       await transport.sendMail({ from, to: mail.to, subject: mail.subject, text: mail.text });

@@ -54,7 +54,7 @@ describe('a production start', () => {
     const run = await runMain({ NODE_ENV: 'production', DATA_DIR: join(temp, 'never') });
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('API_KEY: set a key of your own');
-  });
+  }, 120_000);
 
   it('seeds demo users into the embedded database by default, and into PostgreSQL only with SEED_DEMO=1', () => {
     expect(wantsDemoSeed(undefined, true)).toBe(true);
@@ -77,7 +77,7 @@ describe('a production start', () => {
     } finally {
       await server.close();
     }
-  });
+  }, 120_000);
 
   it.runIf(process.env.TEST_DATABASE_URL)(
     'seeds nothing into a PostgreSQL database without SEED_DEMO',
@@ -126,5 +126,5 @@ describe('a production start', () => {
     expect(mode(join(dataDir, 'pglite', 'base', 'old-file'))).toBe(0o600);
     expect(mode(join(dataDir, 'config-signing-key.json'))).toBe(0o600);
     expect(mode(join(dataDir, 'monitoring-signing-key.json'))).toBe(0o600);
-  });
+  }, 120_000);
 });
