@@ -39,8 +39,10 @@ export function smtpTransport(url: string, from: string): MailTransport {
 export function logTransport(showCodes: boolean, log: (line: string) => void = console.log): MailTransport {
   return {
     async send(mail) {
-      const text = mail.code && !showCodes ? mail.text.replaceAll(mail.code, '########') : mail.text;
-      log(`[mail] to ${mail.to}: ${mail.subject}\n${text}`);
+      const blank = Boolean(mail.code) && !showCodes;
+      const text = blank && mail.code ? mail.text.replaceAll(mail.code, '########') : mail.text;
+      const hint = blank ? '\n(the code is not logged; MAIL_LOG_CODES=1 shows codes in development)' : '';
+      log(`[mail] to ${mail.to}: ${mail.subject}\n${text}${hint}`);
     },
   };
 }
