@@ -49,7 +49,7 @@ export function userRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariables 
     return c.json(toUser(user), 201);
   });
 
-  // Which account an address belongs to, if the caller may see it (null: none, or not theirs).
+  // Whether an address has an account, and that account when the caller may see it.
   const findVisible = async (caller: Viewer, email: string) => {
     const user = await db
       .selectFrom('users')
