@@ -52,6 +52,7 @@ export type CreateOwnerRequest = z.infer<typeof createOwnerRequestSchema>;
 
 /**
  * `PUT /users/{id}`: every field optional; `role` only by an admin. A body with no field is a 400.
+ * A new `main_email` is set by an admin, or by the user themself with `current_password`.
  */
 export const updateUserRequestSchema = z
   .object({
@@ -59,6 +60,7 @@ export const updateUserRequestSchema = z
     name: displayName.optional(),
     phone: phone.nullable().optional(),
     role: userRoleSchema.optional(),
+    current_password: z.string().min(1).max(256).optional(),
   })
   .refine((body) => Object.keys(body).length > 0, { message: 'give at least one field to change' });
 export type UpdateUserRequest = z.infer<typeof updateUserRequestSchema>;

@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { DeviceKey, PageAnchors } from './access/list-totals.ts';
 import type { PageCache } from './access/page-cache.ts';
 import type { ScryptCost } from './auth/passwords.ts';
+import type { SessionCutoffs } from './auth/sessions.ts';
 import type { SigningKey } from './auth/signing-keys.ts';
 import type { Database } from './db/schema.ts';
 import type { Env } from './env.ts';
@@ -21,6 +22,8 @@ export interface ServerContext {
   /** How the monitoring service checks its own tokens. */
   monitoringJwks: JWTVerifyGetKey;
   mailer: Mailer;
+  /** Each user's session cut-off: access tokens issued before it answer 401. */
+  sessions: SessionCutoffs;
   scryptCost: ScryptCost;
   /** This server's list pages by scope version, and where deep pages start. */
   lists: { pages: PageCache; anchors: PageAnchors; deviceAnchors: PageAnchors<DeviceKey> };

@@ -9,16 +9,19 @@ import { type DeviceKey, PageAnchors } from './access/list-totals.ts';
 import { PageCache } from './access/page-cache.ts';
 import { DEFAULT_SCRYPT_COST, type ScryptCost } from './auth/passwords.ts';
 import { pruneExpired } from './auth/rate-limit.ts';
+import { SessionCutoffs } from './auth/sessions.ts';
 import { loadSigningKey, type SigningKey } from './auth/signing-keys.ts';
 import { createConfigApp } from './config/config-app.ts';
 import type { ServerContext } from './context.ts';
 import { type DatabaseTarget, openDatabase } from './db/database.ts';
 import { migrate } from './db/migrations.ts';
+import { makeDataDirPrivate } from './db/private-data-dir.ts';
 import type { Database } from './db/schema.ts';
-import { seedDemo } from './db/seed.ts';
+import { seedDemo, wantsDemoSeed } from './db/seed.ts';
 import type { Env } from './env.ts';
 import { ApiError, handleError, handleNotFound } from './http/errors.ts';
 import { createMailer } from './mail/mailer.ts';
+import { logTransport, type MailTransport, smtpTransport } from './mail/transports.ts';
 import { createMonitoringApp } from './monitoring/monitoring-app.ts';
 import { serveApp } from './static-app.ts';
 
@@ -33,8 +36,13 @@ export interface CreateServerOptions {
   /** Signing keys; loaded from `SIGNING_KEY` or generated into `DATA_DIR` when absent. */
   keys?: { config: SigningKey; monitoring: SigningKey };
   scryptCost?: ScryptCost;
-  /** Seed the demo data into an empty database (default true). */
+  /**
+   * Seed the demo data into an empty database. Default: `SEED_DEMO` when set, else only the
+   * embedded database (PGlite) is seeded.
+   */
   seed?: boolean;
+  /** Where mail goes; default SMTP with `SMTP_URL`, else the log. */
+  mailTransport?: MailTransport;
   /** Folder of the built app (default `dist`) and of the bundled lists (default `public`). */
   distDir?: string;
   publicDir?: string;
@@ -45,6 +53,8 @@ export interface FleetServer {
   app: Hono;
   ctx: ServerContext;
   seeded: boolean;
+  /** Whether this database gets the demo data (so the demo sign-ins apply). */
+  demo: boolean;
   close(): Promise<void>;
 }
 
@@ -67,7 +77,13 @@ async function buildContext(options: CreateServerOptions, db: Kysely<Database>):
     monitoringKey: keys.monitoring,
     configJwks,
     monitoringJwks: createLocalJWKSet({ keys: [keys.monitoring.publicJwk] }),
-    mailer: createMailer(db, env.MAIL_FROM, env.SMTP_URL),
+    mailer: createMailer(
+      db,
+      options.mailTransport ??
+        (env.SMTP_URL ? smtpTransport(env.SMTP_URL, env.MAIL_FROM) : logTransport(env.MAIL_LOG_CODES)),
+      { maxAttempts: env.MAIL_MAX_ATTEMPTS, firstDelaySeconds: 30, maxDelaySeconds: 3600 },
+    ),
+    sessions: new SessionCutoffs(db),
     scryptCost: options.scryptCost ?? DEFAULT_SCRYPT_COST,
     lists: {
       pages: new PageCache(),
@@ -87,11 +103,17 @@ export async function createServer(options: CreateServerOptions): Promise<FleetS
   const target =
     options.database ??
     (env.DATABASE_URL ? { url: env.DATABASE_URL } : { pgliteDir: `${env.DATA_DIR}/pglite` });
+  // The embedded database and the signing keys live in DATA_DIR: private to the server's user.
+  const usesDataDir = !options.keys || ('pgliteDir' in target && !target.pgliteDir.startsWith('memory://'));
+  if (usesDataDir) makeDataDirPrivate(env.DATA_DIR);
   const db = openDatabase(target);
   try {
     await migrate(db);
+    if (usesDataDir) makeDataDirPrivate(env.DATA_DIR);
     const ctx = await buildContext({ ...options, services }, db);
-    const seeded = options.seed === false ? false : await seedDemo(db, ctx.scryptCost);
+    // Demo users have published passwords: only the embedded database gets them unless asked.
+    const demo = options.seed ?? wantsDemoSeed(env.SEED_DEMO, 'pgliteDir' in target);
+    const seeded = demo ? await seedDemo(db, ctx.scryptCost) : false;
     const app = new Hono();
     // The one error handler of the whole server: services and middleware throw `ApiError`
     // (an `HTTPException`) and register none of their own.
@@ -147,12 +169,15 @@ export async function createServer(options: CreateServerOptions): Promise<FleetS
       pruneExpired(db).catch((error: unknown) => console.error('[prune]', error));
     }, 3_600_000);
     pruning.unref();
+    if (services !== 'monitoring') ctx.mailer.start();
     return {
       app,
       ctx,
       seeded,
+      demo,
       close: async () => {
         clearInterval(pruning);
+        await ctx.mailer.stop();
         await db.destroy();
       },
     };

@@ -55,16 +55,57 @@ export const envSchema = z.object({
         .map((origin) => origin.trim())
         .filter(Boolean),
     ),
-  /** Take the client address from X-Forwarded-For (only behind a trusted proxy). */
+  /**
+   * How many trusted proxies stand in front of the server: the client address is the
+   * X-Forwarded-For entry that many places from the right. `true` means 1; `0`/`false`: the socket.
+   */
   TRUST_PROXY: z
-    .enum(['0', '1', 'true', 'false', ''])
+    .string()
+    .trim()
     .default('0')
-    .transform((value) => value === '1' || value === 'true'),
-  /** Sign-in attempts allowed per account and per address in a 15-minute window. */
+    .transform((value) => (value === 'true' ? '1' : value === 'false' || value === '' ? '0' : value))
+    .pipe(
+      z.string().regex(/^([0-9]|1[0-6])$/, 'TRUST_PROXY must be a number of proxies (0-16), true or false'),
+    )
+    .transform(Number),
+  /** Failed sign-ins allowed per account from one address, and from one address in all, per 15 minutes. */
   LOGIN_LIMIT_PER_ACCOUNT: z.coerce.number().int().min(1).default(10),
   LOGIN_LIMIT_PER_ADDRESS: z.coerce.number().int().min(1).default(100),
+  /**
+   * Failed sign-ins on one account from all addresses per 15 minutes; past it, every address that
+   * failed on the account is refused for it (an address without failures still signs in).
+   */
+  LOGIN_CEILING_PER_ACCOUNT: z.coerce.number().int().min(1).default(1000),
+  /** Seconds in which a just-rotated refresh token presented again answers the same successor. */
+  REFRESH_GRACE_SECONDS: z.coerce.number().int().min(0).max(300).default(30),
+  /** Seed the demo users: default on for the embedded database only. */
+  SEED_DEMO: z
+    .enum(['0', '1', ''])
+    .optional()
+    .transform((value) => (value === '1' ? true : value === '0' ? false : undefined)),
+  /** Print one-time codes in the log when mail has no SMTP_URL (local development only). */
+  MAIL_LOG_CODES: z
+    .enum(['0', '1', ''])
+    .default('0')
+    .transform((value) => value === '1'),
+  /** Attempts to deliver one e-mail before it is marked `failed`. */
+  MAIL_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(6),
+  NODE_ENV: optionalText,
 });
 export type Env = z.infer<typeof envSchema>;
+
+/** A production start must not run on the published development keys or print codes. */
+function refuseDevDefaultsInProduction(env: Env, ctx: z.RefinementCtx): void {
+  if (env.NODE_ENV !== 'production') return;
+  const refuse = (variable: keyof Env, message: string) =>
+    ctx.addIssue({ code: 'custom', path: [variable], message });
+  if (env.API_KEY.startsWith('dev-'))
+    refuse('API_KEY', 'set a key of your own: the dev-* default is refused when NODE_ENV=production');
+  if (env.LINK_KEY.split(':').slice(1).join(':').startsWith('dev-'))
+    refuse('LINK_KEY', 'set a key of your own: the dev-* default is refused when NODE_ENV=production');
+  if (env.MAIL_LOG_CODES)
+    refuse('MAIL_LOG_CODES', 'printing one-time codes is for development: refused when NODE_ENV=production');
+}
 
 /** Thrown when the environment holds a bad value; the message names every bad variable. */
 export class EnvError extends Error {
@@ -77,7 +118,7 @@ export class EnvError extends Error {
  * @example parseEnv({ PORT: '3000' }).PORT === 3000
  */
 export function parseEnv(source: Record<string, string | undefined>): Env {
-  const result = envSchema.safeParse(source);
+  const result = envSchema.superRefine(refuseDevDefaultsInProduction).safeParse(source);
   if (result.success) return result.data;
   const lines = result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
   throw new EnvError(`Invalid environment:\n  ${lines.join('\n  ')}`);

@@ -15,6 +15,8 @@ function readServiceFlag(argv: string[]): ServiceSelection {
 
 async function main(): Promise<void> {
   const env = parseEnv(process.env);
+  // Whatever the server writes (embedded database, signing keys) is for its own user only.
+  process.umask(0o077);
   const services = readServiceFlag(process.argv.slice(2));
   if (services !== 'all' && !env.DATABASE_URL) {
     throw new EnvError(
@@ -31,6 +33,7 @@ async function main(): Promise<void> {
       `Database: ${env.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${env.DATA_DIR}/pglite`}`,
     );
     if (server.seeded) console.log('Seeded the demo data into an empty database.');
+    if (!server.demo) return;
     console.log('Demo sign-ins (local development only):');
     for (const account of DEMO_ACCOUNTS)
       console.log(`  ${account.role.padEnd(9)} ${account.email} / ${account.password}`);

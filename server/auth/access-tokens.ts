@@ -28,18 +28,23 @@ export async function signAccessToken(
   user: Principal,
   ttlSeconds: number,
 ): Promise<string> {
-  return new SignJWT({ email: user.email, name: user.name, role: user.role })
-    .setProtectedHeader({ alg: 'EdDSA', kid: key.kid, typ: 'at+jwt' })
-    .setSubject(String(user.id))
-    .setIssuer(issuer)
-    .setIssuedAt()
-    .setExpirationTime(`${ttlSeconds}s`)
-    .sign(key.privateKey);
+  return (
+    new SignJWT({ email: user.email, name: user.name, role: user.role })
+      .setProtectedHeader({ alg: 'EdDSA', kid: key.kid, typ: 'at+jwt' })
+      .setSubject(String(user.id))
+      .setIssuer(issuer)
+      // Milliseconds (RFC 7519 allows a fractional NumericDate): a token issued just after a
+      // password change must not fall in the same second as the cut-off and be refused.
+      .setIssuedAt(Date.now() / 1000)
+      .setExpirationTime(`${ttlSeconds}s`)
+      .sign(key.privateKey)
+  );
 }
 
-/** A verified access token: who it speaks for and when it expires (seconds since the epoch). */
+/** A verified access token: who it speaks for, when it was issued and when it expires (seconds since the epoch). */
 export interface VerifiedToken {
   principal: Principal;
+  issuedAt: number;
   expiresAt: number;
 }
 
@@ -55,9 +60,10 @@ export async function verifyAccessTokenClaims(
   try {
     const { payload } = await jwtVerify(token, keys, { issuer, algorithms: ['EdDSA'] });
     const claims = claimsSchema.parse(payload);
-    if (typeof payload.exp !== 'number') return null;
+    if (typeof payload.exp !== 'number' || typeof payload.iat !== 'number') return null;
     return {
       principal: { id: Number(claims.sub), email: claims.email, name: claims.name, role: claims.role },
+      issuedAt: payload.iat,
       expiresAt: payload.exp,
     };
   } catch {

@@ -34,9 +34,17 @@ export async function hitRateLimit(
   }
 }
 
-/** Drop rate-limit windows, codes and refresh tokens that ended a day ago or more (run hourly). */
+/**
+ * Drop rate-limit windows, codes and refresh tokens that ended a day ago or more, and mail
+ * delivered or given up 30 days ago (run hourly).
+ */
 export async function pruneExpired(db: Kysely<Database>): Promise<void> {
   const dayAgo = new Date(Date.now() - 86_400_000);
+  await db
+    .deleteFrom('outbox')
+    .where('status', 'in', ['sent', 'failed'])
+    .where('created_at', '<', new Date(Date.now() - 30 * 86_400_000))
+    .execute();
   await db.deleteFrom('rate_limits').where('window_start', '<', dayAgo).execute();
   await db.deleteFrom('one_time_codes').where('expires_at', '<', dayAgo).execute();
   await db.deleteFrom('refresh_tokens').where('expires_at', '<', dayAgo).execute();

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { ApiError } from '../http/errors.ts';
+import { openSuccessor, sealSuccessor } from './sealed-successor.ts';
 import { newOpaqueToken, sha256 } from './secrets.ts';
 
 export type TokenService = 'config' | 'monitoring';
@@ -13,8 +14,8 @@ export async function issueRefreshToken(
   service: TokenService,
   ttlSeconds: number,
   familyId: string = randomUUID(),
+  token: string = newOpaqueToken(),
 ): Promise<string> {
-  const token = newOpaqueToken();
   await db
     .insertInto('refresh_tokens')
     .values({
@@ -28,23 +29,61 @@ export async function issueRefreshToken(
   return token;
 }
 
+/** How a refresh is answered: its lifetime, and the grace window for a just-rotated token. */
+export interface RotationPolicy {
+  ttlSeconds: number;
+  graceSeconds: number;
+}
+
+type Outcome =
+  | { kind: 'rotated'; userId: number; refreshToken: string }
+  | { kind: 'invalid' }
+  | { kind: 'reused' };
+
+/**
+ * The successor handed out for a token spent within the grace window, if it is still the live
+ * head of its family; null otherwise (an older token, or a successor already spent or revoked).
+ */
+async function graceSuccessor(
+  trx: Transaction<Database>,
+  token: string,
+  spent: { used_at: Date; successor_sealed: string | null },
+  graceSeconds: number,
+): Promise<string | null> {
+  if (!spent.successor_sealed || Date.now() - spent.used_at.getTime() > graceSeconds * 1000) return null;
+  const successor = openSuccessor(token, spent.successor_sealed);
+  if (!successor) return null;
+  const live = await trx
+    .selectFrom('refresh_tokens')
+    .select('id')
+    .where('token_hash', '=', sha256(successor))
+    .where('used_at', 'is', null)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', new Date())
+    .executeTakeFirst();
+  return live ? successor : null;
+}
+
 /**
  * Spend a refresh token and hand out its successor in the same family. The spend is one
- * conditional UPDATE, so of several parallel refreshes with one token exactly one wins.
- * Presenting a token that was already spent revokes the whole family (it was stolen or replayed).
+ * conditional UPDATE, so of several parallel refreshes with one token exactly one rotates.
+ * Presenting the just-rotated token again within `graceSeconds` (a second tab, a retried
+ * request) answers the same successor while that successor is unspent. Presenting a spent token
+ * after the window, or an older one, revokes the whole family (it was stolen or replayed).
  * @throws {ApiError} 401 `invalid_refresh_token` or `refresh_token_reused`.
  */
 export async function rotateRefreshToken(
   db: Kysely<Database>,
   token: string,
   service: TokenService,
-  ttlSeconds: number,
+  policy: RotationPolicy,
 ): Promise<{ userId: number; refreshToken: string }> {
   const hash = sha256(token);
-  const outcome = await db.transaction().execute(async (trx) => {
+  const outcome = await db.transaction().execute(async (trx): Promise<Outcome> => {
+    const successor = newOpaqueToken();
     const spent = await trx
       .updateTable('refresh_tokens')
-      .set({ used_at: new Date() })
+      .set({ used_at: new Date(), successor_sealed: sealSuccessor(token, successor) })
       .where('token_hash', '=', hash)
       .where('service', '=', service)
       .where('used_at', 'is', null)
@@ -53,24 +92,28 @@ export async function rotateRefreshToken(
       .returning(['user_id', 'family_id'])
       .executeTakeFirst();
     if (spent) {
-      const refreshToken = await issueRefreshToken(trx, spent.user_id, service, ttlSeconds, spent.family_id);
-      return { kind: 'rotated' as const, userId: spent.user_id, refreshToken };
+      await issueRefreshToken(trx, spent.user_id, service, policy.ttlSeconds, spent.family_id, successor);
+      return { kind: 'rotated', userId: spent.user_id, refreshToken: successor };
     }
     const known = await trx
       .selectFrom('refresh_tokens')
-      .select(['family_id', 'used_at'])
+      .select(['family_id', 'user_id', 'used_at', 'revoked_at', 'successor_sealed'])
       .where('token_hash', '=', hash)
       .where('service', '=', service)
       .executeTakeFirst();
-    if (!known?.used_at) return { kind: 'invalid' as const };
+    if (!known?.used_at) return { kind: 'invalid' };
+    if (!known.revoked_at) {
+      const again = await graceSuccessor(
+        trx,
+        token,
+        { ...known, used_at: known.used_at },
+        policy.graceSeconds,
+      );
+      if (again) return { kind: 'rotated', userId: known.user_id, refreshToken: again };
+    }
     // Committed before answering: the revocation must survive the 401.
-    await trx
-      .updateTable('refresh_tokens')
-      .set({ revoked_at: new Date() })
-      .where('family_id', '=', known.family_id)
-      .where('revoked_at', 'is', null)
-      .execute();
-    return { kind: 'reused' as const };
+    await revokeFamily(trx, known.family_id);
+    return { kind: 'reused' };
   });
   if (outcome.kind === 'rotated') return { userId: outcome.userId, refreshToken: outcome.refreshToken };
   if (outcome.kind === 'reused') {
@@ -79,7 +122,35 @@ export async function rotateRefreshToken(
   throw new ApiError(401, 'invalid_refresh_token', 'The refresh token is invalid or expired');
 }
 
-/** Revoke every live refresh token of a user (after a password change). */
+/** Revoke every token of one family (one sign-in on one service). */
+export async function revokeFamily(db: Kysely<Database>, familyId: string): Promise<void> {
+  await db
+    .updateTable('refresh_tokens')
+    .set({ revoked_at: new Date() })
+    .where('family_id', '=', familyId)
+    .where('revoked_at', 'is', null)
+    .execute();
+}
+
+/**
+ * Sign out one sign-in: revoke the family of a refresh token of this service, whatever state the
+ * token is in. Unknown tokens are ignored (the answer is the same).
+ */
+export async function revokeFamilyOf(
+  db: Kysely<Database>,
+  token: string,
+  service: TokenService,
+): Promise<void> {
+  const known = await db
+    .selectFrom('refresh_tokens')
+    .select('family_id')
+    .where('token_hash', '=', sha256(token))
+    .where('service', '=', service)
+    .executeTakeFirst();
+  if (known) await revokeFamily(db, known.family_id);
+}
+
+/** Revoke every live refresh token of a user, on both services. */
 export async function revokeUserTokens(db: Kysely<Database>, userId: number): Promise<void> {
   await db
     .updateTable('refresh_tokens')

@@ -1,14 +1,25 @@
 import type { ServerContext } from '../context.ts';
 import { ApiError } from '../http/errors.ts';
 import { type Principal, signAccessToken } from './access-tokens.ts';
+import { beginAttempt, type FailurePolicy } from './failure-limits.ts';
 import { verifyAgainstDummy, verifyPassword } from './passwords.ts';
-import { hitRateLimit } from './rate-limit.ts';
 
-const LOGIN_WINDOW_SECONDS = 15 * 60;
+/** Failed sign-ins counted per 15 minutes, shared by every sign-in call (see failure-limits.ts). */
+export function loginPolicy(env: ServerContext['env']): FailurePolicy {
+  return {
+    name: 'login',
+    windowSeconds: 15 * 60,
+    perSource: env.LOGIN_LIMIT_PER_ACCOUNT,
+    perAddress: env.LOGIN_LIMIT_PER_ADDRESS,
+    ceiling: env.LOGIN_CEILING_PER_ACCOUNT,
+  };
+}
 
 /**
- * Check an e-mail and password, rate limited per account and per address (in the database).
- * @throws {ApiError} 429 when over a limit, 401 `invalid_credentials` on any mismatch.
+ * Check an e-mail and password. Only failures count towards the limits (per account from one
+ * address, per address, and a per-account ceiling), kept in the database.
+ * @throws {ApiError} 429 when this address may not try this account now, 401 `invalid_credentials`
+ * on any mismatch.
  */
 export async function checkCredentials(
   ctx: ServerContext,
@@ -17,16 +28,7 @@ export async function checkCredentials(
   address: string,
 ): Promise<Principal> {
   const account = email.trim().toLowerCase();
-  await hitRateLimit(ctx.db, [
-    {
-      key: `login:address:${address}`,
-      limit: { limit: ctx.env.LOGIN_LIMIT_PER_ADDRESS, windowSeconds: LOGIN_WINDOW_SECONDS },
-    },
-    {
-      key: `login:account:${account}`,
-      limit: { limit: ctx.env.LOGIN_LIMIT_PER_ACCOUNT, windowSeconds: LOGIN_WINDOW_SECONDS },
-    },
-  ]);
+  const attempt = await beginAttempt(ctx.db, loginPolicy(ctx.env), account, address);
   const user = await ctx.db
     .selectFrom('users')
     .select(['id', 'main_email', 'display_name', 'role', 'password_hash'])
@@ -36,6 +38,7 @@ export async function checkCredentials(
     ? await verifyPassword(password, user.password_hash)
     : await verifyAgainstDummy(password, ctx.scryptCost);
   if (!user || !ok) throw new ApiError(401, 'invalid_credentials', 'E-mail or password is wrong');
+  await attempt.succeeded();
   return { id: user.id, email: user.main_email, name: user.display_name, role: user.role };
 }
 

@@ -45,7 +45,7 @@ export async function loadSigningKey(dir: string, file: string, given?: string):
   const path = join(dir, file);
   if (existsSync(path)) return fromPrivateJwk(JSON.parse(readFileSync(path, 'utf8')) as JWK);
   const { key, privateJwk } = await generateSigningKey();
-  mkdirSync(dir, { recursive: true });
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
   writeFileSync(path, JSON.stringify(privateJwk), { mode: 0o600 });
   return key;
 }

@@ -1,5 +1,10 @@
 import type { JWTVerifyGetKey } from 'jose';
-import { type Principal, type TokenIssuer, verifyAccessTokenClaims } from './access-tokens.ts';
+import {
+  type Principal,
+  type TokenIssuer,
+  type VerifiedToken,
+  verifyAccessTokenClaims,
+} from './access-tokens.ts';
 
 /**
  * Access tokens already verified, by their exact text, until they expire. A signature check
@@ -9,7 +14,7 @@ import { type Principal, type TokenIssuer, verifyAccessTokenClaims } from './acc
  * entry goes.
  */
 export class VerifiedTokens {
-  readonly #entries = new Map<string, { principal: Principal; expiresAt: number }>();
+  readonly #entries = new Map<string, VerifiedToken>();
 
   constructor(
     readonly keys: JWTVerifyGetKey,
@@ -20,9 +25,14 @@ export class VerifiedTokens {
 
   /** The principal of a valid, unexpired token, or null. */
   async verify(token: string): Promise<Principal | null> {
+    return (await this.verifyClaims(token))?.principal ?? null;
+  }
+
+  /** The principal and issue time of a valid, unexpired token, or null. */
+  async verifyClaims(token: string): Promise<VerifiedToken | null> {
     const known = this.#entries.get(token);
     if (known) {
-      if (known.expiresAt * 1000 > this.now()) return known.principal;
+      if (known.expiresAt * 1000 > this.now()) return known;
       this.#entries.delete(token);
     }
     const verified = await verifyAccessTokenClaims(this.keys, this.issuer, token);
@@ -32,8 +42,9 @@ export class VerifiedTokens {
       if (!oldest.done) this.#entries.delete(oldest.value);
     }
     Object.freeze(verified.principal);
+    Object.freeze(verified);
     this.#entries.set(token, verified);
-    return verified.principal;
+    return verified;
   }
 
   /** How many tokens are remembered. */

@@ -30,6 +30,7 @@ export function createConfigApp(
       ctx.configJwks,
       TOKEN_ISSUERS.config,
       (path) => isOpenPath(rel(path)) || isPublicPath(rel(path)),
+      ctx.sessions,
     ),
   );
   app.route('/', configAuthRoutes(ctx));

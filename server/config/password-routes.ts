@@ -1,15 +1,25 @@
 import { Hono } from 'hono';
 import { passwordChangeHeadersSchema, passwordResetRequestSchema } from '../../contracts/auth.ts';
-import { createCode, spendCode } from '../auth/one-time-codes.ts';
+import { beginAttempt, type FailurePolicy } from '../auth/failure-limits.ts';
+import { CODE_TTL_SECONDS, spendCode } from '../auth/one-time-codes.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import { hitRateLimit } from '../auth/rate-limit.ts';
-import { revokeUserTokens } from '../auth/refresh-tokens.ts';
+import { endSessions } from '../auth/sessions.ts';
 import type { ServerContext } from '../context.ts';
 import { clientAddress } from '../http/client-address.ts';
 import { ApiError } from '../http/errors.ts';
 import { readBody, readInput } from '../http/validate.ts';
 
 const WINDOW = 15 * 60;
+
+/** Wrong codes counted per 15 minutes (see failure-limits.ts); 8-digit codes allow few guesses. */
+const CODE_POLICY: FailurePolicy = {
+  name: 'code',
+  windowSeconds: WINDOW,
+  perSource: 5,
+  perAddress: 30,
+  ceiling: 100,
+};
 
 /** Public password calls: `POST /users/password-reset` and `PUT /users/password` (headers, no body). */
 export function passwordRoutes(ctx: ServerContext): Hono {
@@ -31,15 +41,15 @@ export function passwordRoutes(ctx: ServerContext): Hono {
       .select(['id', 'main_email'])
       .where((eb) => eb(eb.fn('lower', ['main_email']), '=', email))
       .executeTakeFirst();
+    // Queued, never sent here: the answer and its timing do not depend on the account or on SMTP.
     if (user) {
-      const code = await createCode(db, user.id, 'reset');
-      await ctx.mailer.send(
-        user.main_email,
-        'Your Fleet Manager access code',
-        `Your access code is ${code}. It works once, within 30 minutes, to choose a new password.`,
-      );
+      await ctx.mailer.queue({
+        to: user.main_email,
+        subject: 'Your Fleet Manager access code',
+        body: `Your access code is {code}. It works once, within ${CODE_TTL_SECONDS.reset / 60} minutes, to choose a new password.`,
+        code: { userId: user.id, purpose: 'reset' },
+      });
     }
-    // The same answer whether or not the account exists.
     return c.json({ message: 'If the account exists, an access code is on its way' }, 202);
   });
 
@@ -54,13 +64,7 @@ export function passwordRoutes(ctx: ServerContext): Hono {
       'headers',
     );
     const email = headers.main_email.toLowerCase();
-    await hitRateLimit(db, [
-      {
-        key: `code:address:${clientAddress(c, ctx.env.TRUST_PROXY)}`,
-        limit: { limit: 30, windowSeconds: WINDOW },
-      },
-      { key: `code:account:${email}`, limit: { limit: 5, windowSeconds: WINDOW } },
-    ]);
+    const attempt = await beginAttempt(db, CODE_POLICY, email, clientAddress(c, ctx.env.TRUST_PROXY));
     const user = await db
       .selectFrom('users')
       .select('id')
@@ -69,27 +73,31 @@ export function passwordRoutes(ctx: ServerContext): Hono {
     if (!user || !(await spendCode(db, user.id, headers.temp_code))) {
       throw new ApiError(400, 'invalid_code', 'The access code is wrong, used or expired', 'temp_code');
     }
+    await attempt.succeeded();
     const hash = await hashPassword(headers.new_password, ctx.scryptCost);
-    await db
-      .updateTable('users')
-      .set({ password_hash: hash, updated_at: new Date() })
-      .where('id', '=', user.id)
-      .execute();
-    await revokeUserTokens(db, user.id);
+    await db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable('users')
+        .set({ password_hash: hash, updated_at: new Date() })
+        .where('id', '=', user.id)
+        .execute();
+      await endSessions(trx, user.id);
+    });
+    ctx.sessions.forget(user.id);
     return c.body(null, 204);
   });
   return app;
 }
 
-/** E-mail a new access code to a user (installer onboarding, or on a manager's request). */
+/** Queue a new access code for a user (installer onboarding, or on a manager's request). */
 export async function sendAccessCode(
   ctx: ServerContext,
   user: { id: number; main_email: string },
 ): Promise<void> {
-  const code = await createCode(ctx.db, user.id, 'access');
-  await ctx.mailer.send(
-    user.main_email,
-    'Your Fleet Manager access code',
-    `Your access code is ${code}. Use it within 3 days, once, to choose your password.`,
-  );
+  await ctx.mailer.queue({
+    to: user.main_email,
+    subject: 'Your Fleet Manager access code',
+    body: 'Your access code is {code}. Use it within 3 days, once, to choose your password.',
+    code: { userId: user.id, purpose: 'access' },
+  });
 }

@@ -6,7 +6,7 @@ import {
   updateUserRequestSchema,
   userRoleSchema,
 } from '../../contracts/users.ts';
-import { likePattern, requireVisibleUser, userVisible } from '../access/scope.ts';
+import { likePattern, requireVisibleUser, userVisible, type Viewer } from '../access/scope.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import { hitRateLimit } from '../auth/rate-limit.ts';
 import type { ServerContext } from '../context.ts';
@@ -15,6 +15,7 @@ import type { AuthVariables } from '../http/guards.ts';
 import { readPaging } from '../http/paging.ts';
 import { readBody, readInput } from '../http/validate.ts';
 import { toUser } from '../mappers.ts';
+import { afterEmailChange, authorizeEmailChange, requireAdminForCompanyAddress } from './email-change.ts';
 import { listTarget } from './list-target.ts';
 import { idParam } from './params.ts';
 import { sendAccessCode } from './password-routes.ts';
@@ -48,10 +49,55 @@ export function userRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariables 
     return c.json(toUser(user), 201);
   });
 
+  // Whether an address has an account, and that account when the caller may see it.
+  const findVisible = async (caller: Viewer, email: string) => {
+    const user = await db
+      .selectFrom('users')
+      .select(['id', 'main_email'])
+      .where((eb) => eb(eb.fn('lower', ['main_email']), '=', email))
+      .executeTakeFirst();
+    if (!user) return { exists: false, visible: null };
+    const visible = await db
+      .selectFrom('users')
+      .select('id')
+      .where('id', '=', user.id)
+      .where((eb) => userVisible(eb, caller))
+      .executeTakeFirst();
+    return { exists: true, visible: visible ? user : null };
+  };
+
+  // Every call that mails someone is limited per caller and per recipient address.
+  const limitMail = (kind: string, callerId: number, email: string) =>
+    hitRateLimit(db, [
+      { key: `${kind}:caller:${callerId}`, limit: { limit: 30, windowSeconds: 3600 } },
+      { key: `${kind}:to:${email}`, limit: { limit: 5, windowSeconds: 3600 } },
+    ]);
+
   app.post('/fleet/users/create-owner', async (c) => {
     const caller = c.get('principal');
     if (caller.role === 'owner') throw forbidden('Owners cannot create users', 'role_forbidden');
     const body = await readBody(c, createOwnerRequestSchema);
+    requireAdminForCompanyAddress(ctx, caller, body.main_email);
+    await limitMail('create-owner', caller.id, body.main_email);
+    // The same answer for a new address and for an account the caller cannot see: the existing
+    // account gets a notice instead of an invitation, and the caller learns nothing.
+    const accepted = () =>
+      c.json({ message: `An invitation with an access code is on its way to ${body.main_email}` }, 202);
+    const known = await findVisible(caller, body.main_email);
+    if (known.visible)
+      throw new ApiError(409, 'email_taken', 'A user with this e-mail exists already', 'main_email');
+    if (known.exists) {
+      await ctx.mailer.queue({
+        to: body.main_email,
+        subject: 'Someone tried to add you to Fleet Manager',
+        body: [
+          `${caller.name} tried to create a Fleet Manager account for ${body.main_email}, which already has one.`,
+          'Nothing was changed. If you want them to manage your sites, ask them to contact you;',
+          'if you forgot your password, choose "Forgot password" on the sign-in page.',
+        ].join('\n'),
+      });
+      return accepted();
+    }
     const user = await uniqueEmail(() =>
       db
         .insertInto('users')
@@ -67,25 +113,21 @@ export function userRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariables 
         .executeTakeFirstOrThrow(),
     );
     await sendAccessCode(ctx, user);
-    return c.json(toUser(user), 201);
+    return accepted();
   });
 
   app.post('/fleet/users/access-code', async (c) => {
     const caller = c.get('principal');
     if (caller.role === 'owner') throw forbidden('Owners cannot send access codes', 'role_forbidden');
     const { main_email } = await readBody(c, accessCodeRequestSchema);
-    const user = await db
-      .selectFrom('users')
-      .select(['id', 'main_email'])
-      .where((eb) => eb(eb.fn('lower', ['main_email']), '=', main_email))
-      .executeTakeFirst();
-    if (!user) throw notFound('User');
-    await requireVisibleUser(db, caller, user.id);
-    await hitRateLimit(db, [
-      { key: `access-code:account:${user.id}`, limit: { limit: 5, windowSeconds: 3600 } },
-    ]);
-    await sendAccessCode(ctx, user);
-    return c.json({ message: `An access code was sent to ${user.main_email}` }, 202);
+    await limitMail('access-code', caller.id, main_email);
+    // Mail only an account the caller manages; answer the same for any other address.
+    const { visible } = await findVisible(caller, main_email);
+    if (visible) await sendAccessCode(ctx, visible);
+    return c.json(
+      { message: `If ${main_email} is an account you manage, an access code is on its way` },
+      202,
+    );
   });
 
   app.get('/fleet/user-list/:userId/:page', async (c) => {
@@ -172,20 +214,36 @@ export function userRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariables 
     if (body.role !== undefined && caller.role !== 'admin' && body.role !== target.role) {
       throw forbidden('Only an admin changes roles', 'admin_only');
     }
+    const newEmail =
+      body.main_email !== undefined && body.main_email.toLowerCase() !== target.main_email.toLowerCase()
+        ? body.main_email
+        : undefined;
+    if (newEmail) await authorizeEmailChange(ctx, c, caller, target, newEmail, body.current_password);
     const user = await uniqueEmail(() =>
-      db
-        .updateTable('users')
-        .set({
-          ...(body.main_email !== undefined && { main_email: body.main_email }),
-          ...(body.name !== undefined && { display_name: body.name }),
-          ...(body.phone !== undefined && { phone: body.phone }),
-          ...(body.role !== undefined && { role: body.role }),
-          updated_at: new Date(),
-        })
-        .where('id', '=', id)
-        .returningAll()
-        .executeTakeFirstOrThrow(),
+      db.transaction().execute(async (trx) => {
+        const row = await trx
+          .updateTable('users')
+          .set({
+            ...(newEmail !== undefined && { main_email: newEmail }),
+            ...(body.name !== undefined && { display_name: body.name }),
+            ...(body.phone !== undefined && { phone: body.phone }),
+            ...(body.role !== undefined && { role: body.role }),
+            updated_at: new Date(),
+          })
+          .where('id', '=', id)
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        if (newEmail) {
+          const change = { id, oldEmail: target.main_email, newEmail: row.main_email };
+          await afterEmailChange(ctx, trx, change, caller.role === 'admin');
+        }
+        return row;
+      }),
     );
+    if (newEmail) {
+      ctx.sessions.forget(id);
+      ctx.mailer.kick();
+    }
     return c.json(toUser(user));
   });
   return app;

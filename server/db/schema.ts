@@ -14,6 +14,8 @@ export interface Database {
     role: UserRole;
     password_hash: string | null;
     created_by: number | null;
+    /** Access tokens issued before this no longer pass; null when no session was ever ended. */
+    sessions_valid_after: Date | null;
     created_at: CreatedAt;
     updated_at: Generated<Date>;
   };
@@ -60,6 +62,8 @@ export interface Database {
     expires_at: Timestamp;
     used_at: Date | null;
     revoked_at: Date | null;
+    /** The successor handed out when this token was spent, sealed (see refresh-tokens.ts). */
+    successor_sealed: string | null;
     created_at: CreatedAt;
   };
   one_time_codes: {
@@ -86,8 +90,15 @@ export interface Database {
     id: Generated<number>;
     to_address: string;
     subject: string;
+    /** The text; a one-time code stands as `{code}` and is created only when sent. */
     body: string;
     sent_at: Date | null;
     created_at: CreatedAt;
+    status: Generated<'pending' | 'sending' | 'sent' | 'failed'>;
+    attempts: Generated<number>;
+    next_attempt_at: Generated<Date>;
+    last_error: string | null;
+    code_user_id: number | null;
+    code_purpose: 'reset' | 'access' | null;
   };
 }

@@ -32,6 +32,14 @@ export const DEMO_ACCOUNTS: DemoAccount[] = [
 const SITES_PER_INSTALLER = [70, 54];
 
 /**
+ * Whether a database gets the demo users (whose passwords are published): as `SEED_DEMO` says
+ * when set, else only the embedded database, never a PostgreSQL given by `DATABASE_URL`.
+ */
+export function wantsDemoSeed(seedDemo: boolean | undefined, embedded: boolean): boolean {
+  return seedDemo ?? embedded;
+}
+
+/**
  * Fill an empty database with the demo users, 124 sites and their devices. Does nothing when
  * users exist already; an advisory lock keeps two starting processes from both seeding.
  */

@@ -1,13 +1,22 @@
 import type { Context } from 'hono';
 
 /**
- * The caller's address for rate limits: the socket's remote address, or the first
- * X-Forwarded-For entry when the server is told it sits behind a trusted proxy.
+ * The caller's address for rate limits. Without trusted proxies it is the socket's remote address.
+ * Behind `trustedProxies` proxies, each of which appends the address it was called from to
+ * `X-Forwarded-For`, the client is the entry that many places from the right: everything further
+ * left was written by the client and proves nothing.
+ * @example with 1 proxy, `X-Forwarded-For: 6.6.6.6, 203.0.113.7` gives `203.0.113.7`
  */
-export function clientAddress(c: Context, trustProxy: boolean): string {
-  if (trustProxy) {
-    const forwarded = c.req.header('x-forwarded-for')?.split(',')[0]?.trim();
-    if (forwarded) return forwarded;
+export function clientAddress(c: Context, trustedProxies: number): string {
+  if (trustedProxies > 0) {
+    const chain = (c.req.header('x-forwarded-for') ?? '')
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter(Boolean);
+    // A shorter chain than proxies: the request skipped an outer proxy, and the innermost one's
+    // entry (the leftmost) is the nearest address a trusted proxy saw.
+    const entry = chain[Math.max(0, chain.length - trustedProxies)];
+    if (entry) return entry;
   }
   const incoming = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming;
   return incoming?.socket?.remoteAddress ?? 'local';

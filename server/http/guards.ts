@@ -3,6 +3,7 @@ import type { JWTVerifyGetKey } from 'jose';
 import { isServiceCommsPath } from '../../contracts/services.ts';
 import type { Principal, TokenIssuer } from '../auth/access-tokens.ts';
 import { safeEqual } from '../auth/secrets.ts';
+import type { SessionCutoffs } from '../auth/sessions.ts';
 import { VerifiedTokens } from '../auth/verified-tokens.ts';
 import { ApiError, unauthorized } from './errors.ts';
 
@@ -30,12 +31,14 @@ export function requireApiKey(apiKey: string, exempt: (path: string) => boolean)
 
 /**
  * Require `Authorization: Bearer <access token>` except on public paths; the verified user goes
- * into the `principal` variable. Verified tokens are remembered until they expire.
+ * into the `principal` variable. Verified tokens are remembered until they expire; a token issued
+ * before its user's sessions were ended (password or e-mail change) answers 401 `session_ended`.
  */
 export function requireBearer(
   keys: JWTVerifyGetKey,
   issuer: TokenIssuer,
   isPublic: (path: string) => boolean,
+  sessions?: SessionCutoffs,
 ): MiddlewareHandler<{ Variables: AuthVariables }> {
   const tokens = new VerifiedTokens(keys, issuer);
   return async (c, next) => {
@@ -43,9 +46,11 @@ export function requireBearer(
     const header = c.req.header('authorization') ?? '';
     const match = /^Bearer\s+(\S+)$/i.exec(header);
     if (!match?.[1]) throw unauthorized('A Bearer access token is required', 'token_missing');
-    const principal = await tokens.verify(match[1]);
-    if (!principal) throw unauthorized('The access token is invalid or expired', 'token_invalid');
-    c.set('principal', principal);
+    const verified = await tokens.verifyClaims(match[1]);
+    if (!verified) throw unauthorized('The access token is invalid or expired', 'token_invalid');
+    if (sessions && !(await sessions.isCurrent(verified.principal.id, verified.issuedAt)))
+      throw unauthorized('This session has ended; sign in again', 'session_ended');
+    c.set('principal', verified.principal);
     return next();
   };
 }

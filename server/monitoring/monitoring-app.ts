@@ -11,8 +11,8 @@ import {
   normalisePath,
   TOKEN_ISSUERS,
 } from '../../contracts/services.ts';
-import { verifyAccessToken } from '../auth/access-tokens.ts';
-import { issueRefreshToken, rotateRefreshToken } from '../auth/refresh-tokens.ts';
+import { verifyAccessTokenClaims } from '../auth/access-tokens.ts';
+import { issueRefreshToken, revokeFamilyOf, rotateRefreshToken } from '../auth/refresh-tokens.ts';
 import { checkCredentials, loadPrincipal, monitoringAccessToken } from '../auth/sign-in.ts';
 import type { ServerContext } from '../context.ts';
 import { clientAddress } from '../http/client-address.ts';
@@ -38,13 +38,17 @@ export function createMonitoringApp(ctx: ServerContext, mount: string): Hono<{ V
     return p.startsWith(AUTH_PREFIX) || MONITORING_OPEN_PATHS.includes(p);
   };
   app.route('/', openApiRoute('monitoring'));
-  app.use(requireBearer(ctx.monitoringJwks, TOKEN_ISSUERS.monitoring, isOpen));
+  app.use(requireBearer(ctx.monitoringJwks, TOKEN_ISSUERS.monitoring, isOpen, ctx.sessions));
 
   app.post('/auth/v2/configurator-login', async (c) => {
     const body = await readBody(c, configuratorLoginRequestSchema);
-    const vouched = await verifyAccessToken(ctx.configJwks, TOKEN_ISSUERS.config, body.access_token);
-    if (!vouched)
+    const verified = await verifyAccessTokenClaims(ctx.configJwks, TOKEN_ISSUERS.config, body.access_token);
+    if (!verified)
       throw new ApiError(401, 'token_invalid', 'The configuration access token is invalid or expired');
+    const vouched = verified.principal;
+    // A configuration token from before a password or e-mail change mints nothing.
+    if (!(await ctx.sessions.isCurrent(vouched.id, verified.issuedAt)))
+      throw new ApiError(401, 'session_ended', 'This session has ended; sign in again');
     if (vouched.email.toLowerCase() !== body.username.toLowerCase()) {
       throw new ApiError(401, 'username_mismatch', 'username does not match the configuration access token');
     }
@@ -56,18 +60,22 @@ export function createMonitoringApp(ctx: ServerContext, mount: string): Hono<{ V
 
   app.post('/auth/v2/refresh', async (c) => {
     const body = await readBody(c, refreshRequestSchema);
-    const rotated = await rotateRefreshToken(
-      ctx.db,
-      body.refresh_token,
-      'monitoring',
-      ctx.env.REFRESH_TOKEN_TTL,
-    );
+    const rotated = await rotateRefreshToken(ctx.db, body.refresh_token, 'monitoring', {
+      ttlSeconds: ctx.env.REFRESH_TOKEN_TTL,
+      graceSeconds: ctx.env.REFRESH_GRACE_SECONDS,
+    });
     const user = await loadPrincipal(ctx, rotated.userId);
     if (!user) throw new ApiError(401, 'invalid_refresh_token', 'The refresh token is invalid or expired');
     return c.json({
       access_token: await monitoringAccessToken(ctx, user),
       refresh_token: rotated.refreshToken,
     });
+  });
+
+  app.post('/auth/v2/logout', async (c) => {
+    const body = await readBody(c, refreshRequestSchema);
+    await revokeFamilyOf(ctx.db, body.refresh_token, 'monitoring');
+    return c.body(null, 204);
   });
 
   app.post('/auth/fleet-login', async (c) => {

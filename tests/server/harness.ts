@@ -4,6 +4,7 @@ import pg from 'pg';
 import { generateSigningKey } from '../../server/auth/signing-keys.ts';
 import { createServer, type FleetServer } from '../../server/create-server.ts';
 import { parseEnv } from '../../server/env.ts';
+import type { MailTransport, OutgoingMail } from '../../server/mail/transports.ts';
 
 /** Seeded ids (see server/db/seed.ts): admin, installer A, owner (of A's sites 1–3), installer B. */
 export const IDS = {
@@ -23,8 +24,30 @@ export const PASSWORDS = {
 } as const;
 export type Who = keyof typeof PASSWORDS;
 
+/** Mail delivered by the outbox worker, in order; `failing` makes every delivery fail (an outage). */
+export interface MailBox extends MailTransport {
+  sent: OutgoingMail[];
+  failing: boolean;
+}
+
+export function mailBox(): MailBox {
+  const box: MailBox = {
+    sent: [],
+    failing: false,
+    async send(mail) {
+      if (box.failing) throw new Error('connect ECONNREFUSED 127.0.0.1:25');
+      box.sent.push(mail);
+    },
+  };
+  return box;
+}
+
 export interface TestServer {
   server: FleetServer;
+  /** What the server's outbox worker delivered. */
+  mail: MailBox;
+  /** Deliver the queued mail, then answer the newest one-time code mailed to `email`. */
+  codeFor(email: string): Promise<string>;
   /** Call the server over HTTP; JSON bodies are serialised; `api-key` is sent unless `apiKey: null`. */
   call(
     method: string,
@@ -72,7 +95,16 @@ export async function startTestServer(envOverrides: Record<string, string> = {})
   const env = parseEnv({ DATA_DIR: '.tmp/test-data', TRUST_PROXY: '1', ...envOverrides });
   const { target, drop } = await freshDatabase();
   const keys = { config: (await generateSigningKey()).key, monitoring: (await generateSigningKey()).key };
-  const server = await createServer({ env, database: target, keys, scryptCost: { N: 1024, r: 8, p: 1 } });
+  const mail = mailBox();
+  const server = await createServer({
+    env,
+    database: target,
+    keys,
+    scryptCost: { N: 1024, r: 8, p: 1 },
+    seed: true,
+    // With SMTP_URL the test runs the real SMTP transport.
+    ...(env.SMTP_URL ? {} : { mailTransport: mail }),
+  });
   // Calls go over a real socket through @hono/node-server, as a browser's would.
   const listener = serve({ fetch: server.app.fetch, hostname: '127.0.0.1', port: 0 });
   await new Promise((resolve) => listener.once('listening', resolve));
@@ -106,8 +138,16 @@ export async function startTestServer(envOverrides: Record<string, string> = {})
       throw new Error(`login ${who}: ${answer.status} ${JSON.stringify(answer.body)}`);
     return answer.body as { access_token: string; refresh_token: string };
   };
+  const codeFor: TestServer['codeFor'] = async (email) => {
+    await server.ctx.mailer.flush();
+    const code = mail.sent.filter((sent) => sent.to === email && sent.code).at(-1)?.code;
+    if (!code) throw new Error(`no code mailed to ${email}`);
+    return code;
+  };
   return {
     server,
+    mail,
+    codeFor,
     call,
     login,
     close: async () => {

@@ -7,18 +7,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-async function latestCode(email: string): Promise<string> {
-  const rows = await t.server.ctx.db
-    .selectFrom('outbox')
-    .select('body')
-    .where('to_address', '=', email)
-    .orderBy('id', 'desc')
-    .limit(1)
-    .execute();
-  const code = /code is (\d{8})/.exec(rows[0]?.body ?? '')?.[1];
-  if (!code) throw new Error(`no code mailed to ${email}`);
-  return code;
-}
+const latestCode = (email: string) => t.codeFor(email);
 
 const change = (main_email: string, temp_code: string, new_password: string, ip?: string) =>
   t.call('PUT', '/config/users/password', { headers: { main_email, temp_code, new_password }, ip });
@@ -72,12 +61,17 @@ describe('password reset', () => {
     expect(short.body).toMatchObject({ code: 'invalid_input', field: 'new_password' });
   });
 
-  it('rate limits code attempts per account', async () => {
-    const email = 'admin@fleet.example';
+  it('refuses an address after five wrong codes for one account, while the right code from elsewhere still works', async () => {
+    const email = 'installer@brightvolt.example';
+    await t.call('POST', '/config/users/password-reset', { body: { main_email: email }, ip: '10.2.1.1' });
+    const code = await latestCode(email);
+    const wrong = (i: number) => (code.endsWith(String(i)) ? `1234567${(i + 1) % 10}` : `1234567${i}`);
     const statuses: number[] = [];
     for (let i = 0; i < 6; i += 1)
-      statuses.push((await change(email, `1234567${i}`, 'Whatever#2027', `10.2.0.${i}`)).status);
+      statuses.push((await change(email, wrong(i), 'Whatever#2027', '10.2.0.1')).status);
     expect(statuses).toEqual([400, 400, 400, 400, 400, 429]);
+    expect((await change(email, code, 'Whatever#2027', '10.2.0.1')).status).toBe(429);
+    expect((await change(email, code, 'Whatever#2027', '10.2.0.2')).status).toBe(204);
   });
 
   it('rate limits reset requests per account', async () => {
@@ -104,18 +98,36 @@ describe('installer access codes', () => {
     expect((await change('owner@homeowner.example', code, 'Access-code#2027', '10.3.0.1')).status).toBe(204);
   });
 
-  it('refuses an access code for a user the installer does not manage, and from an owner', async () => {
+  it('answers the same for a user the installer does not manage and for no user, and mails neither', async () => {
     const installer = (await t.login('installerA')).access_token;
+    await t.server.ctx.mailer.flush();
+    const before = t.mail.sent.length;
     const foreign = await t.call('POST', '/config/fleet/users/access-code', {
       token: installer,
       body: { main_email: 'installer@brightvolt.example' },
     });
-    expect(foreign.status).toBe(403);
     const missing = await t.call('POST', '/config/fleet/users/access-code', {
       token: installer,
       body: { main_email: 'no@one.example' },
     });
-    expect(missing.status).toBe(404);
+    expect(foreign.status).toBe(202);
+    expect(missing.status).toBe(202);
+    expect((foreign.body as { message: string }).message.replace('installer@brightvolt.example', 'X')).toBe(
+      (missing.body as { message: string }).message.replace('no@one.example', 'X'),
+    );
+    await t.server.ctx.mailer.flush();
+    const to = t.mail.sent.slice(before).map((mail) => mail.to);
+    expect(to).not.toContain('installer@brightvolt.example');
+    expect(to).not.toContain('no@one.example');
+    // The owner chose this password with an access code in the test before.
+    const ownerLogin = await t.call('POST', '/config/auth/v2/login', {
+      body: { main_email: 'owner@homeowner.example', password: 'Access-code#2027' },
+    });
+    const byOwner = await t.call('POST', '/config/fleet/users/access-code', {
+      token: (ownerLogin.body as { access_token: string }).access_token,
+      body: { main_email: 'owner@homeowner.example' },
+    });
+    expect(byOwner.status).toBe(403);
   });
 
   it('limits access codes to five an hour for one user', async () => {

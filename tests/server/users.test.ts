@@ -28,12 +28,9 @@ describe('users', () => {
       createdBy: IDS.admin,
     });
     expect(created.body).not.toHaveProperty('password_hash');
-    const mail = await t.server.ctx.db
-      .selectFrom('outbox')
-      .selectAll()
-      .where('to_address', '=', user.main_email)
-      .execute();
-    expect(mail[0]?.body).toMatch(/access code is \d{8}/);
+    expect(await t.codeFor(user.main_email)).toMatch(/^\d{8}$/);
+    const sent = t.mail.sent.find((mail) => mail.to === user.main_email);
+    expect(sent?.text).toMatch(/access code is \d{8}/);
     const again = await t.call('POST', '/config/fleet/users/create-installer', {
       token: admin,
       body: { ...body, main_email: 'NEW.INSTALLER@sunworks.example' },
@@ -117,9 +114,18 @@ describe('users', () => {
       token: installer,
       body: { main_email: 'pat@newhome.example', name: 'Pat Newhome' },
     });
-    expect(created.status).toBe(201);
-    const owner = userSchema.parse(created.body);
-    expect(owner).toMatchObject({ role: 'owner', createdBy: IDS.installerA });
+    expect(created.status).toBe(202);
+    const found = userPageSchema.parse(
+      (await t.call('GET', `/config/fleet/user-list/${IDS.installerA}/0?q=pat@newhome`, { token: installer }))
+        .body,
+    );
+    const owner = userSchema.parse(found.items[0]);
+    expect(owner).toMatchObject({
+      role: 'owner',
+      createdBy: IDS.installerA,
+      main_email: 'pat@newhome.example',
+    });
+    expect(await t.codeFor('pat@newhome.example')).toMatch(/^\d{8}$/);
     const site = await t.call('POST', '/config/sites', {
       token: installer,
       body: {

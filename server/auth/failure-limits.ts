@@ -1,0 +1,84 @@
+import { type Kysely, sql } from 'kysely';
+import type { Database } from '../db/schema.ts';
+import { ApiError } from '../http/errors.ts';
+
+/**
+ * Limits on failed attempts (wrong passwords, wrong codes) in a fixed window. Only failures count,
+ * so a person who gets it right is never refused because of attempts that were not theirs:
+ * - `perSource`: failures on one account from one address; past it that address is refused for
+ *   that account (even with the right secret, which stops a guesser from confirming a hit);
+ * - `perAddress`: failures from one address over all accounts (spraying);
+ * - `ceiling`: failures on one account from every address; past it, each address that has failed
+ *   on the account even once is refused for it, while addresses without failures still get in.
+ */
+export interface FailurePolicy {
+  name: string;
+  windowSeconds: number;
+  perSource: number;
+  perAddress: number;
+  ceiling: number;
+}
+
+function keys(policy: FailurePolicy, account: string, address: string) {
+  return {
+    address: `${policy.name}:address:${address}`,
+    source: `${policy.name}:source:${account}:${address}`,
+    account: `${policy.name}:account:${account}`,
+  };
+}
+
+function currentWindow(policy: FailurePolicy): Date {
+  const windowMs = policy.windowSeconds * 1000;
+  return new Date(Math.floor(Date.now() / windowMs) * windowMs);
+}
+
+const tooMany = () =>
+  new ApiError(429, 'rate_limited', 'Too many attempts; wait a few minutes and try again');
+
+/** An attempt counted as a failure until it is known to have succeeded. */
+export interface Attempt {
+  /** The secret was right: the attempt no longer counts. */
+  succeeded(): Promise<void>;
+}
+
+async function undo(db: Kysely<Database>, keyList: string[], window_start: Date): Promise<void> {
+  await db
+    .updateTable('rate_limits')
+    .set({ hits: sql`rate_limits.hits - 1` })
+    .where('key', 'in', keyList)
+    .where('window_start', '=', window_start)
+    .execute();
+}
+
+/**
+ * Count an attempt as a failure in advance (so a burst of parallel guesses is bounded too) and
+ * refuse it with 429 when this address may not try this account now; a refused attempt does not
+ * count. Call `succeeded()` when the secret was right.
+ * @throws {ApiError} 429 `rate_limited`.
+ */
+export async function beginAttempt(
+  db: Kysely<Database>,
+  policy: FailurePolicy,
+  account: string,
+  address: string,
+): Promise<Attempt> {
+  const k = keys(policy, account, address);
+  const keyList = [k.address, k.source, k.account];
+  const window_start = currentWindow(policy);
+  const rows = await db
+    .insertInto('rate_limits')
+    .values(keyList.map((key) => ({ key, window_start, hits: 1 })))
+    .onConflict((oc) => oc.columns(['key', 'window_start']).doUpdateSet({ hits: sql`rate_limits.hits + 1` }))
+    .returning(['key', 'hits'])
+    .execute();
+  const hits = (key: string) => rows.find((row) => row.key === key)?.hits ?? 0;
+  const refused =
+    hits(k.address) > policy.perAddress ||
+    hits(k.source) > policy.perSource ||
+    (hits(k.account) > policy.ceiling && hits(k.source) > 1);
+  if (refused) {
+    await undo(db, keyList, window_start);
+    throw tooMany();
+  }
+  return { succeeded: () => undo(db, keyList, window_start) };
+}

@@ -1,0 +1,117 @@
+import type { Context } from 'hono';
+import type { Kysely, Selectable } from 'kysely';
+import type { Principal } from '../auth/access-tokens.ts';
+import { beginAttempt, type FailurePolicy } from '../auth/failure-limits.ts';
+import { verifyAgainstDummy, verifyPassword } from '../auth/passwords.ts';
+import { endSessions } from '../auth/sessions.ts';
+import type { ServerContext } from '../context.ts';
+import type { Database } from '../db/schema.ts';
+import { clientAddress } from '../http/client-address.ts';
+import { ApiError, forbidden } from '../http/errors.ts';
+
+/** Wrong current passwords given with an e-mail change, counted like failed sign-ins. */
+const PASSWORD_CHECK: FailurePolicy = {
+  name: 'password-check',
+  windowSeconds: 15 * 60,
+  perSource: 10,
+  perAddress: 100,
+  ceiling: 1000,
+};
+
+/** Whether an address is in the company domain (company staff). */
+export function isCompanyAddress(email: string, companyDomain: string): boolean {
+  return email.toLowerCase().endsWith(`@${companyDomain.toLowerCase()}`);
+}
+
+/**
+ * Refuse an address in the company domain from anyone but an admin: such an address makes its
+ * holder company staff.
+ * @throws {ApiError} 403 `admin_only`.
+ */
+export function requireAdminForCompanyAddress(ctx: ServerContext, caller: Principal, email: string): void {
+  if (caller.role !== 'admin' && isCompanyAddress(email, ctx.env.COMPANY_DOMAIN)) {
+    throw forbidden(`Only an admin gives an address at ${ctx.env.COMPANY_DOMAIN}`, 'admin_only');
+  }
+}
+
+/**
+ * Check that the caller may change `target`'s sign-in e-mail to `email`: an admin, or the user
+ * themself with their current password (not into the company domain).
+ * @throws {ApiError} 403 `email_change_forbidden`, `admin_only` or `current_password_wrong`,
+ * 400 when the current password is missing, 429 after too many wrong passwords.
+ */
+export async function authorizeEmailChange(
+  ctx: ServerContext,
+  c: Context,
+  caller: Principal,
+  target: Selectable<Database['users']>,
+  email: string,
+  currentPassword: string | undefined,
+): Promise<void> {
+  if (caller.role === 'admin') return;
+  if (caller.id !== target.id) {
+    throw forbidden(
+      'Only the user themself (with their current password) or an admin changes a sign-in e-mail',
+      'email_change_forbidden',
+    );
+  }
+  requireAdminForCompanyAddress(ctx, caller, email);
+  if (!currentPassword) {
+    throw new ApiError(
+      400,
+      'invalid_input',
+      'current_password: give your current password to change your sign-in e-mail',
+      'current_password',
+    );
+  }
+  const attempt = await beginAttempt(
+    ctx.db,
+    PASSWORD_CHECK,
+    `user:${target.id}`,
+    clientAddress(c, ctx.env.TRUST_PROXY),
+  );
+  const ok = target.password_hash
+    ? await verifyPassword(currentPassword, target.password_hash)
+    : await verifyAgainstDummy(currentPassword, ctx.scryptCost);
+  // 403, not 401: a 401 would send the app to refresh its tokens and retry.
+  if (!ok) throw forbidden('The current password is wrong', 'current_password_wrong');
+  await attempt.succeeded();
+}
+
+/**
+ * Inside the transaction that changed the e-mail: end every session of the user, void their
+ * unspent codes and unsent code mail (they were meant for the old address), and queue a notice
+ * to the old address. After commit: `ctx.sessions.forget(id)` and `ctx.mailer.kick()`.
+ */
+export async function afterEmailChange(
+  ctx: ServerContext,
+  trx: Kysely<Database>,
+  user: { id: number; oldEmail: string; newEmail: string },
+  byAdmin: boolean,
+): Promise<void> {
+  await endSessions(trx, user.id);
+  await trx
+    .updateTable('one_time_codes')
+    .set({ used_at: new Date() })
+    .where('user_id', '=', user.id)
+    .where('used_at', 'is', null)
+    .execute();
+  await trx
+    .updateTable('outbox')
+    .set({ status: 'failed', last_error: 'the account e-mail changed before it was sent' })
+    .where('code_user_id', '=', user.id)
+    .where('status', '=', 'pending')
+    .execute();
+  await ctx.mailer.queue(
+    {
+      to: user.oldEmail,
+      subject: 'Your Fleet Manager sign-in e-mail was changed',
+      body: [
+        `The sign-in e-mail of your Fleet Manager account was changed from ${user.oldEmail} to ${user.newEmail}${byAdmin ? ' by an administrator' : ''}.`,
+        'Every session of the account has been signed out.',
+        'If you did not ask for this, contact your installer or the Fleet Manager administrator at once.',
+      ].join('\n'),
+    },
+    trx,
+  );
+}
