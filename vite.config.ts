@@ -1,6 +1,56 @@
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { tanstackRouter } from '@tanstack/router-plugin/vite';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
+import { VitePWA } from 'vite-plugin-pwa';
+
+const COMPRESSIBLE = /\.(js|mjs|css|html|json|svg|txt|wasm|webmanifest)$/;
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? filesUnder(path) : [path];
+  });
+}
+
+/**
+ * Writes `file.br` (brotli, best quality) and `file.gz` (gzip -9) beside every compressible file
+ * of the build, once, so the server negotiates instead of compressing per request. A copy that
+ * would not be smaller is not written. Runs last, after the service worker is generated.
+ */
+function precompress(): Plugin {
+  let outDir = 'dist';
+  return {
+    name: 'fleet:precompress',
+    apply: 'build',
+    configResolved(config) {
+      outDir = config.build.outDir;
+    },
+    closeBundle: {
+      order: 'post',
+      sequential: true,
+      handler() {
+        for (const file of filesUnder(outDir).filter((f) => COMPRESSIBLE.test(f))) {
+          const source = readFileSync(file);
+          const copies = {
+            br: brotliCompressSync(source, {
+              params: {
+                [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
+                [constants.BROTLI_PARAM_SIZE_HINT]: source.length,
+              },
+            }),
+            gz: gzipSync(source, { level: 9 }),
+          };
+          for (const [suffix, copy] of Object.entries(copies)) {
+            if (copy.length < source.length) writeFileSync(`${file}.${suffix}`, copy);
+          }
+        }
+      },
+    },
+  };
+}
 
 // The router plugin must come before the React plugin so that route files are
 // split and transformed before JSX is compiled.
@@ -13,8 +63,32 @@ export default defineConfig({
       autoCodeSplitting: true,
     }),
     react(),
+    VitePWA({
+      // A new version waits until the person chooses "Reload to update" (src/app-status/).
+      registerType: 'prompt',
+      injectRegister: false,
+      manifest: false,
+      workbox: {
+        // The app shell, every chunk (so any screen opens offline), the codec and the bundled
+        // devices lists and device forms from public/.
+        globPatterns: ['**/*.{js,css,html,json,wasm,svg,png,ico}'],
+        navigateFallback: 'index.html',
+        navigateFallbackDenylist: [/^\/(config|monitoring)(\/|$)/, /^\/app-config\.json$/],
+        cleanupOutdatedCaches: true,
+        runtimeCaching: [
+          {
+            // The deployment's settings: fresh when online, the last copy when not.
+            urlPattern: ({ url, sameOrigin }) => sameOrigin && url.pathname === '/app-config.json',
+            handler: 'NetworkFirst',
+            options: { cacheName: 'app-config', networkTimeoutSeconds: 4 },
+          },
+        ],
+      },
+    }),
+    precompress(),
   ],
-  build: { outDir: 'dist', sourcemap: true },
+  // No source maps in the build: they are not shipped, and the server refuses *.map anyway.
+  build: { outDir: 'dist', sourcemap: false },
   server: {
     // In development the services run on the server process (npm start); the
     // app asks them through the same paths it uses in production.
