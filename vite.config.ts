@@ -88,7 +88,7 @@ export default defineConfig({
     precompress(),
   ],
   // No source maps in the build: they are not shipped, and the server refuses *.map anyway.
-  build: { outDir: 'dist', sourcemap: false },
+  build: { outDir: 'dist', sourcemap: false, modulePreload: { polyfill: false } },
   server: {
     // In development the services run on the server process (npm start); the
     // app asks them through the same paths it uses in production.

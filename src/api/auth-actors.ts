@@ -1,7 +1,7 @@
 import type { $Fetch } from 'ofetch';
 import { fromPromise } from 'xstate';
 import type { AppConfig } from '../../contracts/app-config.ts';
-import { type TokenPair, tokenPairSchema } from '../../contracts/auth.ts';
+import type { TokenPair } from '../../contracts/auth.ts';
 import type { Service } from '../../machines/storage-keys.ts';
 import type { AccessToken, RefreshToken } from '../../machines/tokens.ts';
 import { ApiError, toApiError } from './api-error.ts';
@@ -13,6 +13,9 @@ import { requestHeaders } from './header-rules.ts';
  */
 export function createAuthActors(config: AppConfig, fetcher: $Fetch) {
   const post = async (service: Service, path: string, body: Record<string, string>): Promise<TokenPair> => {
+    // The schema (and zod with it) loads beside the request, off the sign-in screen's start-up path.
+    const contracts = import('../../contracts/auth.ts');
+    contracts.catch(() => undefined);
     const base = (service === 'config' ? config.configUrl : config.monitoringUrl).replace(/\/+$/, '');
     let answer: unknown;
     try {
@@ -25,6 +28,7 @@ export function createAuthActors(config: AppConfig, fetcher: $Fetch) {
     } catch (error) {
       throw toApiError(error, path);
     }
+    const { tokenPairSchema } = await contracts;
     const parsed = tokenPairSchema.safeParse(answer);
     if (!parsed.success) {
       throw new ApiError('The server answered without tokens.', { status: 200, path, cause: parsed.error });

@@ -1,11 +1,6 @@
 import { fromPromise } from 'xstate';
 import type { AppConfig } from '../../contracts/app-config.ts';
-import {
-  type ConvertList,
-  convertListSchema,
-  type DevicesList,
-  devicesListSchema,
-} from '../../contracts/devices-list.ts';
+import type { ConvertList, DevicesList } from '../../contracts/devices-list.ts';
 import { DevicesListDownloadError } from '../../machines/devices-list-error.ts';
 import {
   BUNDLED_CONVERT_LIST,
@@ -19,6 +14,9 @@ export function base64Utf8(text: string): string {
   for (const byte of new TextEncoder().encode(text)) binary += String.fromCharCode(byte);
   return btoa(binary);
 }
+
+/** The list schemas (and zod with them) load when a list is first read, not with the sign-in screen. */
+const listSchemas = () => import('../../contracts/devices-list.ts');
 
 async function readBody(response: Response): Promise<unknown> {
   const text = await response.text().catch(() => '');
@@ -36,6 +34,8 @@ async function readBody(response: Response): Promise<unknown> {
  * @throws DevicesListDownloadError with the serialized response (or network failure) otherwise
  */
 export async function downloadDevicesList(config: AppConfig, fetchImpl: typeof fetch, listVersion: number) {
+  const schemas = listSchemas();
+  schemas.catch(() => undefined);
   let response: Response;
   try {
     response = await fetchImpl(config.devicesListUrl, {
@@ -53,6 +53,7 @@ export async function downloadDevicesList(config: AppConfig, fetchImpl: typeof f
   if (response.status !== 200) {
     throw new DevicesListDownloadError({ status: response.status, statusText: response.statusText, body });
   }
+  const { devicesListSchema } = await schemas;
   const parsed = devicesListSchema.safeParse(body);
   if (!parsed.success) {
     throw new DevicesListDownloadError({ status: 200, invalid: parsed.error.issues.map((i) => i.message) });
@@ -85,10 +86,11 @@ export function createDevicesListActors(config: AppConfig, fetchImpl: typeof fet
     fetchDevicesList: fromPromise<DevicesList, { listVersion: number }>(({ input }) =>
       downloadDevicesList(config, fetchImpl, input.listVersion),
     ),
-    loadBundledList: fromPromise<DevicesList, { path: string }>(({ input }) =>
-      readAsset(fetchImpl, asset(input.path), devicesListSchema),
+    loadBundledList: fromPromise<DevicesList, { path: string }>(async ({ input }) =>
+      readAsset(fetchImpl, asset(input.path), (await listSchemas()).devicesListSchema),
     ),
     loadCompanionLists: fromPromise<CompanionLists, void>(async () => {
+      const { convertListSchema, devicesListSchema } = await listSchemas();
       const [e1DevicesList, convertList] = await Promise.all([
         readAsset(fetchImpl, asset(BUNDLED_E1_DEVICES_LIST), devicesListSchema),
         readAsset<ConvertList>(fetchImpl, asset(BUNDLED_CONVERT_LIST), convertListSchema),
