@@ -74,15 +74,11 @@ export default defineConfig({
         globPatterns: ['**/*.{js,css,html,json,wasm,svg,png,ico}'],
         navigateFallback: 'index.html',
         navigateFallbackDenylist: [/^\/(config|monitoring)(\/|$)/, /^\/app-config\.json$/],
+        // /app-config.json is the deployment's, not the build's: src/main.tsx keeps the last copy.
         cleanupOutdatedCaches: true,
-        runtimeCaching: [
-          {
-            // The deployment's settings: fresh when online, the last copy when not.
-            urlPattern: ({ url, sameOrigin }) => sameOrigin && url.pathname === '/app-config.json',
-            handler: 'NetworkFirst',
-            options: { cacheName: 'app-config', networkTimeoutSeconds: 4 },
-          },
-        ],
+        // The first version takes the open page at once (it is the version that page runs); a
+        // later one waits for the person (skipWaiting stays off).
+        clientsClaim: true,
       },
     }),
     precompress(),

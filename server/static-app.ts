@@ -1,4 +1,4 @@
-import { type Stats, existsSync } from 'node:fs';
+import { existsSync, type Stats } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { join, normalize, sep } from 'node:path';
 import type { Context, Hono } from 'hono';

@@ -142,7 +142,12 @@ describe('caching', () => {
 
 describe('what is never served', () => {
   it('refuses source maps, the compressed copies by name, and hidden files', async () => {
-    for (const path of ['/assets/index-AbC123.js.map', '/assets/index-AbC123.js.br', '/index.html.gz', '/.env']) {
+    for (const path of [
+      '/assets/index-AbC123.js.map',
+      '/assets/index-AbC123.js.br',
+      '/index.html.gz',
+      '/.env',
+    ]) {
       const response = await get(path);
       expect(response.status, path).toBe(404);
       expect(await response.text(), path).not.toContain('SECRET');
@@ -170,7 +175,10 @@ describe('large JSON answers', () => {
     expect(body.length).toBeGreaterThan(1024);
     expect(plain.headers.get('Content-Encoding')).toBeNull();
     expect(plain.headers.get('Vary')).toMatch(/Accept-Encoding/);
-    const response = await get('/config/devices-list', { Authorization: linkAuth, 'Accept-Encoding': 'br, gzip' });
+    const response = await get('/config/devices-list', {
+      Authorization: linkAuth,
+      'Accept-Encoding': 'br, gzip',
+    });
     expect(response.status).toBe(200);
     expect(response.headers.get('Content-Encoding')).toBe('br');
     const decoded = brotliDecompressSync(await bytes(response)).toString();
@@ -234,7 +242,9 @@ describe('security headers', () => {
     const without = policyOf(await get('/create-site'));
     expect(without).not.toContain('googleapis.com');
     const policy = policyOf(await get('/create-site', {}, withMaps));
-    expect(directive(policy, 'script-src')).toBe("script-src 'self' 'wasm-unsafe-eval' https://maps.googleapis.com");
+    expect(directive(policy, 'script-src')).toBe(
+      "script-src 'self' 'wasm-unsafe-eval' https://maps.googleapis.com",
+    );
     expect(directive(policy, 'img-src')).toContain('https://maps.gstatic.com');
     expect(directive(policy, 'font-src')).toContain('https://fonts.gstatic.com');
     expect(directive(policy, 'script-src')).not.toContain("'unsafe-inline'");

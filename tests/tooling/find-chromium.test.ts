@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
-  ChromiumMissingError,
   type ChromiumFinderHost,
+  ChromiumMissingError,
   findChromium,
   INSTALL_HINT,
 } from '../e2e/find-chromium.ts';
@@ -44,7 +44,9 @@ describe('finding a browser for the end-to-end tests', () => {
       env: { CHROMIUM_PATH: '/nowhere/chrome', PATH: '/usr/bin' },
       root: true,
     });
-    expect(() => findChromium(host)).toThrow(/CHROMIUM_PATH is \/nowhere\/chrome, which is not an executable/);
+    expect(() => findChromium(host)).toThrow(
+      /CHROMIUM_PATH is \/nowhere\/chrome, which is not an executable/,
+    );
     expect(calls.installs).toBe(0);
   });
 
@@ -78,7 +80,11 @@ describe('finding a browser for the end-to-end tests', () => {
   });
 
   it('installs chromium with apt as root and uses it', () => {
-    const { host, calls } = machine({ executables: ['/usr/bin/apt-get'], env: { PATH: '/usr/bin' }, root: true });
+    const { host, calls } = machine({
+      executables: ['/usr/bin/apt-get'],
+      env: { PATH: '/usr/bin' },
+      root: true,
+    });
     expect(findChromium(host)).toBe('/usr/bin/chromium');
     expect(calls.installs).toBe(1);
     expect(calls.logs.join('\n')).toMatch(/installing Debian.s chromium/);
@@ -91,6 +97,8 @@ describe('finding a browser for the end-to-end tests', () => {
       root: true,
       aptFails: true,
     });
-    expect(() => findChromium(host)).toThrow(/apt-get install -y chromium.*Unable to locate package chromium/);
+    expect(() => findChromium(host)).toThrow(
+      /apt-get install -y chromium.*Unable to locate package chromium/,
+    );
   });
 });

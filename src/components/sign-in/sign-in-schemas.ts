@@ -2,17 +2,21 @@
 // build keeps only the checks used here (the messages and their order are the same).
 import * as z from 'zod/mini';
 
-const email = z.string().check(
-  z.trim(),
-  z.minLength(1, 'Enter your e-mail address'),
-  z.maxLength(254, 'That e-mail address is too long'),
-  z.email('Enter a valid e-mail address'),
-);
+const email = z
+  .string()
+  .check(
+    z.trim(),
+    z.minLength(1, 'Enter your e-mail address'),
+    z.maxLength(254, 'That e-mail address is too long'),
+    z.email('Enter a valid e-mail address'),
+  );
 
 /** Fields of the sign-in form, with the messages shown under each field. */
 export const signInSchema = z.object({
   email,
-  password: z.string().check(z.minLength(1, 'Enter your password'), z.maxLength(256, 'That password is too long')),
+  password: z
+    .string()
+    .check(z.minLength(1, 'Enter your password'), z.maxLength(256, 'That password is too long')),
 });
 export type SignInValues = z.infer<typeof signInSchema>;
 
