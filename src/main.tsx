@@ -23,7 +23,8 @@ const CONFIG_CACHE = 'fleet-app-config';
 async function fetchConfig(): Promise<Response> {
   const canKeep = 'caches' in window;
   try {
-    const response = await fetch(CONFIG_PATH, { headers: { Accept: 'application/json' } });
+    // A plain GET, exactly as index.html preloads it, so the browser uses the preloaded answer.
+    const response = await fetch(CONFIG_PATH);
     if (response.ok && canKeep) {
       const copy = response.clone();
       caches
