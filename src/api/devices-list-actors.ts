@@ -15,8 +15,20 @@ export function base64Utf8(text: string): string {
   return btoa(binary);
 }
 
-/** The list schemas (and zod with them) load when a list is first read, not with the sign-in screen. */
-const listSchemas = () => import('../../contracts/devices-list.ts');
+/**
+ * The list schemas, and zod with them, are not part of the sign-in screen's scripts: they start
+ * loading when the app starts and are awaited only where a list is checked.
+ */
+let schemasLoading: Promise<typeof import('../../contracts/devices-list.ts')> | undefined;
+function listSchemas() {
+  if (!schemasLoading) {
+    schemasLoading = import('../../contracts/devices-list.ts');
+    schemasLoading.catch(() => {
+      schemasLoading = undefined;
+    });
+  }
+  return schemasLoading;
+}
 
 async function readBody(response: Response): Promise<unknown> {
   const text = await response.text().catch(() => '');
@@ -35,7 +47,6 @@ async function readBody(response: Response): Promise<unknown> {
  */
 export async function downloadDevicesList(config: AppConfig, fetchImpl: typeof fetch, listVersion: number) {
   const schemas = listSchemas();
-  schemas.catch(() => undefined);
   let response: Response;
   try {
     response = await fetchImpl(config.devicesListUrl, {
@@ -81,6 +92,7 @@ async function readAsset<T>(
  * (empty in the browser: they are served beside the app).
  */
 export function createDevicesListActors(config: AppConfig, fetchImpl: typeof fetch, assetBaseUrl = '') {
+  listSchemas().catch(() => undefined);
   const asset = (path: string) => `${assetBaseUrl.replace(/\/+$/, '')}${path}`;
   return {
     fetchDevicesList: fromPromise<DevicesList, { listVersion: number }>(({ input }) =>
