@@ -1,6 +1,103 @@
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { tanstackRouter } from '@tanstack/router-plugin/vite';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
+import { VitePWA } from 'vite-plugin-pwa';
+
+const COMPRESSIBLE = /\.(js|mjs|css|html|json|svg|txt|wasm|webmanifest)$/;
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? filesUnder(path) : [path];
+  });
+}
+
+/**
+ * Writes `file.br` (brotli, best quality) and `file.gz` (gzip -9) beside every compressible file
+ * of the build, once, so the server negotiates instead of compressing per request. A copy that
+ * would not be smaller is not written. Runs last, after the service worker is generated.
+ */
+function precompress(): Plugin {
+  let outDir = 'dist';
+  return {
+    name: 'fleet:precompress',
+    apply: 'build',
+    configResolved(config) {
+      outDir = config.build.outDir;
+    },
+    closeBundle: {
+      order: 'post',
+      sequential: true,
+      handler() {
+        for (const file of filesUnder(outDir).filter((f) => COMPRESSIBLE.test(f))) {
+          const source = readFileSync(file);
+          const copies = {
+            br: brotliCompressSync(source, {
+              params: {
+                [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
+                [constants.BROTLI_PARAM_SIZE_HINT]: source.length,
+              },
+            }),
+            gz: gzipSync(source, { level: 9 }),
+          };
+          for (const [suffix, copy] of Object.entries(copies)) {
+            if (copy.length < source.length) writeFileSync(`${file}.${suffix}`, copy);
+          }
+        }
+      },
+    },
+  };
+}
+
+/**
+ * Lets the browser fetch what the sign-in screen needs while the entry script downloads, instead
+ * of one round trip after another: the login route's chunk and its imports (modulepreload), and
+ * `/app-config.json`, which the app reads before its first render (a preload matching the
+ * app's own `fetch`: same URL, CORS mode, same-origin credentials).
+ */
+function preloadSignIn(): Plugin {
+  return {
+    name: 'fleet:preload-sign-in',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(html, ctx) {
+        const bundle = ctx.bundle ?? {};
+        const chunks = Object.values(bundle).filter((file) => file.type === 'chunk');
+        const login = chunks.find((chunk) => chunk.facadeModuleId?.includes('/src/routes/login.tsx'));
+        const files = new Set<string>();
+        const visit = (fileName: string) => {
+          if (files.has(fileName)) return;
+          files.add(fileName);
+          const chunk = bundle[fileName];
+          if (chunk?.type === 'chunk') for (const next of chunk.imports) visit(next);
+        };
+        if (login) visit(login.fileName);
+        const tags = [...files]
+          .filter((file) => !html.includes(`/${file}"`))
+          .map((file) => ({
+            tag: 'link',
+            attrs: { rel: 'modulepreload', crossorigin: true, href: `/${file}` },
+            injectTo: 'head' as const,
+          }));
+        return {
+          html,
+          tags: [
+            {
+              tag: 'link',
+              attrs: { rel: 'preload', href: '/app-config.json', as: 'fetch', crossorigin: 'anonymous' },
+              injectTo: 'head-prepend',
+            },
+            ...tags,
+          ],
+        };
+      },
+    },
+  };
+}
 
 // The router plugin must come before the React plugin so that route files are
 // split and transformed before JSX is compiled.
@@ -13,8 +110,29 @@ export default defineConfig({
       autoCodeSplitting: true,
     }),
     react(),
+    VitePWA({
+      // A new version waits until the person chooses "Reload to update" (src/app-status/).
+      registerType: 'prompt',
+      injectRegister: false,
+      manifest: false,
+      workbox: {
+        // The app shell, every chunk (so any screen opens offline), the codec and the bundled
+        // devices lists and device forms from public/.
+        globPatterns: ['**/*.{js,css,html,json,wasm,svg,png,ico}'],
+        navigateFallback: 'index.html',
+        navigateFallbackDenylist: [/^\/(config|monitoring)(\/|$)/, /^\/app-config\.json$/],
+        // /app-config.json is the deployment's, not the build's: src/main.tsx keeps the last copy.
+        cleanupOutdatedCaches: true,
+        // The first version takes the open page at once (it is the version that page runs); a
+        // later one waits for the person (skipWaiting stays off).
+        clientsClaim: true,
+      },
+    }),
+    preloadSignIn(),
+    precompress(),
   ],
-  build: { outDir: 'dist', sourcemap: true },
+  // No source maps in the build: they are not shipped, and the server refuses *.map anyway.
+  build: { outDir: 'dist', sourcemap: false, modulePreload: { polyfill: false } },
   server: {
     // In development the services run on the server process (npm start); the
     // app asks them through the same paths it uses in production.

@@ -1,4 +1,7 @@
-import { z } from 'zod';
+// zod/mini: the app validates this before its first render, so only the checks used here ship.
+import * as z from 'zod/mini';
+
+const text = () => z.string().check(z.minLength(1));
 
 /**
  * Runtime configuration the app fetches from `/app-config.json` before it
@@ -8,19 +11,19 @@ import { z } from 'zod';
  */
 export const appConfigSchema = z.object({
   /** Base URL of the configuration service, e.g. `/config` or `https://config.example`. */
-  configUrl: z.string().min(1),
+  configUrl: text(),
   /** Base URL of the monitoring service, e.g. `/monitoring`. */
-  monitoringUrl: z.string().min(1),
+  monitoringUrl: text(),
   /** Full URL of the devices-list endpoint. */
-  devicesListUrl: z.string().min(1),
+  devicesListUrl: text(),
   /** Value of the `api-key` header for configuration calls. */
-  apiKey: z.string().min(1),
+  apiKey: text(),
   /** `user:password` for the devices list's Basic `Authorization` header. */
-  linkKey: z.string().regex(/^[^:]+:.+$/, 'linkKey must be user:password'),
+  linkKey: z.string().check(z.regex(/^[^:]+:.+$/, 'linkKey must be user:password')),
   /** Company domain whose staff see Site Manager and Remote Debugger, e.g. `fleet.example`. */
-  companyDomain: z.string().min(1),
+  companyDomain: text(),
   /** Maps key for the address control; null when maps are not configured. */
-  mapsApiKey: z.string().min(1).nullable(),
+  mapsApiKey: z.nullable(text()),
 });
 
 export type AppConfig = z.infer<typeof appConfigSchema>;

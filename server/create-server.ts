@@ -1,7 +1,7 @@
-import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
+import { etag } from 'hono/etag';
 import { createLocalJWKSet, createRemoteJWKSet } from 'jose';
 import type { Kysely } from 'kysely';
 import type { AppConfig } from '../contracts/app-config.ts';
@@ -19,7 +19,9 @@ import { makeDataDirPrivate } from './db/private-data-dir.ts';
 import type { Database } from './db/schema.ts';
 import { seedDemo, wantsDemoSeed } from './db/seed.ts';
 import type { Env } from './env.ts';
+import { compressJson } from './http/compress-json.ts';
 import { ApiError, handleError, handleNotFound } from './http/errors.ts';
+import { securityHeaders } from './http/security-headers.ts';
 import { createMailer } from './mail/mailer.ts';
 import { logTransport, type MailTransport, smtpTransport } from './mail/transports.ts';
 import { createMonitoringApp } from './monitoring/monitoring-app.ts';
@@ -119,6 +121,8 @@ export async function createServer(options: CreateServerOptions): Promise<FleetS
     // (an `HTTPException`) and register none of their own.
     app.onError(handleError);
     app.notFound(handleNotFound);
+    // First, so that every answer carries them: errors, 404s and CORS preflights included.
+    app.use('*', securityHeaders({ maps: Boolean(env.MAPS_API_KEY) }));
     if (env.APP_ORIGINS.length > 0) {
       app.use(
         '*',
@@ -149,10 +153,14 @@ export async function createServer(options: CreateServerOptions): Promise<FleetS
       c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : limit(c, next);
     app.use('/config/*', limitBodies);
     app.use('/monitoring/*', limitBodies);
+    app.use('/config/*', compressJson());
+    app.use('/monitoring/*', compressJson());
     if (services !== 'monitoring')
       app.route('/config', createConfigApp(ctx, options.publicDir ?? 'public', '/config'));
     if (services !== 'config') app.route('/monitoring', createMonitoringApp(ctx, '/monitoring'));
-    app.get('/app-config.json', (c) => {
+    // Read at every start-up: revalidated each time, a 304 while it is unchanged.
+    app.get('/app-config.json', etag(), (c) => {
+      c.header('Cache-Control', 'no-cache');
       const body: AppConfig = {
         configUrl: '/config',
         monitoringUrl: '/monitoring',
@@ -164,7 +172,7 @@ export async function createServer(options: CreateServerOptions): Promise<FleetS
       };
       return c.json(body);
     });
-    if (services === 'all') serveApp(app, options.distDir ?? 'dist', serveStatic);
+    if (services === 'all') serveApp(app, options.distDir ?? 'dist');
     const pruning = setInterval(() => {
       pruneExpired(db).catch((error: unknown) => console.error('[prune]', error));
     }, 3_600_000);

@@ -1,18 +1,49 @@
 import '@mantine/core/styles.css';
-import '@mantine/notifications/styles.css';
 import './styles/app.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { createActor } from 'xstate';
+import * as z from 'zod/mini';
 import { appConfigSchema } from '../contracts/app-config.ts';
+import { appStatusMachine } from '../machines/app-status-machine.ts';
 import { AppRoot } from './components/app-root.tsx';
+import { browserConnectivity, workboxServiceWorker } from './components/app-status/app-status-actors.ts';
+import { AppStatusBar } from './components/app-status/app-status-bar.tsx';
 import { createApp } from './components/create-app.ts';
 
+// Zod compiles its object checks with `new Function` where it may; the Content-Security-Policy
+// forbids eval, so it must not even try (a refused attempt is still reported as a violation).
+z.config({ jitless: true });
+
 const CONFIG_PATH = '/app-config.json';
+/** The last configuration this browser was given, for a start with no connection. */
+const CONFIG_CACHE = 'fleet-app-config';
+
+/** The configuration from the server, kept for later; with no connection, the kept copy. */
+async function fetchConfig(): Promise<Response> {
+  const canKeep = 'caches' in window;
+  try {
+    // A plain GET, exactly as index.html preloads it, so the browser uses the preloaded answer.
+    const response = await fetch(CONFIG_PATH);
+    if (response.ok && canKeep) {
+      const copy = response.clone();
+      caches
+        .open(CONFIG_CACHE)
+        .then((cache) => cache.put(CONFIG_PATH, copy))
+        .catch(() => undefined);
+    }
+    return response;
+  } catch (error) {
+    const kept = canKeep ? await caches.match(CONFIG_PATH, { cacheName: CONFIG_CACHE }) : undefined;
+    if (kept) return kept;
+    throw error;
+  }
+}
 
 // Base URLs and keys come from the server that hosts the app, so one build runs against any
 // deployment of the API. Nothing renders until the configuration is known.
 async function loadConfig() {
-  const response = await fetch(CONFIG_PATH, { headers: { Accept: 'application/json' } });
+  const response = await fetchConfig();
   if (!response.ok) throw new Error(`${CONFIG_PATH} answered HTTP ${response.status}`);
   const parsed = appConfigSchema.safeParse(await response.json());
   if (!parsed.success) {
@@ -23,7 +54,11 @@ async function loadConfig() {
 }
 
 function showStartupError(container: HTMLElement, error: unknown) {
-  const message = error instanceof Error ? error.message : String(error);
+  const message = navigator.onLine
+    ? error instanceof Error
+      ? error.message
+      : String(error)
+    : 'You are offline, and Fleet Manager has not been opened on this device with a connection yet. Connect once; after that it opens without a signal.';
   console.error('Fleet Manager could not start:', error);
   const box = document.createElement('div');
   box.setAttribute('role', 'alert');
@@ -36,13 +71,26 @@ function showStartupError(container: HTMLElement, error: unknown) {
   container.replaceChildren(box);
 }
 
+/** The offline notice and update offer; the service worker only in a build (Vite's dev server has none). */
+function startAppStatus() {
+  const machine = appStatusMachine.provide({
+    actors: {
+      connectivity: browserConnectivity,
+      ...(import.meta.env.PROD ? { serviceWorker: workboxServiceWorker } : {}),
+    },
+  });
+  return createActor(machine, { input: { online: navigator.onLine } }).start();
+}
+
 async function start(container: HTMLElement) {
   try {
     const config = await loadConfig();
     const { runtime, router } = createApp(config, { storage: window.localStorage });
+    const status = startAppStatus();
     createRoot(container).render(
       <StrictMode>
         <AppRoot runtime={runtime} router={router} />
+        <AppStatusBar status={status} />
       </StrictMode>,
     );
   } catch (error) {

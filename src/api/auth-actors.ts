@@ -1,7 +1,7 @@
 import type { $Fetch } from 'ofetch';
 import { fromPromise } from 'xstate';
 import type { AppConfig } from '../../contracts/app-config.ts';
-import { type TokenPair, tokenPairSchema } from '../../contracts/auth.ts';
+import type { TokenPair } from '../../contracts/auth.ts';
 import type { Service } from '../../machines/storage-keys.ts';
 import type { AccessToken, RefreshToken } from '../../machines/tokens.ts';
 import { ApiError, toApiError } from './api-error.ts';
@@ -12,6 +12,19 @@ import { requestHeaders } from './header-rules.ts';
  * clients (a 401 here is an answer, not a reason to refresh), but follow the same header rules.
  */
 export function createAuthActors(config: AppConfig, fetcher: $Fetch) {
+  // The token schema, and zod with it, is not part of the sign-in screen's scripts: it starts
+  // loading now and is awaited only when an answer is checked (a failed load is tried again).
+  let loading: Promise<typeof import('../../contracts/auth.ts')> | undefined;
+  const contracts = () => {
+    if (!loading) {
+      loading = import('../../contracts/auth.ts');
+      loading.catch(() => {
+        loading = undefined;
+      });
+    }
+    return loading;
+  };
+  contracts().catch(() => undefined);
   const post = async (service: Service, path: string, body: Record<string, string>): Promise<TokenPair> => {
     const base = (service === 'config' ? config.configUrl : config.monitoringUrl).replace(/\/+$/, '');
     let answer: unknown;
@@ -25,6 +38,7 @@ export function createAuthActors(config: AppConfig, fetcher: $Fetch) {
     } catch (error) {
       throw toApiError(error, path);
     }
+    const { tokenPairSchema } = await contracts();
     const parsed = tokenPairSchema.safeParse(answer);
     if (!parsed.success) {
       throw new ApiError('The server answered without tokens.', { status: 200, path, cause: parsed.error });

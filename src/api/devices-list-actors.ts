@@ -1,11 +1,6 @@
 import { fromPromise } from 'xstate';
 import type { AppConfig } from '../../contracts/app-config.ts';
-import {
-  type ConvertList,
-  convertListSchema,
-  type DevicesList,
-  devicesListSchema,
-} from '../../contracts/devices-list.ts';
+import type { ConvertList, DevicesList } from '../../contracts/devices-list.ts';
 import { DevicesListDownloadError } from '../../machines/devices-list-error.ts';
 import {
   BUNDLED_CONVERT_LIST,
@@ -18,6 +13,21 @@ export function base64Utf8(text: string): string {
   let binary = '';
   for (const byte of new TextEncoder().encode(text)) binary += String.fromCharCode(byte);
   return btoa(binary);
+}
+
+/**
+ * The list schemas, and zod with them, are not part of the sign-in screen's scripts: they start
+ * loading when the app starts and are awaited only where a list is checked.
+ */
+let schemasLoading: Promise<typeof import('../../contracts/devices-list.ts')> | undefined;
+function listSchemas() {
+  if (!schemasLoading) {
+    schemasLoading = import('../../contracts/devices-list.ts');
+    schemasLoading.catch(() => {
+      schemasLoading = undefined;
+    });
+  }
+  return schemasLoading;
 }
 
 async function readBody(response: Response): Promise<unknown> {
@@ -36,6 +46,7 @@ async function readBody(response: Response): Promise<unknown> {
  * @throws DevicesListDownloadError with the serialized response (or network failure) otherwise
  */
 export async function downloadDevicesList(config: AppConfig, fetchImpl: typeof fetch, listVersion: number) {
+  const schemas = listSchemas();
   let response: Response;
   try {
     response = await fetchImpl(config.devicesListUrl, {
@@ -53,6 +64,7 @@ export async function downloadDevicesList(config: AppConfig, fetchImpl: typeof f
   if (response.status !== 200) {
     throw new DevicesListDownloadError({ status: response.status, statusText: response.statusText, body });
   }
+  const { devicesListSchema } = await schemas;
   const parsed = devicesListSchema.safeParse(body);
   if (!parsed.success) {
     throw new DevicesListDownloadError({ status: 200, invalid: parsed.error.issues.map((i) => i.message) });
@@ -80,15 +92,17 @@ async function readAsset<T>(
  * (empty in the browser: they are served beside the app).
  */
 export function createDevicesListActors(config: AppConfig, fetchImpl: typeof fetch, assetBaseUrl = '') {
+  listSchemas().catch(() => undefined);
   const asset = (path: string) => `${assetBaseUrl.replace(/\/+$/, '')}${path}`;
   return {
     fetchDevicesList: fromPromise<DevicesList, { listVersion: number }>(({ input }) =>
       downloadDevicesList(config, fetchImpl, input.listVersion),
     ),
-    loadBundledList: fromPromise<DevicesList, { path: string }>(({ input }) =>
-      readAsset(fetchImpl, asset(input.path), devicesListSchema),
+    loadBundledList: fromPromise<DevicesList, { path: string }>(async ({ input }) =>
+      readAsset(fetchImpl, asset(input.path), (await listSchemas()).devicesListSchema),
     ),
     loadCompanionLists: fromPromise<CompanionLists, void>(async () => {
+      const { convertListSchema, devicesListSchema } = await listSchemas();
       const [e1DevicesList, convertList] = await Promise.all([
         readAsset(fetchImpl, asset(BUNDLED_E1_DEVICES_LIST), devicesListSchema),
         readAsset<ConvertList>(fetchImpl, asset(BUNDLED_CONVERT_LIST), convertListSchema),

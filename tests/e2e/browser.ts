@@ -3,7 +3,7 @@ import { type Browser, chromium, type Page } from 'playwright-core';
 import { inject } from 'vitest';
 
 /** Flags that keep Debian's Chromium quiet and self-contained in a container. */
-const CHROMIUM_ARGS = [
+export const CHROMIUM_ARGS = [
   '--headless',
   '--no-sandbox',
   '--disable-gpu',
@@ -21,7 +21,7 @@ export const INSTALLER = { email: 'installer@solarpros.example', password: 'Inst
 
 export function launchChromium(): Promise<Browser> {
   mkdirSync(ARTIFACTS, { recursive: true });
-  return chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
+  return chromium.launch({ executablePath: inject('chromiumPath'), headless: true, args: CHROMIUM_ARGS });
 }
 
 /** Absolute URL of an app path on the server under test. */

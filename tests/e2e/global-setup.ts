@@ -4,11 +4,14 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
+import { findChromium } from './find-chromium.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     /** Where the real server under test answers, e.g. `http://localhost:41234`. */
     baseUrl: string;
+    /** The Chromium binary the tests drive (see find-chromium.ts). */
+    chromiumPath: string;
   }
 }
 
@@ -69,11 +72,23 @@ function freePort(): Promise<number> {
   });
 }
 
+/**
+ * The server under test is configured for tests, explicitly: every test signs in, so the
+ * sign-in limits are far above what the suite spends (the per-account default of 10 in 15
+ * minutes would let one run pass and the next fail against the same server). The limits
+ * themselves are checked by tests/server/sign-in-rate-limit.test.ts.
+ */
+export const TEST_SERVER_ENV = {
+  ACCESS_TOKEN_TTL: '900',
+  LOGIN_LIMIT_PER_ACCOUNT: '10000',
+  LOGIN_LIMIT_PER_ADDRESS: '100000',
+} as const;
+
 /** Starts `server/main.ts` and resolves with its URL once it prints the listening line. */
 function startServer(port: number, dataDir: string): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     cwd: ROOT,
-    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, ACCESS_TOKEN_TTL: '900' },
+    env: { ...process.env, ...TEST_SERVER_ENV, PORT: String(port), DATA_DIR: dataDir },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -100,10 +115,20 @@ function startServer(port: number, dataDir: string): Promise<{ child: ChildProce
   });
 }
 
-/** Builds the app, starts the real server on a free port with a throwaway data folder. */
+/**
+ * Finds a browser, builds the app, starts the real server on a free port with a throwaway data
+ * folder. With `E2E_BASE_URL` set, the suite runs against that server instead (started with
+ * TEST_SERVER_ENV's settings), e.g. to run it twice in a row against one server.
+ */
 export default async function setup(project: TestProject) {
   if (!existsSync(join(ROOT, 'server/main.ts')))
     throw new Error('server/main.ts is missing: nothing to test against');
+  project.provide('chromiumPath', findChromium());
+  const external = process.env.E2E_BASE_URL?.trim().replace(/\/$/, '');
+  if (external) {
+    project.provide('baseUrl', external);
+    return;
+  }
   buildAppIfStale();
   const dataDir = mkdtempSync(join(tmpdir(), 'fleet-e2e-'));
   const { child, url } = await startServer(await freePort(), dataDir);

@@ -1,0 +1,104 @@
+import { describe, expect, it } from 'vitest';
+import {
+  type ChromiumFinderHost,
+  ChromiumMissingError,
+  findChromium,
+  INSTALL_HINT,
+} from '../e2e/find-chromium.ts';
+
+/** A machine with the given executables; apt-get "installs" chromium into /usr/bin when asked. */
+function machine(options: {
+  executables: string[];
+  env?: ChromiumFinderHost['env'];
+  root?: boolean;
+  aptFails?: boolean;
+}) {
+  const files = new Set(options.executables);
+  const calls = { installs: 0, logs: [] as string[] };
+  const host: ChromiumFinderHost = {
+    env: options.env ?? { PATH: '/usr/local/bin:/usr/bin:/bin' },
+    isExecutable: (path) => files.has(path),
+    isRoot: () => options.root ?? false,
+    aptInstallChromium: () => {
+      calls.installs += 1;
+      if (options.aptFails) throw new Error('E: Unable to locate package chromium');
+      files.add('/usr/bin/chromium');
+    },
+    log: (line) => calls.logs.push(line),
+  };
+  return { host, calls };
+}
+
+describe('finding a browser for the end-to-end tests', () => {
+  it('uses CHROMIUM_PATH first, even when chromium is on PATH', () => {
+    const { host } = machine({
+      executables: ['/opt/chrome/chrome', '/usr/bin/chromium'],
+      env: { CHROMIUM_PATH: '/opt/chrome/chrome', PATH: '/usr/bin' },
+    });
+    expect(findChromium(host)).toBe('/opt/chrome/chrome');
+  });
+
+  it('says so when CHROMIUM_PATH names no executable, instead of trying something else', () => {
+    const { host, calls } = machine({
+      executables: ['/usr/bin/chromium'],
+      env: { CHROMIUM_PATH: '/nowhere/chrome', PATH: '/usr/bin' },
+      root: true,
+    });
+    expect(() => findChromium(host)).toThrow(
+      /CHROMIUM_PATH is \/nowhere\/chrome, which is not an executable/,
+    );
+    expect(calls.installs).toBe(0);
+  });
+
+  it("finds Debian's chromium on PATH, in PATH order", () => {
+    const { host } = machine({
+      executables: ['/usr/local/bin/chromium', '/usr/bin/chromium'],
+      env: { PATH: '/usr/local/bin:/usr/bin' },
+    });
+    expect(findChromium(host)).toBe('/usr/local/bin/chromium');
+  });
+
+  it('stops with one line saying what to run when there is no chromium and it is not root', () => {
+    const { host, calls } = machine({ executables: ['/usr/bin/apt-get'], env: { PATH: '/usr/bin' } });
+    let error: unknown;
+    try {
+      findChromium(host);
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ChromiumMissingError);
+    expect((error as Error).message).toBe(INSTALL_HINT);
+    expect(INSTALL_HINT).not.toContain('\n');
+    expect(INSTALL_HINT).toContain('apt-get install -y chromium');
+    expect(calls.installs).toBe(0);
+  });
+
+  it('stops with the same line as root when apt-get is not there', () => {
+    const { host, calls } = machine({ executables: [], env: { PATH: '/usr/bin' }, root: true });
+    expect(() => findChromium(host)).toThrow(INSTALL_HINT);
+    expect(calls.installs).toBe(0);
+  });
+
+  it('installs chromium with apt as root and uses it', () => {
+    const { host, calls } = machine({
+      executables: ['/usr/bin/apt-get'],
+      env: { PATH: '/usr/bin' },
+      root: true,
+    });
+    expect(findChromium(host)).toBe('/usr/bin/chromium');
+    expect(calls.installs).toBe(1);
+    expect(calls.logs.join('\n')).toMatch(/installing Debian.s chromium/);
+  });
+
+  it('names the apt failure beside what to run when the install fails', () => {
+    const { host } = machine({
+      executables: ['/usr/bin/apt-get'],
+      env: { PATH: '/usr/bin' },
+      root: true,
+      aptFails: true,
+    });
+    expect(() => findChromium(host)).toThrow(
+      /apt-get install -y chromium.*Unable to locate package chromium/,
+    );
+  });
+});
