@@ -193,7 +193,8 @@ export function encodePoint(p: PointDef, value: PointValue, sf: number | null | 
   if (value === null) {
     if (encoding === 'float') return writeFloat(Number.NaN, size);
     if (encoding === 'ipv6' || encoding === 'ipv4' || encoding === 'string') return new Uint16Array(size);
-    if (sentinel === undefined) return fail(p, 'has no not-implemented value');
+    // Types without a sentinel never decode to null; a pad register is conventionally 0x8000.
+    if (sentinel === undefined) return writeBig(p.type === 'pad' ? 0x8000n : 0n, size);
     return writeBig(sentinel, size);
   }
   switch (encoding) {
