@@ -38,7 +38,8 @@ function zodProblem(raw: unknown, issue: z.core.$ZodIssue): string {
     issue.code === 'invalid_value' && 'values' in issue
       ? `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`
       : issue.message;
-  return `${where}: ${field ? `${field} ` : ''}${message}`;
+  const prefix = field && where === 'the file' ? '' : `${where}: `;
+  return `${prefix}${field ? `${field} ` : ''}${message}`;
 }
 
 type Scope = readonly GroupDef[];
