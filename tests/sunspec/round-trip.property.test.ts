@@ -13,7 +13,7 @@ const words = (n: number) => fc.array(fc.integer({ min: 0, max: 0xffff }), { min
 function registersFor(p: PointDef, size: number): fc.Arbitrary<number[]> {
   switch (p.type) {
     case 'sunssf':
-      return fc.oneof(fc.integer({ min: -10, max: 10 }).map((v) => [v & 0xffff]), fc.constant([0x8000]));
+      return fc.oneof(fc.integer({ min: -10, max: 10 }).map((v) => [v & 0xffff]), fc.constant<number[]>([0x8000]));
     case 'float32':
       return words(2).map(([a = 0, b = 0]) => {
         const isNaN = (a & 0x7f80) === 0x7f80 && ((a & 0x7f) !== 0 || b !== 0);
@@ -33,7 +33,7 @@ function registersFor(p: PointDef, size: number): fc.Arbitrary<number[]> {
           return Array.from({ length: size }, (_, i) => ((bytes[2 * i] ?? 0) << 8) | (bytes[2 * i + 1] ?? 0));
         });
     case 'eui48':
-      return fc.oneof(fc.constant([0xffff, 0xffff, 0xffff, 0xffff]), words(3).map((w) => [0, ...w]));
+      return fc.oneof(fc.constant<number[]>([0xffff, 0xffff, 0xffff, 0xffff]), words(3).map((w) => [0, ...w]));
     default:
       // A scaled 64-bit value is exact only up to 2^53: keep scaled counters within 2^48.
       if (size === 4 && p.sf !== undefined) return words(3).map((w) => [0, ...w.map((x, i) => (i === 0 ? x & 0xff : x))]);
