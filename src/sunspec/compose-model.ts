@@ -16,7 +16,8 @@ function composeGroup(group: GroupDef, values: PointsJson, parents: Scope, out: 
   const scope = [...parents, values];
   for (const p of group.points) {
     const given = values[p.name];
-    let value: PointValue = given === undefined || (given !== null && typeof given === 'object') ? null : given;
+    let value: PointValue =
+      given === undefined || (given !== null && typeof given === 'object') ? null : given;
     // A scale factor left out is 0; one given as null is not implemented.
     if (given === undefined && p.type === 'sunssf') value = 0;
     const sfValue = typeof p.sf === 'string' ? lookup(scope, p.sf) : p.sf;
@@ -27,7 +28,12 @@ function composeGroup(group: GroupDef, values: PointsJson, parents: Scope, out: 
   for (const child of group.groups ?? []) {
     const given = values[child.name];
     if (child.count === undefined) {
-      composeGroup(child, (given && !Array.isArray(given) && typeof given === 'object' ? given : {}) as PointsJson, scope, out);
+      composeGroup(
+        child,
+        (given && !Array.isArray(given) && typeof given === 'object' ? given : {}) as PointsJson,
+        scope,
+        out,
+      );
       continue;
     }
     for (const item of Array.isArray(given) ? given : []) composeGroup(child, item, scope, out);

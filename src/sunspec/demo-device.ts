@@ -1,11 +1,11 @@
 import { composeModel } from './compose-model.ts';
 import type { ModelCatalogue } from './decode-device.ts';
 import { END_MODEL_ID } from './decode-device.ts';
+import { DEMO_VALUES, DEMO_VENDOR_MODEL } from './demo-values.ts';
 import type { PointsJson } from './device-json.ts';
 import { DEFAULT_BASE, type RegisterDump, SUNS_MARKER } from './register-dump.ts';
 import { SunSpecError } from './sunspec-error.ts';
 import { WRITE_MULTIPLE_REGISTERS } from './write-requests.ts';
-import { DEMO_VALUES, DEMO_VENDOR_MODEL } from './demo-values.ts';
 
 /**
  * A simulated SunSpec device: the register map of a three-phase hybrid inverter with an MPPT
@@ -20,7 +20,8 @@ export class DemoSunSpecDevice {
     const words: number[] = [...SUNS_MARKER];
     for (const [id, values] of DEMO_VALUES) {
       const model = catalogue.get(id);
-      if (!model) throw new SunSpecError('bad-definition', `the demo device needs model ${id}, which is not loaded`);
+      if (!model)
+        throw new SunSpecError('bad-definition', `the demo device needs model ${id}, which is not loaded`);
       words.push(...composeModel(model, values as PointsJson));
     }
     words.push(...DEMO_VENDOR_MODEL, END_MODEL_ID, 0);
@@ -40,7 +41,10 @@ export class DemoSunSpecDevice {
   write(frame: Uint8Array, crc16: (bytes: Uint8Array) => number): void {
     if (frame.length < 11) throw new SunSpecError('bad-request', `a ${frame.length}-byte frame is too short`);
     const crc = crc16(frame.subarray(0, frame.length - 2));
-    if ((frame[frame.length - 2] as number) !== (crc & 0xff) || (frame[frame.length - 1] as number) !== crc >> 8) {
+    if (
+      (frame[frame.length - 2] as number) !== (crc & 0xff) ||
+      (frame[frame.length - 1] as number) !== crc >> 8
+    ) {
       throw new SunSpecError('bad-request', 'the request fails its CRC');
     }
     if (frame[1] !== WRITE_MULTIPLE_REGISTERS) {
@@ -53,7 +57,10 @@ export class DemoSunSpecDevice {
     }
     const at = address - this.start;
     if (at < 2 || at + count > this.registers.length) {
-      throw new SunSpecError('bad-request', `registers ${address} to ${address + count - 1} are outside the device's map`);
+      throw new SunSpecError(
+        'bad-request',
+        `registers ${address} to ${address + count - 1} are outside the device's map`,
+      );
     }
     for (let i = 0; i < count; i++) {
       this.registers[at + i] = ((frame[7 + 2 * i] as number) << 8) | (frame[8 + 2 * i] as number);

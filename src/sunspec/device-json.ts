@@ -94,7 +94,10 @@ const sameValue = (a: unknown, b: PointValue) =>
  */
 export function changesFromJson(device: DecodedDevice, json: unknown): Map<number, Map<string, PointValue>> {
   if (!Array.isArray(json)) {
-    throw new SunSpecError('bad-changes', 'the changes must be a JSON array of {"id", "points"} as decode prints');
+    throw new SunSpecError(
+      'bad-changes',
+      'the changes must be a JSON array of {"id", "points"} as decode prints',
+    );
   }
   const seen = new Map<number, number>();
   const changes = new Map<number, Map<string, PointValue>>();
@@ -104,7 +107,8 @@ export function changesFromJson(device: DecodedDevice, json: unknown): Map<numbe
     const nth = seen.get(id) ?? 0;
     seen.set(id, nth + 1);
     const model = device.models.filter((m) => m.id === id)[nth];
-    if (!model) throw new SunSpecError('bad-changes', `the device has no ${nth > 0 ? `${nth + 1}th ` : ''}model ${id}`);
+    if (!model)
+      throw new SunSpecError('bad-changes', `the device has no ${nth > 0 ? `${nth + 1}th ` : ''}model ${id}`);
     const flat: Flat = new Map();
     flatten(points ?? {}, '', flat, `model ${id}`);
     const edits = new Map<string, PointValue>();
@@ -112,7 +116,10 @@ export function changesFromJson(device: DecodedDevice, json: unknown): Map<numbe
       const point = model.points.find((p) => p.path === path);
       if (!point) throw new SunSpecError('bad-changes', `model ${id} has no point ${path}`);
       if (value !== null && !['number', 'string'].includes(typeof value)) {
-        throw new SunSpecError('bad-changes', `model ${id} point ${path}: ${JSON.stringify(value)} is not a value`);
+        throw new SunSpecError(
+          'bad-changes',
+          `model ${id} point ${path}: ${JSON.stringify(value)} is not a value`,
+        );
       }
       if (!sameValue(value, point.value)) edits.set(path, value as PointValue);
     }

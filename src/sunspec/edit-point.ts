@@ -9,7 +9,12 @@ const nameOf = (point: DecodedPoint) => `${point.def.label ?? point.def.name} ($
 export function isWritable(point: DecodedPoint): boolean {
   const { type, name } = point.def;
   return (
-    point.def.access === 'RW' && type !== 'count' && type !== 'sunssf' && type !== 'pad' && name !== 'ID' && name !== 'L'
+    point.def.access === 'RW' &&
+    type !== 'count' &&
+    type !== 'sunssf' &&
+    type !== 'pad' &&
+    name !== 'ID' &&
+    name !== 'L'
   );
 }
 

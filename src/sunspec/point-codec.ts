@@ -137,7 +137,10 @@ function rawFromNumber(p: PointDef, value: number, sf: number | null | undefined
   const exact = exponent < 0 ? value * 10 ** -exponent : value / 10 ** exponent;
   const rounded = Math.round(exact);
   if (Math.abs(exact - rounded) > 1e-6 * Math.max(1, Math.abs(exact))) {
-    fail(p, `takes steps of ${10 ** exponent >= 1 ? 10 ** exponent : (10 ** exponent).toFixed(decimals(exponent))}`);
+    fail(
+      p,
+      `takes steps of ${10 ** exponent >= 1 ? 10 ** exponent : (10 ** exponent).toFixed(decimals(exponent))}`,
+    );
   }
   const raw = BigInt(rounded);
   const { min, max } = rawRange(p.type);

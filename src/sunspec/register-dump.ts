@@ -37,9 +37,16 @@ export function parseDump(text: string): RegisterDump {
         throw new SunSpecError('bad-dump', `line ${index + 1}: the @address must come before the registers`);
       }
       const word = address[1] ?? '';
-      const value = /^0x[0-9a-f]+$/i.test(word) ? Number.parseInt(word, 16) : /^\d+$/.test(word) ? Number(word) : NaN;
+      const value = /^0x[0-9a-f]+$/i.test(word)
+        ? Number.parseInt(word, 16)
+        : /^\d+$/.test(word)
+          ? Number(word)
+          : NaN;
       if (!Number.isInteger(value) || value > 0xffff) {
-        throw new SunSpecError('bad-dump', `line ${index + 1}: '@${word}' is not a register address (0 to 65535)`);
+        throw new SunSpecError(
+          'bad-dump',
+          `line ${index + 1}: '@${word}' is not a register address (0 to 65535)`,
+        );
       }
       start = value;
       body = body.slice(address[0].length);
@@ -59,7 +66,8 @@ export function parseDump(text: string): RegisterDump {
     );
   }
   const registers = new Uint16Array(digits.length / 4);
-  for (let i = 0; i < registers.length; i++) registers[i] = Number.parseInt(digits.slice(4 * i, 4 * i + 4), 16);
+  for (let i = 0; i < registers.length; i++)
+    registers[i] = Number.parseInt(digits.slice(4 * i, 4 * i + 4), 16);
   return { start, registers };
 }
 
@@ -67,9 +75,7 @@ export function parseDump(text: string): RegisterDump {
 export function formatDump(start: number, registers: Uint16Array): string {
   const lines = [`@${start}`];
   for (let i = 0; i < registers.length; i += 8) {
-    lines.push(
-      Array.from(registers.subarray(i, i + 8), (r) => r.toString(16).padStart(4, '0')).join(' '),
-    );
+    lines.push(Array.from(registers.subarray(i, i + 8), (r) => r.toString(16).padStart(4, '0')).join(' '));
   }
   return `${lines.join('\n')}\n`;
 }

@@ -33,7 +33,10 @@ export function writeRequests(
   return ranges.map(({ address, registers }) => {
     const count = registers.length;
     if (address + count - 1 > 0xffff) {
-      throw new SunSpecError('bad-request', `register ${address + count - 1} is past the Modbus address space`);
+      throw new SunSpecError(
+        'bad-request',
+        `register ${address + count - 1} is past the Modbus address space`,
+      );
     }
     const frame = new Uint8Array(9 + 2 * count);
     frame.set([unit, WRITE_MULTIPLE_REGISTERS, address >> 8, address & 0xff, 0, count, 2 * count]);

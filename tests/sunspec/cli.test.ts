@@ -37,7 +37,14 @@ describe('sunspec decode', () => {
     expect(models[0]).toEqual({
       id: 1,
       name: 'common',
-      points: { Mn: 'Fleet Demo Energy', Md: 'FD-HYB-10K', Opt: 'BAT+MPPT2', Vr: '2.4.1', SN: 'FD10K-2026-000123', DA: 1 },
+      points: {
+        Mn: 'Fleet Demo Energy',
+        Md: 'FD-HYB-10K',
+        Opt: 'BAT+MPPT2',
+        Vr: '2.4.1',
+        SN: 'FD10K-2026-000123',
+        DA: 1,
+      },
     });
     expect(models[1].points).toMatchObject({ A: 14.52, TmpTrns: null });
     expect(models[6].points.module[1]).toMatchObject({ IDStr: 'String B', DCV: 402.7 });
@@ -67,10 +74,16 @@ describe('sunspec decode', () => {
   });
 
   it.each([
-    [['decode', join(scratch, 'missing.hex')], /^sunspec: the dump file .*missing\.hex cannot be read \(ENOENT\)\n$/],
+    [
+      ['decode', join(scratch, 'missing.hex')],
+      /^sunspec: the dump file .*missing\.hex cannot be read \(ENOENT\)\n$/,
+    ],
     [['decode', file('bad.hex', '5375 6e5g')], /^sunspec: line 1: 'g' is not a hex digit\n$/],
     [['decode', file('nomarker.hex', '0000 0000')], /^sunspec: .*nomarker\.hex: no SunS marker/],
-    [['decode', '--models', join(scratch, 'none'), dump], /^sunspec: the model folder .*none cannot be read \(ENOENT\)\n$/],
+    [
+      ['decode', '--models', join(scratch, 'none'), dump],
+      /^sunspec: the model folder .*none cannot be read \(ENOENT\)\n$/,
+    ],
     [['frobnicate'], /^sunspec: unknown command 'frobnicate' \(expected decode or encode\)\n$/],
   ])('exits 2 with one line on stderr for bad input %#', (args, message) => {
     const run = sunspec(...args);
@@ -84,7 +97,18 @@ describe('sunspec decode', () => {
     const folder = mkdtempSync(join(scratch, 'broken-'));
     writeFileSync(
       join(folder, 'model_64901.json'),
-      JSON.stringify({ id: 64901, group: { name: 'x', type: 'group', points: [{ name: 'ID', type: 'uint16' }, { name: 'L', type: 'uint16' }, { name: 'W', type: 'int16', sf: 'W_SF' }] } }),
+      JSON.stringify({
+        id: 64901,
+        group: {
+          name: 'x',
+          type: 'group',
+          points: [
+            { name: 'ID', type: 'uint16' },
+            { name: 'L', type: 'uint16' },
+            { name: 'W', type: 'int16', sf: 'W_SF' },
+          ],
+        },
+      }),
     );
     expect(sunspec('decode', '--models', folder, dump)).toEqual({
       status: 2,

@@ -71,7 +71,7 @@ describe('decoding a register dump', () => {
   it('repeats groups counted by a point, nested: 2 curves of 4 points in model 705', () => {
     const curves = modelJson(byId(705)).points.Crv as PointsJson[];
     expect(curves).toHaveLength(2);
-    expect((curves[1]?.Pt as PointsJson[]).map((p) => p.V)).toEqual([90, 97, 103, 110]);
+    expect((curves[1]?.Pt as PointsJson[] | undefined)?.map((p) => p.V)).toEqual([90, 97, 103, 110]);
     expect(point(705, 'Crv[1].Pt[3].Var')?.value).toBe(-30);
   });
 
@@ -83,7 +83,13 @@ describe('decoding a register dump', () => {
   it('keeps an unknown model as raw registers with its id and length, and decodes what follows', () => {
     const vendor = new Uint16Array([64999, 3, 1, 2, 3]);
     const device = decodeDevice(chain(vendor, composeModel(model(121), { WMax: 5000 })), catalogue);
-    expect(deviceJson(device)[0]).toEqual({ id: 64999, name: null, points: {}, length: 3, registers: '000100020003' });
+    expect(deviceJson(device)[0]).toEqual({
+      id: 64999,
+      name: null,
+      points: {},
+      length: 3,
+      registers: '000100020003',
+    });
     expect(deviceJson(device)[1]?.points.WMax).toBe(5000);
   });
 

@@ -7,7 +7,10 @@ const header = [
   { name: 'L', type: 'uint16' },
 ];
 const file = (points: unknown[], groups?: unknown[]) =>
-  JSON.stringify({ id: 64001, group: { name: 'vendor', type: 'group', points: [...header, ...points], groups } });
+  JSON.stringify({
+    id: 64001,
+    group: { name: 'vendor', type: 'group', points: [...header, ...points], groups },
+  });
 
 describe('model definitions', () => {
   it('bundles every model the configurator promises, each valid', () => {
@@ -22,7 +25,10 @@ describe('model definitions', () => {
       file([{ name: 'W', type: 'int17' }]),
       'model_x.json: group vendor, point W: type must be one of "int16", "int32"',
     ],
-    [file([{ name: 'Mn', type: 'string' }]), 'model_x.json: group vendor, point Mn: a string point needs a size in registers'],
+    [
+      file([{ name: 'Mn', type: 'string' }]),
+      'model_x.json: group vendor, point Mn: a string point needs a size in registers',
+    ],
     [
       file([{ name: 'W', type: 'int32', size: 1 }]),
       'model_x.json: group vendor, point W: size 1 does not match type int32, which takes 2 register(s)',
@@ -40,11 +46,17 @@ describe('model definitions', () => {
       'model_x.json: group vendor, point Evt: symbol HIGH is bit 16, past the 16 bits of a bitfield16',
     ],
     [
-      file([{ name: 'W', type: 'int16' }, { name: 'W', type: 'int16' }]),
+      file([
+        { name: 'W', type: 'int16' },
+        { name: 'W', type: 'int16' },
+      ]),
       'model_x.json: group vendor, point W: the name is used twice in its group',
     ],
     [
-      JSON.stringify({ id: 64001, group: { name: 'vendor', type: 'group', points: [{ name: 'W', type: 'int16' }] } }),
+      JSON.stringify({
+        id: 64001,
+        group: { name: 'vendor', type: 'group', points: [{ name: 'W', type: 'int16' }] },
+      }),
       'model_x.json: group vendor: the first two points must be ID and L, both uint16',
     ],
     [JSON.stringify({ id: 0, group: {} }), 'model_x.json: id Too small: expected number to be >=1'],

@@ -9,7 +9,10 @@ import { frameHex, writeRequests } from '../../src/sunspec/write-requests.ts';
 import { catalogue, chain, model } from './fixtures.ts';
 
 const codec = await loadCodec();
-const device = decodeDevice(chain(composeModel(model(121), { WMax: 10000, WMax_SF: 0, PFMin_SF: -2, VArAct: 1 })), catalogue);
+const device = decodeDevice(
+  chain(composeModel(model(121), { WMax: 10000, WMax_SF: 0, PFMin_SF: -2, VArAct: 1 })),
+  catalogue,
+);
 const settings = device.models[0];
 if (!settings) throw new Error('no model');
 const pointOf = (path: string) => {
@@ -77,7 +80,13 @@ describe('write requests', () => {
     const block = composeModel(model(1), {});
     const common = decodeDevice(chain(block), catalogue).models[0];
     if (!common) throw new Error('no model 1');
-    const ranges = changedRanges(common, new Map([['Mn', 'A'], ['SN', 'B']]));
+    const ranges = changedRanges(
+      common,
+      new Map([
+        ['Mn', 'A'],
+        ['SN', 'B'],
+      ]),
+    );
     expect(ranges.map((r) => r.registers.length)).toEqual([16, 16]);
   });
 });

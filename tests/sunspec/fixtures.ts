@@ -1,6 +1,6 @@
 import { buildCatalogue } from '../../src/sunspec/catalogue.ts';
-import type { ModelDef } from '../../src/sunspec/model-schema.ts';
 import { BUNDLED_MODELS_DIR, readModelFolder } from '../../src/sunspec/model-folder.ts';
+import type { ModelDef } from '../../src/sunspec/model-schema.ts';
 
 export const bundled: ModelDef[] = await readModelFolder(BUNDLED_MODELS_DIR);
 export const catalogue = buildCatalogue(bundled);

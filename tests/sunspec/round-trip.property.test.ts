@@ -13,30 +13,45 @@ const words = (n: number) => fc.array(fc.integer({ min: 0, max: 0xffff }), { min
 function registersFor(p: PointDef, size: number): fc.Arbitrary<number[]> {
   switch (p.type) {
     case 'sunssf':
-      return fc.oneof(fc.integer({ min: -10, max: 10 }).map((v) => [v & 0xffff]), fc.constant<number[]>([0x8000]));
+      return fc.oneof(
+        fc.integer({ min: -10, max: 10 }).map((v) => [v & 0xffff]),
+        fc.constant<number[]>([0x8000]),
+      );
     case 'float32':
       return words(2).map(([a = 0, b = 0]) => {
-        const isNaN = (a & 0x7f80) === 0x7f80 && ((a & 0x7f) !== 0 || b !== 0);
-        return isNaN ? [0x7fc0, 0] : [a, b];
+        const nan = (a & 0x7f80) === 0x7f80 && ((a & 0x7f) !== 0 || b !== 0);
+        return nan ? [0x7fc0, 0] : [a, b];
       });
     case 'float64':
       return words(4).map((w) => {
         const view = new DataView(new ArrayBuffer(8));
-        w.forEach((x, i) => view.setUint16(2 * i, x));
+        w.forEach((x, i) => {
+          view.setUint16(2 * i, x);
+        });
         return Number.isNaN(view.getFloat64(0)) ? [0x7ff8, 0, 0, 0] : w;
       });
     case 'string':
       return fc
-        .string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)), maxLength: size * 2 })
+        .string({
+          unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)),
+          maxLength: size * 2,
+        })
         .map((text) => {
-          const bytes = [...Array.from(text, (c) => c.charCodeAt(0)), ...new Array(size * 2 - text.length).fill(0)];
+          const bytes = [
+            ...Array.from(text, (c) => c.charCodeAt(0)),
+            ...new Array(size * 2 - text.length).fill(0),
+          ];
           return Array.from({ length: size }, (_, i) => ((bytes[2 * i] ?? 0) << 8) | (bytes[2 * i + 1] ?? 0));
         });
     case 'eui48':
-      return fc.oneof(fc.constant<number[]>([0xffff, 0xffff, 0xffff, 0xffff]), words(3).map((w) => [0, ...w]));
+      return fc.oneof(
+        fc.constant<number[]>([0xffff, 0xffff, 0xffff, 0xffff]),
+        words(3).map((w) => [0, ...w]),
+      );
     default:
       // A scaled 64-bit value is exact only up to 2^53: keep scaled counters within 2^48.
-      if (size === 4 && p.sf !== undefined) return words(3).map((w) => [0, ...w.map((x, i) => (i === 0 ? x & 0xff : x))]);
+      if (size === 4 && p.sf !== undefined)
+        return words(3).map((w) => [0, ...w.map((x, i) => (i === 0 ? x & 0xff : x))]);
       return words(size);
   }
 }

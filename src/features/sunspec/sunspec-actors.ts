@@ -6,7 +6,7 @@ import { decodeDevice } from '../../sunspec/decode-device.ts';
 import { DemoSunSpecDevice } from '../../sunspec/demo-device.ts';
 import { parseDump } from '../../sunspec/register-dump.ts';
 import { SunSpecError } from '../../sunspec/sunspec-error.ts';
-import type { LoadRequest, Loaded, Tools } from './sunspec-config-machine.ts';
+import type { Loaded, LoadRequest, Tools } from './sunspec-config-machine.ts';
 
 /** Loads the bundled definitions and the Wasm codec (for the CRC) in the browser. */
 export const prepareTools = fromPromise<Tools>(async () => {
@@ -19,24 +19,45 @@ export const loadSource = fromPromise<Loaded, { request: LoadRequest; tools: Too
   async ({ input: { request, tools, loaded } }) => {
     const userModels = loaded?.userModels ?? [];
     if (request.kind === 'definitions') {
-      const files = await Promise.all(request.files.map(async (f) => ({ name: f.name, text: await f.text() })));
+      const files = await Promise.all(
+        request.files.map(async (f) => ({ name: f.name, text: await f.text() })),
+      );
       const added = parseDefinitionFiles(files);
       const merged = [...userModels.filter((m) => !added.some((a) => a.id === m.id)), ...added];
       const catalogue = buildCatalogue(tools.bundled, merged);
-      if (!loaded) return Promise.reject(new SunSpecError('bad-definition', 'Load a device first, then add definitions.'));
+      if (!loaded)
+        return Promise.reject(
+          new SunSpecError('bad-definition', 'Load a device first, then add definitions.'),
+        );
       return { ...loaded, userModels: merged, catalogue, device: decodeDevice(loaded.dump, catalogue) };
     }
     const catalogue = buildCatalogue(tools.bundled, userModels);
     if (request.kind === 'demo') {
       const demo = new DemoSunSpecDevice(tools.catalogue);
       const dump = demo.read();
-      return { dump, demo, userModels, catalogue, source: 'Demo SunSpec device', device: decodeDevice(dump, catalogue) };
+      return {
+        dump,
+        demo,
+        userModels,
+        catalogue,
+        source: 'Demo SunSpec device',
+        device: decodeDevice(dump, catalogue),
+      };
     }
     const dump = parseDump(await request.file.text());
     try {
-      return { dump, demo: null, userModels, catalogue, source: request.file.name, device: decodeDevice(dump, catalogue) };
+      return {
+        dump,
+        demo: null,
+        userModels,
+        catalogue,
+        source: request.file.name,
+        device: decodeDevice(dump, catalogue),
+      };
     } catch (error) {
-      throw error instanceof SunSpecError ? new SunSpecError(error.code, `${request.file.name}: ${error.message}`) : error;
+      throw error instanceof SunSpecError
+        ? new SunSpecError(error.code, `${request.file.name}: ${error.message}`)
+        : error;
     }
   },
 );

@@ -103,7 +103,16 @@ export const sunspecConfigMachine = setup({
         return { edits: { ...others, [key]: { ...event, value, error: null } }, notice: null };
       } catch (error) {
         return {
-          edits: { ...others, [key]: { model: event.model, path: event.path, text: event.text, value: null, error: messageOf(error) } },
+          edits: {
+            ...others,
+            [key]: {
+              model: event.model,
+              path: event.path,
+              text: event.text,
+              value: null,
+              error: messageOf(error),
+            },
+          },
           notice: null,
         };
       }
@@ -121,7 +130,11 @@ export const sunspecConfigMachine = setup({
         for (const w of writes) for (const r of w.requests) loaded.demo.write(r.frame, tools.crc16);
         const count = writes.reduce((n, w) => n + w.requests.length, 0);
         return {
-          loaded: { ...loaded, device: decodeDevice(loaded.demo.read(), loaded.catalogue), dump: loaded.demo.read() },
+          loaded: {
+            ...loaded,
+            device: decodeDevice(loaded.demo.read(), loaded.catalogue),
+            dump: loaded.demo.read(),
+          },
           edits: {},
           error: null,
           notice: `The demo device took ${count} write request${count === 1 ? '' : 's'}; the values below are read back from it.`,

@@ -1,10 +1,10 @@
 import { readFile } from 'node:fs/promises';
-import type { Codec } from '../../codec/types.ts';
 import { parseArgs, required } from '../../codec/cli/args.ts';
-import { InputError } from '../../codec/cli/input-error.ts';
 import { parseWhole } from '../../codec/cli/hex.ts';
+import { InputError } from '../../codec/cli/input-error.ts';
+import type { Codec } from '../../codec/types.ts';
 import { buildCatalogue } from '../catalogue.ts';
-import { decodeDevice, type DecodedDevice } from '../decode-device.ts';
+import { type DecodedDevice, decodeDevice } from '../decode-device.ts';
 import { changesFromJson, deviceJson, stringifyJson } from '../device-json.ts';
 import { checkEdit } from '../edit-point.ts';
 import { changedRanges } from '../encode-model.ts';
@@ -73,7 +73,9 @@ async function encode(codec: Codec, args: readonly string[]): Promise<string> {
   try {
     json = JSON.parse(text);
   } catch (cause) {
-    throw new InputError(`${changesPath} is not valid JSON (${cause instanceof Error ? cause.message : cause})`);
+    throw new InputError(
+      `${changesPath} is not valid JSON (${cause instanceof Error ? cause.message : cause})`,
+    );
   }
   const lines: string[] = [];
   for (const [index, values] of changesFromJson(device, json)) {
@@ -90,7 +92,10 @@ async function encode(codec: Codec, args: readonly string[]): Promise<string> {
   return lines.join('\n');
 }
 
-const commands: Record<string, (codec: Codec, args: readonly string[]) => Promise<string>> = { decode, encode };
+const commands: Record<string, (codec: Codec, args: readonly string[]) => Promise<string>> = {
+  decode,
+  encode,
+};
 
 /**
  * Runs one `sunspec` command line and returns its exit code: 0 success, 2 bad input (one line on
