@@ -1,5 +1,6 @@
 import { Grid, NativeSelect, NavLink, Stack, Text, TextInput } from '@mantine/core';
 import { useSelector } from '@xstate/react';
+import type { CSSProperties } from 'react';
 import type { ActorRefFrom } from 'xstate';
 import type { DecodedModel } from '../../sunspec/decode-device.ts';
 import { PendingChanges } from './pending-changes.tsx';
@@ -53,6 +54,11 @@ export function DeviceView({ actor }: { actor: Actor }) {
                 <NavLink
                   key={m.index}
                   component="button"
+                  variant="filled"
+                  color="teal.9"
+                  // Mantine darkens on hover by one shade less, which drops white text under 4.5:1.
+                  style={{ '--nl-hover': 'var(--mantine-color-teal-9)' } as CSSProperties}
+                  styles={{ description: { opacity: 1 } }}
                   active={!searching && m.index === model?.index}
                   aria-current={!searching && m.index === model?.index ? 'true' : undefined}
                   label={`${m.id} · ${modelName(m)}`}

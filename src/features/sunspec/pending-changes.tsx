@@ -137,7 +137,7 @@ export function PendingChanges({ actor }: { actor: Actor }) {
                   {({ copied, copy }) => (
                     <Button
                       size="xs"
-                      variant="light"
+                      variant="default"
                       onClick={copy}
                       aria-label={`Copy the request for register ${r.address}`}
                     >
