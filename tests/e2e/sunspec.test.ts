@@ -47,7 +47,9 @@ describe('the SunSpec configurator', () => {
     await expect(page.getByLabel('Manufacturer (Mn)').count()).resolves.toBe(0);
     await expect(page.getByRole('cell', { name: 'Fleet Demo Energy' }).isVisible()).resolves.toBe(true);
 
-    await models(page).getByRole('button', { name: /^121 · Basic Settings/ }).click();
+    await models(page)
+      .getByRole('button', { name: /^121 · Basic Settings/ })
+      .click();
     await page.getByRole('heading', { name: 'Model 121: Basic Settings' }).waitFor();
     const wmax = page.getByLabel('WMax (WMax)');
     await expect(wmax.inputValue()).resolves.toBe('10000');
@@ -60,9 +62,15 @@ describe('the SunSpec configurator', () => {
     const frameText = (await request.locator('pre').innerText()).trim();
     expect(frameText.startsWith('01 10 9c d8 00 01 02 23 28')).toBe(true);
     // The CRC on the page is the one a Modbus device checks.
-    expect(() => codec.verifyFrame(Uint8Array.from(frameText.split(' ').map((b) => Number.parseInt(b, 16))))).not.toThrow();
+    expect(() =>
+      codec.verifyFrame(Uint8Array.from(frameText.split(' ').map((b) => Number.parseInt(b, 16)))),
+    ).not.toThrow();
     await page.screenshot({ path: `${ARTIFACTS}sunspec-wide.png`, animations: 'disabled' });
-    await page.screenshot({ path: `${ARTIFACTS}sunspec-wide-full.png`, fullPage: true, animations: 'disabled' });
+    await page.screenshot({
+      path: `${ARTIFACTS}sunspec-wide-full.png`,
+      fullPage: true,
+      animations: 'disabled',
+    });
     await expectAccessible(page);
 
     await page.getByRole('button', { name: 'Send to demo device' }).click();
@@ -74,17 +82,25 @@ describe('the SunSpec configurator', () => {
   it('shows enums by symbol, bitfields as flags, not-implemented values as n/a, and finds points', async () => {
     const { page } = await openConfigurator();
     await loadDemo(page);
-    await models(page).getByRole('button', { name: /^103 · Inverter \(Three Phase\)/ }).click();
+    await models(page)
+      .getByRole('button', { name: /^103 · Inverter \(Three Phase\)/ })
+      .click();
     await page.getByRole('heading', { name: 'Model 103: Inverter (Three Phase)' }).waitFor();
     await expect(page.getByRole('cell', { name: 'MPPT (4)' }).isVisible()).resolves.toBe(true);
-    await expect(page.getByLabel('Transformer Temperature: not implemented').innerText()).resolves.toBe('n/a');
+    await expect(page.getByLabel('Transformer Temperature: not implemented').innerText()).resolves.toBe(
+      'n/a',
+    );
 
     await page.getByLabel('Search points').fill('Hz');
     await page.getByRole('heading', { name: /points? match “Hz”/ }).waitFor();
-    await expect(page.getByRole('cell', { name: 'ECPNomHz', exact: false }).count()).resolves.toBeGreaterThan(0);
+    await expect(page.getByRole('cell', { name: 'ECPNomHz', exact: false }).count()).resolves.toBeGreaterThan(
+      0,
+    );
 
     await page.getByLabel('Search points').fill('');
-    await models(page).getByRole('button', { name: /^64900 · Unknown model/ }).click();
+    await models(page)
+      .getByRole('button', { name: /^64900 · Unknown model/ })
+      .click();
     await page.getByText('No definition is loaded for model 64900').waitFor();
     await expect(page.getByRole('cell', { name: 'beef' }).isVisible()).resolves.toBe(true);
   });
@@ -105,7 +121,10 @@ describe('the SunSpec configurator', () => {
       mimeType: 'text/plain',
       buffer: Buffer.from('@40000\n5375 6e53 0001 0042 0000'),
     });
-    await page.getByRole('alert').filter({ hasText: 'short.hex: model 1 at register 40002 has length 66' }).waitFor();
+    await page
+      .getByRole('alert')
+      .filter({ hasText: 'short.hex: model 1 at register 40002 has length 66' })
+      .waitFor();
   });
 
   it('fits a phone', async () => {
@@ -113,9 +132,11 @@ describe('the SunSpec configurator', () => {
     await loadDemo(page);
     await page.getByLabel('Model', { exact: true }).selectOption({ label: '802 · Battery Base Model' });
     await page.getByRole('heading', { name: 'Model 802: Battery Base Model' }).waitFor();
+    await page.screenshot({ path: `${ARTIFACTS}sunspec-phone.png`, animations: 'disabled' });
     await page.getByLabel('Min Reserve Percent (SoCRsvMin)').fill('20');
     await page.getByRole('heading', { name: 'Pending changes (1)' }).waitFor();
-    await page.screenshot({ path: `${ARTIFACTS}sunspec-phone.png`, animations: 'disabled' });
+    await page.getByRole('link', { name: 'review and copy the write requests' }).click();
+    await page.screenshot({ path: `${ARTIFACTS}sunspec-phone-changes.png`, animations: 'disabled' });
     await expectAccessible(page);
   });
 });

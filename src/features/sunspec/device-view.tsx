@@ -1,4 +1,4 @@
-import { Grid, NativeSelect, NavLink, Stack, Text, TextInput } from '@mantine/core';
+import { Anchor, Grid, NativeSelect, NavLink, Stack, Text, TextInput } from '@mantine/core';
 import { useSelector } from '@xstate/react';
 import type { CSSProperties } from 'react';
 import type { ActorRefFrom } from 'xstate';
@@ -19,6 +19,7 @@ export function DeviceView({ actor }: { actor: Actor }) {
   const loaded = useSelector(actor, (s) => s.context.loaded);
   const selected = useSelector(actor, (s) => s.context.selected);
   const query = useSelector(actor, (s) => s.context.query);
+  const pending = useSelector(actor, (s) => Object.keys(s.context.edits).length);
   if (!loaded) return null;
   const { models, marker } = loaded.device;
   const model = models[selected] ?? models[0];
@@ -78,6 +79,12 @@ export function DeviceView({ actor }: { actor: Actor }) {
               value={query}
               onChange={(e) => actor.send({ type: 'sunspec.search', query: e.currentTarget.value })}
             />
+            {pending > 0 ? (
+              <Text size="sm">
+                {pending} pending change{pending === 1 ? '' : 's'}:{' '}
+                <Anchor href="#pending-title">review and copy the write requests</Anchor>
+              </Text>
+            ) : null}
             {!searching && model ? (
               <div>
                 <Text fw={600} component="h2" size="lg" m={0}>

@@ -55,7 +55,7 @@ export function PointsTable({
   showModel: boolean;
 }) {
   return (
-    <Table.ScrollContainer minWidth={560}>
+    <Table.ScrollContainer minWidth={360}>
       <Table striped highlightOnHover verticalSpacing="xs">
         <Table.Thead>
           <Table.Tr>
@@ -63,7 +63,9 @@ export function PointsTable({
             <Table.Th scope="col">Point</Table.Th>
             <Table.Th scope="col">Value</Table.Th>
             <Table.Th scope="col">Units</Table.Th>
-            <Table.Th scope="col">Access</Table.Th>
+            <Table.Th scope="col" visibleFrom="sm">
+              Access
+            </Table.Th>
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
@@ -73,13 +75,13 @@ export function PointsTable({
               <Table.Td>
                 <PointLabel point={point} />
               </Table.Td>
-              <Table.Td miw={200}>
+              <Table.Td miw={150}>
                 <PointValueCell actor={actor} model={model} point={point} />
               </Table.Td>
               <Table.Td>
                 <Text size="sm">{point.def.units ?? ''}</Text>
               </Table.Td>
-              <Table.Td>
+              <Table.Td visibleFrom="sm">
                 <Group gap={4}>
                   <Badge size="sm" variant="light" color={point.def.access === 'RW' ? 'blue' : 'gray'}>
                     {point.def.access === 'RW' ? 'read-write' : 'read-only'}
