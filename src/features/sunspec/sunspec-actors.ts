@@ -44,8 +44,9 @@ export const loadSource = fromPromise<Loaded, { request: LoadRequest; tools: Too
         device: decodeDevice(dump, catalogue),
       };
     }
-    const dump = parseDump(await request.file.text());
+    const text = await request.file.text();
     try {
+      const dump = parseDump(text);
       return {
         dump,
         demo: null,
