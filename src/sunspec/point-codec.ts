@@ -53,6 +53,19 @@ function regsOf(bytes: readonly number[], size: number): Uint16Array {
 
 const hex2 = (b: number) => b.toString(16).padStart(2, '0');
 
+/**
+ * The shortest decimal that is the same float32 (230.9 rather than 230.89999389648438), so values
+ * read as they were written and still encode to the same bits.
+ */
+function shortestFloat32(v: number): number {
+  if (!Number.isFinite(v) || Object.is(v, -0)) return v;
+  for (let digits = 1; digits < 9; digits++) {
+    const candidate = Number(v.toPrecision(digits));
+    if (Math.fround(candidate) === v) return candidate;
+  }
+  return v;
+}
+
 export interface DecodedValue {
   value: PointValue;
   /** The point has a scale factor that is itself not implemented: `value` is unscaled. */
@@ -84,7 +97,7 @@ export function decodePoint(
       bytesOf(regs, at, size).forEach((b, i) => {
         view.setUint8(i, b);
       });
-      const v = size === 2 ? view.getFloat32(0) : view.getFloat64(0);
+      const v = size === 2 ? shortestFloat32(view.getFloat32(0)) : view.getFloat64(0);
       if (Number.isNaN(v)) return plain(null);
       return typeof sf === 'number' && sf !== 0 ? plain(v * 10 ** sf) : plain(v);
     }

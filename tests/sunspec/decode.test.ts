@@ -33,6 +33,12 @@ describe('decoding a register dump', () => {
     },
   );
 
+  it('reads a float32 as the shortest decimal of the same float (230.9, not 230.89999389648438)', () => {
+    const block = composeModel(model(113), { PhVphA: 230.9, Hz: 49.98 });
+    const json = modelJson(decodeDevice(chain(block), catalogue).models[0] as never).points;
+    expect(json).toMatchObject({ PhVphA: 230.9, Hz: 49.98 });
+  });
+
   it('applies scale factors: 1452 with A_SF -2 reads 14.52 A', () => {
     const a = point(103, 'A');
     expect(a?.value).toBe(14.52);
