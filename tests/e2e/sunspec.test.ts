@@ -116,15 +116,19 @@ describe('the SunSpec configurator', () => {
     await page.getByRole('alert').filter({ hasText: "line 1: 'z' is not a hex digit" }).waitFor();
     await expect(page.getByRole('heading', { name: 'Model 1: Common' }).isVisible()).resolves.toBe(true);
 
-    await page.locator('input[type=file][accept*=".hex"]').setInputFiles({
-      name: 'short.hex',
-      mimeType: 'text/plain',
-      buffer: Buffer.from('@40000\n5375 6e53 0001 0042 0000'),
-    });
+    await page.getByRole('button', { name: 'Paste register dump…' }).click();
+    await page.getByLabel('Register dump (hex)').fill('@40000\n5375 6e53 0001 0042 0000');
+    await page.getByRole('button', { name: 'Read pasted dump' }).click();
     await page
       .getByRole('alert')
-      .filter({ hasText: 'short.hex: model 1 at register 40002 has length 66' })
+      .filter({ hasText: 'Pasted dump: model 1 at register 40002 has length 66' })
       .waitFor();
+
+    // A model shorter than its definition shows the points that fit, and says so.
+    await page.getByLabel('Register dump (hex)').fill('@40000\n5375 6e53 0078 0002 0004 0000 ffff 0000');
+    await page.getByRole('button', { name: 'Read pasted dump' }).click();
+    await page.getByRole('heading', { name: 'Model 120: Nameplate' }).waitFor();
+    await page.getByText(/The device gives model 120 a length of 2/).waitFor();
   });
 
   it('fits a phone', async () => {

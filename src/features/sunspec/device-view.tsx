@@ -1,8 +1,20 @@
-import { Anchor, Grid, NativeSelect, NavLink, Stack, Text, TextInput } from '@mantine/core';
+import {
+  Anchor,
+  Button,
+  CopyButton,
+  Grid,
+  Group,
+  NativeSelect,
+  NavLink,
+  Stack,
+  Text,
+  TextInput,
+} from '@mantine/core';
 import { useSelector } from '@xstate/react';
 import type { CSSProperties } from 'react';
 import type { ActorRefFrom } from 'xstate';
 import type { DecodedModel } from '../../sunspec/decode-device.ts';
+import { formatDump, locateMarker } from '../../sunspec/register-dump.ts';
 import { PendingChanges } from './pending-changes.tsx';
 import { matchesQuery } from './point-format.ts';
 import { type PointRow, PointsTable } from './points-table.tsx';
@@ -36,10 +48,19 @@ export function DeviceView({ actor }: { actor: Actor }) {
   const select = (index: number) => actor.send({ type: 'sunspec.select', model: index });
   return (
     <Stack gap="md">
-      <Text size="sm">
-        <strong>{loaded.source}</strong>: SunS marker at register {marker}, {models.length} models
-        {loaded.userModels.length > 0 ? `, ${loaded.userModels.length} definition(s) added` : ''}.
-      </Text>
+      <Group gap="sm" justify="space-between">
+        <Text size="sm">
+          <strong>{loaded.source}</strong>: SunS marker at register {marker}, {models.length} models
+          {loaded.userModels.length > 0 ? `, ${loaded.userModels.length} definition(s) added` : ''}.
+        </Text>
+        <CopyButton value={formatDump(locateMarker(loaded.dump).start, loaded.dump.registers)}>
+          {({ copied, copy }) => (
+            <Button size="xs" variant="default" onClick={copy}>
+              {copied ? 'Dump copied' : 'Copy register dump'}
+            </Button>
+          )}
+        </CopyButton>
+      </Group>
       <Grid gap="md">
         <Grid.Col span={{ base: 12, md: 3 }}>
           <NativeSelect
