@@ -1,11 +1,12 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { OpenScreen } from '../components/open-screen.tsx';
-import { ScreenPlaceholder } from '../components/screen-placeholder.tsx';
+import { SunSpecConfigScreen } from '../features/sunspec/sunspec-config-screen.tsx';
 
+// Open to everyone: no guard, no loader, no server call.
 export const Route = createFileRoute('/sunspec-config')({
   component: () => (
     <OpenScreen>
-      <ScreenPlaceholder title="SunSpec configuration" />
+      <SunSpecConfigScreen />
     </OpenScreen>
   ),
 });

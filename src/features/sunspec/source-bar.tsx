@@ -1,0 +1,56 @@
+import { Button, FileButton, Group, Stack } from '@mantine/core';
+import { useSelector } from '@xstate/react';
+import { useState } from 'react';
+import type { ActorRefFrom } from 'xstate';
+import { PasteDump } from './paste-dump.tsx';
+import type { sunspecConfigMachine } from './sunspec-config-machine.ts';
+
+type Actor = ActorRefFrom<typeof sunspecConfigMachine>;
+
+/** Where a device comes from: the demo device, a dump file, and extra model definitions. */
+export function SourceBar({ actor }: { actor: Actor }) {
+  const canLoad = useSelector(actor, (s) => s.can({ type: 'sunspec.loadDemo' }));
+  const loaded = useSelector(actor, (s) => s.context.loaded);
+  // Showing or hiding the paste box is the view's own business, not the configurator's state.
+  const [pasting, setPasting] = useState(false);
+  return (
+    <Stack gap="sm">
+      <Group gap="sm">
+        <Button onClick={() => actor.send({ type: 'sunspec.loadDemo' })} disabled={!canLoad}>
+          Load demo device
+        </Button>
+        <FileButton
+          accept=".hex,.txt,text/plain"
+          onChange={(file) => {
+            if (file) actor.send({ type: 'sunspec.loadDump', file });
+          }}
+        >
+          {(props) => (
+            <Button variant="default" disabled={!canLoad} {...props}>
+              Open register dump…
+            </Button>
+          )}
+        </FileButton>
+        <FileButton
+          accept=".json,application/json"
+          multiple
+          onChange={(files) => {
+            if (files.length > 0) actor.send({ type: 'sunspec.addDefinitions', files });
+          }}
+        >
+          {(props) => (
+            <Button variant="default" disabled={!canLoad || !loaded} {...props}>
+              Add model definitions…
+            </Button>
+          )}
+        </FileButton>
+        <Button variant="default" aria-expanded={pasting} onClick={() => setPasting((open) => !open)}>
+          {pasting ? 'Hide paste box' : 'Paste register dump…'}
+        </Button>
+      </Group>
+      {pasting ? (
+        <PasteDump disabled={!canLoad} onRead={(file) => actor.send({ type: 'sunspec.loadDump', file })} />
+      ) : null}
+    </Stack>
+  );
+}

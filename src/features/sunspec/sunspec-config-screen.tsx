@@ -1,0 +1,91 @@
+import { Alert, Button, Group, Loader, Stack, Text, Title } from '@mantine/core';
+import { useActorRef, useSelector } from '@xstate/react';
+import { useMemo } from 'react';
+import { DeviceView } from './device-view.tsx';
+import { SourceBar } from './source-bar.tsx';
+import { loadSource, prepareTools } from './sunspec-actors.ts';
+import { sunspecConfigMachine } from './sunspec-config-machine.ts';
+
+/**
+ * The SunSpec configurator: open to everyone, no sign-in and no server calls. Everything it needs
+ * (definitions, the codec) is bundled with the app and loaded when the page opens.
+ */
+export function SunSpecConfigScreen() {
+  const logic = useMemo(
+    () => sunspecConfigMachine.provide({ actors: { prepare: prepareTools, load: loadSource } }),
+    [],
+  );
+  const actor = useActorRef(logic);
+  const preparing = useSelector(actor, (s) => s.matches('preparing'));
+  const unavailable = useSelector(actor, (s) => s.matches('unavailable'));
+  const error = useSelector(actor, (s) => s.context.error);
+  const notice = useSelector(actor, (s) => s.context.notice);
+  const loaded = useSelector(actor, (s) => s.context.loaded !== null);
+  const loading = useSelector(actor, (s) => s.matches('loading'));
+  return (
+    <Stack gap="md">
+      <div>
+        <Title order={1} size="h2">
+          SunSpec configuration
+        </Title>
+        <Text c="dimmed" size="sm">
+          Read a SunSpec device's register map, change its settings, and copy the Modbus write requests.
+        </Text>
+      </div>
+      {preparing ? (
+        <Group gap="xs" role="status">
+          <Loader size="sm" />
+          <Text>Loading the SunSpec models…</Text>
+        </Group>
+      ) : null}
+      {unavailable ? (
+        <Alert color="red" title="The configurator could not start" role="alert">
+          <Stack gap="xs" align="flex-start">
+            <Text size="sm">{error}</Text>
+            <Button size="xs" variant="light" onClick={() => actor.send({ type: 'sunspec.retry' })}>
+              Try again
+            </Button>
+          </Stack>
+        </Alert>
+      ) : null}
+      {!preparing && !unavailable ? <SourceBar actor={actor} /> : null}
+      {error && !unavailable ? (
+        <Alert
+          color="red"
+          title="That could not be loaded"
+          role="alert"
+          withCloseButton
+          closeButtonLabel="Dismiss"
+          onClose={() => actor.send({ type: 'sunspec.dismiss' })}
+        >
+          {error}
+        </Alert>
+      ) : null}
+      {notice ? (
+        <Alert
+          color="teal"
+          role="status"
+          withCloseButton
+          closeButtonLabel="Dismiss"
+          onClose={() => actor.send({ type: 'sunspec.dismiss' })}
+        >
+          {notice}
+        </Alert>
+      ) : null}
+      {loading ? (
+        <Group gap="xs" role="status">
+          <Loader size="sm" />
+          <Text>Reading…</Text>
+        </Group>
+      ) : null}
+      {loaded ? (
+        <DeviceView actor={actor} />
+      ) : !preparing && !unavailable && !loading ? (
+        <Text c="dimmed">
+          No device yet. Load the demo device, or open a register dump: hex text of the registers, with an
+          optional @address first (see the docs).
+        </Text>
+      ) : null}
+    </Stack>
+  );
+}
