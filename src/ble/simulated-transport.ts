@@ -1,7 +1,7 @@
 import type { SimulatedDevice } from '../device-sim/simulated-device.ts';
+import { OperationQueue } from './operation-queue.ts';
 import type { BleLink, BleTarget, BleTransport } from './transport.ts';
 import { checkFrameLength, TRANSPORT_MESSAGES, TransportError } from './transport-error.ts';
-import { OperationQueue } from './operation-queue.ts';
 
 /** Milliseconds to wait; tests pass one that does not wait. */
 type Pause = (ms: number) => Promise<void>;

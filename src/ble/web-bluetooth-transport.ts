@@ -1,8 +1,8 @@
+import { OperationQueue } from './operation-queue.ts';
 import type { BleLink, BleTarget, BleTransport } from './transport.ts';
 import { checkFrameLength, TRANSPORT_MESSAGES, TransportError } from './transport-error.ts';
-import { OperationQueue } from './operation-queue.ts';
-import type { BluetoothDeviceLike, BluetoothLike, GattCharacteristicLike } from './web-bluetooth-types.ts';
 import { isChooserCancelled, isTransientGattError, webBluetoothError } from './web-bluetooth-errors.ts';
+import type { BluetoothDeviceLike, BluetoothLike, GattCharacteristicLike } from './web-bluetooth-types.ts';
 
 /** A link to one device over Web Bluetooth. */
 class WebBluetoothLink implements BleLink {

@@ -1,4 +1,3 @@
-import type { SimulatedDevice } from '../../src/device-sim/simulated-device.ts';
 import type {
   BluetoothDeviceLike,
   BluetoothLike,
@@ -7,6 +6,7 @@ import type {
   GattServerLike,
   GattServiceLike,
 } from '../../src/ble/web-bluetooth-types.ts';
+import type { SimulatedDevice } from '../../src/device-sim/simulated-device.ts';
 
 /**
  * A stand-in for `navigator.bluetooth` in Node, answering like Chromium does: DOMExceptions with the
