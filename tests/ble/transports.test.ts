@@ -7,7 +7,7 @@ import { WebBluetoothTransport } from '../../src/ble/web-bluetooth-transport.ts'
 import { loadCodec } from '../../src/codec/load-node.ts';
 import type { Codec } from '../../src/codec/types.ts';
 import { SimulatedDevice } from '../../src/device-sim/simulated-device.ts';
-import { bundledProducts } from '../device-config/bundled-products.ts';
+import { type BundledProduct, bundledProducts } from '../device-config/bundled-products.ts';
 import { FakeBluetooth } from './fake-web-bluetooth.ts';
 import { type TransportHarness, transportContract } from './transport-contract.ts';
 
@@ -16,8 +16,9 @@ beforeAll(async () => {
   codec = await loadCodec();
 });
 
-const product = bundledProducts().find((p) => p.modelId === 'HX-5000');
-if (!product) throw new Error('HX-5000 missing');
+const hybrid = bundledProducts().find((p) => p.modelId === 'HX-5000');
+if (!hybrid) throw new Error('HX-5000 missing');
+const product: BundledProduct = hybrid;
 const target: BleTarget = {
   service: product.entry.write.service,
   characteristic: product.entry.write.characteristic,
