@@ -10,6 +10,7 @@ import {
   exchange,
   type ReadConfiguration,
   readConfiguration,
+  runCommand,
   sendPassword,
 } from './device-commands.ts';
 import type { BleLink, BleTarget, BleTransport } from './transport.ts';
@@ -66,6 +67,11 @@ export function createBleActors({ codec, product }: { codec: Codec; product: Dev
     password: {
       checkPassword: fromPromise<boolean, { link: BleLink; password: string }>(({ input }) =>
         sendPassword(codec, input.link, product, input.password),
+      ),
+    },
+    command: {
+      runCommand: fromPromise<void, { link: BleLink; opCode: number }>(({ input }) =>
+        runCommand(codec, input.link, product, input.opCode),
       ),
     },
     write: {
