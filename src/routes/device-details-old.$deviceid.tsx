@@ -19,7 +19,7 @@ function DeviceDetailsOld() {
           <Title order={1} size="h2">
             Device details
           </Title>
-          <Text c="dimmed">{isSerial ? `Serial number ${deviceid}` : `Model ${deviceid}`}</Text>
+          <Text c="gray.7">{isSerial ? `Serial number ${deviceid}` : `Model ${deviceid}`}</Text>
         </div>
         <ConfigurePanel {...(isSerial ? { serialNumber: deviceid } : { productId: deviceid })} />
       </Stack>

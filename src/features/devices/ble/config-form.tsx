@@ -61,7 +61,10 @@ function FieldControl({
     description: field.unit ? `In ${field.unit}` : undefined,
     error,
     'data-changed': changed || undefined,
-    styles: changed ? { input: { borderColor: 'var(--mantine-color-orange-6)', borderWidth: 2 } } : undefined,
+    styles: {
+      description: { color: 'var(--mantine-color-gray-7)' },
+      ...(changed ? { input: { borderColor: 'var(--mantine-color-orange-7)', borderWidth: 2 } } : {}),
+    },
   };
   if (choices && field.kind === 'number') {
     return (
@@ -146,7 +149,7 @@ export function ConfigForm({ session }: { session: ConfigureSession }) {
           <Title order={3} size="h4" id="settings-title">
             Settings
           </Title>
-          <Text size="sm" c="dimmed" aria-live="polite">
+          <Text size="sm" c="gray.7" aria-live="polite">
             {changedCount === 0 ? 'No changes' : `${changedCount} changed`}
           </Text>
         </Group>
@@ -179,7 +182,7 @@ export function ConfigForm({ session }: { session: ConfigureSession }) {
             {excluded.map((group) => (
               <fieldset key={group.title} style={GROUP_STYLE}>
                 <legend>{group.title}</legend>
-                <Text size="sm" c="dimmed">
+                <Text size="sm" c="gray.7">
                   Set at the factory: not changed in the field.
                 </Text>
               </fieldset>

@@ -87,7 +87,7 @@ export function ConfigurePanel({ serialNumber, productId, onVerifiedWrite }: Con
             Configure over Bluetooth
           </Title>
           {state.output ? (
-            <Text c="dimmed" size="sm">
+            <Text c="gray.7" size="sm">
               {state.output.product.entry.name}
               {serialNumber ? ` · ${serialNumber}` : ''}
             </Text>

@@ -76,7 +76,7 @@ export function ConnectionSection({ session }: { session: ConfigureSession }) {
         <Text role="status" aria-live="polite" data-testid="connection-state">
           {text}
         </Text>
-        <Text c="dimmed" data-testid="signal-strength">
+        <Text c="gray.7" data-testid="signal-strength">
           Signal strength: {signalText(rssi)}
         </Text>
       </Group>

@@ -14,7 +14,7 @@ export function PasswordSection({ session }: { session: ConfigureSession }) {
   const [value, setValue] = useState('');
   if (unlocked)
     return (
-      <Text size="sm" c="teal" role="status">
+      <Text size="sm" c="teal.9" role="status">
         Unlocked: the settings can be changed.
       </Text>
     );
@@ -33,6 +33,7 @@ export function PasswordSection({ session }: { session: ConfigureSession }) {
           onChange={(e) => setValue(e.currentTarget.value)}
           error={message ?? undefined}
           autoComplete="off"
+          styles={{ description: { color: 'var(--mantine-color-gray-7)' } }}
           style={{ flex: '1 1 16rem' }}
         />
         <Button type="submit" loading={checking}>
