@@ -4,6 +4,9 @@ import { checkFrameLength, TRANSPORT_MESSAGES, TransportError } from './transpor
 import { isChooserCancelled, isTransientGattError, webBluetoothError } from './web-bluetooth-errors.ts';
 import type { BluetoothDeviceLike, BluetoothLike, GattCharacteristicLike } from './web-bluetooth-types.ts';
 
+/** A GATT operation the device has not answered in this long counts as a lost link. */
+export const OPERATION_TIMEOUT_MS = 10_000;
+
 /** A link to one device over Web Bluetooth. */
 class WebBluetoothLink implements BleLink {
   private characteristic: GattCharacteristicLike | undefined;
@@ -11,6 +14,8 @@ class WebBluetoothLink implements BleLink {
   private readonly listeners = new Set<() => void>();
   private closing = false;
   private lastRssi: number | undefined;
+  /** Rejecters of the operations in flight: a dropped link fails them at once instead of never. */
+  private readonly inFlight = new Set<(error: TransportError) => void>();
 
   constructor(
     private readonly device: BluetoothDeviceLike,
@@ -18,6 +23,8 @@ class WebBluetoothLink implements BleLink {
   ) {
     device.addEventListener('gattserverdisconnected', () => {
       this.characteristic = undefined;
+      for (const reject of [...this.inFlight])
+        reject(new TransportError('disconnected', TRANSPORT_MESSAGES.disconnected));
       if (this.closing) return;
       for (const listener of [...this.listeners]) listener();
     });
@@ -91,6 +98,32 @@ class WebBluetoothLink implements BleLink {
     return () => this.listeners.delete(listener);
   }
 
+  /**
+   * The operation's result, or a 'disconnected' failure as soon as the link drops or the device stays
+   * silent for {@link OPERATION_TIMEOUT_MS}: a browser does not always fail an operation in flight.
+   */
+  private untilLost<T>(operation: Promise<T>): Promise<T> {
+    let reject: (error: TransportError) => void = () => {};
+    const lost = new Promise<never>((_, fail) => {
+      reject = fail;
+    });
+    this.inFlight.add(reject);
+    const timer = setTimeout(
+      () =>
+        reject(
+          new TransportError(
+            'disconnected',
+            `${TRANSPORT_MESSAGES.disconnected} The device stopped answering.`,
+          ),
+        ),
+      OPERATION_TIMEOUT_MS,
+    );
+    return Promise.race([operation, lost]).finally(() => {
+      clearTimeout(timer);
+      this.inFlight.delete(reject);
+    });
+  }
+
   /** One GATT operation, queued behind the others; a transient failure is tried once more. */
   private operation<T>(run: (c: GattCharacteristicLike) => Promise<T>): Promise<T> {
     return this.queue.run(async () => {
@@ -98,7 +131,7 @@ class WebBluetoothLink implements BleLink {
         const characteristic = this.characteristic;
         if (!characteristic || !this.device.gatt?.connected)
           throw new TransportError('disconnected', TRANSPORT_MESSAGES.disconnected);
-        return run(characteristic);
+        return this.untilLost(run(characteristic));
       };
       try {
         return await attempt();

@@ -12,9 +12,9 @@ let serialOfA: string;
 
 beforeAll(async () => {
   t = await startTestServer();
-  [installerA, installerB, admin] = await Promise.all(
-    (['installerA', 'installerB', 'admin'] as const).map(async (who) => (await t.login(who)).access_token),
-  );
+  installerA = (await t.login('installerA')).access_token;
+  installerB = (await t.login('installerB')).access_token;
+  admin = (await t.login('admin')).access_token;
   const page = devicePageSchema.parse(
     (await t.call('GET', `/config/fleet/sites/installs/${IDS.siteOfA}`, { token: installerA })).body,
   );

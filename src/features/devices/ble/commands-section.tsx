@@ -2,6 +2,7 @@ import { Alert, Button, Group, Modal, Text, Title } from '@mantine/core';
 import { useSelector } from '@xstate/react';
 import { STANDARD_COMMANDS } from '../../../../contracts/devices-list.ts';
 import type { ConfigureSession } from './configure-session.ts';
+import { READABLE_ALERT } from './readable-styles.ts';
 
 const STANDARD = new Set<string>(Object.values(STANDARD_COMMANDS));
 
@@ -33,6 +34,7 @@ export function CommandsSection({ session }: { session: ConfigureSession }) {
       </Group>
       {state.matches('done') && asked ? (
         <Alert
+          styles={READABLE_ALERT}
           mt="sm"
           color="teal"
           role="status"
@@ -44,6 +46,7 @@ export function CommandsSection({ session }: { session: ConfigureSession }) {
       ) : null}
       {state.matches('failed') && asked ? (
         <Alert
+          styles={READABLE_ALERT}
           mt="sm"
           color="red"
           role="alert"

@@ -19,6 +19,7 @@ import { buildForm, type FormField, formDefaults } from '../../../device-config/
 import type { ConfigValue } from '../../../device-config/process-data.ts';
 import type { ConfigureSession } from './configure-session.ts';
 import { type Choice, fieldChoices } from './field-choices.ts';
+import { PRIMARY, READABLE_ALERT } from './readable-styles.ts';
 
 type Values = Record<string, ConfigValue>;
 
@@ -50,7 +51,7 @@ function FieldControl({
     <Group gap={6} component="span" wrap="nowrap">
       <span>{field.label}</span>
       {changed ? (
-        <Badge size="xs" color="orange" variant="light">
+        <Badge size="xs" color="orange.9" variant="filled">
           Changed
         </Badge>
       ) : null}
@@ -190,17 +191,17 @@ export function ConfigForm({ session }: { session: ConfigureSession }) {
           </Stack>
         </fieldset>
         {failure ? (
-          <Alert color="red" role="alert" title="The configuration was not written">
+          <Alert styles={READABLE_ALERT} color="red" role="alert" title="The configuration was not written">
             {failure.message}
           </Alert>
         ) : null}
         {done ? (
-          <Alert color="teal" role="status" title="Written and verified">
+          <Alert styles={READABLE_ALERT} color="teal" role="status" title="Written and verified">
             The device holds exactly the new configuration.
           </Alert>
         ) : null}
         <Group gap="sm">
-          <Button type="submit" loading={writing} disabled={!unlocked || !link}>
+          <Button type="submit" color={PRIMARY} loading={writing} disabled={!unlocked || !link}>
             Write
           </Button>
           <Button

@@ -13,6 +13,7 @@ import { ConnectionSection } from './connection-section.tsx';
 import { LiveValues } from './live-values.tsx';
 import { loadBundledProduct, type ProductQuery } from './load-product.ts';
 import { PasswordSection } from './password-section.tsx';
+import { READABLE_ALERT } from './readable-styles.ts';
 
 /**
  * What the panel needs: the device's serial number (which also names its model by prefix), or its
@@ -95,7 +96,12 @@ export function ConfigurePanel({ serialNumber, productId, onVerifiedWrite }: Con
         </div>
         {state.status === 'active' ? <Loader size="sm" aria-label="Loading the device catalogue" /> : null}
         {state.status === 'error' ? (
-          <Alert color="red" role="alert" title="This device cannot be configured here">
+          <Alert
+            styles={READABLE_ALERT}
+            color="red"
+            role="alert"
+            title="This device cannot be configured here"
+          >
             {state.error instanceof Error ? state.error.message : String(state.error)}
           </Alert>
         ) : null}

@@ -5,6 +5,7 @@ import { MAX_RECONNECT_ATTEMPTS } from '../../../../machines/ble/connection-mach
 import { TRANSPORT_MESSAGES } from '../../../ble/transport-error.ts';
 import type { ConfigureSession } from './configure-session.ts';
 import { signalText } from './field-choices.ts';
+import { PRIMARY, READABLE_ALERT } from './readable-styles.ts';
 
 type ConnectionSnapshot = ReturnType<ConfigureSession['connection']['getSnapshot']>;
 
@@ -35,13 +36,14 @@ export function ConnectionSection({ session }: { session: ConfigureSession }) {
   return (
     <Stack gap="sm">
       {hasWebBluetooth ? null : (
-        <Alert color="yellow" title="Bluetooth is not available in this browser">
+        <Alert styles={READABLE_ALERT} color="yellow" title="Bluetooth is not available in this browser">
           {TRANSPORT_MESSAGES.unsupported}
         </Alert>
       )}
       <Group gap="sm">
         {hasWebBluetooth ? (
           <Button
+            color={PRIMARY}
             leftSection={<IconBluetooth size={18} aria-hidden />}
             disabled={!canConnect}
             onClick={() => connection.send({ type: 'ble.connect', transport: webTransport })}
@@ -51,6 +53,7 @@ export function ConnectionSection({ session }: { session: ConfigureSession }) {
         ) : null}
         <Button
           variant={hasWebBluetooth ? 'default' : 'filled'}
+          color={hasWebBluetooth ? undefined : PRIMARY}
           disabled={!canConnect}
           onClick={() => connection.send({ type: 'ble.connect', transport: demoTransport })}
         >
@@ -81,7 +84,7 @@ export function ConnectionSection({ session }: { session: ConfigureSession }) {
         </Text>
       </Group>
       {problem ? (
-        <Alert color="red" role="alert" title="Bluetooth problem">
+        <Alert styles={READABLE_ALERT} color="red" role="alert" title="Bluetooth problem">
           {problem.message}
         </Alert>
       ) : null}

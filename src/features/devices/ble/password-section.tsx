@@ -3,6 +3,7 @@ import { useSelector } from '@xstate/react';
 import { type FormEvent, useState } from 'react';
 import { PASSWORD_MAX_LENGTH } from '../../../../machines/ble/password-machine.ts';
 import type { ConfigureSession } from './configure-session.ts';
+import { PRIMARY, READABLE_ALERT } from './readable-styles.ts';
 
 /** Asks for the device password before the form unlocks; says so when it is wrong. */
 export function PasswordSection({ session }: { session: ConfigureSession }) {
@@ -36,12 +37,12 @@ export function PasswordSection({ session }: { session: ConfigureSession }) {
           styles={{ description: { color: 'var(--mantine-color-gray-7)' } }}
           style={{ flex: '1 1 16rem' }}
         />
-        <Button type="submit" loading={checking}>
+        <Button type="submit" color={PRIMARY} loading={checking}>
           Unlock
         </Button>
       </Group>
       {message ? null : (
-        <Alert mt="sm" color="blue" variant="light">
+        <Alert styles={READABLE_ALERT} mt="sm" color="blue" variant="light">
           The settings stay read-only until the device accepts its password.
         </Alert>
       )}
