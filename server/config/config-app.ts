@@ -5,6 +5,7 @@ import type { ServerContext } from '../context.ts';
 import { type AuthVariables, requireApiKey, requireBearer } from '../http/guards.ts';
 import { openApiRoute } from '../openapi/openapi-document.ts';
 import { configAuthRoutes } from './auth-routes.ts';
+import { configHistoryRoutes } from './config-history-routes.ts';
 import { deviceRoutes } from './device-routes.ts';
 import { devicesListRoute } from './devices-list-route.ts';
 import { passwordRoutes } from './password-routes.ts';
@@ -38,6 +39,7 @@ export function createConfigApp(
   app.route('/', siteRoutes(ctx));
   app.route('/', siteAccessRoutes(ctx));
   app.route('/', deviceRoutes(ctx));
+  app.route('/', configHistoryRoutes(ctx));
   app.route('/', userRoutes(ctx));
   return app;
 }

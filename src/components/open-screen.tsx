@@ -9,7 +9,7 @@ export function OpenScreen({ children }: { children: ReactNode }) {
       <Paper component="header" shadow="xs" radius={0} px="md" py="sm">
         <Group justify="space-between">
           <Text fw={700}>Fleet Manager</Text>
-          <Anchor component={Link} to="/landing" size="sm">
+          <Anchor component={Link} to="/landing" size="sm" c="teal.9">
             Home
           </Anchor>
         </Group>

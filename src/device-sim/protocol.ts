@@ -17,6 +17,10 @@ export const ERROR_CODE = {
   frameLength: 0x02,
   unknownOpcode: 0x03,
   noCommand: 0x04,
+  /** Write configuration or a catalogue command before a correct `Check password` in this connection. */
+  locked: 0x05,
+  /** Write configuration with a setting outside its form limits; byte 3 = the field's position. */
+  outOfRange: 0x06,
 } as const;
 export type ErrorCodeName = keyof typeof ERROR_CODE;
 

@@ -6,7 +6,15 @@ import { fieldRange } from '../device-config/field-range.ts';
 import { devicePasswordCodes } from '../device-config/password.ts';
 import { type ConfigStore, MemoryConfigStore } from './config-store.ts';
 import { liveRaw, rssiAt } from './live-values.ts';
-import { answerOpcode, COMMAND_DONE, ERROR_CODE, ERROR_OPCODE, OPCODE, PASSWORD_RESULT } from './protocol.ts';
+import {
+  ANSWER_FLAG,
+  answerOpcode,
+  COMMAND_DONE,
+  ERROR_CODE,
+  ERROR_OPCODE,
+  OPCODE,
+  PASSWORD_RESULT,
+} from './protocol.ts';
 
 export interface SimulatedDeviceOptions {
   codec: Codec;
@@ -19,6 +27,33 @@ export interface SimulatedDeviceOptions {
   store?: ConfigStore;
   /** Clock in milliseconds; live values and RSSI are functions of it. Defaults to Date.now. */
   now?: () => number;
+}
+
+/** A setting the device checks on write: its raw item and the raw bounds of its form field. */
+interface LimitedSetting {
+  name: string;
+  position: number;
+  min: number;
+  max: number;
+}
+
+/**
+ * The form limits of every active field that writes one raw item, in raw units (the form's bounds
+ * divided by the multiplier), so that the device refuses what the form would refuse.
+ */
+function settingLimits(config: DeviceConfig): LimitedSetting[] {
+  const items = new Map(config.rawData.map((item) => [item.name, item]));
+  return config.formData.flatMap((group) =>
+    group.dataObjs.flatMap((obj) => {
+      const item = items.get(obj.dataId);
+      if (!item || item.readOnly || !obj.active) return [];
+      const range = fieldRange(item.buffer);
+      // A tolerance of half a raw step: 58.4 / 0.01 is 5839.999… in binary floating point.
+      const min = obj.min === undefined ? range.min : Math.ceil(obj.min / item.multiplier - 0.5);
+      const max = obj.max === undefined ? range.max : Math.floor(obj.max / item.multiplier + 0.5);
+      return [{ name: item.name, position: item.buffer.position, min, max }];
+    }),
+  );
 }
 
 /** What a catalogue command did, in order, for tests and the remote debugger. */
@@ -60,6 +95,9 @@ export class SimulatedDevice {
   private settings: Record<string, number>;
   private counterOffsets: Record<string, number> = {};
   private answer: Uint8Array | undefined;
+  private readonly limits: LimitedSetting[];
+  /** A correct `Check password` was received in the current connection. */
+  private unlocked = false;
 
   constructor(options: SimulatedDeviceOptions) {
     this.codec = options.codec;
@@ -70,6 +108,26 @@ export class SimulatedDevice {
     this.now = options.now ?? Date.now;
     this.startedAt = this.now();
     this.settings = usableSettings(this.config, this.store.load(this.serialNumber));
+    this.limits = settingLimits(this.config);
+  }
+
+  /**
+   * A new connection starts locked: writes and catalogue commands need a correct `Check password`
+   * first. Transports call this when a central connects.
+   */
+  connect(): void {
+    this.unlocked = false;
+    this.answer = undefined;
+  }
+
+  /** The central went away: the next connection has to give the password again. */
+  disconnect(): void {
+    this.unlocked = false;
+  }
+
+  /** Whether writes are accepted in this connection (tests and the remote debugger). */
+  get isUnlocked(): boolean {
+    return this.unlocked;
   }
 
   get bufferSize(): number {
@@ -124,12 +182,14 @@ export class SimulatedDevice {
       case OPCODE.readConfiguration:
       case OPCODE.readLiveValues:
         return this.configAnswer(opcode);
-      case OPCODE.writeConfiguration:
-        return this.writeConfiguration(frame);
       case OPCODE.checkPassword:
         return this.checkPassword(frame);
       default:
-        return this.runCommand(opcode);
+        if (!this.knows(opcode)) return this.errorAnswer(ERROR_CODE.unknownOpcode, opcode);
+        if (!this.unlocked) return this.errorAnswer(ERROR_CODE.locked, opcode);
+        return opcode === OPCODE.writeConfiguration
+          ? this.writeConfiguration(frame)
+          : this.runCommand(opcode);
     }
   }
 
@@ -143,8 +203,26 @@ export class SimulatedDevice {
     );
   }
 
+  private knows(opcode: number): boolean {
+    return (
+      opcode === OPCODE.writeConfiguration ||
+      (opcode < ANSWER_FLAG && this.entry.commands.some((c) => c.opCode === opcode))
+    );
+  }
+
   private writeConfiguration(frame: Uint8Array): Uint8Array {
     const { raw } = decodeConfiguration(this.codec, this.config, frame);
+    const outside = this.limits.find((l) => {
+      const value = raw[l.name] ?? 0;
+      return value < l.min || value > l.max;
+    });
+    // A real device refuses the whole write rather than clamp a setting it was told to store.
+    if (outside)
+      return this.smallAnswer(ERROR_OPCODE, [
+        ERROR_CODE.outOfRange,
+        OPCODE.writeConfiguration,
+        outside.position,
+      ]);
     const next = { ...this.settings };
     // Live values are measured, not configured: whatever a write carries for them is ignored.
     for (const item of this.config.rawData)
@@ -157,13 +235,14 @@ export class SimulatedDevice {
   private checkPassword(frame: Uint8Array): Uint8Array {
     const entered = Array.from(frame.subarray(1, 17));
     const match = this.codec.passwordsEqual(entered, devicePasswordCodes(this.settings));
+    this.unlocked = match;
     const result = match ? PASSWORD_RESULT.correct : PASSWORD_RESULT.wrong;
     return this.smallAnswer(answerOpcode(OPCODE.checkPassword), [result]);
   }
 
   private runCommand(opcode: number): Uint8Array {
     const command = this.entry.commands.find((c) => c.opCode === opcode);
-    if (!command || opcode >= 0x80) return this.errorAnswer(ERROR_CODE.unknownOpcode, opcode);
+    if (!command) return this.errorAnswer(ERROR_CODE.unknownOpcode, opcode);
     this.commandLog.push({ name: command.name, opCode: opcode, at: this.now() });
     if (command.name === 'Reset energy counters') {
       const t = this.now();

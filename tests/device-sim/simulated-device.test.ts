@@ -1,9 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadCodec } from '../../src/codec/load-node.ts';
 import type { Codec } from '../../src/codec/types.ts';
-import { decodeConfiguration } from '../../src/device-config/decode-values.ts';
+import { decodeConfiguration, defaultRawValues } from '../../src/device-config/decode-values.ts';
 import { encodeConfiguration } from '../../src/device-config/encode-form.ts';
 import { buildForm } from '../../src/device-config/form-fields.ts';
+import { devicePasswordCodes } from '../../src/device-config/password.ts';
 import { MemoryConfigStore, StorageConfigStore } from '../../src/device-sim/config-store.ts';
 import { errorCodeName, OPCODE } from '../../src/device-sim/protocol.ts';
 import { SimulatedDevice } from '../../src/device-sim/simulated-device.ts';
@@ -31,7 +32,10 @@ function device(options: { store?: MemoryConfigStore; clock?: { t: number } } = 
   });
   const command = (opcode: number, payload?: Uint8Array) =>
     sim.request(codec.buildFrame(opcode, 255, payload));
-  return { sim, clock, command };
+  /** Gives the factory password, as a client must before it writes in a connection. */
+  const unlock = (password = '0000') =>
+    command(OPCODE.checkPassword, Uint8Array.from(codec.passwordCodes(password)));
+  return { sim, clock, command, unlock };
 }
 
 /** The write command a client sends after editing `values` on the form. */
@@ -57,7 +61,8 @@ describe('the simulated device', () => {
 
   it('keeps a written configuration, also for a new connection on the same store', () => {
     const store = new MemoryConfigStore();
-    const { command, sim } = device({ store });
+    const { command, sim, unlock } = device({ store });
+    unlock();
     const answer = sim.request(
       writeFrame(command(OPCODE.readConfiguration), { maxChargeCurrent: 42.5, deviceName: 'Barn' }),
     );
@@ -109,7 +114,8 @@ describe('the simulated device', () => {
   });
 
   it('ignores live values carried by a write', () => {
-    const { command, sim } = device();
+    const { command, sim, unlock } = device();
+    unlock();
     const frame = command(OPCODE.readConfiguration).slice();
     frame[0] = OPCODE.writeConfiguration;
     const pvPower = config.rawData.find((r) => r.name === 'pvPower');
@@ -119,6 +125,50 @@ describe('the simulated device', () => {
     expect(decodeConfiguration(codec, config, command(OPCODE.readLiveValues)).raw.pvPower).toBeGreaterThan(
       1000,
     );
+  });
+
+  it('refuses a write and a catalogue command before the password is given in this connection', () => {
+    const store = new MemoryConfigStore();
+    const { command, sim, unlock } = device({ store });
+    const frame = writeFrame(command(OPCODE.readConfiguration), { maxChargeCurrent: 10 });
+    expect([errorCodeName(sim.request(frame)), sim.read()[2]]).toEqual(['locked', OPCODE.writeConfiguration]);
+    expect(errorCodeName(command(18))).toBe('locked');
+    expect(unlock('0001')[1]).toBe(0);
+    expect(errorCodeName(sim.request(frame))).toBe('locked');
+    expect(store.load('HX5K-24-000123')).toBeUndefined();
+    expect(unlock()[1]).toBe(1);
+    expect(sim.request(frame)[0]).toBe(0x82);
+  });
+
+  it('locks again for every new connection', () => {
+    const { command, sim, unlock } = device();
+    unlock();
+    sim.disconnect();
+    sim.connect();
+    const frame = writeFrame(command(OPCODE.readConfiguration), { maxChargeCurrent: 10 });
+    expect(errorCodeName(sim.request(frame))).toBe('locked');
+  });
+
+  it('refuses a setting outside its form limits and keeps the old configuration', () => {
+    const store = new MemoryConfigStore();
+    const { command, sim, unlock } = device({ store });
+    unlock();
+    const frame = command(OPCODE.readConfiguration).slice();
+    frame[0] = OPCODE.writeConfiguration;
+    const item = config.rawData.find((r) => r.name === 'maxChargeCurrent');
+    if (!item) throw new Error('maxChargeCurrent missing');
+    codec.encodeFields(frame, [item.buffer], [1001]); // 100.1 A, the form allows 0…100
+    codec.sealFrame(frame);
+    const answer = sim.request(frame);
+    expect([errorCodeName(answer), answer[2], answer[3]]).toEqual([
+      'outOfRange',
+      OPCODE.writeConfiguration,
+      item.buffer.position,
+    ]);
+    expect(
+      decodeConfiguration(codec, config, command(OPCODE.readConfiguration)).values.maxChargeCurrent,
+    ).toBe(80);
+    expect(store.load('HX5K-24-000123')).toBeUndefined();
   });
 
   it('checks the password against the stored one', () => {
@@ -142,7 +192,8 @@ describe('the simulated device', () => {
   });
 
   it('runs catalogue commands: Reset energy counters starts today and total at zero', () => {
-    const { command, sim, clock } = device();
+    const { command, sim, clock, unlock } = device();
+    unlock();
     clock.t += 3_600_000;
     const reset = command(18);
     expect([reset[0], reset[1]]).toEqual([0x92, 0]);
@@ -186,6 +237,8 @@ describe.each(products)('a simulated $modelId', ({ entry: model, config: product
     const make = () =>
       new SimulatedDevice({ codec, entry: model, config: product, serialNumber: `${modelId}-1`, store });
     const sim = make();
+    const password = devicePasswordCodes(defaultRawValues(product));
+    sim.request(codec.buildFrame(OPCODE.checkPassword, model.write.bufferSize, Uint8Array.from(password)));
     const read = () => sim.request(codec.buildFrame(OPCODE.readConfiguration, model.write.bufferSize));
     const before = read();
     const groups = buildForm(product, decodeConfiguration(codec, product, before));

@@ -1,0 +1,177 @@
+import { mkdirSync } from 'node:fs';
+import type { Browser, Page } from 'playwright-core';
+import { chromium } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadCodec } from '../../src/codec/load-node.ts';
+import type { Codec } from '../../src/codec/types.ts';
+import { MemoryConfigStore } from '../../src/device-sim/config-store.ts';
+import { bundledProducts } from '../device-config/bundled-products.ts';
+import { expectAccessible } from './axe.ts';
+import { answerChooser, EmulatedPeripheral } from './ble-peripheral.ts';
+import { ARTIFACTS, appUrl } from './browser.ts';
+
+const SERIAL = 'HX5K-24-000123';
+const PASSWORD = '0042abc';
+const hybrid = bundledProducts().find((p) => p.modelId === 'HX-5000');
+if (!hybrid) throw new Error('HX-5000 missing');
+const product = hybrid;
+
+let browser: Browser;
+let codec: Codec;
+/**
+ * Chromium on Linux offers Web Bluetooth (with `getDevices`) only behind the experimental web
+ * platform features switch; the rest are the suite's usual quiet-container flags.
+ */
+function launchWithBluetooth(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--enable-experimental-web-platform-features',
+    ],
+  });
+}
+
+beforeAll(async () => {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  [browser, codec] = await Promise.all([launchWithBluetooth(), loadCodec()]);
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+/** A device store whose password is `PASSWORD`: leading zeros, so a number would lose them. */
+function storeWithPassword(): MemoryConfigStore {
+  const store = new MemoryConfigStore();
+  const codes = codec.passwordCodes(PASSWORD);
+  store.save(SERIAL, Object.fromEntries(codes.map((c, i) => [`pass_${String(i).padStart(2, '0')}`, c])));
+  return store;
+}
+
+/** The settings (not the live values) the device holds, raw. */
+function settings(device: { currentRaw(): Record<string, number> }): Record<string, number> {
+  const raw = device.currentRaw();
+  return Object.fromEntries(
+    product.config.rawData.filter((i) => !i.readOnly).map((i) => [i.name, raw[i.name] as number]),
+  );
+}
+
+async function unlock(page: Page) {
+  await page.getByLabel('Device password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Unlock' }).click();
+  await page.getByText('Unlocked: the settings can be changed.').waitFor();
+}
+
+/** Three settings of three kinds: a scaled number, a select and a date-time. */
+async function changeThreeSettings(page: Page) {
+  await page.getByLabel(/Float voltage/).fill('55.5');
+  await page.getByLabel(/^Work mode \(0 self-use/).selectOption({ label: 'Backup' });
+  await page.getByLabel(/Device date and time/).fill('2026-03-04T13:05');
+}
+
+const THREE_SETTINGS = {
+  batteryFloatVoltage: 5550,
+  workMode: 2,
+  clockYear: 2026,
+  clockMonth: 3,
+  clockDay: 4,
+  clockHour: 13,
+  clockMinute: 5,
+};
+
+describe('configuring a device over Web Bluetooth (Chromium Bluetooth emulation), signed out', () => {
+  let peripheral: EmulatedPeripheral;
+  let page: Page;
+  let chooser: { prompts: () => number };
+
+  beforeAll(async () => {
+    peripheral = await EmulatedPeripheral.start(browser, {
+      codec,
+      product,
+      serialNumber: SERIAL,
+      store: storeWithPassword(),
+    });
+    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    chooser = await answerChooser(page);
+    await page.goto(appUrl(`/device-details-old/${SERIAL}`));
+  });
+  afterAll(async () => {
+    await page?.close();
+    await peripheral?.stop();
+  });
+
+  it('connects through the chooser, unlocks with 0042…, writes three settings and the device holds exactly them', async () => {
+    await page.getByRole('button', { name: 'Connect' }).click();
+    await page.getByText(`Connected to ${SERIAL}`).waitFor();
+    expect(chooser.prompts()).toBe(1);
+    await expect(page.getByRole('button', { name: 'Write' }).isDisabled()).resolves.toBe(true);
+    await unlock(page);
+    const before = settings(peripheral.device);
+    await changeThreeSettings(page);
+    await page.getByText('Changed').first().waitFor();
+    await page.screenshot({ path: `${ARTIFACTS}ble-panel-1280x800.png`, fullPage: true });
+    await page.getByRole('button', { name: 'Write' }).click();
+    await page.getByText('Written and verified').waitFor();
+    expect(settings(peripheral.device)).toEqual({ ...before, ...THREE_SETTINGS });
+    await expectAccessible(page);
+  });
+
+  it('keeps the edits and the old configuration when the link drops mid-write, and reconnects without the chooser', async () => {
+    const before = settings(peripheral.device);
+    await page.getByLabel(/^Max charge current/).fill('42');
+    peripheral.dropOnNextWrite = true;
+    await page.getByRole('button', { name: 'Write' }).click();
+    const alert = page.getByRole('alert').filter({ hasText: 'The configuration was not written' });
+    await alert.waitFor();
+    expect(await alert.textContent()).toContain(
+      'The connection was lost before the device confirmed the write',
+    );
+    expect(settings(peripheral.device)).toEqual(before);
+    expect(await page.getByLabel(/^Max charge current/).inputValue()).toBe('42');
+    await page.getByText(`Connected to ${SERIAL}`).waitFor({ timeout: 30_000 });
+    await page.getByText('Unlocked: the settings can be changed.').waitFor();
+    expect(chooser.prompts()).toBe(1);
+    expect(await page.getByLabel(/^Max charge current/).inputValue()).toBe('42');
+    await page.getByRole('button', { name: 'Write' }).click();
+    await page.getByText('Written and verified').waitFor();
+    expect(settings(peripheral.device).maxChargeCurrent).toBe(420);
+  });
+});
+
+describe('configuring the demo device (simulated transport), signed out, on a phone', () => {
+  it('unlocks, writes three settings and keeps them on the demo device', async () => {
+    const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    const stored = JSON.stringify(
+      Object.fromEntries(
+        codec.passwordCodes(PASSWORD).map((c, i) => [`pass_${String(i).padStart(2, '0')}`, c]),
+      ),
+    );
+    await page.addInitScript(
+      ([key, value]) => {
+        if (!window.localStorage.getItem(key)) window.localStorage.setItem(key, value);
+      },
+      [`demo-device:${SERIAL}`, stored] as const,
+    );
+    await page.goto(appUrl(`/device-details-old/${SERIAL}`));
+    await page.getByRole('button', { name: 'Use demo device' }).click();
+    await page.getByText(`Connected to ${SERIAL}`).waitFor();
+    await page.getByText('Signal strength: -', { exact: false }).waitFor();
+    await unlock(page);
+    await changeThreeSettings(page);
+    await page.screenshot({ path: `${ARTIFACTS}ble-panel-390x844.png`, fullPage: true });
+    await page.getByRole('button', { name: 'Write' }).click();
+    await page.getByText('Written and verified').waitFor();
+    const kept = await page.evaluate((key) => window.localStorage.getItem(key), `demo-device:${SERIAL}`);
+    expect(JSON.parse(kept ?? '{}')).toMatchObject(THREE_SETTINGS);
+    await expectAccessible(page);
+    await page.close();
+  });
+});
