@@ -2,6 +2,7 @@ import type { RouterHistory } from '@tanstack/react-router';
 import type { AppConfig } from '../../contracts/app-config.ts';
 import { type AppRuntime, createAppRuntime } from '../app-runtime.ts';
 import { type AppRouter, createAppRouter } from '../router.tsx';
+import { rememberResumePath } from './resume-path.ts';
 
 export interface AppDeps {
   storage: Storage;
@@ -21,6 +22,9 @@ export function createApp(config: AppConfig, deps: AppDeps): { runtime: AppRunti
   let router: AppRouter | null = null;
   const runtime = createAppRuntime(config, {
     navigate: (to, options) => {
+      // The session ended under a person (a failed refresh, a sign-out in another tab): after
+      // signing in again they come back to the page they were on.
+      if (options.resume && router) rememberResumePath(deps.storage, router.state.location.href);
       void router?.navigate({ href: to, replace: options.replace });
     },
     storage: deps.storage,

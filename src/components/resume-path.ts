@@ -1,3 +1,5 @@
+import { STORAGE_KEYS } from '../../machines/storage-keys.ts';
+
 /** Where a user lands when there is nothing (valid) to resume. */
 export const HOME_PATH = '/landing';
 
@@ -14,4 +16,17 @@ export function safeResumePath(stored: string | null | undefined): string {
   if (stored.startsWith('//') || stored.startsWith('/\\')) return HOME_PATH;
   if (stored === '/login' || stored.startsWith('/login?') || stored.startsWith('/login#')) return HOME_PATH;
   return stored;
+}
+
+/**
+ * Keeps `href` as the page to return to after sign-in, unless it is not one (the sign-in screen
+ * itself, or a path that leaves the site): a person already at `/login` keeps what was stored.
+ */
+export function rememberResumePath(storage: Storage, href: string): void {
+  if (safeResumePath(href) === href) storage.setItem(STORAGE_KEYS.resumePath, href);
+}
+
+/** The stored path has been used (or is stale): the next sign-in starts from nothing. */
+export function forgetResumePath(storage: Storage): void {
+  storage.removeItem(STORAGE_KEYS.resumePath);
 }
