@@ -49,7 +49,7 @@ export const authMachine = authSetup.createMachine({
       actions: ['clearSession', { type: 'navigateToLogin', params: { replace: true, resume: true } }],
     },
     'auth.siblingSignedIn': {
-      guard: and(['isCurrentSiblingSignIn', not(stateIn('#auth.session.signingIn'))]),
+      guard: not(stateIn('#auth.session.signingIn')),
       actions: 'adoptSiblingSession',
     },
   },

@@ -36,7 +36,7 @@ export function serviceRegion(service: Service) {
     initial: 'boot',
     on: {
       'auth.siblingRefreshed': {
-        guard: { type: 'isCurrentSiblingRefresh', params: { service } },
+        guard: { type: 'isSiblingRefreshOf', params: { service } },
         actions: adoptSiblingRefresh,
       },
     },
@@ -96,11 +96,11 @@ export function serviceRegion(service: Service) {
               ],
               // The sibling that held the lock refreshed: use its pair, spend nothing.
               'auth.siblingRefreshed': {
-                guard: { type: 'isCurrentSiblingRefresh', params: { service } },
+                guard: { type: 'isSiblingRefreshOf', params: { service } },
                 target: idle,
                 actions: adoptSiblingRefresh,
               },
-              'auth.siblingSignedIn': { guard: 'isCurrentSiblingSignIn', target: idle },
+              'auth.siblingSignedIn': { target: idle },
             },
           },
           spending: {

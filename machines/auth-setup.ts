@@ -232,15 +232,14 @@ export const authSetup = setup({
       const stored = readRefreshToken(context.storage, service);
       return stored !== null && stored !== context[service].refreshToken;
     },
-    /** A sibling's refresh of `service` whose token is still the stored one (not a late message). */
-    isCurrentSiblingRefresh: ({ context, event }, { service }: ServiceParams) =>
-      event.type === 'auth.siblingRefreshed' &&
-      event.service === service &&
-      readRefreshToken(context.storage, service) === event.pair.refresh_token,
-    isCurrentSiblingSignIn: ({ context, event }) =>
-      event.type === 'auth.siblingSignedIn' &&
-      readRefreshToken(context.storage, 'config') === event.config.refresh_token &&
-      readRefreshToken(context.storage, 'monitoring') === event.monitoring.refresh_token,
+    /**
+     * A sibling's refresh of `service`. Not compared with storage: another tab's localStorage write
+     * may reach this tab after its message does (browsers sync storage between tabs on their own
+     * schedule). A late message only brings an older access token that still works; the token spent
+     * next is always re-read from storage under the lock.
+     */
+    isSiblingRefreshOf: ({ event }, { service }: ServiceParams) =>
+      event.type === 'auth.siblingRefreshed' && event.service === service,
     /** This tab holds (or is resuming) a session that a sibling's sign-out ends. */
     hasSessionHere: ({ context }) =>
       context.config.refreshToken !== null ||

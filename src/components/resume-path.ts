@@ -30,3 +30,36 @@ export function rememberResumePath(storage: Storage, href: string): void {
 export function forgetResumePath(storage: Storage): void {
   storage.removeItem(STORAGE_KEYS.resumePath);
 }
+
+/**
+ * `storage` with the resume path kept per tab as well: every tab of the app shares `localStorage`,
+ * so when a sign-out sends several tabs to `/login` at once each would otherwise return to the page
+ * the last of them stored. This tab's own path wins while it has one; the stored key (what a new tab
+ * or a reload finds) is still written and removed as before.
+ *
+ * @example
+ * const storage = withTabResumePath(window.localStorage);
+ */
+export function withTabResumePath(storage: Storage): Storage {
+  let own: string | null = null;
+  const key = STORAGE_KEYS.resumePath;
+  return {
+    get length() {
+      return storage.length;
+    },
+    key: (index) => storage.key(index),
+    clear: () => {
+      own = null;
+      storage.clear();
+    },
+    getItem: (name) => (name === key && own !== null ? own : storage.getItem(name)),
+    setItem: (name, value) => {
+      if (name === key) own = String(value);
+      storage.setItem(name, value);
+    },
+    removeItem: (name) => {
+      if (name === key) own = null;
+      storage.removeItem(name);
+    },
+  };
+}
