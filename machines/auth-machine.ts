@@ -1,4 +1,4 @@
-import { and, stateIn } from 'xstate';
+import { and, not, stateIn } from 'xstate';
 import { serviceRegion } from './auth-service-region.ts';
 import { authSetup, emptySession } from './auth-setup.ts';
 import { readStoredSession } from './auth-storage.ts';
@@ -9,8 +9,12 @@ import { asAccessToken } from './tokens.ts';
  * Three parallel regions: `session` (initialising → idle ⇄ signingIn) and one region per service
  * (idle ⇄ refreshing). A service in `refreshing` ignores further `auth.refresh` events, so every
  * concurrent caller waits for that one refresh and reads its result from the context.
- * I/O is in the actors `configLogin`, `monitoringLogin` and `refreshTokens`; navigation is the
- * injected action `navigateToLogin` (a no-op until the app provides it).
+ *
+ * The tabs of one browser share the stored session: the `tabChannel` actor (for the machine's whole
+ * life) tells the other tabs of a sign-in, new tokens and a sign-out, and brings theirs here as
+ * `auth.sibling*` events; a refresh runs under the cross-tab `refreshLock` (see the service region).
+ * I/O is in the actors `configLogin`, `monitoringLogin`, `refreshTokens`, `refreshLock`,
+ * `tabChannel` and `endServerSession`; navigation is the injected action `navigateToLogin`.
  */
 export const authMachine = authSetup.createMachine({
   id: 'auth',
@@ -25,14 +29,28 @@ export const authMachine = authSetup.createMachine({
       loginError: null,
     };
   },
+  invoke: { id: 'tabs', src: 'tabChannel' },
   on: {
     'auth.logout': {
       target: ['.session.idle', '.config.idle', '.monitoring.idle'],
       actions: [
+        // Before anything is cleared: it revokes the tokens this session holds.
+        'endServerSession',
         'clearSession',
         'clearStoredSession',
-        { type: 'navigateToLogin', params: { replace: false } },
+        { type: 'tellSiblings', params: { message: { kind: 'signedOut' } } },
+        { type: 'navigateToLogin', params: { replace: false, resume: false } },
       ],
+    },
+    'auth.siblingSignedOut': {
+      // A sign-in typed in this tab goes on; a tab that was signed out has nothing to end.
+      guard: and(['hasSessionHere', not(stateIn('#auth.session.signingIn'))]),
+      target: ['.session.idle', '.config.idle', '.monitoring.idle'],
+      actions: ['clearSession', { type: 'navigateToLogin', params: { replace: true, resume: true } }],
+    },
+    'auth.siblingSignedIn': {
+      guard: not(stateIn('#auth.session.signingIn')),
+      actions: 'adoptSiblingSession',
     },
   },
   states: {
@@ -68,10 +86,7 @@ export const authMachine = authSetup.createMachine({
                 },
                 onError: {
                   target: '#auth.session.idle',
-                  actions: [
-                    { type: 'signInFailed', params: ({ event }) => ({ error: event.error }) },
-                    'forgetRefreshTokens',
-                  ],
+                  actions: { type: 'signInFailed', params: ({ event }) => ({ error: event.error }) },
                 },
               },
             },
@@ -90,14 +105,12 @@ export const authMachine = authSetup.createMachine({
                       params: ({ event }) => ({ service: 'monitoring', pair: event.output }),
                     },
                     'persistSession',
+                    'tellSiblingsSignedIn',
                   ],
                 },
                 onError: {
                   target: '#auth.session.idle',
-                  actions: [
-                    { type: 'signInFailed', params: ({ event }) => ({ error: event.error }) },
-                    'forgetRefreshTokens',
-                  ],
+                  actions: { type: 'signInFailed', params: ({ event }) => ({ error: event.error }) },
                 },
               },
             },

@@ -1,6 +1,22 @@
-import { assign, fromPromise, raise, setup } from 'xstate';
+import {
+  type AnyEventObject,
+  assign,
+  fromCallback,
+  fromPromise,
+  raise,
+  sendTo,
+  setup,
+  spawnChild,
+} from 'xstate';
 import type { TokenPair } from '../contracts/auth.ts';
-import { clearRefreshTokens, clearStoredSession, persistSession } from './auth-storage.ts';
+import {
+  clearRefreshTokens,
+  clearStoredSession,
+  persistRefreshToken,
+  persistSession,
+  readRefreshToken,
+} from './auth-storage.ts';
+import type { TabMessage, TabPost } from './auth-tabs.ts';
 import type { Service } from './storage-keys.ts';
 import { type AccessToken, asAccessToken, asRefreshToken, type RefreshToken } from './tokens.ts';
 
@@ -32,7 +48,27 @@ export type AuthEvent =
   | { type: 'auth.logout' }
   | { type: 'auth.refresh'; service: Service }
   /** Raised by the machine when a refresh fails, so the other service's refresh stops too. */
-  | { type: 'auth.sessionLost' };
+  | { type: 'auth.sessionLost' }
+  /** From the `refreshLock` actor: no other tab refreshes `service` until this one is done. */
+  | { type: 'auth.lockAcquired'; service: Service }
+  /** Another tab refreshed `service` and stored `pair.refresh_token`. */
+  | { type: 'auth.siblingRefreshed'; service: Service; pair: TokenPair }
+  /** Another tab signed in and stored both refresh tokens. */
+  | { type: 'auth.siblingSignedIn'; email: string; config: TokenPair; monitoring: TokenPair }
+  /** Another tab logged out, or lost the session in a failed refresh. */
+  | { type: 'auth.siblingSignedOut' };
+
+/** Refresh tokens to revoke on the services when a person logs out. */
+export interface EndSessionInput {
+  config: RefreshToken | null;
+  monitoring: RefreshToken | null;
+}
+
+/** Where the app goes when the session ends; `resume` keeps the current page for after sign-in. */
+export interface LoginNavigation {
+  replace: boolean;
+  resume: boolean;
+}
 
 /** The message of a refresh asked for while no refresh token is stored (specification §5). */
 export const NO_REFRESH_TOKEN = 'No refresh token available';
@@ -48,6 +84,19 @@ export const emptySession = (refreshToken: RefreshToken | null): ServiceSession 
   refreshError: null,
 });
 
+/** A service session that a login, a refresh or a sibling's message just made good. */
+export const sessionOf = (pair: TokenPair): ServiceSession => ({
+  accessToken: asAccessToken(pair.access_token),
+  refreshToken: asRefreshToken(pair.refresh_token),
+  good: true,
+  refreshError: null,
+});
+
+const pairOf = (session: ServiceSession): TokenPair => ({
+  access_token: session.accessToken ?? '',
+  refresh_token: session.refreshToken ?? '',
+});
+
 export const messageOf = (error: unknown, fallback: string): string =>
   error instanceof Error && error.message ? error.message : fallback;
 
@@ -58,6 +107,17 @@ const missingActor = <TInput>(name: string) =>
   });
 
 type ServiceParams = { service: Service };
+
+/** Only one tab: the lock is ours at once (the app provides the Web Locks one). */
+const soleTabLock = fromCallback<AnyEventObject, ServiceParams>(({ sendBack, input }) => {
+  sendBack({ type: 'auth.lockAcquired', service: input.service });
+});
+
+/** Only one tab: nobody to tell (the app provides the BroadcastChannel one). */
+const noSiblings = fromCallback<TabPost>(() => {});
+
+const storedOrKnown = (context: AuthContext, service: Service): RefreshToken | null =>
+  readRefreshToken(context.storage, service) ?? context[service].refreshToken;
 
 /**
  * Types, actors, actions and guards of the auth machine, by name. The machine itself is in
@@ -73,24 +133,67 @@ export const authSetup = setup({
     configLogin: missingActor<{ email: string; password: string }>('configLogin'),
     monitoringLogin: missingActor<{ email: string; accessToken: AccessToken }>('monitoringLogin'),
     refreshTokens: missingActor<{ service: Service; refreshToken: RefreshToken }>('refreshTokens'),
+    /** Holds the cross-tab refresh lock of a service while it runs; sends `auth.lockAcquired`. */
+    refreshLock: soleTabLock,
+    /** Carries `tabs.post` messages to the other tabs and their messages back as `auth.sibling*`. */
+    tabChannel: noSiblings,
+    /** Best effort `POST /auth/v2/logout` on each service; must never reject. */
+    endServerSession: fromPromise<void, EndSessionInput>(async () => {}),
   },
   actions: {
-    /** Injected by the app: `navigate('/login', { replace })`. */
-    navigateToLogin: (_, _params: { replace: boolean }) => {},
+    /** Injected by the app: `navigate('/login', { replace })`, first keeping the page when `resume`. */
+    navigateToLogin: (_, _params: LoginNavigation) => {},
     startSignIn: assign(({ event }) => ({
       email: event.type === 'auth.login' ? event.email.trim() : null,
       loginError: null,
     })),
-    storeTokens: assign((_, { service, pair }: { service: Service; pair: TokenPair }) => {
-      const next: ServiceSession = {
-        accessToken: asAccessToken(pair.access_token),
-        refreshToken: asRefreshToken(pair.refresh_token),
-        good: true,
-        refreshError: null,
-      };
+    storeTokens: assign((_, { service, pair }: { service: Service; pair: TokenPair }) =>
+      service === 'config' ? { config: sessionOf(pair) } : { monitoring: sessionOf(pair) },
+    ),
+    persistSession: ({ context }) => persistSession(context.storage, context),
+    /** After a refresh only that service's token is written: the other may be a sibling's newer one. */
+    persistRefreshToken: ({ context }, { service }: ServiceParams) =>
+      persistRefreshToken(context.storage, service, context[service].refreshToken),
+    /** The lock is ours: spend the token in storage now, which a sibling may have rotated meanwhile. */
+    takeStoredToken: assign(({ context }, { service }: ServiceParams) => {
+      const next = { ...context[service], refreshToken: readRefreshToken(context.storage, service) };
       return service === 'config' ? { config: next } : { monitoring: next };
     }),
-    persistSession: ({ context }) => persistSession(context.storage, context),
+    adoptSiblingSession: assign(({ event }) =>
+      event.type === 'auth.siblingSignedIn'
+        ? {
+            email: event.email,
+            loginError: null,
+            config: sessionOf(event.config),
+            monitoring: sessionOf(event.monitoring),
+          }
+        : {},
+    ),
+    tellSiblings: sendTo(
+      'tabs',
+      (_, { message }: { message: TabMessage }): TabPost => ({
+        type: 'tabs.post',
+        message,
+      }),
+    ),
+    tellSiblingsSignedIn: sendTo(
+      'tabs',
+      ({ context }): TabPost => ({
+        type: 'tabs.post',
+        message: {
+          kind: 'signedIn',
+          email: context.email ?? '',
+          config: pairOf(context.config),
+          monitoring: pairOf(context.monitoring),
+        },
+      }),
+    ),
+    endServerSession: spawnChild('endServerSession', {
+      input: ({ context }) => ({
+        config: storedOrKnown(context, 'config'),
+        monitoring: storedOrKnown(context, 'monitoring'),
+      }),
+    }),
     signInFailed: assign((_, { error }: { error: unknown }) => ({
       config: emptySession(null),
       monitoring: emptySession(null),
@@ -101,7 +204,15 @@ export const authSetup = setup({
       config: { ...emptySession(null), refreshError: message },
       monitoring: { ...emptySession(null), refreshError: message },
     })),
-    forgetRefreshTokens: ({ context }) => clearRefreshTokens(context.storage),
+    /**
+     * A failed refresh of `service` removes the stored tokens only while that service's is still the
+     * one this tab spent: a token a sibling stored since (a new sign-in) is its live session.
+     */
+    forgetRefreshTokens: ({ context }, { service }: ServiceParams) => {
+      if (readRefreshToken(context.storage, service) === context[service].refreshToken) {
+        clearRefreshTokens(context.storage);
+      }
+    },
     clearSession: assign({
       email: null,
       loginError: null,
@@ -112,6 +223,29 @@ export const authSetup = setup({
     announceSessionLost: raise({ type: 'auth.sessionLost' }),
   },
   guards: {
+    isLockOf: ({ event }, { service }: ServiceParams) =>
+      event.type === 'auth.lockAcquired' && event.service === service,
+    storedTokenGone: ({ context }, { service }: ServiceParams) =>
+      readRefreshToken(context.storage, service) === null,
+    /** A sibling stored another token while this tab spent its own: try again with that one. */
+    storedTokenMovedOn: ({ context }, { service }: ServiceParams) => {
+      const stored = readRefreshToken(context.storage, service);
+      return stored !== null && stored !== context[service].refreshToken;
+    },
+    /**
+     * A sibling's refresh of `service`. Not compared with storage: another tab's localStorage write
+     * may reach this tab after its message does (browsers sync storage between tabs on their own
+     * schedule). A late message only brings an older access token that still works; the token spent
+     * next is always re-read from storage under the lock.
+     */
+    isSiblingRefreshOf: ({ event }, { service }: ServiceParams) =>
+      event.type === 'auth.siblingRefreshed' && event.service === service,
+    /** This tab holds (or is resuming) a session that a sibling's sign-out ends. */
+    hasSessionHere: ({ context }) =>
+      context.config.refreshToken !== null ||
+      context.monitoring.refreshToken !== null ||
+      context.config.good ||
+      context.monitoring.good,
     hasRefreshToken: ({ context }, { service }: ServiceParams) => context[service].refreshToken !== null,
     isRefreshOf: ({ event }, { service }: ServiceParams) =>
       event.type === 'auth.refresh' && event.service === service,

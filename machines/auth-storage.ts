@@ -38,6 +38,12 @@ export function persistSession(storage: Storage, session: SessionTokens): void {
   write(refreshTokenKey('monitoring'), session.monitoring.refreshToken);
 }
 
+/** Writes one service's refresh token (after a refresh); null removes it. */
+export function persistRefreshToken(storage: Storage, service: Service, token: string | null): void {
+  if (token === null) storage.removeItem(refreshTokenKey(service));
+  else storage.setItem(refreshTokenKey(service), token);
+}
+
 /** Removes both refresh tokens (a failed refresh or sign-in); the e-mail and resume path stay. */
 export function clearRefreshTokens(storage: Storage): void {
   storage.removeItem(refreshTokenKey('config'));

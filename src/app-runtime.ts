@@ -9,6 +9,8 @@ import type { ApiError } from './api/api-error.ts';
 import { createAuthActors } from './api/auth-actors.ts';
 import { createDevicesListActors } from './api/devices-list-actors.ts';
 import { createPasswordResetActors } from './api/password-reset-actors.ts';
+import { browserTabChannel, createTabChannel, type TabChannelOptions } from './api/tab-channel.ts';
+import { browserLocks, createRefreshLock, type LockManagerLike } from './api/tab-lock.ts';
 import { createTokenSession } from './api/token-session.ts';
 
 export type { ApiClient } from './api/api-client.ts';
@@ -24,12 +26,19 @@ export interface AppRuntime {
 }
 
 export interface AppRuntimeDeps {
-  /** Late-bound navigation: the UI passes a function that calls `router.navigate`. */
-  navigate: (to: string, options: { replace: boolean }) => void;
+  /**
+   * Late-bound navigation: the UI passes a function that calls `router.navigate`. With `resume`,
+   * the page being left is kept as the one to return to after sign-in.
+   */
+  navigate: (to: string, options: { replace: boolean; resume?: boolean }) => void;
   /** `window.localStorage` by default. */
   storage?: Storage;
   /** `globalThis.fetch` by default. */
   fetch?: typeof fetch;
+  /** The cross-tab refresh lock; `navigator.locks` by default (none: the refresh goes on at once). */
+  locks?: LockManagerLike;
+  /** How tabs talk; a `BroadcastChannel` by default, else `storage` events. */
+  tabChannel?: TabChannelOptions;
   /** Prefix of the bundled JSON files; empty (same origin as the app) by default. */
   assetBaseUrl?: string;
   /** Where failed calls and a failed devices-list download are logged; `console.error` by default. */
@@ -51,8 +60,12 @@ export function createAppRuntime(config: AppConfig, deps: AppRuntimeDeps): AppRu
 
   const auth = createActor(
     authMachine.provide({
-      actors: createAuthActors(config, fetcher),
-      actions: { navigateToLogin: (_, { replace }) => deps.navigate('/login', { replace }) },
+      actors: {
+        ...createAuthActors(config, fetcher),
+        refreshLock: createRefreshLock(deps.locks ?? browserLocks()),
+        tabChannel: createTabChannel(deps.tabChannel ?? browserTabChannel()),
+      },
+      actions: { navigateToLogin: (_, { replace, resume }) => deps.navigate('/login', { replace, resume }) },
     }),
     { input: { storage } },
   ).start();

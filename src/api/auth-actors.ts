@@ -2,13 +2,14 @@ import type { $Fetch } from 'ofetch';
 import { fromPromise } from 'xstate';
 import type { AppConfig } from '../../contracts/app-config.ts';
 import type { TokenPair } from '../../contracts/auth.ts';
+import type { EndSessionInput } from '../../machines/auth-setup.ts';
 import type { Service } from '../../machines/storage-keys.ts';
 import type { AccessToken, RefreshToken } from '../../machines/tokens.ts';
 import { ApiError, toApiError } from './api-error.ts';
 import { requestHeaders } from './header-rules.ts';
 
 /**
- * The auth machine's I/O: the two logins and the refresh. They do not go through the API
+ * The auth machine's I/O: the two logins, the refresh and the logout call. They do not go through the API
  * clients (a 401 here is an answer, not a reason to refresh), but follow the same header rules.
  */
 export function createAuthActors(config: AppConfig, fetcher: $Fetch) {
@@ -25,11 +26,12 @@ export function createAuthActors(config: AppConfig, fetcher: $Fetch) {
     return loading;
   };
   contracts().catch(() => undefined);
+  const urlOf = (service: Service, path: string) =>
+    `${(service === 'config' ? config.configUrl : config.monitoringUrl).replace(/\/+$/, '')}${path}`;
   const post = async (service: Service, path: string, body: Record<string, string>): Promise<TokenPair> => {
-    const base = (service === 'config' ? config.configUrl : config.monitoringUrl).replace(/\/+$/, '');
     let answer: unknown;
     try {
-      answer = await fetcher(`${base}${path}`, {
+      answer = await fetcher(urlOf(service, path), {
         method: 'POST',
         body,
         retry: false,
@@ -59,5 +61,25 @@ export function createAuthActors(config: AppConfig, fetcher: $Fetch) {
     refreshTokens: fromPromise<TokenPair, { service: Service; refreshToken: RefreshToken }>(({ input }) =>
       post(input.service, '/auth/v2/refresh', { refresh_token: input.refreshToken }),
     ),
+    /**
+     * Revokes each service's refresh family. Best effort: the person is signed out here whatever the
+     * services answer (an error, a 404 from a deployment without the endpoint, no network).
+     */
+    endServerSession: fromPromise<void, EndSessionInput>(async ({ input }) => {
+      const path = '/auth/v2/logout';
+      const revoke = async (service: Service) => {
+        const token = input[service];
+        if (!token) return;
+        await fetcher(urlOf(service, path), {
+          method: 'POST',
+          body: { refresh_token: token },
+          retry: false,
+          // The page may be closed or navigated right after a logout: let the request finish.
+          keepalive: true,
+          headers: requestHeaders({ service, path, apiKey: config.apiKey, accessToken: null }),
+        });
+      };
+      await Promise.allSettled([revoke('config'), revoke('monitoring')]);
+    }),
   };
 }

@@ -2,6 +2,7 @@ import type { RouterHistory } from '@tanstack/react-router';
 import type { AppConfig } from '../../contracts/app-config.ts';
 import { type AppRuntime, createAppRuntime } from '../app-runtime.ts';
 import { type AppRouter, createAppRouter } from '../router.tsx';
+import { rememberResumePath, withTabResumePath } from './resume-path.ts';
 
 export interface AppDeps {
   storage: Storage;
@@ -19,13 +20,18 @@ export interface AppDeps {
  */
 export function createApp(config: AppConfig, deps: AppDeps): { runtime: AppRuntime; router: AppRouter } {
   let router: AppRouter | null = null;
+  // The router's guards and the sign-in screen read the resume path through this tab's own copy.
+  const routerStorage = withTabResumePath(deps.storage);
   const runtime = createAppRuntime(config, {
     navigate: (to, options) => {
+      // The session ended under a person (a failed refresh, a sign-out in another tab): after
+      // signing in again they come back to the page they were on.
+      if (options.resume && router) rememberResumePath(routerStorage, router.state.location.href);
       void router?.navigate({ href: to, replace: options.replace });
     },
     storage: deps.storage,
     ...(deps.fetch ? { fetch: deps.fetch } : {}),
   });
-  router = createAppRouter({ runtime, storage: deps.storage }, deps.history);
+  router = createAppRouter({ runtime, storage: routerStorage }, deps.history);
   return { runtime, router };
 }

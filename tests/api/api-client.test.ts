@@ -124,7 +124,7 @@ describe('API clients over a real HTTP server', () => {
     expect((failure as ApiError).status).toBe(401);
     expect((failure as ApiError).message).toBe('Refresh token revoked');
     expect(isAuthenticated(runtime.auth.getSnapshot())).toBe(false);
-    expect(navigations).toContainEqual({ to: '/login', replace: true });
+    expect(navigations).toContainEqual({ to: '/login', replace: true, resume: true });
     expect(server.requests.filter((r) => r.path === '/config/fleet/sites/1')).toHaveLength(1);
   });
 

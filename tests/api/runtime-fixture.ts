@@ -20,7 +20,7 @@ export function testConfig(server: TestServer): AppConfig {
 
 /** The real runtime over a real local server, with memory storage and recorded navigation and logs. */
 export function startRuntime(server: TestServer, storage = new MemoryStorage()) {
-  const navigations: Array<{ to: string; replace: boolean }> = [];
+  const navigations: Array<{ to: string; replace: boolean; resume?: boolean }> = [];
   const logged: ApiError[] = [];
   const messages: string[] = [];
   const runtime = createAppRuntime(testConfig(server), {

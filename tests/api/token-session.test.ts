@@ -40,7 +40,7 @@ describe('token session', () => {
       expect((error as Error).message).toBe('Refresh token revoked');
     }
     expect(isAuthenticated(h.actor.getSnapshot())).toBe(false);
-    expect(h.navigations).toEqual([{ to: '/login', replace: true }]);
+    expect(h.navigations).toEqual([{ to: '/login', replace: true, resume: true }]);
   });
 
   it(`rejects with '${NO_REFRESH_TOKEN}' when nothing is stored`, async () => {

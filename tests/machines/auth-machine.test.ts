@@ -53,7 +53,7 @@ describe('auth machine: start', () => {
     const s = await waitFor(h.actor, isInitialised);
     expect(isAuthenticated(s)).toBe(false);
     expect(s.context.config.refreshError).toBe('Refresh token revoked');
-    expect(h.navigations).toEqual([{ to: '/login', replace: true }]);
+    expect(h.navigations).toEqual([{ to: '/login', replace: true, resume: true }]);
     expect(h.storage.getItem(refreshTokenKey('config'))).toBeNull();
     expect(h.storage.getItem(refreshTokenKey('monitoring'))).toBeNull();
   });
@@ -164,7 +164,7 @@ describe('auth machine: refresh', () => {
     expect(s.context.config.good || s.context.monitoring.good).toBe(false);
     expect(s.context.config.accessToken).toBeNull();
     expect(s.context.monitoring.accessToken).toBeNull();
-    expect(h.navigations).toEqual([{ to: '/login', replace: true }]);
+    expect(h.navigations).toEqual([{ to: '/login', replace: true, resume: true }]);
     expect(h.storage.getItem(refreshTokenKey('monitoring'))).toBeNull();
   });
 
@@ -173,7 +173,7 @@ describe('auth machine: refresh', () => {
     h.actor.send({ type: 'auth.refresh', service: 'monitoring' });
     expect(h.refresh.calls).toHaveLength(0);
     expect(h.actor.getSnapshot().context.monitoring.refreshError).toBe(NO_REFRESH_TOKEN);
-    expect(h.navigations).toEqual([{ to: '/login', replace: true }]);
+    expect(h.navigations).toEqual([{ to: '/login', replace: true, resume: true }]);
   });
 });
 
@@ -189,7 +189,7 @@ describe('auth machine: logout', () => {
     expect(s.context.config).toMatchObject({ accessToken: null, refreshToken: null, good: false });
     expect(s.context.monitoring).toMatchObject({ accessToken: null, refreshToken: null, good: false });
     expect(h.storage.entries()).toEqual({ 'another-app': 'kept' });
-    expect(h.navigations).toEqual([{ to: '/login', replace: false }]);
+    expect(h.navigations).toEqual([{ to: '/login', replace: false, resume: false }]);
   });
 
   it('stops a sign-in under way', async () => {

@@ -1,4 +1,5 @@
 import { expect } from 'vitest';
+import { waitFor } from 'xstate';
 import type { TestParam } from 'xstate/graph';
 import {
   isAuthenticated,
@@ -8,8 +9,10 @@ import {
   loginError,
 } from '../../machines/auth-selectors.ts';
 import { NO_REFRESH_TOKEN } from '../../machines/auth-setup.ts';
-import { refreshTokenKey } from '../../machines/storage-keys.ts';
+import { refreshLockName } from '../../machines/auth-tabs.ts';
+import { refreshTokenKey, STORAGE_KEYS } from '../../machines/storage-keys.ts';
 import { type AuthHarness, pair, startAuth } from './auth-harness.ts';
+import { FakeChannelHub, FakeLocks } from './auth-tab-fakes.ts';
 import { settle } from './fakes.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: TestParam is generic over the model's snapshot and events
@@ -22,11 +25,28 @@ type Params = TestParam<any, any>;
 export function authModelDriver(): Params {
   let harness: AuthHarness | null = null;
   let generation = 1;
+  // The browser this tab runs in: its Web Locks and the channel to the other (simulated) tabs.
+  const locks = new FakeLocks();
+  const hub = new FakeChannelHub();
+  const configLock = refreshLockName('config');
+  let releaseSiblingLock: (() => void) | null = null;
+  let logoutCallsBeforeSibling = 0;
   const h = (): AuthHarness => {
     if (!harness) throw new Error('the machine has not been started');
     return harness;
   };
   const snap = () => h().actor.getSnapshot();
+  /** Lock requests are granted on a later task, as in browsers: wait until none is pending here. */
+  const lockSettled = () =>
+    waitFor(
+      h().actor,
+      (s) =>
+        releaseSiblingLock !== null ||
+        !(
+          s.matches({ config: { refreshing: 'waitingForLock' } }) ||
+          s.matches({ monitoring: { refreshing: 'waitingForLock' } })
+        ),
+    );
   const lastNavigation = () => h().navigations.at(-1);
   const signedOutChecks = () => {
     expect(isInitialised(snap())).toBe(true);
@@ -41,13 +61,16 @@ export function authModelDriver(): Params {
   return {
     events: {
       'boot.empty': () => {
-        harness = startAuth();
+        harness = startAuth({ locks, hub });
       },
-      'boot.stored': () => {
+      'boot.stored': async () => {
         harness = startAuth({
           stored: { config: 'cfg-r0', monitoring: 'mon-r0' },
           email: 'admin@fleet.example',
+          locks,
+          hub,
         });
+        await lockSettled();
       },
       'auth.login': () => {
         h().actor.send({
@@ -76,8 +99,51 @@ export function authModelDriver(): Params {
         h().monitoringLogin.last().reject(new Error('Monitoring refused the configuration token'));
         await settle();
       },
-      'auth.refresh': () => {
+      'auth.refresh': async () => {
         h().actor.send({ type: 'auth.refresh', service: 'config' });
+        await lockSettled();
+      },
+      'lock.heldElsewhere': () => {
+        releaseSiblingLock = locks.holdElsewhere(configLock);
+      },
+      'lock.released': async () => {
+        // The sibling rotated the stored token and told nobody.
+        h().storage.setItem(refreshTokenKey('config'), 'cfg-r-sibling');
+        releaseSiblingLock?.();
+        releaseSiblingLock = null;
+        await lockSettled();
+      },
+      'sibling.refreshed': async () => {
+        h().storage.setItem(refreshTokenKey('config'), 'cfg-r-sibling');
+        hub.fromSibling({
+          kind: 'refreshed',
+          service: 'config',
+          pair: pair('cfg-a-sibling', 'cfg-r-sibling'),
+        });
+        await waitFor(h().actor, (s) => s.context.config.accessToken === 'cfg-a-sibling');
+        releaseSiblingLock?.();
+        releaseSiblingLock = null;
+      },
+      'sibling.signedOut': async () => {
+        for (const key of [
+          refreshTokenKey('config'),
+          refreshTokenKey('monitoring'),
+          STORAGE_KEYS.currentEmail,
+        ]) {
+          h().storage.removeItem(key);
+        }
+        logoutCallsBeforeSibling = h().endSession.calls.length;
+        hub.fromSibling({ kind: 'signedOut' });
+        await waitFor(h().actor, (s) => !isAuthenticated(s) && !isRefreshing(s, 'config'));
+      },
+      'sibling.signedIn': async () => {
+        const config = pair('cfg-a-sibling', 'cfg-r-sibling');
+        const monitoring = pair('mon-a-sibling', 'mon-r-sibling');
+        h().storage.setItem(refreshTokenKey('config'), config.refresh_token);
+        h().storage.setItem(refreshTokenKey('monitoring'), monitoring.refresh_token);
+        h().storage.setItem(STORAGE_KEYS.currentEmail, 'owner@homeowner.example');
+        hub.fromSibling({ kind: 'signedIn', email: 'owner@homeowner.example', config, monitoring });
+        await waitFor(h().actor, isAuthenticated);
       },
       'refresh.ok': async () => {
         generation += 1;
@@ -85,7 +151,7 @@ export function authModelDriver(): Params {
           const prefix = call.input.service === 'config' ? 'cfg' : 'mon';
           call.resolve(pair(`${prefix}-a${generation}`, `${prefix}-r${generation}`));
         }
-        await settle();
+        await waitFor(h().actor, (s) => !isRefreshing(s, 'config') && !isRefreshing(s, 'monitoring'));
       },
       'refresh.fail': async () => {
         h().refresh.pending()[0]?.reject(new Error('Refresh token expired'));
@@ -121,7 +187,7 @@ export function authModelDriver(): Params {
       noRefreshToken: () => {
         signedOutChecks();
         expect(snap().context.config.refreshError).toBe(NO_REFRESH_TOKEN);
-        expect(lastNavigation()).toEqual({ to: '/login', replace: true });
+        expect(lastNavigation()).toEqual({ to: '/login', replace: true, resume: true });
       },
       signingInConfig: () => {
         expect(isSigningIn(snap())).toBe(true);
@@ -147,6 +213,7 @@ export function authModelDriver(): Params {
       refreshing: () => {
         expect(isRefreshing(snap(), 'config')).toBe(true);
         expect(h().refresh.pending()).toHaveLength(1);
+        expect(locks.isHeld(configLock)).toBe(true);
       },
       refreshingShared: () => {
         expect(isRefreshing(snap(), 'config')).toBe(true);
@@ -154,12 +221,55 @@ export function authModelDriver(): Params {
       },
       sessionLost: () => {
         signedOutChecks();
-        expect(lastNavigation()).toEqual({ to: '/login', replace: true });
+        expect(lastNavigation()).toEqual({ to: '/login', replace: true, resume: true });
+        expect(hub.posted.at(-1)).toEqual({ kind: 'signedOut' });
       },
       loggedOut: () => {
         signedOutChecks();
         expect(h().storage.length).toBe(0);
-        expect(lastNavigation()).toEqual({ to: '/login', replace: false });
+        expect(lastNavigation()).toEqual({ to: '/login', replace: false, resume: false });
+        expect(hub.posted.at(-1)).toEqual({ kind: 'signedOut' });
+        expect(h().endSession.calls.length).toBeGreaterThan(0);
+      },
+      lockHeldElsewhere: () => {
+        expect(isAuthenticated(snap())).toBe(true);
+        expect(locks.isHeld(configLock)).toBe(true);
+      },
+      waitingForLock: () => {
+        expect(isAuthenticated(snap())).toBe(true);
+        expect(isRefreshing(snap(), 'config')).toBe(true);
+        // Nothing is spent while another tab holds the lock.
+        expect(h().refresh.pending()).toHaveLength(0);
+        expect(locks.waiting(configLock)).toBe(1);
+      },
+      usingSiblingTokens: () => {
+        expect(isAuthenticated(snap())).toBe(true);
+        expect(isRefreshing(snap(), 'config')).toBe(false);
+        expect(snap().context.config.accessToken).toBe('cfg-a-sibling');
+        expect(h().refresh.pending()).toHaveLength(0);
+        expect(locks.waiting(configLock)).toBe(0);
+      },
+      refreshingWithStoredToken: () => {
+        expect(isRefreshing(snap(), 'config')).toBe(true);
+        expect(
+          h()
+            .refresh.pending()
+            .map((c) => c.input),
+        ).toEqual([{ service: 'config', refreshToken: 'cfg-r-sibling' }]);
+      },
+      signedInBySibling: () => {
+        expect(isAuthenticated(snap())).toBe(true);
+        expect(snap().context.email).toBe('owner@homeowner.example');
+        expect(snap().context.monitoring.accessToken).toBe('mon-a-sibling');
+        expect(h().navigations).toEqual([]);
+      },
+      signedOutBySibling: () => {
+        expect(isAuthenticated(snap())).toBe(false);
+        expect(snap().context.config.accessToken).toBeNull();
+        expect(h().refresh.pending()).toHaveLength(0);
+        expect(lastNavigation()).toEqual({ to: '/login', replace: true, resume: true });
+        // The tab that logged out revoked the session; this one calls nothing.
+        expect(h().endSession.calls).toHaveLength(logoutCallsBeforeSibling);
       },
     },
   };

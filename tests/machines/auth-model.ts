@@ -1,9 +1,13 @@
 import { createMachine } from 'xstate';
 
 /**
- * Abstract model of the auth machine for model-based tests: what a user and the services can do,
- * with no actors or delays. Every event is driven against the real machine by
- * `auth-model-driver.ts`; every state has assertions there.
+ * Abstract model of the auth machine for model-based tests: what a user, the services and the other
+ * tabs of the same browser can do, with no actors or delays. Every event is driven against the real
+ * machine by `auth-model-driver.ts`; every state has assertions there.
+ *
+ * Other tabs: `lock.heldElsewhere` (a sibling is refreshing), `lock.released` (it is done and told
+ * nobody), `sibling.refreshed` (it is done and shares its pair), `sibling.signedOut`,
+ * `sibling.signedIn`.
  */
 export const authModel = createMachine({
   id: 'authModel',
@@ -16,7 +20,11 @@ export const authModel = createMachine({
       on: { 'refresh.ok': 'signedIn', 'refresh.fail': 'sessionLost' },
     },
     signedOut: {
-      on: { 'auth.login': 'signingInConfig', 'auth.refresh': 'noRefreshToken' },
+      on: {
+        'auth.login': 'signingInConfig',
+        'auth.refresh': 'noRefreshToken',
+        'sibling.signedIn': 'signedInBySibling',
+      },
     },
     noRefreshToken: {
       on: { 'auth.login': 'signingInConfig' },
@@ -35,8 +43,33 @@ export const authModel = createMachine({
       on: { 'auth.login': 'signingInConfig' },
     },
     signedIn: {
-      on: { 'auth.refresh': 'refreshing', 'auth.logout': 'loggedOut' },
+      on: {
+        'auth.refresh': 'refreshing',
+        'auth.logout': 'loggedOut',
+        'lock.heldElsewhere': 'lockHeldElsewhere',
+        'sibling.signedOut': 'signedOutBySibling',
+      },
     },
+    /** Another tab is refreshing: this one is still signed in and may ask too. */
+    lockHeldElsewhere: {
+      on: { 'auth.refresh': 'waitingForLock' },
+    },
+    /** This tab asked while another held the lock: nothing is spent until it is released. */
+    waitingForLock: {
+      on: {
+        'sibling.refreshed': 'usingSiblingTokens',
+        'lock.released': 'refreshingWithStoredToken',
+        'sibling.signedOut': 'signedOutBySibling',
+      },
+    },
+    /** The sibling's fresh pair is this tab's too; it spent no token of its own. */
+    usingSiblingTokens: {},
+    /** The sibling told nobody: this tab spends the token now stored, never the one it started with. */
+    refreshingWithStoredToken: {},
+    /** Signed in through a sibling's sign-in while this tab was at /login. */
+    signedInBySibling: {},
+    /** Another tab logged out: this one is signed out and at /login, its page kept to resume. */
+    signedOutBySibling: {},
     refreshing: {
       on: { 'auth.refresh': 'refreshingShared', 'refresh.ok': 'signedIn', 'refresh.fail': 'sessionLost' },
     },

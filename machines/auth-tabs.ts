@@ -1,0 +1,56 @@
+import { z } from 'zod';
+import { tokenPairSchema } from '../contracts/auth.ts';
+import type { AuthEvent } from './auth-setup.ts';
+
+/**
+ * What one tab of the app tells the others about the session they share through `localStorage`.
+ * Access tokens travel with it (in memory, same origin), so a sibling can use a fresh one instead of
+ * spending the stored refresh token again; they are never written to storage.
+ */
+export const tabMessageSchema = z.discriminatedUnion('kind', [
+  z.object({
+    kind: z.literal('refreshed'),
+    service: z.enum(['config', 'monitoring']),
+    pair: tokenPairSchema,
+  }),
+  z.object({
+    kind: z.literal('signedIn'),
+    email: z.string().min(1),
+    config: tokenPairSchema,
+    monitoring: tokenPairSchema,
+  }),
+  z.object({ kind: z.literal('signedOut') }),
+]);
+export type TabMessage = z.infer<typeof tabMessageSchema>;
+
+/** Name of the channel (and prefix of the locks) the tabs of one origin share. */
+export const TAB_CHANNEL_NAME = 'fleet.auth';
+
+/** The Web Lock held while `service` refreshes, in whichever tab does it. */
+export const refreshLockName = (service: 'config' | 'monitoring') => `${TAB_CHANNEL_NAME}.refresh.${service}`;
+
+/** Event the auth machine sends to its `tabChannel` actor to tell the other tabs something. */
+export interface TabPost {
+  type: 'tabs.post';
+  message: TabMessage;
+}
+
+/** The auth machine's event for a message from another tab; null when it is not one. */
+export function siblingEvent(data: unknown): AuthEvent | null {
+  const parsed = tabMessageSchema.safeParse(data);
+  if (!parsed.success) return null;
+  const message = parsed.data;
+  switch (message.kind) {
+    case 'refreshed':
+      return { type: 'auth.siblingRefreshed', service: message.service, pair: message.pair };
+    case 'signedIn':
+      return {
+        type: 'auth.siblingSignedIn',
+        email: message.email,
+        config: message.config,
+        monitoring: message.monitoring,
+      };
+    case 'signedOut':
+      return { type: 'auth.siblingSignedOut' };
+  }
+}
