@@ -88,7 +88,11 @@ export function authModelDriver(): Params {
       'refresh.fail': async () => {
         await h().refresh.pending()[0]?.reject(new Error('Refresh token expired'));
         // The other service's refresh was dropped; its late answer must not bring the session back.
-        await Promise.all(h().refresh.pending().map((call) => call.resolve(pair('late-a', 'late-r'))));
+        await Promise.all(
+          h()
+            .refresh.pending()
+            .map((call) => call.resolve(pair('late-a', 'late-r'))),
+        );
       },
       'auth.logout': async () => {
         h().actor.send({ type: 'auth.logout' });

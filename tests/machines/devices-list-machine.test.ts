@@ -62,7 +62,9 @@ describe('devices list machine', () => {
   });
 
   it('ignores a cached list that no longer passes the contract', async () => {
-    const h = startDevicesList({ cached: { listVersion: 7, devicesList: { 'HX-5000': { name: 'old shape' } } } });
+    const h = startDevicesList({
+      cached: { listVersion: 7, devicesList: { 'HX-5000': { name: 'old shape' } } },
+    });
     await download(h, (call) => {
       expect(call.input).toEqual({ held: null });
       call.resolve(sampleList(7));

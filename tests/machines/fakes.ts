@@ -53,10 +53,11 @@ export function controlledActor<TOut, TIn>() {
     });
     // The actor subscribed to `promise` when it started, before any test could: by the time a
     // test's own subscription runs, the machine has handled the answer.
-    const handled = () => promise.then(
-      () => undefined,
-      () => undefined,
-    );
+    const handled = () =>
+      promise.then(
+        () => undefined,
+        () => undefined,
+      );
     const call: PendingCall<TOut, TIn> = {
       input,
       settled: false,
