@@ -19,7 +19,7 @@ export interface Call {
 }
 
 /** Lets a test make one path answer something else than the server would (a service that is down). */
-export type Override = (method: string, path: string) => Response | 'refused' | undefined;
+export type Override = (method: string, path: string) => Response | Promise<Response> | 'refused' | undefined;
 
 const ORIGIN = 'http://app.test';
 
@@ -58,7 +58,7 @@ export async function startAppServer() {
       throw new TypeError('fetch failed', { cause: new Error('connect ECONNREFUSED 127.0.0.1') });
     }
     const response =
-      replaced ??
+      (await replaced) ??
       (await server.app.request(`${url.pathname}${url.search}`, {
         method,
         headers,

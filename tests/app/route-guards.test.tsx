@@ -7,7 +7,10 @@ const server = startAppServerForFile();
 const { email, password } = USERS.installer;
 let app: ReturnType<typeof renderApp> | undefined;
 beforeEach(() => window.localStorage.clear());
-afterEach(() => app?.cleanup());
+afterEach(() => {
+  app?.cleanup();
+  server().override(undefined);
+});
 
 describe('route guards', () => {
   it('sends a signed-out visit of a guarded screen to /login and stores the wanted path', async () => {
@@ -64,5 +67,26 @@ describe('route guards', () => {
     app = renderApp('/devices-list', server());
     await expectLocation(app, '/devices-list');
     expect(await screen.findByRole('heading', { name: 'Devices' })).toBeTruthy();
+  });
+
+  it('shows Loading… while the guard waits for the stored session to be refreshed', async () => {
+    app = renderApp('/login', server());
+    await app.signIn(email, password);
+    await expectLocation(app, '/landing');
+    app.cleanup();
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const refused = () =>
+      Response.json({ message: 'The refresh token is invalid or expired' }, { status: 401 });
+    server().override((_, path) => (path.endsWith('/auth/v2/refresh') ? held.then(refused) : undefined));
+    app = renderApp('/devices-list', server());
+    const status = await screen.findByRole('status');
+    expect(status.textContent).toContain('Loading…');
+    expect(screen.queryByRole('heading', { name: 'Devices' })).toBeNull();
+    release();
+    await expectLocation(app, '/login');
+    expect(screen.queryByText('Loading…')).toBeNull();
   });
 });
