@@ -118,6 +118,16 @@ describe('forgot password', () => {
     return screen.findByLabelText(/^Access code/);
   }
 
+  it('moves focus to the field each step asks for, and back to E-mail on returning', async () => {
+    const code = await askForCode();
+    await waitFor(() => expect(document.activeElement).toBe(code));
+    await app?.user.click(screen.getByRole('button', { name: 'Back to sign in' }));
+    const email = await emailField();
+    await waitFor(() => expect(document.activeElement).toBe(email));
+    await app?.user.click(screen.getByRole('button', { name: 'Forgot password?' }));
+    await waitFor(() => expect(document.activeElement?.getAttribute('autocomplete')).toBe('username'));
+  });
+
   it("shows the server's message when the access code is wrong", async () => {
     await askForCode();
     await app?.user.type(screen.getByLabelText(/^Access code/), '00000000');
