@@ -23,6 +23,8 @@ export interface DevicesListContext {
   error: string | null;
   /** Why the E1 list or the convert list could not be read, if it could not. */
   companionError: string | null;
+  /** The download failed and the bundled list could not be read either. */
+  fallbackFailed: boolean;
 }
 
 export type DevicesListEvent = { type: 'devicesList.load' } | { type: 'devicesList.refresh' };
@@ -41,7 +43,10 @@ const devicesListSetup = setup({
     input: {} as { storage: Storage },
   },
   actors: {
-    fetchDevicesList: fromPromise<DevicesList, { listVersion: number }>(async () => {
+    /** The list a previous visit downloaded, or null; the app reads and validates its cache. */
+    readCachedList: fromPromise<DevicesList | null, { storage: Storage }>(async () => null),
+    /** Downloads the list, sending the version held; answers `held` itself when it is current. */
+    fetchDevicesList: fromPromise<DevicesList, { held: DevicesList | null }>(async () => {
       throw new Error('The fetchDevicesList actor is not provided');
     }),
     loadBundledList: fromPromise<DevicesList, { path: string }>(async () => {
@@ -56,18 +61,27 @@ const devicesListSetup = setup({
     navigateToLanding: () => {},
     /** Injected by the app: logs the download failure (the error is also in the context). */
     logDownloadError: (_, _params: { message: string }) => {},
+    storeHeld: assign((_, list: DevicesList | null) =>
+      list ? { listVersion: list.listVersion, devicesList: list.devicesList } : {},
+    ),
     storeDownloaded: assign((_, list: DevicesList) => ({
       listVersion: list.listVersion,
       devicesList: list.devicesList,
       error: null,
+      fallbackFailed: false,
     })),
-    storeFallback: assign((_, list: DevicesList) => ({ listVersion: -1, devicesList: list.devicesList })),
+    storeFallback: assign((_, list: DevicesList) => ({
+      listVersion: -1,
+      devicesList: list.devicesList,
+      fallbackFailed: false,
+    })),
     recordError: assign((_, { error }: { error: unknown }) => ({
       listVersion: -1,
       error: devicesListErrorMessage(error),
     })),
     recordFallbackError: assign(({ context }, { error }: { error: unknown }) => ({
       error: `${context.error ?? ''} Bundled list: ${messageOf(error)}`.trim(),
+      fallbackFailed: true,
     })),
     storeCompanions: assign((_, lists: CompanionLists) => ({
       e1DevicesList: lists.e1DevicesList.devicesList,
@@ -83,82 +97,102 @@ const devicesListSetup = setup({
   delays: { refreshCooldown: REFRESH_COOLDOWN_MS },
 });
 
-/** One load: download; on failure the bundled list; then the E1 and convert lists. Ends in `done`. */
-const loadSteps = devicesListSetup.createStateConfig({
-  initial: 'remote',
-  states: {
-    remote: {
-      invoke: {
-        src: 'fetchDevicesList',
-        input: { listVersion: -1 },
-        onDone: {
-          target: 'companions',
-          actions: [
-            { type: 'storeDownloaded', params: ({ event }) => event.output },
-            {
-              type: 'cache',
-              params: ({ event }) => ({ key: CACHE_KEYS.devicesList, value: event.output }),
-            },
-          ],
-        },
-        onError: {
-          target: 'fallback',
-          actions: [
-            { type: 'recordError', params: ({ event }) => ({ error: event.error }) },
-            { type: 'logDownloadError', params: ({ context }) => ({ message: context.error ?? '' }) },
-          ],
-        },
-      },
-    },
-    fallback: {
-      invoke: {
-        src: 'loadBundledList',
-        input: { path: BUNDLED_DEVICES_LIST },
-        onDone: {
-          target: 'companions',
-          actions: { type: 'storeFallback', params: ({ event }) => event.output },
-        },
-        onError: {
-          target: 'companions',
-          actions: { type: 'recordFallbackError', params: ({ event }) => ({ error: event.error }) },
-        },
-      },
-    },
-    companions: {
-      invoke: {
-        src: 'loadCompanionLists',
-        onDone: {
-          target: 'done',
-          actions: [
-            { type: 'storeCompanions', params: ({ event }) => event.output },
-            {
-              type: 'cache',
-              params: ({ event }) => ({
-                key: CACHE_KEYS.e1DevicesList,
-                value: event.output.e1DevicesList,
-              }),
-            },
-            {
-              type: 'cache',
-              params: ({ event }) => ({ key: CACHE_KEYS.convertList, value: event.output.convertList }),
-            },
-          ],
-        },
-        onError: {
-          target: 'done',
-          actions: { type: 'recordCompanionError', params: ({ event }) => ({ error: event.error }) },
-        },
-      },
-    },
-    done: { type: 'final' },
-  },
-});
+/** The list the machine holds, as the download sends it: none after a fallback (version -1). */
+const heldList = (context: DevicesListContext): DevicesList | null =>
+  context.devicesList && context.listVersion >= 0
+    ? { listVersion: context.listVersion, devicesList: context.devicesList }
+    : null;
 
 /**
- * The devices list (specification §7, §8): download with Basic auth and `list-version`; on any
- * failure version -1, the error and the bundled list; then the E1 and convert lists. `refresh`
+ * One load: (at start) the cached list, then the download sending the version held; on failure
+ * the bundled list; then the E1 and convert lists. Ends in `done`.
+ */
+const loadSteps = (initial: 'cache' | 'remote') =>
+  devicesListSetup.createStateConfig({
+    initial,
+    states: {
+      cache: {
+        invoke: {
+          src: 'readCachedList',
+          input: ({ context }) => ({ storage: context.storage }),
+          onDone: { target: 'remote', actions: { type: 'storeHeld', params: ({ event }) => event.output } },
+          onError: 'remote',
+        },
+      },
+      remote: {
+        invoke: {
+          src: 'fetchDevicesList',
+          input: ({ context }) => ({ held: heldList(context) }),
+          onDone: {
+            target: 'companions',
+            actions: [
+              { type: 'storeDownloaded', params: ({ event }) => event.output },
+              {
+                type: 'cache',
+                params: ({ event }) => ({ key: CACHE_KEYS.devicesList, value: event.output }),
+              },
+            ],
+          },
+          onError: {
+            target: 'fallback',
+            actions: [
+              { type: 'recordError', params: ({ event }) => ({ error: event.error }) },
+              { type: 'logDownloadError', params: ({ context }) => ({ message: context.error ?? '' }) },
+            ],
+          },
+        },
+      },
+      fallback: {
+        invoke: {
+          src: 'loadBundledList',
+          input: { path: BUNDLED_DEVICES_LIST },
+          onDone: {
+            target: 'companions',
+            actions: { type: 'storeFallback', params: ({ event }) => event.output },
+          },
+          onError: {
+            target: 'companions',
+            actions: { type: 'recordFallbackError', params: ({ event }) => ({ error: event.error }) },
+          },
+        },
+      },
+      companions: {
+        invoke: {
+          src: 'loadCompanionLists',
+          onDone: {
+            target: 'done',
+            actions: [
+              { type: 'storeCompanions', params: ({ event }) => event.output },
+              {
+                type: 'cache',
+                params: ({ event }) => ({
+                  key: CACHE_KEYS.e1DevicesList,
+                  value: event.output.e1DevicesList,
+                }),
+              },
+              {
+                type: 'cache',
+                params: ({ event }) => ({ key: CACHE_KEYS.convertList, value: event.output.convertList }),
+              },
+            ],
+          },
+          onError: {
+            target: 'done',
+            actions: { type: 'recordCompanionError', params: ({ event }) => ({ error: event.error }) },
+          },
+        },
+      },
+      done: { type: 'final' },
+    },
+  });
+
+/**
+ * The devices list (specification §7, §8): the list cached by the last visit is held first; the
+ * download sends Basic auth and the held version as `list-version` (-1 when none), and the
+ * server answers "unchanged" when it is current. On any failure version -1, the error and the
+ * bundled list; then the E1 and convert lists. `refresh`
  * first goes to landing, reloads, then waits 20 s before it can be sent again.
- * Actors do the I/O (`fetchDevicesList`, `loadBundledList`, `loadCompanionLists`); navigation is
+ * Actors do the I/O (`readCachedList`, `fetchDevicesList`, `loadBundledList`, `loadCompanionLists`); navigation is
  * the injected action `navigateToLanding`.
  */
 export const devicesListMachine = devicesListSetup.createMachine({
@@ -171,11 +205,12 @@ export const devicesListMachine = devicesListSetup.createMachine({
     convertList: null,
     error: null,
     companionError: null,
+    fallbackFailed: false,
   }),
   initial: 'loading',
   states: {
     loading: {
-      ...loadSteps,
+      ...loadSteps('cache'),
       onDone: 'ready',
     },
     ready: {
@@ -186,7 +221,7 @@ export const devicesListMachine = devicesListSetup.createMachine({
     },
     // A refresh is a load that ends in the cooldown instead of `ready`.
     refreshing: {
-      ...loadSteps,
+      ...loadSteps('remote'),
       onDone: 'cooldown',
     },
     cooldown: {

@@ -21,5 +21,8 @@ export const convertList = (s: DevicesListSnapshot) => s.context.convertList;
 /** `ERROR getting Devices List.` and the serialized response after a failed download, else null. */
 export const devicesListError = (s: DevicesListSnapshot): string | null => s.context.error;
 
+/** The download failed and the bundled copy could not be read either. */
+export const fallbackFailed = (s: DevicesListSnapshot): boolean => s.context.fallbackFailed;
+
 /** True while the list loads or reloads. */
 export const isLoading = (s: DevicesListSnapshot): boolean => s.matches('loading') || s.matches('refreshing');

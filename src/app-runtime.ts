@@ -1,5 +1,5 @@
 import { createFetch } from 'ofetch';
-import { type ActorRefFrom, createActor } from 'xstate';
+import { type ActorOptions, type ActorRefFrom, type AnyActorLogic, createActor } from 'xstate';
 import type { AppConfig } from '../contracts/app-config.ts';
 import { authMachine } from '../machines/auth-machine.ts';
 import { devicesListMachine } from '../machines/devices-list-machine.ts';
@@ -14,6 +14,9 @@ import { browserLocks, createRefreshLock, type LockManagerLike } from './api/tab
 import { createTokenSession } from './api/token-session.ts';
 
 export type { ApiClient } from './api/api-client.ts';
+
+/** What sets and clears the machines' timers (xstate's own clock, or its `SimulatedClock`). */
+export type MachineClock = NonNullable<ActorOptions<AnyActorLogic>['clock']>;
 
 /** Everything the views use: the running machines and one API client per service. */
 export interface AppRuntime {
@@ -43,6 +46,8 @@ export interface AppRuntimeDeps {
   assetBaseUrl?: string;
   /** Where failed calls and a failed devices-list download are logged; `console.error` by default. */
   log?: (message: string, error?: ApiError) => void;
+  /** Timers of the devices-list cooldown; the real clock by default, a simulated one in tests. */
+  clock?: MachineClock;
 }
 
 /**
@@ -83,7 +88,7 @@ export function createAppRuntime(config: AppConfig, deps: AppRuntimeDeps): AppRu
         logDownloadError: (_, { message }) => log(message),
       },
     }),
-    { input: { storage } },
+    { input: { storage }, ...(deps.clock ? { clock: deps.clock } : {}) },
   ).start();
 
   const passwordReset = createActor(

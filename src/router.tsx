@@ -1,5 +1,7 @@
 import { createRouter, type RouterHistory } from '@tanstack/react-router';
 import type { AppRuntime } from './app-runtime.ts';
+import { RouteFocus } from './components/route-focus.tsx';
+import { RoutePending } from './components/route-pending.tsx';
 import { routeTree } from './route-tree.gen.ts';
 
 /** What every route's `beforeLoad` can read: the running machines and where the resume path is kept. */
@@ -23,6 +25,12 @@ export function createAppRouter(context: RouterContext, history?: RouterHistory)
     ...(history ? { history } : {}),
     defaultPreload: 'intent',
     scrollRestoration: true,
+    // A guard that waits (stored sessions being refreshed) shows "Loading…" rather than nothing;
+    // quick ones never flash it.
+    defaultPendingComponent: RoutePending,
+    defaultPendingMs: 150,
+    defaultPendingMinMs: 300,
+    InnerWrap: RouteFocus,
   });
 }
 

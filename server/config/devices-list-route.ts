@@ -6,9 +6,10 @@ import { ApiError } from '../http/errors.ts';
 
 /**
  * `GET /devices-list`: Basic credentials equal to LINK_KEY (constant-time compare). The
- * `list-version` header (default -1) is the version the caller holds; the answer is always 200
- * with the full `{listVersion, devicesList}` (validated by the shared contract) and the served
- * version in the `list-version` response header, so a caller compares versions itself.
+ * `list-version` header (default -1) is the version the caller holds. When it is the current
+ * version the answer is 304 "unchanged" with no body; otherwise 200 with the full
+ * `{listVersion, devicesList}` (validated by the shared contract). Both carry the served
+ * version in the `list-version` response header.
  */
 export function devicesListRoute(linkKey: string, file: string): Hono {
   const app = new Hono();
@@ -40,6 +41,7 @@ export function devicesListRoute(linkKey: string, file: string): Hono {
     }
     c.header('list-version', String(list.listVersion));
     c.header('cache-control', 'no-store');
+    if (Number(version) === list.listVersion) return c.body(null, 304);
     return c.json({ listVersion: list.listVersion, devicesList: list.devicesList });
   });
   return app;

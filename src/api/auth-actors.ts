@@ -7,10 +7,12 @@ import type { Service } from '../../machines/storage-keys.ts';
 import type { AccessToken, RefreshToken } from '../../machines/tokens.ts';
 import { ApiError, toApiError } from './api-error.ts';
 import { requestHeaders } from './header-rules.ts';
+import { serviceDownMessage } from './service-down.ts';
 
 /**
  * The auth machine's I/O: the two logins, the refresh and the logout call. They do not go through the API
  * clients (a 401 here is an answer, not a reason to refresh), but follow the same header rules.
+ * A service that cannot be reached or answers 502/503/504 fails with a message naming it.
  */
 export function createAuthActors(config: AppConfig, fetcher: $Fetch) {
   // The token schema, and zod with it, is not part of the sign-in screen's scripts: it starts
@@ -38,7 +40,11 @@ export function createAuthActors(config: AppConfig, fetcher: $Fetch) {
         headers: requestHeaders({ service, path, apiKey: config.apiKey, accessToken: null }),
       });
     } catch (error) {
-      throw toApiError(error, path);
+      const failure = toApiError(error, path);
+      // A service that is down is named, with what to do, instead of a bare network error.
+      const down = serviceDownMessage(service, failure.status);
+      if (down) throw new ApiError(down, { status: failure.status, code: failure.code, path, cause: error });
+      throw failure;
     }
     const { tokenPairSchema } = await contracts();
     const parsed = tokenPairSchema.safeParse(answer);

@@ -7,6 +7,7 @@ import {
   BUNDLED_E1_DEVICES_LIST,
   type CompanionLists,
 } from '../../machines/devices-list-machine.ts';
+import { CACHE_KEYS } from '../../machines/storage-keys.ts';
 
 /** Base64 of a UTF-8 string (`btoa` alone rejects characters above U+00FF). */
 export function base64Utf8(text: string): string {
@@ -39,13 +40,23 @@ async function readBody(response: Response): Promise<unknown> {
   }
 }
 
+/** The server's answer when the version sent is current: no body, the held list stays. */
+export const LIST_UNCHANGED = 304;
+
 /**
  * GET of the devices list (specification §7): Basic `Authorization` from the link key and the
- * `list-version` header. Only a 200 with a valid list counts.
+ * `list-version` header with the version held (-1 when none). A 200 with a valid list is a new
+ * list; 304 means the held list is current and answers it. Nothing else counts.
  *
+ * @example const list = await downloadDevicesList(config, fetch, heldList);
  * @throws DevicesListDownloadError with the serialized response (or network failure) otherwise
  */
-export async function downloadDevicesList(config: AppConfig, fetchImpl: typeof fetch, listVersion: number) {
+export async function downloadDevicesList(
+  config: AppConfig,
+  fetchImpl: typeof fetch,
+  held: DevicesList | null,
+): Promise<DevicesList> {
+  const listVersion = held?.listVersion ?? -1;
   const schemas = listSchemas();
   let response: Response;
   try {
@@ -60,6 +71,7 @@ export async function downloadDevicesList(config: AppConfig, fetchImpl: typeof f
   } catch (error) {
     throw new DevicesListDownloadError({ message: error instanceof Error ? error.message : String(error) });
   }
+  if (response.status === LIST_UNCHANGED && held) return held;
   const body = await readBody(response);
   if (response.status !== 200) {
     throw new DevicesListDownloadError({ status: response.status, statusText: response.statusText, body });
@@ -88,6 +100,20 @@ async function readAsset<T>(
 }
 
 /**
+ * The list the last download left in the cache, or null when there is none or it no longer
+ * passes the contract (a cache written by an older version of the app).
+ */
+export async function readCachedList(storage: Storage): Promise<DevicesList | null> {
+  const { devicesListSchema } = await listSchemas();
+  try {
+    const parsed = devicesListSchema.safeParse(JSON.parse(storage.getItem(CACHE_KEYS.devicesList) ?? 'null'));
+    return parsed.success && parsed.data.listVersion >= 0 ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
  * The devices-list machine's I/O over `fetch`. `assetBaseUrl` prefixes the bundled files
  * (empty in the browser: they are served beside the app).
  */
@@ -95,8 +121,11 @@ export function createDevicesListActors(config: AppConfig, fetchImpl: typeof fet
   listSchemas().catch(() => undefined);
   const asset = (path: string) => `${assetBaseUrl.replace(/\/+$/, '')}${path}`;
   return {
-    fetchDevicesList: fromPromise<DevicesList, { listVersion: number }>(({ input }) =>
-      downloadDevicesList(config, fetchImpl, input.listVersion),
+    readCachedList: fromPromise<DevicesList | null, { storage: Storage }>(async ({ input }) =>
+      readCachedList(input.storage),
+    ),
+    fetchDevicesList: fromPromise<DevicesList, { held: DevicesList | null }>(({ input }) =>
+      downloadDevicesList(config, fetchImpl, input.held),
     ),
     loadBundledList: fromPromise<DevicesList, { path: string }>(async ({ input }) =>
       readAsset(fetchImpl, asset(input.path), (await listSchemas()).devicesListSchema),

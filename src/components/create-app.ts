@@ -1,6 +1,6 @@
 import type { RouterHistory } from '@tanstack/react-router';
 import type { AppConfig } from '../../contracts/app-config.ts';
-import { type AppRuntime, createAppRuntime } from '../app-runtime.ts';
+import { type AppRuntime, createAppRuntime, type MachineClock } from '../app-runtime.ts';
 import { type AppRouter, createAppRouter } from '../router.tsx';
 import { rememberResumePath, withTabResumePath } from './resume-path.ts';
 
@@ -8,6 +8,8 @@ export interface AppDeps {
   storage: Storage;
   fetch?: typeof fetch;
   history?: RouterHistory;
+  /** Timers of the machines that wait (the devices-list cooldown); tests pass a simulated clock. */
+  clock?: MachineClock;
 }
 
 /**
@@ -31,6 +33,7 @@ export function createApp(config: AppConfig, deps: AppDeps): { runtime: AppRunti
     },
     storage: deps.storage,
     ...(deps.fetch ? { fetch: deps.fetch } : {}),
+    ...(deps.clock ? { clock: deps.clock } : {}),
   });
   router = createAppRouter({ runtime, storage: routerStorage }, deps.history);
   return { runtime, router };

@@ -75,6 +75,32 @@ describe('app runtime over a real HTTP server', () => {
     );
   });
 
+  it('keeps the cached list when the server answers 304 to the version it sent', async () => {
+    server = await startTestServer({
+      ...assets,
+      'GET /config/devices-list': () => ({ status: 304 }),
+    });
+    const storage = new MemoryStorage();
+    storage.setItem(CACHE_KEYS.devicesList, JSON.stringify(list(9)));
+    const { runtime } = startRuntime(server, storage);
+    const s = await waitFor(runtime.devicesList, (x) => !isLoading(x));
+    expect(server.requests.find((r) => r.path === '/config/devices-list')?.headers['list-version']).toBe('9');
+    expect(listVersion(s)).toBe(9);
+    expect(devicesListError(s)).toBeNull();
+  });
+
+  it('treats a 304 as a failed download when no list is held', async () => {
+    server = await startTestServer({
+      ...assets,
+      'GET /config/devices-list': () => ({ status: 304 }),
+    });
+    const { runtime } = startRuntime(server);
+    const s = await waitFor(runtime.devicesList, (x) => !isLoading(x));
+    expect(listVersion(s)).toBe(-1);
+    expect(devicesListError(s)).toMatch(/^ERROR getting Devices List\. \{"status":304/);
+    expect(Object.keys(s.context.devicesList ?? {})).toEqual(['HX-5000']);
+  });
+
   it('treats a 200 that is not a devices list as a failed download', async () => {
     server = await startTestServer({
       ...assets,

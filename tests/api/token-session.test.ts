@@ -1,16 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { waitFor } from 'xstate';
-import { isAuthenticated } from '../../machines/auth-selectors.ts';
+import { isAuthenticated, isRefreshing } from '../../machines/auth-selectors.ts';
 import { NO_REFRESH_TOKEN } from '../../machines/auth-setup.ts';
 import { createTokenSession, SessionExpiredError } from '../../src/api/token-session.ts';
 import { pair, startAuth } from '../machines/auth-harness.ts';
-import { settle } from '../machines/fakes.ts';
 
 async function signedIn() {
   const h = startAuth();
   h.actor.send({ type: 'auth.login', email: 'installer@solarpros.example', password: 'Installer#2026' });
   h.configLogin.last().resolve(pair('cfg-a1', 'cfg-r1'));
-  await settle();
+  await waitFor(h.actor, () => h.monitoringLogin.pending().length > 0);
   h.monitoringLogin.last().resolve(pair('mon-a1', 'mon-r1'));
   await waitFor(h.actor, isAuthenticated);
   return h;
@@ -22,7 +21,7 @@ describe('token session', () => {
     const session = createTokenSession(h.actor);
     expect(session.getAccessToken('config')).toBe('cfg-a1');
     const waiting = Array.from({ length: 5 }, () => session.refresh('config'));
-    await settle();
+    await waitFor(h.actor, (s) => isRefreshing(s, 'config'));
     expect(h.refreshesOf('config')).toHaveLength(1);
     h.refresh.last().resolve(pair('cfg-a2', 'cfg-r2'));
     expect(await Promise.all(waiting)).toEqual(Array(5).fill('cfg-a2'));

@@ -1,18 +1,37 @@
-// jsdom lacks the layout APIs Mantine asks for; these stand-ins report a wide screen with
-// no motion preference.
-if (!window.matchMedia) {
-  window.matchMedia = (query: string) =>
-    ({
-      matches: false,
-      media: query,
-      onchange: null,
-      addListener: () => {},
-      removeListener: () => {},
-      addEventListener: () => {},
-      removeEventListener: () => {},
-      dispatchEvent: () => false,
-    }) as MediaQueryList;
+import { configure } from '@testing-library/react';
+
+// jsdom lacks the layout APIs Mantine asks for. These stand-ins answer media queries for a
+// chosen viewport width (wide by default) with no motion preference.
+
+const WIDTHS = { wide: 1280, phone: 390 } as const;
+let viewportWidth: number = WIDTHS.wide;
+
+/** Answers `(min-width: …)` and `(max-width: …)` (px or em) for the current width; others do not match. */
+function matches(query: string): boolean {
+  const conditions = [...query.matchAll(/\((min|max)-width:\s*([\d.]+)(px|em|rem)\)/g)];
+  if (conditions.length === 0) return false;
+  return conditions.every(([, kind, value, unit]) => {
+    const px = Number(value) * (unit === 'px' ? 1 : 16);
+    return kind === 'min' ? viewportWidth >= px : viewportWidth <= px;
+  });
 }
+
+/** Sets the width media queries see from now on: a wide screen or a phone. */
+export function setViewport(kind: keyof typeof WIDTHS): void {
+  viewportWidth = WIDTHS[kind];
+}
+
+window.matchMedia = (query: string) =>
+  ({
+    matches: matches(query),
+    media: query,
+    onchange: null,
+    addListener: () => {},
+    removeListener: () => {},
+    addEventListener: () => {},
+    removeEventListener: () => {},
+    dispatchEvent: () => false,
+  }) as MediaQueryList;
 
 if (!('ResizeObserver' in window)) {
   class ResizeObserverStub {
@@ -27,3 +46,7 @@ Element.prototype.scrollIntoView ??= () => {};
 
 // The router restores scroll positions; jsdom has no scrolling.
 window.scrollTo = () => {};
+
+// Each screen's code is a separate chunk, transformed on first use: on a busy machine the first
+// visit of a screen can take seconds, which is not what these tests are about.
+configure({ asyncUtilTimeout: 10_000 });

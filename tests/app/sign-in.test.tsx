@@ -1,72 +1,164 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { RESET_CODE, WRONG_CREDENTIALS } from './fake-services.ts';
-import { expectLocation, renderApp } from './render-app.tsx';
+import { refreshTokenKey } from '../../machines/storage-keys.ts';
+import { USERS } from './app-server.ts';
+import { expectLocation, renderApp, startAppServerForFile } from './render-app.tsx';
 
+const server = startAppServerForFile();
 let app: ReturnType<typeof renderApp> | undefined;
 beforeEach(() => window.localStorage.clear());
-afterEach(() => app?.cleanup());
+afterEach(() => {
+  app?.cleanup();
+  server().override(undefined);
+});
+
+const authCalls = () => server().calls.filter((call) => call.path.includes('/auth/'));
+const emailField = () => screen.findByLabelText<HTMLInputElement>(/^E-mail/);
 
 describe('sign-in screen', () => {
+  it('starts with focus in the E-mail field', async () => {
+    app = renderApp('/login', server());
+    const email = await emailField();
+    await waitFor(() => expect(document.activeElement).toBe(email));
+  });
+
+  it('puts focus in the E-mail field when a guarded screen sends a visitor to sign in', async () => {
+    app = renderApp('/sites-list', server());
+    await expectLocation(app, '/login');
+    const email = await emailField();
+    await waitFor(() => expect(document.activeElement).toBe(email));
+  });
+
+  it('prefills the e-mail of the last sign-in when the session has ended', async () => {
+    app = renderApp('/login', server());
+    await app.signIn(USERS.installer.email, USERS.installer.password);
+    await expectLocation(app, '/landing');
+    app.cleanup();
+    // The stored session is no longer accepted (revoked, or expired while away).
+    window.localStorage.setItem(refreshTokenKey('config'), 'revoked');
+    window.localStorage.setItem(refreshTokenKey('monitoring'), 'revoked');
+    app = renderApp('/landing', server());
+    await expectLocation(app, '/login');
+    const email = await emailField();
+    expect(email.value).toBe(USERS.installer.email);
+    await waitFor(() => expect(document.activeElement).toBe(email));
+  });
+
+  it('prefills nothing after a logout, which forgets the e-mail', async () => {
+    app = renderApp('/login', server());
+    await app.signIn(USERS.installer.email, USERS.installer.password);
+    await expectLocation(app, '/landing');
+    await app.user.click(await screen.findByRole('button', { name: 'Logout' }));
+    await expectLocation(app, '/login');
+    expect((await emailField()).value).toBe('');
+  });
+
   it('names the missing fields instead of calling the service', async () => {
-    app = renderApp('/login');
+    app = renderApp('/login', server());
+    const before = authCalls().length;
     await app.user.click(await screen.findByRole('button', { name: 'Sign in' }));
     expect(await screen.findByText('Enter your e-mail address')).toBeTruthy();
     expect(screen.getByText('Enter your password')).toBeTruthy();
-    expect(app.services.calls.filter((call) => call.includes('/auth/'))).toEqual([]);
+    expect(authCalls()).toHaveLength(before);
   });
 
   it('rejects an e-mail address without a domain', async () => {
-    app = renderApp('/login');
+    app = renderApp('/login', server());
     await app.signIn('installer', 'whatever');
     expect(await screen.findByText('Enter a valid e-mail address')).toBeTruthy();
   });
 
   it("shows the server's message when the password is wrong, and stays on /login", async () => {
-    app = renderApp('/login');
-    await app.signIn('installer@solarpros.example', 'not-my-password');
+    app = renderApp('/login', server());
+    await app.signIn(USERS.installer.email, 'not-my-password');
     const alert = await screen.findByRole('alert');
-    expect(within(alert).getByText(WRONG_CREDENTIALS)).toBeTruthy();
+    expect(within(alert).getByText('E-mail or password is wrong')).toBeTruthy();
+    expect(app.location()).toBe('/login');
+  });
+});
+
+describe('a service that is down at sign-in', () => {
+  it('names the configuration service when it cannot be reached, and says what to do', async () => {
+    server().override((_, path) => (path === '/config/auth/v2/login' ? 'refused' : undefined));
+    app = renderApp('/login', server());
+    await app.signIn(USERS.installer.email, USERS.installer.password);
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('The configuration service cannot be reached.');
+    expect(alert.textContent).toContain('Check that this device is online and try again');
+    expect(app.location()).toBe('/login');
+  });
+
+  it('names the monitoring service when it answers 503, after the configuration sign-in worked', async () => {
+    server().override((_, path) =>
+      path === '/monitoring/auth/v2/configurator-login'
+        ? Response.json({ message: 'Service Unavailable', code: 'unavailable' }, { status: 503 })
+        : undefined,
+    );
+    app = renderApp('/login', server());
+    await app.signIn(USERS.installer.email, USERS.installer.password);
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('The monitoring service is not available right now (HTTP 503).');
+    expect(alert.textContent).toContain('Try again in a few minutes');
+    expect(server().calls.some((call) => call.path === '/config/auth/v2/login' && call.status === 200)).toBe(
+      true,
+    );
     expect(app.location()).toBe('/login');
   });
 });
 
 describe('forgot password', () => {
-  it('requests an access code, then sets a new password with e-mail, code and password', async () => {
-    app = renderApp('/login');
+  const owner = USERS.owner;
+
+  async function askForCode() {
+    app = renderApp('/login', server());
     await app.user.click(await screen.findByRole('button', { name: 'Forgot password?' }));
-    await app.user.type(screen.getByLabelText(/^E-mail/), 'installer@solarpros.example');
+    const email = await emailField();
+    await app.user.type(email, owner.email);
     await app.user.click(screen.getByRole('button', { name: 'Send access code' }));
-    const code = await screen.findByLabelText(/^Access code/);
-    expect((screen.getByLabelText(/^E-mail/) as HTMLInputElement).value).toBe('installer@solarpros.example');
-    await app.user.type(code, RESET_CODE);
-    await app.user.type(screen.getByLabelText(/^New password/), 'Brand-new#2026');
-    await app.user.click(screen.getByRole('button', { name: 'Set new password' }));
-    expect(await screen.findByText(/Your password has been changed/)).toBeTruthy();
-    expect(app.services.calls).toContain('PUT /config/users/password');
+    return screen.findByLabelText(/^Access code/);
+  }
+
+  it('moves focus to the field each step asks for, and back to E-mail on returning', async () => {
+    const code = await askForCode();
+    await waitFor(() => expect(document.activeElement).toBe(code));
+    await app?.user.click(screen.getByRole('button', { name: 'Back to sign in' }));
+    const email = await emailField();
+    await waitFor(() => expect(document.activeElement).toBe(email));
+    await app?.user.click(screen.getByRole('button', { name: 'Forgot password?' }));
+    await waitFor(() => expect(document.activeElement?.getAttribute('autocomplete')).toBe('username'));
   });
 
   it("shows the server's message when the access code is wrong", async () => {
-    app = renderApp('/login');
-    await app.user.click(await screen.findByRole('button', { name: 'Forgot password?' }));
-    await app.user.type(screen.getByLabelText(/^E-mail/), 'installer@solarpros.example');
-    await app.user.click(screen.getByRole('button', { name: 'Send access code' }));
-    await app.user.type(await screen.findByLabelText(/^Access code/), '000000');
-    await app.user.type(screen.getByLabelText(/^New password/), 'Brand-new#2026');
-    await app.user.click(screen.getByRole('button', { name: 'Set new password' }));
-    expect(await screen.findByText('The access code is wrong or has expired.')).toBeTruthy();
+    await askForCode();
+    await app?.user.type(screen.getByLabelText(/^Access code/), '00000000');
+    await app?.user.type(screen.getByLabelText(/^New password/), 'Brand-new#2026');
+    await app?.user.click(screen.getByRole('button', { name: 'Set new password' }));
+    expect(await screen.findByText('The access code is wrong, used or expired')).toBeTruthy();
   });
 
   it('asks for a new password of at least 8 characters', async () => {
-    app = renderApp('/login');
-    await app.user.click(await screen.findByRole('button', { name: 'Forgot password?' }));
-    await app.user.type(screen.getByLabelText(/^E-mail/), 'installer@solarpros.example');
-    await app.user.click(screen.getByRole('button', { name: 'Send access code' }));
-    await app.user.type(await screen.findByLabelText(/^Access code/), RESET_CODE);
-    await app.user.type(screen.getByLabelText(/^New password/), 'short');
-    await app.user.click(screen.getByRole('button', { name: 'Set new password' }));
+    await askForCode();
+    const before = server().calls.filter((call) => call.path === '/config/users/password').length;
+    await app?.user.type(screen.getByLabelText(/^Access code/), await server().mailedCode(owner.email));
+    await app?.user.type(screen.getByLabelText(/^New password/), 'short');
+    await app?.user.click(screen.getByRole('button', { name: 'Set new password' }));
     expect(await screen.findByText('Use at least 8 characters')).toBeTruthy();
-    expect(app.services.calls).not.toContain('PUT /config/users/password');
-    await expectLocation(app, '/login');
+    expect(server().calls.filter((call) => call.path === '/config/users/password')).toHaveLength(before);
+  });
+
+  it('requests an access code, then sets a new password that signs in', async () => {
+    const code = await askForCode();
+    expect((screen.getByLabelText(/^E-mail/) as HTMLInputElement).value).toBe(owner.email);
+    await app?.user.type(code, await server().mailedCode(owner.email));
+    await app?.user.type(screen.getByLabelText(/^New password/), 'Brand-new#2026');
+    await app?.user.click(screen.getByRole('button', { name: 'Set new password' }));
+    expect(await screen.findByText(/Your password has been changed/)).toBeTruthy();
+    const change = server()
+      .calls.filter((call) => call.path === '/config/users/password')
+      .at(-1);
+    expect(change?.status).toBe(204);
+    await app?.user.click(screen.getByRole('button', { name: 'Back to sign in' }));
+    await app?.signIn(owner.email, 'Brand-new#2026');
+    await expectLocation(app as NonNullable<typeof app>, '/landing');
   });
 });

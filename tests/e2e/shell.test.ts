@@ -1,5 +1,6 @@
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { expectAccessible, seriousAccessibilityViolations as seriousViolations } from './axe.ts';
 import { ADMIN, ARTIFACTS, appUrl, INSTALLER, launchChromium, signIn } from './browser.ts';
 
 let browser: Browser;
@@ -64,8 +65,13 @@ describe('the shell', () => {
     await page.waitForURL('**/sites-list');
     const refresh = page.getByRole('button', { name: 'Refresh devices list' });
     await expect(refresh.isEnabled()).resolves.toBe(true);
+    const download = page.waitForResponse((response) => response.url().endsWith('/config/devices-list'));
     await refresh.click();
     await page.waitForURL('**/landing');
+    // The list held is current: the app says which version it holds, the server answers unchanged.
+    const answer = await download;
+    expect(await answer.request().headerValue('list-version')).toBe('7');
+    expect(answer.status()).toBe(304);
     await expect(refresh.isDisabled()).resolves.toBe(true);
     // The 20 s start once the list has reloaded, which takes real time: wait for it before
     // moving the page's fake clock, so the cooldown timer exists when the clock runs.
@@ -132,5 +138,85 @@ describe('the shell', () => {
       return nav !== null && nav.getBoundingClientRect().left >= 0;
     });
     expect(await isOnScreen(menu(page))).toBe(true);
+  });
+});
+
+// The demo installer signs in often elsewhere in the suite; these checks use the demo owner so
+// that no account comes near the server's sign-in limit.
+const OWNER = { email: 'owner@homeowner.example', password: 'Owner#2026' };
+
+/** Where the page's focus is: the element's role-ish description, for readable failures. */
+const focusedElement = (page: Page) =>
+  page.evaluate(() => {
+    const element = document.activeElement;
+    if (!element || element === document.body) return 'body';
+    const inMenu = element.closest('#side-menu') !== null;
+    return `${inMenu ? 'menu ' : ''}${element.tagName.toLowerCase()} ${(element.getAttribute('aria-label') ?? element.textContent ?? '').trim()}`;
+  });
+
+describe('the shell for keyboard and screen-reader users', () => {
+  it('moves focus to the heading of the screen a menu item opens', async () => {
+    const page = await signedInPage(OWNER);
+    await menu(page).getByRole('link', { name: 'Devices' }).click();
+    await page.waitForURL('**/devices-list');
+    await expect.poll(() => focusedElement(page)).toBe('h1 Devices');
+  });
+
+  it('keeps the closed phone menu out of the Tab order; opening focuses its first link, Escape the burger', async () => {
+    const page = await signedInPage(OWNER, { width: 390, height: 844 });
+    const burger = page.getByRole('button', { name: 'Open menu' });
+    await burger.waitFor();
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    const reached: string[] = [];
+    for (let i = 0; i < 8; i += 1) {
+      await page.keyboard.press('Tab');
+      reached.push(await focusedElement(page));
+    }
+    expect(reached.filter((where) => where.startsWith('menu '))).toEqual([]);
+    await burger.click();
+    await expect.poll(() => focusedElement(page)).toBe('menu a Home');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => focusedElement(page)).toBe('button Open menu');
+  });
+
+  it('has no serious accessibility violation on Home, wide and on a phone with the menu closed and open', async () => {
+    const wide = await signedInPage(ADMIN);
+    await wide.getByRole('heading', { name: 'Home' }).waitFor();
+    await expectAccessible(wide);
+    await context?.close();
+    const phone = await signedInPage(ADMIN, { width: 390, height: 844 });
+    await phone.getByRole('heading', { name: 'Home' }).waitFor();
+    await expectAccessible(phone);
+    await phone.getByRole('button', { name: 'Open menu' }).click();
+    await menu(phone).getByRole('link', { name: 'Sites' }).waitFor({ state: 'visible' });
+    await expectAccessible(phone);
+  });
+
+  // Every screen the app routes to; new screens join this list.
+  const SCREENS = [
+    '/sites-list',
+    '/devices-list',
+    '/users-list',
+    '/site-details/1',
+    '/device-details/1',
+    '/user-details/2',
+    '/create-site',
+    '/edit-site-address/1',
+    '/site-manager',
+    '/remote-debugger',
+    '/device-details-old/HX5K-24-000123',
+    '/sunspec-config',
+  ];
+
+  it('has no serious accessibility violation on any screen', async () => {
+    const page = await signedInPage(ADMIN);
+    const found: Record<string, string[]> = {};
+    for (const path of SCREENS) {
+      await page.goto(appUrl(path));
+      await page.locator('main h1').first().waitFor();
+      const violations = await seriousViolations(page);
+      if (violations.length > 0) found[path] = violations;
+    }
+    expect(found).toEqual({});
   });
 });

@@ -1,6 +1,7 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { STORAGE_KEYS } from '../../machines/storage-keys.ts';
+import { expectAccessible } from './axe.ts';
 import { ARTIFACTS, appUrl, INSTALLER, launchChromium, pathOf, signIn } from './browser.ts';
 
 /** What the configuration service itself answers to a failed sign-in, asked directly. */
@@ -98,5 +99,95 @@ describe('signing in against the real services', () => {
       STORAGE_KEYS.configRefreshToken,
     );
     expect(left).toBeNull();
+  });
+});
+
+// The demo installer signs in often elsewhere in the suite; these use other demo accounts so
+// that no account comes near the server's sign-in limit.
+const OTHER_INSTALLER = { email: 'installer@brightvolt.example', password: 'Installer#2026' };
+const OWNER = { email: 'owner@homeowner.example', password: 'Owner#2026' };
+
+/** True when the element `locator` points at has the page's focus. */
+const isFocused = (locator: ReturnType<Page['getByLabel']>) =>
+  locator.evaluate((element) => element === document.activeElement);
+
+describe('the sign-in screen for keyboard and screen-reader users', () => {
+  it('shows Loading… until the app has started', async () => {
+    // Hold the app's script: what the page shows meanwhile comes from index.html alone.
+    const held: Route[] = [];
+    let released = false;
+    await page.route('**/assets/*.js', (route) => (released ? route.continue() : void held.push(route)));
+    await page.goto(appUrl('/login'), { waitUntil: 'commit' });
+    await page.getByRole('status').filter({ hasText: 'Loading…' }).waitFor();
+    released = true;
+    await Promise.all(held.map((route) => route.continue()));
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+  });
+
+  it('starts with focus in E-mail and has no serious accessibility violation', async () => {
+    await page.goto(appUrl('/login'));
+    const email = page.getByLabel(/^E-mail/);
+    await email.waitFor();
+    await expect.poll(() => isFocused(email)).toBe(true);
+    await expectAccessible(page);
+  });
+
+  it('has no serious accessibility violation in either step of a password reset', async () => {
+    await page.goto(appUrl('/login'));
+    await page.getByRole('button', { name: 'Forgot password?' }).click();
+    await page.getByRole('button', { name: 'Send access code' }).waitFor();
+    await expectAccessible(page);
+    await page.getByLabel(/^E-mail/).fill('owner@homeowner.example');
+    await page.getByRole('button', { name: 'Send access code' }).click();
+    await page.getByLabel(/^Access code/).waitFor();
+    await expectAccessible(page);
+  });
+
+  it('prefills the e-mail of the last sign-in once the session has ended', async () => {
+    await page.goto(appUrl('/login'));
+    await signIn(page, OTHER_INSTALLER);
+    await page.waitForURL('**/landing');
+    await page.evaluate((keys) => {
+      window.localStorage.setItem(keys.configRefreshToken, 'expired-while-away');
+      window.localStorage.setItem(keys.monitoringRefreshToken, 'expired-while-away');
+    }, STORAGE_KEYS);
+    await page.goto(appUrl('/landing'));
+    await page.waitForURL('**/login');
+    const email = page.getByLabel(/^E-mail/);
+    await expect.poll(() => email.inputValue()).toBe(OTHER_INSTALLER.email);
+    await expect.poll(() => isFocused(email)).toBe(true);
+  });
+});
+
+describe('a service that is down at sign-in', () => {
+  it('names the configuration service when the connection is refused, and says what to do', async () => {
+    await page.route('**/config/auth/v2/login', (route) => route.abort('connectionrefused'));
+    await page.goto(appUrl('/login'));
+    await signIn(page, INSTALLER);
+    const alert = page.getByRole('alert').filter({ hasText: 'Sign-in failed' });
+    await alert.waitFor();
+    const text = await alert.textContent();
+    expect(text).toContain('The configuration service cannot be reached.');
+    expect(text).toContain('Check that this device is online and try again');
+    expect(pathOf(page)).toBe('/login');
+  });
+
+  it('names the monitoring service when it answers 503', async () => {
+    await page.route('**/monitoring/auth/v2/configurator-login', (route) =>
+      route.fulfill({
+        status: 503,
+        contentType: 'application/json',
+        body: JSON.stringify({ message: 'Service Unavailable', code: 'unavailable' }),
+      }),
+    );
+    await page.goto(appUrl('/login'));
+    await signIn(page, OWNER);
+    const alert = page.getByRole('alert').filter({ hasText: 'Sign-in failed' });
+    await alert.waitFor();
+    const text = await alert.textContent();
+    expect(text).toContain('The monitoring service is not available right now (HTTP 503).');
+    expect(text).toContain('Try again in a few minutes');
+    await page.screenshot({ path: `${ARTIFACTS}sign-in-service-down.png`, animations: 'disabled' });
+    expect(pathOf(page)).toBe('/login');
   });
 });

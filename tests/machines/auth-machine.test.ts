@@ -10,12 +10,11 @@ import {
 import { GENERIC_LOGIN_ERROR, NO_REFRESH_TOKEN } from '../../machines/auth-setup.ts';
 import { refreshTokenKey, STORAGE_KEYS } from '../../machines/storage-keys.ts';
 import { pair, startAuth } from './auth-harness.ts';
-import { settle } from './fakes.ts';
 
 async function signIn(h: ReturnType<typeof startAuth>) {
   h.actor.send({ type: 'auth.login', email: ' installer@solarpros.example ', password: 'Installer#2026' });
   h.configLogin.last().resolve(pair('cfg-access', 'cfg-refresh'));
-  await settle();
+  await waitFor(h.actor, () => h.monitoringLogin.pending().length > 0);
   h.monitoringLogin.last().resolve(pair('mon-access', 'mon-refresh'));
   await waitFor(h.actor, isAuthenticated);
 }
@@ -37,8 +36,8 @@ describe('auth machine: start', () => {
       { service: 'monitoring', refreshToken: 'mon-r1' },
     ]);
     h.refreshesOf('config')[0]?.resolve(pair('cfg-a2', 'cfg-r2'));
-    await settle();
-    expect(isInitialised(h.actor.getSnapshot())).toBe(false);
+    const half = await waitFor(h.actor, (s) => s.context.config.good);
+    expect(isInitialised(half)).toBe(false);
     h.refreshesOf('monitoring')[0]?.resolve(pair('mon-a2', 'mon-r2'));
     const s = await waitFor(h.actor, isInitialised);
     expect(isAuthenticated(s)).toBe(true);
@@ -70,7 +69,7 @@ describe('auth machine: sign-in', () => {
     });
     expect(h.monitoringLogin.calls).toHaveLength(0);
     h.configLogin.last().resolve(pair('cfg-access', 'cfg-refresh'));
-    await settle();
+    await waitFor(h.actor, () => h.monitoringLogin.pending().length > 0);
     expect(h.monitoringLogin.last().input).toEqual({
       email: 'installer@solarpros.example',
       accessToken: 'cfg-access',
@@ -97,8 +96,7 @@ describe('auth machine: sign-in', () => {
     const h = startAuth();
     h.actor.send({ type: 'auth.login', email: 'owner@homeowner.example', password: 'wrong' });
     h.configLogin.last().reject(new Error('E-mail or password is wrong'));
-    await settle();
-    const s = h.actor.getSnapshot();
+    const s = await waitFor(h.actor, (x) => !isSigningIn(x));
     expect(loginError(s)).toBe('E-mail or password is wrong');
     expect(isSigningIn(s)).toBe(false);
     expect(h.monitoringLogin.calls).toHaveLength(0);
@@ -108,10 +106,9 @@ describe('auth machine: sign-in', () => {
     const h = startAuth();
     h.actor.send({ type: 'auth.login', email: 'owner@homeowner.example', password: 'Owner#2026' });
     h.configLogin.last().resolve(pair('cfg-access', 'cfg-refresh'));
-    await settle();
+    await waitFor(h.actor, () => h.monitoringLogin.pending().length > 0);
     h.monitoringLogin.last().reject('no message');
-    await settle();
-    const s = h.actor.getSnapshot();
+    const s = await waitFor(h.actor, (x) => !isSigningIn(x));
     expect(isAuthenticated(s)).toBe(false);
     expect(s.context.config.accessToken).toBeNull();
     expect(loginError(s)).toBe(GENERIC_LOGIN_ERROR);
@@ -156,9 +153,9 @@ describe('auth machine: refresh', () => {
     h.actor.send({ type: 'auth.refresh', service: 'monitoring' });
     h.actor.send({ type: 'auth.refresh', service: 'config' });
     h.refreshesOf('config')[0]?.reject(new Error('Refresh token expired'));
-    await settle();
-    h.refreshesOf('monitoring')[0]?.resolve(pair('late-a', 'late-r'));
-    await settle();
+    await waitFor(h.actor, (x) => x.context.config.refreshError !== null);
+    // The dropped monitoring refresh answers late: that must not bring the session back.
+    await h.refreshesOf('monitoring')[0]?.resolve(pair('late-a', 'late-r'));
     const s = h.actor.getSnapshot();
     expect(isAuthenticated(s)).toBe(false);
     expect(s.context.config.good || s.context.monitoring.good).toBe(false);
@@ -196,8 +193,8 @@ describe('auth machine: logout', () => {
     const h = startAuth();
     h.actor.send({ type: 'auth.login', email: 'admin@fleet.example', password: 'FleetAdmin#2026' });
     h.actor.send({ type: 'auth.logout' });
-    h.configLogin.last().resolve(pair('cfg-access', 'cfg-refresh'));
-    await settle();
+    // The cut-short login answers late: awaiting it lets the machine see (and ignore) it.
+    await h.configLogin.last().resolve(pair('cfg-access', 'cfg-refresh'));
     expect(h.monitoringLogin.calls).toHaveLength(0);
     expect(isAuthenticated(h.actor.getSnapshot())).toBe(false);
   });

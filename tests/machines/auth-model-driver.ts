@@ -13,7 +13,6 @@ import { refreshLockName } from '../../machines/auth-tabs.ts';
 import { refreshTokenKey, STORAGE_KEYS } from '../../machines/storage-keys.ts';
 import { type AuthHarness, pair, startAuth } from './auth-harness.ts';
 import { FakeChannelHub, FakeLocks } from './auth-tab-fakes.ts';
-import { settle } from './fakes.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: TestParam is generic over the model's snapshot and events
 type Params = TestParam<any, any>;
@@ -80,24 +79,20 @@ export function authModelDriver(): Params {
         });
       },
       'login.configOk': async () => {
-        h()
+        await h()
           .configLogin.last()
           .resolve(pair(`cfg-a${generation}`, `cfg-r${generation}`));
-        await settle();
       },
       'login.configFail': async () => {
-        h().configLogin.last().reject(new Error('E-mail or password is wrong'));
-        await settle();
+        await h().configLogin.last().reject(new Error('E-mail or password is wrong'));
       },
       'login.monitoringOk': async () => {
-        h()
+        await h()
           .monitoringLogin.last()
           .resolve(pair(`mon-a${generation}`, `mon-r${generation}`));
-        await settle();
       },
       'login.monitoringFail': async () => {
-        h().monitoringLogin.last().reject(new Error('Monitoring refused the configuration token'));
-        await settle();
+        await h().monitoringLogin.last().reject(new Error('Monitoring refused the configuration token'));
       },
       'auth.refresh': async () => {
         h().actor.send({ type: 'auth.refresh', service: 'config' });
@@ -147,24 +142,33 @@ export function authModelDriver(): Params {
       },
       'refresh.ok': async () => {
         generation += 1;
-        for (const call of h().refresh.pending()) {
-          const prefix = call.input.service === 'config' ? 'cfg' : 'mon';
-          call.resolve(pair(`${prefix}-a${generation}`, `${prefix}-r${generation}`));
-        }
+        await Promise.all(
+          h()
+            .refresh.pending()
+            .map((call) => {
+              const prefix = call.input.service === 'config' ? 'cfg' : 'mon';
+              return call.resolve(pair(`${prefix}-a${generation}`, `${prefix}-r${generation}`));
+            }),
+        );
         await waitFor(h().actor, (s) => !isRefreshing(s, 'config') && !isRefreshing(s, 'monitoring'));
       },
       'refresh.fail': async () => {
-        h().refresh.pending()[0]?.reject(new Error('Refresh token expired'));
-        await settle();
+        await h().refresh.pending()[0]?.reject(new Error('Refresh token expired'));
         // The other service's refresh was dropped; its late answer must not bring the session back.
-        for (const call of h().refresh.pending()) call.resolve(pair('late-a', 'late-r'));
-        await settle();
+        await Promise.all(
+          h()
+            .refresh.pending()
+            .map((call) => call.resolve(pair('late-a', 'late-r'))),
+        );
       },
       'auth.logout': async () => {
         h().actor.send({ type: 'auth.logout' });
         // A sign-in cut short may still answer: that late answer must not sign anyone in.
-        for (const call of h().configLogin.pending()) call.resolve(pair('late-cfg-a', 'late-cfg-r'));
-        await settle();
+        await Promise.all(
+          h()
+            .configLogin.pending()
+            .map((call) => call.resolve(pair('late-cfg-a', 'late-cfg-r'))),
+        );
       },
     },
     states: {

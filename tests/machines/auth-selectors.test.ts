@@ -8,13 +8,13 @@ import {
   isCompanyStaff,
 } from '../../machines/auth-selectors.ts';
 import { pair, startAuth } from './auth-harness.ts';
-import { fakeJwt, settle } from './fakes.ts';
+import { fakeJwt } from './fakes.ts';
 
 async function signedInAs(email: string, claims: Record<string, unknown>) {
   const h = startAuth();
   h.actor.send({ type: 'auth.login', email, password: 'secret-pass' });
   h.configLogin.last().resolve(pair(fakeJwt({ sub: '1', email, ...claims }), 'r'));
-  await settle();
+  await waitFor(h.actor, () => h.monitoringLogin.pending().length > 0);
   h.monitoringLogin.last().resolve(pair('mon', 'r2'));
   return waitFor(h.actor, isAuthenticated);
 }

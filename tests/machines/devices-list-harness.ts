@@ -1,6 +1,9 @@
-import { createActor, SimulatedClock } from 'xstate';
+import { createActor, fromPromise, SimulatedClock, waitFor } from 'xstate';
 import type { ConvertList, DevicesList } from '../../contracts/devices-list.ts';
 import { type CompanionLists, devicesListMachine } from '../../machines/devices-list-machine.ts';
+import { isLoading } from '../../machines/devices-list-selectors.ts';
+import { CACHE_KEYS } from '../../machines/storage-keys.ts';
+import { readCachedList } from '../../src/api/devices-list-actors.ts';
 import { controlledActor, MemoryStorage } from './fakes.ts';
 
 /** A one-model list in the shape of the bundled catalogue. */
@@ -25,16 +28,23 @@ export function sampleList(listVersion: number, id = 'HX-5000'): DevicesList {
 
 export const sampleConvertList: ConvertList = { hybrid5k: 'hybrid5k-to-form.json' };
 
-/** The real devices-list machine over hand-answered actors and a simulated clock. */
-export function startDevicesList() {
+/**
+ * The real devices-list machine over hand-answered actors and a simulated clock. `cached` is
+ * what an earlier visit left in storage; the app's own cache reader reads it.
+ */
+export function startDevicesList(options: { cached?: unknown } = {}) {
   const storage = new MemoryStorage();
-  const download = controlledActor<DevicesList, { listVersion: number }>();
+  if (options.cached !== undefined) storage.setItem(CACHE_KEYS.devicesList, JSON.stringify(options.cached));
+  const download = controlledActor<DevicesList, { held: DevicesList | null }>();
   const bundled = controlledActor<DevicesList, { path: string }>();
   const companions = controlledActor<CompanionLists, void>();
   const navigations: string[] = [];
   const clock = new SimulatedClock();
   const machine = devicesListMachine.provide({
     actors: {
+      readCachedList: fromPromise(async ({ input }: { input: { storage: Storage } }) =>
+        readCachedList(input.storage),
+      ),
       fetchDevicesList: download.logic,
       loadBundledList: bundled.logic,
       loadCompanionLists: companions.logic,
@@ -42,5 +52,9 @@ export function startDevicesList() {
     actions: { navigateToLanding: () => navigations.push('/landing') },
   });
   const actor = createActor(machine, { input: { storage }, clock }).start();
-  return { actor, storage, download, bundled, companions, navigations, clock };
+  /** Waits until `logic` has a call waiting for an answer. */
+  const started = (logic: { pending: () => unknown[] }) => waitFor(actor, () => logic.pending().length > 0);
+  /** Waits until the load under way has ended. */
+  const loaded = () => waitFor(actor, (s) => !isLoading(s));
+  return { actor, storage, download, bundled, companions, navigations, clock, started, loaded };
 }

@@ -1,7 +1,6 @@
 import { expect } from 'vitest';
 import type { TestParam } from 'xstate/graph';
 import { DevicesListDownloadError } from '../../machines/devices-list-error.ts';
-import { REFRESH_COOLDOWN_MS } from '../../machines/devices-list-machine.ts';
 import {
   devicesList,
   devicesListError,
@@ -9,7 +8,6 @@ import {
   listVersion,
 } from '../../machines/devices-list-selectors.ts';
 import { sampleConvertList, sampleList, startDevicesList } from './devices-list-harness.ts';
-import { settle } from './fakes.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: TestParam is generic over the model's snapshot and events
 type Params = TestParam<any, any>;
@@ -20,8 +18,9 @@ export function devicesListModelDriver(): Params {
   const snap = () => h.actor.getSnapshot();
   const canRefresh = () => snap().can({ type: 'devicesList.refresh' });
   const finishCompanions = async () => {
+    await h.started(h.companions);
     h.companions.last().resolve({ e1DevicesList: sampleList(3, 'E1-40'), convertList: sampleConvertList });
-    await settle();
+    await h.loaded();
   };
   const downloaded = () => {
     expect(isLoading(snap())).toBe(false);
@@ -35,7 +34,9 @@ export function devicesListModelDriver(): Params {
     expect(devicesListError(snap())).toMatch(/^ERROR getting Devices List\. \{"status":502/);
     expect(Object.keys(devicesList(snap()) ?? {})).toEqual(['BX-10']);
   };
-  const loading = () => {
+  const loading = async () => {
+    // At start the cached list is read first: the download begins right after.
+    await h.started(h.download);
     expect(isLoading(snap())).toBe(true);
     expect(canRefresh()).toBe(false);
     expect(h.download.pending()).toHaveLength(1);
@@ -44,24 +45,25 @@ export function devicesListModelDriver(): Params {
   return {
     events: {
       'download.ok': async () => {
+        await h.started(h.download);
         h.download.last().resolve(sampleList(7));
-        await settle();
         await finishCompanions();
       },
       'download.fail': async () => {
+        await h.started(h.download);
         h.download
           .last()
           .reject(new DevicesListDownloadError({ status: 502, statusText: 'Bad Gateway', body: '' }));
-        await settle();
+        await h.started(h.bundled);
       },
       'bundled.ok': async () => {
         h.bundled.last().resolve(sampleList(7, 'BX-10'));
-        await settle();
         await finishCompanions();
       },
       'devicesList.refresh': () => h.actor.send({ type: 'devicesList.refresh' }),
       'devicesList.load': () => h.actor.send({ type: 'devicesList.load' }),
-      'cooldown.elapsed': () => h.clock.increment(REFRESH_COOLDOWN_MS),
+      // Specification §9: 20000 ms, pinned here rather than read from the machine.
+      'cooldown.elapsed': () => h.clock.increment(20_000),
     },
     states: {
       loading,
@@ -78,8 +80,8 @@ export function devicesListModelDriver(): Params {
         fellBack();
         expect(canRefresh()).toBe(true);
       },
-      refreshing: () => {
-        loading();
+      refreshing: async () => {
+        await loading();
         expect(h.navigations.at(-1)).toBe('/landing');
       },
       refreshFallback: () => {

@@ -28,36 +28,53 @@ export class MemoryStorage implements Storage {
 
 export interface PendingCall<TOut, TIn> {
   input: TIn;
-  resolve: (value: TOut) => void;
-  reject: (error: unknown) => void;
+  /** Answers the call; the returned promise settles once the machine has taken the answer. */
+  resolve: (value: TOut) => Promise<void>;
+  /** Fails the call; the returned promise settles once the machine has taken the failure. */
+  reject: (error: unknown) => Promise<void>;
   /** True once the test resolved or rejected it. */
   settled: boolean;
 }
 
 /**
  * A promise actor the test answers by hand: every start is recorded with its input and stays
- * pending until the test resolves or rejects it.
+ * pending until the test resolves or rejects it. Awaiting `resolve`/`reject` is for checks that
+ * nothing happened (a late answer that must be ignored); where a state is expected, wait for it
+ * with `waitFor(actor, …)`.
  */
 export function controlledActor<TOut, TIn>() {
   const calls: PendingCall<TOut, TIn>[] = [];
-  const logic = fromPromise<TOut, TIn>(
-    ({ input }) =>
-      new Promise<TOut>((resolve, reject) => {
-        const call: PendingCall<TOut, TIn> = {
-          input,
-          settled: false,
-          resolve: (value) => {
-            call.settled = true;
-            resolve(value);
-          },
-          reject: (error) => {
-            call.settled = true;
-            reject(error);
-          },
-        };
-        calls.push(call);
-      }),
-  );
+  const logic = fromPromise<TOut, TIn>(({ input }) => {
+    let answer: (value: TOut) => void = () => {};
+    let fail: (error: unknown) => void = () => {};
+    const promise = new Promise<TOut>((resolve, reject) => {
+      answer = resolve;
+      fail = reject;
+    });
+    // The actor subscribed to `promise` when it started, before any test could: by the time a
+    // test's own subscription runs, the machine has handled the answer.
+    const handled = () =>
+      promise.then(
+        () => undefined,
+        () => undefined,
+      );
+    const call: PendingCall<TOut, TIn> = {
+      input,
+      settled: false,
+      resolve: (value) => {
+        call.settled = true;
+        answer(value);
+        return handled();
+      },
+      reject: (error) => {
+        call.settled = true;
+        fail(error);
+        return handled();
+      },
+    };
+    calls.push(call);
+    return promise;
+  });
   /** Calls not answered yet. */
   const pending = () => calls.filter((c) => !c.settled);
   const last = (): PendingCall<TOut, TIn> => {
@@ -67,9 +84,6 @@ export function controlledActor<TOut, TIn>() {
   };
   return { logic, calls, last, pending };
 }
-
-/** Lets pending promise callbacks run (actor results are delivered on the microtask queue). */
-export const settle = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 /** An unsigned JWT with the given claims; enough for code that only decodes. */
 export function fakeJwt(claims: Record<string, unknown>): string {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { createActor } from 'xstate';
+import { createActor, waitFor } from 'xstate';
 import { GENERIC_RESET_ERROR, passwordResetMachine } from '../../machines/password-reset-machine.ts';
 import { isResetBusy, resetError, resetStep } from '../../machines/password-reset-selectors.ts';
-import { controlledActor, settle } from './fakes.ts';
+import { controlledActor } from './fakes.ts';
 
 function startReset() {
   const requestCode = controlledActor<void, { email: string }>();
@@ -23,8 +23,7 @@ describe('password reset machine', () => {
     expect(isResetBusy(actor.getSnapshot())).toBe(true);
     expect(requestCode.last().input).toEqual({ email: 'owner@homeowner.example' });
     requestCode.last().resolve();
-    await settle();
-    expect(resetStep(actor.getSnapshot())).toBe('code');
+    await waitFor(actor, (s) => resetStep(s) === 'code');
     actor.send({
       type: 'reset.submit',
       email: 'owner@homeowner.example',
@@ -37,15 +36,14 @@ describe('password reset machine', () => {
       newPassword: 'New#Pass2026',
     });
     changePassword.last().resolve();
-    await settle();
-    expect(resetStep(actor.getSnapshot())).toBe('done');
+    await waitFor(actor, (s) => resetStep(s) === 'done');
   });
 
   it("stays on the code step with the server's message when the code is wrong", async () => {
     const { actor, requestCode, changePassword } = startReset();
     actor.send({ type: 'reset.request', email: 'owner@homeowner.example' });
     requestCode.last().resolve();
-    await settle();
+    await waitFor(actor, (s) => resetStep(s) === 'code');
     actor.send({
       type: 'reset.submit',
       email: 'owner@homeowner.example',
@@ -53,25 +51,25 @@ describe('password reset machine', () => {
       newPassword: 'New#Pass2026',
     });
     changePassword.last().reject(new Error('The access code is wrong or has expired'));
-    await settle();
-    expect(resetStep(actor.getSnapshot())).toBe('code');
-    expect(resetError(actor.getSnapshot())).toBe('The access code is wrong or has expired');
+    const s = await waitFor(actor, (x) => !isResetBusy(x));
+    expect(resetStep(s)).toBe('code');
+    expect(resetError(s)).toBe('The access code is wrong or has expired');
   });
 
   it('stays on the e-mail step with a generic message when the request fails silently', async () => {
     const { actor, requestCode } = startReset();
     actor.send({ type: 'reset.request', email: 'owner@homeowner.example' });
     requestCode.last().reject(undefined);
-    await settle();
-    expect(resetStep(actor.getSnapshot())).toBe('email');
-    expect(resetError(actor.getSnapshot())).toBe(GENERIC_RESET_ERROR);
+    const s = await waitFor(actor, (x) => !isResetBusy(x));
+    expect(resetStep(s)).toBe('email');
+    expect(resetError(s)).toBe(GENERIC_RESET_ERROR);
   });
 
   it('goes back to the e-mail step, forgetting the error, on cancel', async () => {
     const { actor, requestCode } = startReset();
     actor.send({ type: 'reset.request', email: 'owner@homeowner.example' });
     requestCode.last().reject(new Error('Too many requests'));
-    await settle();
+    await waitFor(actor, (s) => resetError(s) !== null);
     actor.send({ type: 'reset.cancel' });
     expect(resetStep(actor.getSnapshot())).toBe('email');
     expect(resetError(actor.getSnapshot())).toBeNull();

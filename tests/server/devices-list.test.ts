@@ -33,6 +33,25 @@ describe('devices list', () => {
     expect(answer.headers.get('list-version')).toBe('7');
   });
 
+  it('answers 304 unchanged, without the body, when the caller holds the current version', async () => {
+    const answer = await t.call('GET', '/config/devices-list', {
+      apiKey: null,
+      headers: { authorization: basic('fleet:dev-link-key'), 'list-version': '7' },
+    });
+    expect(answer.status).toBe(304);
+    expect(answer.body).toBeNull();
+    expect(answer.headers.get('list-version')).toBe('7');
+  });
+
+  it('answers the whole list to a caller holding an older version', async () => {
+    const answer = await t.call('GET', '/config/devices-list', {
+      apiKey: null,
+      headers: { authorization: basic('fleet:dev-link-key'), 'list-version': '6' },
+    });
+    expect(answer.status).toBe(200);
+    expect((answer.body as { listVersion: number }).listVersion).toBe(7);
+  });
+
   it('answers 400 for a list-version that is not a whole number', async () => {
     const answer = await t.call('GET', '/config/devices-list', {
       apiKey: null,

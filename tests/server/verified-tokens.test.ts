@@ -1,4 +1,4 @@
-import { createLocalJWKSet } from 'jose';
+import { createLocalJWKSet, type JWTVerifyGetKey } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { TOKEN_ISSUERS } from '../../contracts/services.ts';
 import { signAccessToken } from '../../server/auth/access-tokens.ts';
@@ -14,8 +14,14 @@ const user = {
 
 async function setUp(now: () => number = Date.now, capacity = 10) {
   const { key } = await generateSigningKey();
-  const keys = createLocalJWKSet({ keys: [key.publicJwk] });
-  return { key, tokens: new VerifiedTokens(keys, TOKEN_ISSUERS.config, capacity, now) };
+  const keySet = createLocalJWKSet({ keys: [key.publicJwk] });
+  // A remembered token is answered without a key lookup: counting lookups tells what was forgotten.
+  const lookups = { count: 0 };
+  const keys: JWTVerifyGetKey = (header, token) => {
+    lookups.count += 1;
+    return keySet(header, token);
+  };
+  return { key, lookups, tokens: new VerifiedTokens(keys, TOKEN_ISSUERS.config, capacity, now) };
 }
 
 describe('VerifiedTokens', () => {
@@ -50,12 +56,21 @@ describe('VerifiedTokens', () => {
   });
 
   it('keeps at most its capacity, forgetting the oldest first', async () => {
-    const { key, tokens } = await setUp(Date.now, 2);
-    const signed = await Promise.all(
+    const { key, lookups, tokens } = await setUp(Date.now, 2);
+    const [first, second, third] = await Promise.all(
       [1, 2, 3].map((id) => signAccessToken(key, TOKEN_ISSUERS.config, { ...user, id }, 60)),
     );
-    for (const token of signed) await tokens.verify(token);
+    if (!first || !second || !third) throw new Error('three tokens were signed');
+    for (const token of [first, second, third]) await tokens.verify(token);
     expect(tokens.size).toBe(2);
-    expect((await tokens.verify(signed[0] as string))?.id).toBe(1);
+    expect(lookups.count).toBe(3);
+    // The two newest are still remembered: answered with no key lookup.
+    expect((await tokens.verify(third))?.id).toBe(3);
+    expect((await tokens.verify(second))?.id).toBe(2);
+    expect(lookups.count).toBe(3);
+    // The oldest was forgotten: it is verified again, and now the second-oldest goes.
+    expect((await tokens.verify(first))?.id).toBe(1);
+    expect(lookups.count).toBe(4);
+    expect(tokens.size).toBe(2);
   });
 });

@@ -1,16 +1,23 @@
 import { ActionIcon, Group, Text, Tooltip } from '@mantine/core';
 import { IconRefresh } from '@tabler/icons-react';
 import { useSelector } from '@xstate/react';
-import { devicesListError, isLoading, listVersion } from '../../../machines/devices-list-selectors.ts';
+import {
+  devicesListError,
+  fallbackFailed,
+  isLoading,
+  listVersion,
+} from '../../../machines/devices-list-selectors.ts';
 import { useRuntime } from '../runtime-context.tsx';
 
-function versionLabel(version: number, loading: boolean): string {
+function versionLabel(version: number, loading: boolean, noFallback: boolean): string {
   if (loading) return 'Devices list: loading…';
+  if (noFallback) return 'Devices list: download and bundled copy failed';
   return version < 0 ? 'Devices list: bundled copy' : `Devices list v${version}`;
 }
 
 /**
- * The devices-list version with the refresh button beside it. The button is enabled exactly
+ * The devices-list version (or that the bundled copy is in use, or that it failed too) with the
+ * refresh button beside it. The button is enabled exactly
  * when the devices-list machine accepts a refresh (it refuses during the 20-second cooldown).
  */
 export function DevicesListStatus() {
@@ -18,11 +25,12 @@ export function DevicesListStatus() {
   const version = useSelector(devicesList, listVersion);
   const loading = useSelector(devicesList, isLoading);
   const error = useSelector(devicesList, devicesListError);
+  const noFallback = useSelector(devicesList, fallbackFailed);
   const canRefresh = useSelector(devicesList, (s) => s.can({ type: 'devicesList.refresh' }));
   return (
     <Group gap="xs" wrap="nowrap" justify="space-between">
       <Text size="sm" c="dimmed" data-testid="devices-list-version" title={error ?? undefined}>
-        {versionLabel(version, loading)}
+        {versionLabel(version, loading, noFallback)}
       </Text>
       <Tooltip label="Check for a newer devices list" withArrow>
         <ActionIcon

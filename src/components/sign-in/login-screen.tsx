@@ -11,7 +11,8 @@ import { SignInForm } from './sign-in-form.tsx';
 
 /**
  * The sign-in screen. Once the auth machine reports both services signed in, it goes on to
- * the path the guard stored (a path on this site only) or to `/landing`.
+ * the path the guard stored (a path on this site only) or to `/landing`. The e-mail of the last
+ * sign-in is read from storage, where it stays after a session ends without a logout.
  */
 export function LoginScreen() {
   const { auth } = useRuntime();
@@ -37,7 +38,10 @@ export function LoginScreen() {
             </Text>
           </Stack>
           {mode === 'sign-in' ? (
-            <SignInForm onForgotPassword={() => setMode('reset')} />
+            <SignInForm
+              lastEmail={storage.getItem(STORAGE_KEYS.currentEmail) ?? ''}
+              onForgotPassword={() => setMode('reset')}
+            />
           ) : (
             <ResetPassword onBack={() => setMode('sign-in')} />
           )}

@@ -30,6 +30,8 @@ export function ResetRequestForm({
           type="email"
           autoComplete="username"
           required
+          // Opening the reset is no route change: focus goes to the field it asks for.
+          autoFocus
           error={formState.errors.email?.message}
           {...register('email')}
         />

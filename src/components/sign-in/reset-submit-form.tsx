@@ -33,6 +33,8 @@ export function ResetSubmitForm({
           label="Access code"
           autoComplete="one-time-code"
           required
+          // The e-mail is filled in already: the code from the mail comes next.
+          autoFocus
           error={formState.errors.code?.message}
           {...register('code')}
         />

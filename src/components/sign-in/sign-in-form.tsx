@@ -2,19 +2,28 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert, Anchor, Button, PasswordInput, Stack, TextInput } from '@mantine/core';
 import { useSelector } from '@xstate/react';
 import { useForm } from 'react-hook-form';
-import { currentEmail, isSigningIn, loginError } from '../../../machines/auth-selectors.ts';
+import { isSigningIn, loginError } from '../../../machines/auth-selectors.ts';
+import { ROUTE_FOCUS_ATTRIBUTE } from '../route-focus.tsx';
 import { useRuntime } from '../runtime-context.tsx';
 import { type SignInValues, signInSchema } from './sign-in-schemas.ts';
 
-/** E-mail and password; the auth machine signs in to both services and reports the server's message. */
-export function SignInForm({ onForgotPassword }: { onForgotPassword: () => void }) {
+/**
+ * E-mail (prefilled with the last sign-in, and focused) and password; the auth machine signs in
+ * to both services and reports the server's message, or which service is down.
+ */
+export function SignInForm({
+  lastEmail,
+  onForgotPassword,
+}: {
+  lastEmail: string;
+  onForgotPassword: () => void;
+}) {
   const { auth } = useRuntime();
   const busy = useSelector(auth, isSigningIn);
   const error = useSelector(auth, loginError);
-  const lastEmail = useSelector(auth, currentEmail);
   const { register, handleSubmit, formState } = useForm<SignInValues>({
     resolver: zodResolver(signInSchema),
-    defaultValues: { email: lastEmail ?? '', password: '' },
+    defaultValues: { email: lastEmail, password: '' },
   });
   const submit = handleSubmit(({ email, password }) => auth.send({ type: 'auth.login', email, password }));
   return (
@@ -30,6 +39,9 @@ export function SignInForm({ onForgotPassword }: { onForgotPassword: () => void 
           type="email"
           autoComplete="username"
           required
+          // Also on coming back from the password reset, which is no route change.
+          autoFocus
+          {...{ [ROUTE_FOCUS_ATTRIBUTE]: '' }}
           error={formState.errors.email?.message}
           {...register('email')}
         />

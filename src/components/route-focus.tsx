@@ -1,0 +1,32 @@
+import { useRouterState } from '@tanstack/react-router';
+import { type ReactNode, useEffect, useRef } from 'react';
+
+/** A screen marks the control that should take focus when it opens (the sign-in E-mail field). */
+export const ROUTE_FOCUS_ATTRIBUTE = 'data-route-focus';
+
+/** The element a newly opened screen gives focus to: its marked control, else its main heading. */
+function focusTarget(firstScreen: boolean): HTMLElement | null {
+  const marked = document.querySelector<HTMLElement>(`[${ROUTE_FOCUS_ATTRIBUTE}]`);
+  // On the first screen of a visit the page starts at the top, where the skip link is.
+  if (marked || firstScreen) return marked;
+  const heading = document.querySelector<HTMLElement>('main h1');
+  if (heading && !heading.hasAttribute('tabindex')) heading.tabIndex = -1;
+  return heading;
+}
+
+/**
+ * Moves focus to the new screen when the path changes, so a screen reader announces it and a
+ * keyboard user goes on from there rather than from the link that led away. It wraps the route
+ * tree inside the router, so its effect runs after the new screen has rendered.
+ */
+export function RouteFocus({ children }: { children: ReactNode }) {
+  const pathname = useRouterState({ select: (state) => state.resolvedLocation?.pathname });
+  const previous = useRef<string | undefined>(undefined);
+  useEffect(() => {
+    if (pathname === undefined || pathname === previous.current) return;
+    const firstScreen = previous.current === undefined;
+    previous.current = pathname;
+    focusTarget(firstScreen)?.focus();
+  }, [pathname]);
+  return <>{children}</>;
+}
