@@ -48,7 +48,14 @@ export function errorTitle(error: unknown, messages: ErrorMessages = {}): string
 export function PageError({ error, messages }: { error: unknown; messages?: ErrorMessages }) {
   const router = useRouter();
   const status = error instanceof ApiError ? error.status : 0;
-  const icon = status === 403 ? <IconLock aria-hidden /> : status === 404 ? <IconQuestionMark aria-hidden /> : <IconAlertTriangle aria-hidden />;
+  const icon =
+    status === 403 ? (
+      <IconLock aria-hidden />
+    ) : status === 404 ? (
+      <IconQuestionMark aria-hidden />
+    ) : (
+      <IconAlertTriangle aria-hidden />
+    );
   const detail = error instanceof Error ? error.message : String(error);
   return (
     <Stack gap="md" maw={640}>

@@ -96,10 +96,12 @@ export function fakePlacesScript(requestUrl: string): string {
         list.setAttribute('role', 'listbox');
         list.setAttribute('aria-label', 'Address suggestions');
         list.style.cssText = 'position:absolute;z-index:10000;background:#fff;border:1px solid #888;margin:0;padding:4px;list-style:none';
+        list.hidden = true;
         document.body.append(list);
         input.addEventListener('input', () => {
           list.replaceChildren();
-          if (input.value.length < 3) return;
+          list.hidden = input.value.length < 3;
+          if (list.hidden) return;
           const box = input.getBoundingClientRect();
           list.style.left = box.left + window.scrollX + 'px';
           list.style.top = box.bottom + window.scrollY + 'px';
@@ -111,6 +113,7 @@ export function fakePlacesScript(requestUrl: string): string {
             input.value = place.formatted_address;
             this.place = place;
             list.replaceChildren();
+            list.hidden = true;
             for (const listener of listeners) listener();
           });
           list.append(option);

@@ -33,7 +33,12 @@ describe('sites, as an installer', () => {
     await heading(page, 'Sites').waitFor();
     await page.getByText(/^1–50 of 70 · page 1 of 2$/).waitFor();
     await expectAccessible(page);
-    await screenshots(page, 'screens-sites-list', () => sitesTable(page).or(page.getByRole('list', { name: 'Sites' })).first().waitFor());
+    await screenshots(page, 'screens-sites-list', () =>
+      sitesTable(page)
+        .or(page.getByRole('list', { name: 'Sites' }))
+        .first()
+        .waitFor(),
+    );
 
     await page.getByRole('button', { name: 'Next page' }).click();
     await page.getByText(/^51–70 of 70 · page 2 of 2$/).waitFor();
@@ -69,7 +74,10 @@ describe('sites, as an installer', () => {
     await expect(page.getByLabel('Latitude').inputValue()).resolves.toBe(String(FAKE_PLACE.latitude));
     await screenshots(page, 'screens-create-site', () => heading(page, 'Create site').waitFor());
     // The script was asked for once, with the places library and the configured key.
-    expect(await page.evaluate('window.__mapsScriptParams')).toEqual({ key: 'test-maps-key', libraries: 'places' });
+    expect(await page.evaluate('window.__mapsScriptParams')).toEqual({
+      key: 'test-maps-key',
+      libraries: 'places',
+    });
     await page.getByRole('button', { name: 'Create site' }).click();
     await heading(page, 'Capitol Solar').waitFor();
     expect(pathOf(page)).toMatch(/^\/site-details\/\d+$/);
@@ -90,7 +98,9 @@ describe('sites, as an installer', () => {
     await page.getByRole('button', { name: 'Create site' }).click();
     // A clear message next to the field, and nothing typed is lost.
     await page.getByText('Latitude is a number from -90 to 90').waitFor();
-    await expect(page.getByRole('textbox', { name: /^Address/ }).inputValue()).resolves.toBe('12 Paddock Lane, Dripping Springs, TX');
+    await expect(page.getByRole('textbox', { name: /^Address/ }).inputValue()).resolves.toBe(
+      '12 Paddock Lane, Dripping Springs, TX',
+    );
     expect(errors.some((text) => text.includes('Google Maps loading failed'))).toBe(true);
     await expect(page.getByRole('alert').count()).resolves.toBe(0);
     await page.getByLabel('Latitude').fill('30.19');
@@ -108,7 +118,9 @@ describe('sites, as an installer', () => {
     await heading(page, 'Hand Typed Farm').waitFor();
 
     await page.goto(appUrl('/sites-list?page=0&q=Paddock'));
-    await sitesTable(page).getByRole('cell', { name: '14 Paddock Lane, Dripping Springs, TX 78620' }).waitFor();
+    await sitesTable(page)
+      .getByRole('cell', { name: '14 Paddock Lane, Dripping Springs, TX 78620' })
+      .waitFor();
     await page.unrouteAll();
   });
 
@@ -120,13 +132,15 @@ describe('sites, as an installer', () => {
 });
 
 describe('sites, as an owner', () => {
-  it("says so when an owner opens a site that is not theirs, or one that does not exist", async () => {
+  it('says so when an owner opens a site that is not theirs, or one that does not exist', async () => {
     const owner = await signedInPage(browser, OWNER);
     const { page } = owner;
     await page.goto(appUrl('/site-details/100'));
     await heading(page, "You don't have access to this site").waitFor();
     await expectAccessible(page);
-    await screenshots(page, 'screens-site-forbidden', () => heading(page, "You don't have access to this site").waitFor());
+    await screenshots(page, 'screens-site-forbidden', () =>
+      heading(page, "You don't have access to this site").waitFor(),
+    );
     await page.goto(appUrl('/site-details/999999'));
     await heading(page, 'No site 999999').waitFor();
     await page.goto(appUrl('/site-details/abc'));

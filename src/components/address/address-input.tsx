@@ -10,7 +10,11 @@ export interface AddressInputProps {
   onChange: (value: string) => void;
   onBlur?: () => void;
   /** A place was picked: the §3 record, its latitude/longitude pair and the place itself. */
-  onPlace?: (record: AddressRecord, position: { latitude: number; longitude: number }, place: PlaceLike) => void;
+  onPlace?: (
+    record: AddressRecord,
+    position: { latitude: number; longitude: number },
+    place: PlaceLike,
+  ) => void;
   mapsApiKey: string | null;
   options?: AutocompleteOptions;
   required?: boolean;

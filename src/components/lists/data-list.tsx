@@ -1,7 +1,7 @@
 import { Card, Stack, Table, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { type ReactNode, useRef } from 'react';
+import { type ReactNode, type RefObject, useRef } from 'react';
 
 /** One column of a list: its header, its plain text (CSV, sort, cards) and, if richer, its cell. */
 export interface Column<T> {
@@ -22,6 +22,24 @@ interface DataListProps<T> {
   columns: readonly Column<T>[];
   rows: readonly T[];
   rowKey: (row: T) => string | number;
+}
+
+interface ScrollRegionProps {
+  scrollRef: RefObject<HTMLDivElement | null>;
+  label: string;
+  virtual: boolean;
+  children: ReactNode;
+}
+
+/** A long list scrolls in its own region, named and reachable by keyboard; a short one does not. */
+function ScrollRegion({ scrollRef, label, virtual, children }: ScrollRegionProps) {
+  if (!virtual) return <div ref={scrollRef}>{children}</div>;
+  return (
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be reachable by keyboard.
+    <section ref={scrollRef} aria-label={label} tabIndex={0} style={{ maxHeight: '70vh', overflowY: 'auto' }}>
+      {children}
+    </section>
+  );
 }
 
 const cellOf = <T,>(column: Column<T>, row: T) => (column.render ? column.render(row) : column.text(row));
@@ -46,18 +64,24 @@ export function DataList<T>({ label, columns, rows, rowKey }: DataListProps<T>) 
     : rows.map((_, index) => ({ index, start: 0, end: 0, key: index }));
   const padTop = virtual ? (items[0]?.start ?? 0) : 0;
   const padBottom = virtual ? virtualizer.getTotalSize() - (items.at(-1)?.end ?? 0) : 0;
-  const scrollStyle = virtual ? { maxHeight: '70vh', overflowY: 'auto' as const } : undefined;
 
   if (phone) {
     const [first, ...rest] = columns;
     return (
-      // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be reachable by keyboard.
-      <div ref={scrollRef} style={scrollStyle} tabIndex={virtual ? 0 : undefined} aria-label={virtual ? label : undefined} role={virtual ? 'region' : undefined}>
-        <ul aria-label={label} style={{ listStyle: 'none', margin: 0, padding: 0, paddingTop: padTop, paddingBottom: padBottom }}>
+      <ScrollRegion scrollRef={scrollRef} label={label} virtual={virtual}>
+        <ul
+          aria-label={label}
+          style={{ listStyle: 'none', margin: 0, padding: 0, paddingTop: padTop, paddingBottom: padBottom }}
+        >
           {items.map((item) => {
             const row = rows[item.index] as T;
             return (
-              <li key={rowKey(row)} data-index={item.index} ref={virtual ? virtualizer.measureElement : undefined} style={{ paddingBottom: 8 }}>
+              <li
+                key={rowKey(row)}
+                data-index={item.index}
+                ref={virtual ? virtualizer.measureElement : undefined}
+                style={{ paddingBottom: 8 }}
+              >
                 <Card withBorder padding="sm">
                   <Stack gap={4}>
                     {first ? <Text fw={600}>{cellOf(first, row)}</Text> : null}
@@ -75,14 +99,19 @@ export function DataList<T>({ label, columns, rows, rowKey }: DataListProps<T>) 
             );
           })}
         </ul>
-      </div>
+      </ScrollRegion>
     );
   }
 
   return (
-    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be reachable by keyboard.
-    <div ref={scrollRef} style={scrollStyle} tabIndex={virtual ? 0 : undefined} aria-label={virtual ? label : undefined} role={virtual ? 'region' : undefined}>
-      <Table striped highlightOnHover stickyHeader={virtual} aria-label={label} aria-rowcount={rows.length + 1}>
+    <ScrollRegion scrollRef={scrollRef} label={label} virtual={virtual}>
+      <Table
+        striped
+        highlightOnHover
+        stickyHeader={virtual}
+        aria-label={label}
+        aria-rowcount={rows.length + 1}
+      >
         <Table.Thead>
           <Table.Tr>
             {columns.map((column) => (
@@ -107,6 +136,6 @@ export function DataList<T>({ label, columns, rows, rowKey }: DataListProps<T>) 
           {padBottom > 0 ? <tr aria-hidden style={{ height: padBottom }} /> : null}
         </Table.Tbody>
       </Table>
-    </div>
+    </ScrollRegion>
   );
 }

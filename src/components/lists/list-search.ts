@@ -32,7 +32,11 @@ export function listSearchValidator(sortKeys: readonly string[]) {
  * Sorts the rows of one page by `sort` (`name`, or `-name` for descending) using each column's
  * text; numbers inside text compare as numbers.
  */
-export function sortRows<T>(rows: T[], sort: string | undefined, textOf: (row: T, key: string) => string): T[] {
+export function sortRows<T>(
+  rows: T[],
+  sort: string | undefined,
+  textOf: (row: T, key: string) => string,
+): T[] {
   if (!sort) return rows;
   const key = sort.replace(/^-/, '');
   const direction = sort.startsWith('-') ? -1 : 1;

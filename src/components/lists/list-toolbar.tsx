@@ -25,7 +25,14 @@ const DEFAULT_SORT = '';
  * Search, sort and CSV export above a list. A new search starts again at page 0; sort and
  * search live in the URL, so a reload or a shared link shows the same list.
  */
-export function ListToolbar({ searchLabel, searchHint, search, sortOptions, onChange, onExport }: ListToolbarProps) {
+export function ListToolbar({
+  searchLabel,
+  searchHint,
+  search,
+  sortOptions,
+  onChange,
+  onExport,
+}: ListToolbarProps) {
   const [exporting, setExporting] = useState(false);
   const [exportError, setExportError] = useState<string | null>(null);
   const submit = (event: FormEvent<HTMLFormElement>) => {
@@ -47,23 +54,25 @@ export function ListToolbar({ searchLabel, searchHint, search, sortOptions, onCh
   return (
     <>
       <Group align="flex-end" gap="sm" wrap="wrap">
-        <form onSubmit={submit} role="search" style={{ flex: '1 1 260px' }}>
-          <Group align="flex-end" gap="xs" wrap="nowrap">
-            <TextInput
-              key={search.q ?? ''}
-              name="q"
-              label={searchLabel}
-              description={searchHint}
-              defaultValue={search.q ?? ''}
-              leftSection={<IconSearch size={16} aria-hidden />}
-              style={{ flex: 1 }}
-              maxLength={200}
-            />
-            <Button type="submit" variant="light">
-              Search
-            </Button>
-          </Group>
-        </form>
+        <search style={{ flex: '1 1 260px' }}>
+          <form onSubmit={submit}>
+            <Group align="flex-end" gap="xs" wrap="nowrap">
+              <TextInput
+                key={search.q ?? ''}
+                name="q"
+                label={searchLabel}
+                description={searchHint}
+                defaultValue={search.q ?? ''}
+                leftSection={<IconSearch size={16} aria-hidden />}
+                style={{ flex: 1 }}
+                maxLength={200}
+              />
+              <Button type="submit" variant="light">
+                Search
+              </Button>
+            </Group>
+          </form>
+        </search>
         <Select
           label="Sort by"
           data={[{ value: DEFAULT_SORT, label: 'List order' }, ...sortOptions]}

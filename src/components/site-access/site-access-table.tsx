@@ -1,4 +1,5 @@
-import { Alert, Badge, Button, Checkbox, Group, Stack, Switch, Table, Text } from '@mantine/core';
+import { Alert, Badge, Button, Card, Checkbox, Group, Stack, Switch, Table, Text } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { useRouter } from '@tanstack/react-router';
 import { useState } from 'react';
 import type { SiteDetails, SiteRole } from '../../../contracts/sites.ts';
@@ -18,7 +19,7 @@ const sameRoles = (a: readonly string[], b: readonly string[]) =>
   a.length === b.length && a.every((role) => b.includes(role));
 
 /** One person's roles and access switch; a failed save keeps the roles as ticked and says why. */
-function AccessRowView({ row, canManage }: { row: AccessRow; canManage: boolean }) {
+function AccessRowView({ row, canManage, phone }: { row: AccessRow; canManage: boolean; phone: boolean }) {
   const { configApi } = useRuntime();
   const router = useRouter();
   const [roles, setRoles] = useState<string[]>(row.roles);
@@ -43,68 +44,84 @@ function AccessRowView({ row, canManage }: { row: AccessRow; canManage: boolean 
     );
   const switchAccess = (access: boolean) =>
     run('access', () => setAccess(configApi, { siteId: row.siteId, userId: row.userId, access }));
+  const person = (
+    <>
+      <Text fw={600} size="sm">
+        {row.name}
+      </Text>
+      <Text size="xs" c="dimmed">
+        {row.main_email}
+      </Text>
+    </>
+  );
+  const roleCell = (
+    <>
+      {canManage ? (
+        <Stack gap={6}>
+          <Checkbox.Group value={roles} onChange={setRoles} aria-label={`Roles of ${who}`}>
+            <Group gap="sm">
+              {SITE_ROLES.map((role) => (
+                <Checkbox key={role.value} value={role.value} label={role.label} />
+              ))}
+            </Group>
+          </Checkbox.Group>
+          <Group gap="xs">
+            <Button
+              size="xs"
+              variant="light"
+              disabled={sameRoles(roles, row.roles)}
+              loading={busy === 'roles'}
+              onClick={() => void saveRoles()}
+              aria-label={`Save roles of ${who}`}
+            >
+              Save roles
+            </Button>
+          </Group>
+        </Stack>
+      ) : (
+        <Group gap={4}>
+          {row.roles.length === 0 ? <Text size="sm">No role</Text> : null}
+          {row.roles.map((role) => (
+            <Badge key={role} variant="light">
+              {role}
+            </Badge>
+          ))}
+        </Group>
+      )}
+      {error ? (
+        <Alert color="red" role="alert" mt="xs" p="xs">
+          {error}
+        </Alert>
+      ) : null}
+    </>
+  );
+  const accessCell = canManage ? (
+    <Switch
+      checked={row.access}
+      disabled={busy !== null}
+      onChange={(event) => void switchAccess(event.currentTarget.checked)}
+      label={row.access ? 'On' : 'Off'}
+      aria-label={`Access for ${who}`}
+    />
+  ) : (
+    <Text size="sm">Access: {row.access ? 'On' : 'Off'}</Text>
+  );
+  if (phone) {
+    return (
+      <Card withBorder padding="sm" component="li">
+        <Stack gap="xs">
+          <div>{person}</div>
+          {roleCell}
+          {accessCell}
+        </Stack>
+      </Card>
+    );
+  }
   return (
     <Table.Tr>
-      <Table.Td>
-        <Text fw={600} size="sm">
-          {row.name}
-        </Text>
-        <Text size="xs" c="dimmed">
-          {row.main_email}
-        </Text>
-      </Table.Td>
-      <Table.Td>
-        {canManage ? (
-          <Stack gap={6}>
-            <Checkbox.Group value={roles} onChange={setRoles} aria-label={`Roles of ${who}`}>
-              <Group gap="sm">
-                {SITE_ROLES.map((role) => (
-                  <Checkbox key={role.value} value={role.value} label={role.label} />
-                ))}
-              </Group>
-            </Checkbox.Group>
-            <Group gap="xs">
-              <Button
-                size="xs"
-                variant="light"
-                disabled={sameRoles(roles, row.roles)}
-                loading={busy === 'roles'}
-                onClick={() => void saveRoles()}
-                aria-label={`Save roles of ${who}`}
-              >
-                Save roles
-              </Button>
-            </Group>
-          </Stack>
-        ) : (
-          <Group gap={4}>
-            {row.roles.length === 0 ? <Text size="sm">No role</Text> : null}
-            {row.roles.map((role) => (
-              <Badge key={role} variant="light">
-                {role}
-              </Badge>
-            ))}
-          </Group>
-        )}
-        {error ? (
-          <Alert color="red" role="alert" mt="xs" p="xs">
-            {error}
-          </Alert>
-        ) : null}
-      </Table.Td>
-      <Table.Td>
-        {canManage ? (
-          <Switch
-            checked={row.access}
-            disabled={busy !== null}
-            onChange={(event) => void switchAccess(event.currentTarget.checked)}
-            label={row.access ? 'On' : 'Off'}
-            aria-label={`Access for ${who}`}
-          />
-        ) : (
-          <Text size="sm">{row.access ? 'On' : 'Off'}</Text>
-        )}
-      </Table.Td>
+      <Table.Td>{person}</Table.Td>
+      <Table.Td>{roleCell}</Table.Td>
+      <Table.Td>{accessCell}</Table.Td>
     </Table.Tr>
   );
 }
@@ -114,7 +131,23 @@ function AccessRowView({ row, canManage }: { row: AccessRow; canManage: boolean 
  * (the admin, or a site installer); the server checks every change.
  */
 export function SiteAccessTable({ site, canManage }: { site: SiteDetails; canManage: boolean }) {
+  const phone = useMediaQuery('(max-width: 48em)', false, { getInitialValueInEffect: false });
   if (site.access.length === 0) return <Text c="dimmed">Nobody has been given access to this site.</Text>;
+  const rowKey = (row: AccessRow) => `${row.userId}:${row.roles.join()}:${row.access}`;
+  if (phone) {
+    return (
+      <Stack
+        component="ul"
+        gap="sm"
+        aria-label={`People with access to ${site.name}`}
+        style={{ listStyle: 'none', padding: 0, margin: 0 }}
+      >
+        {site.access.map((row) => (
+          <AccessRowView key={rowKey(row)} row={row} canManage={canManage} phone />
+        ))}
+      </Stack>
+    );
+  }
   return (
     <Table.ScrollContainer minWidth={560}>
       <Table aria-label={`People with access to ${site.name}`} verticalSpacing="sm">
@@ -127,7 +160,7 @@ export function SiteAccessTable({ site, canManage }: { site: SiteDetails; canMan
         </Table.Thead>
         <Table.Tbody>
           {site.access.map((row) => (
-            <AccessRowView key={`${row.userId}:${row.roles.join()}:${row.access}`} row={row} canManage={canManage} />
+            <AccessRowView key={rowKey(row)} row={row} canManage={canManage} phone={false} />
           ))}
         </Table.Tbody>
       </Table>
@@ -145,6 +178,9 @@ export function canManageAccess(site: SiteDetails, user: { id: number; role: str
 export function canEditSite(site: SiteDetails, user: { id: number; role: string }): boolean {
   if (user.role === 'admin') return true;
   return site.access.some(
-    (row) => row.userId === user.id && row.access && (row.roles.includes('installer') || row.roles.includes('owner')),
+    (row) =>
+      row.userId === user.id &&
+      row.access &&
+      (row.roles.includes('installer') || row.roles.includes('owner')),
   );
 }

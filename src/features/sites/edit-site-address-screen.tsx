@@ -2,7 +2,7 @@ import { Stack, Text, Title } from '@mantine/core';
 import { getRouteApi, useNavigate, useRouter } from '@tanstack/react-router';
 import { useRuntime } from '../../components/runtime-context.tsx';
 import { SiteForm } from './site-form.tsx';
-import { sitePayloadFromForm, siteFormValuesOf } from './site-form-schema.ts';
+import { siteFormValuesOf, sitePayloadFromForm } from './site-form-schema.ts';
 import { updateSite } from './sites-api.ts';
 
 const route = getRouteApi('/_shell/edit-site-address/$siteid');
@@ -28,7 +28,11 @@ export function EditSiteAddressScreen() {
         submitLabel="Save address"
         onSave={async (values) => {
           // Name and owner come from the site as loaded: this screen changes the address only.
-          const payload = sitePayloadFromForm({ ...values, name: site.name, ownerId: site.ownerId ? String(site.ownerId) : '' });
+          const payload = sitePayloadFromForm({
+            ...values,
+            name: site.name,
+            ownerId: site.ownerId ? String(site.ownerId) : '',
+          });
           await updateSite(configApi, site.id, payload);
           await router.invalidate();
           await back();

@@ -4,12 +4,16 @@ import { IconEdit, IconMapPin } from '@tabler/icons-react';
 import { getRouteApi, Link } from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';
 import type { Device } from '../../../contracts/devices.ts';
-import { devicesList } from '../../../machines/devices-list-selectors.ts';
+import { devicesList, e1DevicesList } from '../../../machines/devices-list-selectors.ts';
 import { AnchorLink } from '../../components/anchor-link.tsx';
 import { type Column, DataList } from '../../components/lists/data-list.tsx';
 import { EmptyState } from '../../components/page-state.tsx';
 import { useRuntime } from '../../components/runtime-context.tsx';
-import { canEditSite, canManageAccess, SiteAccessTable } from '../../components/site-access/site-access-table.tsx';
+import {
+  canEditSite,
+  canManageAccess,
+  SiteAccessTable,
+} from '../../components/site-access/site-access-table.tsx';
 import { SiteEditForm } from './site-edit-form.tsx';
 import { positionText } from './site-payload.ts';
 
@@ -29,21 +33,31 @@ function Fact({ label, children }: { label: string; children: React.ReactNode })
 function useInstallColumns(): Column<Device>[] {
   const { devicesList: listActor } = useRuntime();
   const models = useSelector(listActor, devicesList);
-  const modelName = (device: Device) => models?.[device.modelId]?.name ?? device.modelId;
+  const e1Models = useSelector(listActor, e1DevicesList);
+  const modelName = (device: Device) =>
+    models?.[device.modelId]?.name ?? e1Models?.[device.modelId]?.name ?? device.modelId;
   return [
     {
       key: 'serial',
       header: 'Serial',
       text: (device) => device.serial,
       render: (device) => (
-        <AnchorLink to="/device-details/$deviceid" params={{ deviceid: device.modelId }} search={{ serial: device.serial }}>
+        <AnchorLink
+          to="/device-details/$deviceid"
+          params={{ deviceid: device.modelId }}
+          search={{ serial: device.serial }}
+        >
           {device.serial}
         </AnchorLink>
       ),
     },
     { key: 'model', header: 'Model', text: modelName },
     { key: 'name', header: 'Name', text: (device) => device.name },
-    { key: 'installed', header: 'Installed', text: (device) => new Date(device.installedAt).toLocaleDateString() },
+    {
+      key: 'installed',
+      header: 'Installed',
+      text: (device) => new Date(device.installedAt).toLocaleDateString(),
+    },
   ];
 }
 
@@ -88,7 +102,9 @@ export function SiteDetailsScreen() {
           <Fact label="Address">{site.displayAddress}</Fact>
           <Fact label="Position">{positionText(site)}</Fact>
           <Fact label="Town">{[site.postalCode, site.locality].filter(Boolean).join(' ') || '—'}</Fact>
-          <Fact label="State and country">{[site.state, site.country].filter(Boolean).join(', ') || '—'}</Fact>
+          <Fact label="State and country">
+            {[site.state, site.country].filter(Boolean).join(', ') || '—'}
+          </Fact>
           <Fact label="Owner">{owner ? `${owner.name} (${owner.main_email})` : 'No owner attached'}</Fact>
           <Fact label="Devices">{site.deviceCount}</Fact>
         </SimpleGrid>
@@ -100,7 +116,12 @@ export function SiteDetailsScreen() {
         {installs.items.length === 0 ? (
           <EmptyState title="No devices installed here yet" />
         ) : (
-          <DataList label={`Devices at ${site.name}`} columns={columns} rows={installs.items} rowKey={(d) => d.id} />
+          <DataList
+            label={`Devices at ${site.name}`}
+            columns={columns}
+            rows={installs.items}
+            rowKey={(d) => d.id}
+          />
         )}
         {installs.total > installs.items.length ? (
           <Text size="sm" c="dimmed">

@@ -16,7 +16,15 @@ const schema = z.object({
 type Values = z.infer<typeof schema>;
 
 /** Edit a site's name and attach an owner (`PUT /sites/{id}` with the whole site payload). */
-export function SiteEditForm({ site, owners, onDone }: { site: SiteDetails; owners: User[]; onDone: () => void }) {
+export function SiteEditForm({
+  site,
+  owners,
+  onDone,
+}: {
+  site: SiteDetails;
+  owners: User[];
+  onDone: () => void;
+}) {
   const { configApi } = useRuntime();
   const router = useRouter();
   const form = useForm<Values>({
@@ -51,7 +59,10 @@ export function SiteEditForm({ site, owners, onDone }: { site: SiteDetails; owne
               placeholder="No owner"
               clearable
               searchable
-              data={owners.map((owner) => ({ value: String(owner.id), label: `${owner.name} (${owner.main_email})` }))}
+              data={owners.map((owner) => ({
+                value: String(owner.id),
+                label: `${owner.name} (${owner.main_email})`,
+              }))}
               value={field.value || null}
               onChange={(value) => field.onChange(value ?? '')}
             />

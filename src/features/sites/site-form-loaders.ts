@@ -1,5 +1,5 @@
-import type { AppRuntime } from '../../app-runtime.ts';
 import { ApiError } from '../../api/api-error.ts';
+import type { AppRuntime } from '../../app-runtime.ts';
 import { requireCurrentUser } from '../../components/current-user.ts';
 import { fetchSite } from '../../components/site-access/site-access-api.ts';
 import { canEditSite } from '../../components/site-access/site-access-table.tsx';
@@ -20,7 +20,7 @@ export async function loadEditSiteAddress(runtime: AppRuntime, siteid: string) {
   const user = requireCurrentUser(runtime);
   const site = await fetchSite(runtime.configApi, parseSiteId(siteid));
   if (!canEditSite(site, user)) {
-    throw new ApiError("You may view this site but not change its address", {
+    throw new ApiError('You may view this site but not change its address', {
       status: 403,
       code: 'site_role_forbidden',
       path: `/sites/${site.id}`,

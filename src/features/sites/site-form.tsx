@@ -2,8 +2,12 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert, Button, Group, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { Controller, useForm } from 'react-hook-form';
 import type { User } from '../../../contracts/users.ts';
-import { type AddressRecord, type PlaceLike, postalCodeText } from '../../components/address/address-record.ts';
 import { AddressInput } from '../../components/address/address-input.tsx';
+import {
+  type AddressRecord,
+  type PlaceLike,
+  postalCodeText,
+} from '../../components/address/address-record.ts';
 import { useRuntime } from '../../components/runtime-context.tsx';
 import { type SiteFormValues, siteFormSchema } from './site-form-schema.ts';
 
@@ -29,7 +33,11 @@ export function SiteForm({ mode, defaultValues, owners = [], submitLabel, onSave
   const text = (name: keyof SiteFormValues, label: string) => (
     <TextInput label={label} {...form.register(name)} error={errors[name]?.message} />
   );
-  const fillFromPlace = (record: AddressRecord, position: { latitude: number; longitude: number }, place: PlaceLike) => {
+  const fillFromPlace = (
+    record: AddressRecord,
+    position: { latitude: number; longitude: number },
+    place: PlaceLike,
+  ) => {
     const set = (name: keyof SiteFormValues, value: string) =>
       form.setValue(name, value, { shouldDirty: true, shouldValidate: true });
     set('streetNumber', record.streetNumber);
@@ -91,7 +99,12 @@ export function SiteForm({ mode, defaultValues, owners = [], submitLabel, onSave
             Filled in when you pick an address; you may also enter it yourself, or leave it blank.
           </Text>
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
-            <TextInput label="Latitude" inputMode="decimal" {...form.register('latitude')} error={errors.latitude?.message} />
+            <TextInput
+              label="Latitude"
+              inputMode="decimal"
+              {...form.register('latitude')}
+              error={errors.latitude?.message}
+            />
             <TextInput
               label="Longitude"
               inputMode="decimal"

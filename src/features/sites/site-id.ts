@@ -9,7 +9,11 @@ import { ApiError } from '../../api/api-error.ts';
 export function parseSiteId(siteid: string): number {
   const id = Number(siteid);
   if (!/^\d{1,9}$/.test(siteid) || id < 1) {
-    throw new ApiError(`No site ${siteid}`, { status: 404, code: 'not_found', path: `/fleet/sites/${siteid}` });
+    throw new ApiError(`No site ${siteid}`, {
+      status: 404,
+      code: 'not_found',
+      path: `/fleet/sites/${siteid}`,
+    });
   }
   return id;
 }

@@ -14,7 +14,13 @@ const query = (q: string | undefined, pageSize: number) => ({ pageSize, ...(q ? 
  *
  * @throws ApiError when the call fails
  */
-export async function fetchSitesPage(api: ApiClient, userId: number, page: number, q?: string, pageSize = SITES_PAGE_SIZE) {
+export async function fetchSitesPage(
+  api: ApiClient,
+  userId: number,
+  page: number,
+  q?: string,
+  pageSize = SITES_PAGE_SIZE,
+) {
   return sitePageSchema.parse(await api(`/fleet/sites/all/${userId}/${page}`, { query: query(q, pageSize) }));
 }
 

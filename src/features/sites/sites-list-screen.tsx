@@ -1,15 +1,15 @@
 import { Button, Group, Stack, Title } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { getRouteApi, Link } from '@tanstack/react-router';
-import { EmptyState } from '../../components/page-state.tsx';
-import { useRuntime } from '../../components/runtime-context.tsx';
-import { DataList } from '../../components/lists/data-list.tsx';
 import { collectAllPages, downloadCsv, toCsv } from '../../components/lists/csv.ts';
+import { DataList } from '../../components/lists/data-list.tsx';
 import type { ListSearch } from '../../components/lists/list-search.ts';
 import { sortRows } from '../../components/lists/list-search.ts';
 import { ListToolbar, Pager } from '../../components/lists/list-toolbar.tsx';
-import { fetchSitesPage } from './sites-api.ts';
+import { EmptyState } from '../../components/page-state.tsx';
+import { useRuntime } from '../../components/runtime-context.tsx';
 import { SITE_COLUMNS, SITE_SORT_OPTIONS, siteText } from './site-columns.tsx';
+import { fetchSitesPage } from './sites-api.ts';
 
 const route = getRouteApi('/_shell/sites-list');
 
@@ -47,12 +47,19 @@ export function SitesListScreen() {
       />
       {page.items.length === 0 ? (
         <EmptyState title={search.q ? `No site matches “${search.q}”` : 'No sites yet'}>
-          {search.q ? 'Try another name, address, owner or serial.' : 'Sites you create or are given appear here.'}
+          {search.q
+            ? 'Try another name, address, owner or serial.'
+            : 'Sites you create or are given appear here.'}
         </EmptyState>
       ) : (
         <DataList label="Sites" columns={SITE_COLUMNS} rows={rows} rowKey={(site) => site.id} />
       )}
-      <Pager page={page.page} pageSize={page.pageSize} total={page.total} onPage={(n) => go({ ...search, page: n })} />
+      <Pager
+        page={page.page}
+        pageSize={page.pageSize}
+        total={page.total}
+        onPage={(n) => go({ ...search, page: n })}
+      />
     </Stack>
   );
 }

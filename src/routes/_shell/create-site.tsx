@@ -6,6 +6,8 @@ import { loadCreateSite } from '../../features/sites/site-form-loaders.ts';
 export const Route = createFileRoute('/_shell/create-site')({
   loader: ({ context }) => loadCreateSite(context.runtime),
   pendingComponent: () => <PageLoading />,
-  errorComponent: ({ error }) => <PageError error={error} messages={{ forbidden: 'You cannot create sites' }} />,
+  errorComponent: ({ error }) => (
+    <PageError error={error} messages={{ forbidden: 'You cannot create sites' }} />
+  ),
   component: CreateSiteScreen,
 });
