@@ -141,8 +141,28 @@ export async function listSites(
   if (caller.id !== target.id && caller.role !== 'admin') query = query.where(siteVisible(caller));
   if (paging.q) {
     const pattern = likePattern(paging.q);
+    // Name, address, the owner's name or e-mail, or the serial of a device at the site.
     query = query.where((eb) =>
-      eb.or([eb('name', 'ilike', pattern), eb('display_address', 'ilike', pattern)]),
+      eb.or([
+        eb('sites.name', 'ilike', pattern),
+        eb('sites.display_address', 'ilike', pattern),
+        eb.exists(
+          eb
+            .selectFrom('users')
+            .select('users.id')
+            .whereRef('users.id', '=', 'sites.owner_id')
+            .where((u) =>
+              u.or([u('users.display_name', 'ilike', pattern), u('users.main_email', 'ilike', pattern)]),
+            ),
+        ),
+        eb.exists(
+          eb
+            .selectFrom('devices')
+            .select('devices.id')
+            .whereRef('devices.site_id', '=', 'sites.id')
+            .where('devices.serial', 'ilike', pattern),
+        ),
+      ]),
     );
   }
   const [rows, count] = await Promise.all([

@@ -1,6 +1,13 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { ScreenPlaceholder } from '../../components/screen-placeholder.tsx';
+import { PageError, PageLoading } from '../../components/page-state.tsx';
+import { CreateSiteScreen } from '../../features/sites/create-site-screen.tsx';
+import { loadCreateSite } from '../../features/sites/site-form-loaders.ts';
 
 export const Route = createFileRoute('/_shell/create-site')({
-  component: () => <ScreenPlaceholder title="Create site" />,
+  loader: ({ context }) => loadCreateSite(context.runtime),
+  pendingComponent: () => <PageLoading />,
+  errorComponent: ({ error }) => (
+    <PageError error={error} messages={{ forbidden: 'You cannot create sites' }} />
+  ),
+  component: CreateSiteScreen,
 });

@@ -1,11 +1,14 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { ScreenPlaceholder } from '../../components/screen-placeholder.tsx';
+import { PageLoading } from '../../components/page-state.tsx';
+import { deviceSearch, loadDeviceDetails } from '../../features/devices/device-details-loader.ts';
+import { DeviceDetailsScreen } from '../../features/devices/device-details-screen.tsx';
+import { DeviceLoadError } from '../../features/devices/device-load-error.tsx';
 
 export const Route = createFileRoute('/_shell/device-details/$deviceid')({
-  component: Screen,
+  validateSearch: deviceSearch,
+  loaderDeps: ({ search }) => ({ serial: search.serial }),
+  loader: ({ context, params, deps }) => loadDeviceDetails(context.runtime, params.deviceid, deps.serial),
+  pendingComponent: () => <PageLoading label="Loading the device…" />,
+  errorComponent: DeviceLoadError,
+  component: DeviceDetailsScreen,
 });
-
-function Screen() {
-  const { deviceid } = Route.useParams();
-  return <ScreenPlaceholder title="Device details" detail={`Device ${deviceid}`} />;
-}

@@ -1,6 +1,15 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { ScreenPlaceholder } from '../../components/screen-placeholder.tsx';
+import { listSearchValidator } from '../../components/lists/list-search.ts';
+import { PageError, PageLoading } from '../../components/page-state.tsx';
+import { SITE_SORT_KEYS } from '../../features/sites/site-columns.tsx';
+import { loadSitesList } from '../../features/sites/sites-list-loader.ts';
+import { SitesListScreen } from '../../features/sites/sites-list-screen.tsx';
 
 export const Route = createFileRoute('/_shell/sites-list')({
-  component: () => <ScreenPlaceholder title="Sites" />,
+  validateSearch: listSearchValidator(SITE_SORT_KEYS),
+  loaderDeps: ({ search }) => ({ page: search.page, q: search.q }),
+  loader: ({ context, deps }) => loadSitesList(context.runtime, deps),
+  pendingComponent: () => <PageLoading label="Loading sites…" />,
+  errorComponent: ({ error }) => <PageError error={error} />,
+  component: SitesListScreen,
 });

@@ -1,11 +1,12 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { ScreenPlaceholder } from '../../components/screen-placeholder.tsx';
+import { PageLoading } from '../../components/page-state.tsx';
+import { loadUserDetails } from '../../features/users/user-details-loader.ts';
+import { UserDetailsScreen } from '../../features/users/user-details-screen.tsx';
+import { UserLoadError } from '../../features/users/user-load-error.tsx';
 
 export const Route = createFileRoute('/_shell/user-details/$userid')({
-  component: Screen,
+  loader: ({ context, params }) => loadUserDetails(context.runtime, params.userid),
+  pendingComponent: () => <PageLoading label="Loading the user…" />,
+  errorComponent: UserLoadError,
+  component: UserDetailsScreen,
 });
-
-function Screen() {
-  const { userid } = Route.useParams();
-  return <ScreenPlaceholder title="User details" detail={`User ${userid}`} />;
-}

@@ -1,6 +1,14 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { ScreenPlaceholder } from '../../components/screen-placeholder.tsx';
+import { PageError, PageLoading } from '../../components/page-state.tsx';
+import { loadUsersList } from '../../features/users/users-list-loader.ts';
+import { UsersListScreen } from '../../features/users/users-list-screen.tsx';
+import { usersSearch } from '../../features/users/users-search.ts';
 
 export const Route = createFileRoute('/_shell/users-list')({
-  component: () => <ScreenPlaceholder title="Users" />,
+  validateSearch: usersSearch,
+  loaderDeps: ({ search }) => ({ page: search.page, q: search.q, role: search.role }),
+  loader: ({ context, deps }) => loadUsersList(context.runtime, deps),
+  pendingComponent: () => <PageLoading label="Loading users…" />,
+  errorComponent: ({ error }) => <PageError error={error} />,
+  component: UsersListScreen,
 });

@@ -1,0 +1,134 @@
+import { Alert, Button, Group, Select, Text, TextInput } from '@mantine/core';
+import { IconDownload, IconSearch } from '@tabler/icons-react';
+import { type FormEvent, useState } from 'react';
+import type { ListSearch } from './list-search.ts';
+
+export interface SortOption {
+  value: string;
+  label: string;
+}
+
+interface ListToolbarProps {
+  /** e.g. "Search sites". */
+  searchLabel: string;
+  searchHint?: string;
+  search: ListSearch;
+  sortOptions: readonly SortOption[];
+  onChange: (next: ListSearch) => void;
+  /** Collects every row of the current filter and saves it as CSV. */
+  onExport: () => Promise<void>;
+}
+
+const DEFAULT_SORT = '';
+
+/**
+ * Search, sort and CSV export above a list. A new search starts again at page 0; sort and
+ * search live in the URL, so a reload or a shared link shows the same list.
+ */
+export function ListToolbar({
+  searchLabel,
+  searchHint,
+  search,
+  sortOptions,
+  onChange,
+  onExport,
+}: ListToolbarProps) {
+  const [exporting, setExporting] = useState(false);
+  const [exportError, setExportError] = useState<string | null>(null);
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const q = String(new FormData(event.currentTarget).get('q') ?? '').trim();
+    onChange({ ...search, page: 0, ...(q ? { q } : { q: undefined }) });
+  };
+  const exportCsv = async () => {
+    setExporting(true);
+    setExportError(null);
+    try {
+      await onExport();
+    } catch (error) {
+      setExportError(error instanceof Error ? error.message : String(error));
+    } finally {
+      setExporting(false);
+    }
+  };
+  return (
+    <>
+      <Group align="flex-end" gap="sm" wrap="wrap">
+        <search style={{ flex: '1 1 260px' }}>
+          <form onSubmit={submit}>
+            <Group align="flex-end" gap="xs" wrap="nowrap">
+              <TextInput
+                key={search.q ?? ''}
+                name="q"
+                label={searchLabel}
+                description={searchHint}
+                defaultValue={search.q ?? ''}
+                leftSection={<IconSearch size={16} aria-hidden />}
+                style={{ flex: 1 }}
+                maxLength={200}
+              />
+              <Button type="submit" variant="light">
+                Search
+              </Button>
+            </Group>
+          </form>
+        </search>
+        <Select
+          label="Sort by"
+          data={[{ value: DEFAULT_SORT, label: 'List order' }, ...sortOptions]}
+          value={search.sort ?? DEFAULT_SORT}
+          allowDeselect={false}
+          onChange={(value) => onChange({ ...search, ...(value ? { sort: value } : { sort: undefined }) })}
+          w={200}
+        />
+        <Button
+          variant="default"
+          leftSection={<IconDownload size={16} aria-hidden />}
+          loading={exporting}
+          onClick={() => void exportCsv()}
+        >
+          Export CSV
+        </Button>
+      </Group>
+      {search.sort ? (
+        <Text size="xs" c="dimmed">
+          Sorting orders the page shown.
+        </Text>
+      ) : null}
+      {exportError ? (
+        <Alert color="red" role="alert" title="The export failed">
+          {exportError}
+        </Alert>
+      ) : null}
+    </>
+  );
+}
+
+interface PagerProps {
+  page: number;
+  pageSize: number;
+  total: number;
+  onPage: (page: number) => void;
+}
+
+/** Previous and next page, with where the person is; page numbers in the URL start at 0. */
+export function Pager({ page, pageSize, total, onPage }: PagerProps) {
+  const pages = Math.max(1, Math.ceil(total / pageSize));
+  const first = total === 0 ? 0 : page * pageSize + 1;
+  const last = Math.min(total, (page + 1) * pageSize);
+  return (
+    <Group justify="space-between" component="nav" aria-label="Pages">
+      <Text size="sm" aria-live="polite">
+        {total === 0 ? 'No results' : `${first}–${last} of ${total} · page ${page + 1} of ${pages}`}
+      </Text>
+      <Group gap="xs">
+        <Button variant="default" size="xs" disabled={page <= 0} onClick={() => onPage(page - 1)}>
+          Previous page
+        </Button>
+        <Button variant="default" size="xs" disabled={page + 1 >= pages} onClick={() => onPage(page + 1)}>
+          Next page
+        </Button>
+      </Group>
+    </Group>
+  );
+}

@@ -1,0 +1,22 @@
+import {
+  type ChangeRolesRequest,
+  type SetAccessRequest,
+  siteAccessSchema,
+  siteDetailsSchema,
+} from '../../../contracts/sites.ts';
+import type { ApiClient } from '../../api/api-client.ts';
+
+/** A site with everyone's roles and access flag, and its device count (`GET /fleet/sites/{id}`). @throws ApiError */
+export async function fetchSite(api: ApiClient, siteId: number) {
+  return siteDetailsSchema.parse(await api(`/fleet/sites/${siteId}`));
+}
+
+/** `PUT /fleet/site-access/change-roles`: creates the access row (access on) when missing. @throws ApiError */
+export async function changeRoles(api: ApiClient, body: ChangeRolesRequest) {
+  return siteAccessSchema.parse(await api('/fleet/site-access/change-roles', { method: 'PUT', body }));
+}
+
+/** `PUT /fleet/site-access/set-access`: keeps the roles. @throws ApiError */
+export async function setAccess(api: ApiClient, body: SetAccessRequest) {
+  return siteAccessSchema.parse(await api('/fleet/site-access/set-access', { method: 'PUT', body }));
+}

@@ -1,0 +1,45 @@
+import type { Device } from '../../../contracts/devices.ts';
+import { AnchorLink } from '../../components/anchor-link.tsx';
+import type { Column } from '../../components/lists/data-list.tsx';
+
+export const DEVICE_SORT_KEYS = ['serial', 'model', 'name', 'site', 'installed'] as const;
+
+export const DEVICE_SORT_OPTIONS = [
+  { value: 'serial', label: 'Serial' },
+  { value: 'model', label: 'Model' },
+  { value: 'site', label: 'Site A–Z' },
+  { value: '-installed', label: 'Newest installs' },
+];
+
+/** Columns of the devices list, its cards and its CSV; model names come from the devices list. */
+export function deviceColumns(modelName: (modelId: string) => string): Column<Device>[] {
+  return [
+    {
+      key: 'serial',
+      header: 'Serial',
+      text: (device) => device.serial,
+      render: (device) => (
+        <AnchorLink
+          to="/device-details/$deviceid"
+          params={{ deviceid: device.modelId }}
+          search={{ serial: device.serial }}
+        >
+          {device.serial}
+        </AnchorLink>
+      ),
+    },
+    { key: 'model', header: 'Model', text: (device) => modelName(device.modelId) },
+    { key: 'name', header: 'Name', text: (device) => device.name },
+    {
+      key: 'site',
+      header: 'Site',
+      text: (device) => device.siteName,
+      render: (device) => (
+        <AnchorLink to="/site-details/$siteid" params={{ siteid: String(device.siteId) }}>
+          {device.siteName}
+        </AnchorLink>
+      ),
+    },
+    { key: 'installed', header: 'Installed', text: (device) => device.installedAt.slice(0, 10) },
+  ];
+}

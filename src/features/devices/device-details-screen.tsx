@@ -1,0 +1,99 @@
+import { Alert, Card, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { IconBluetooth } from '@tabler/icons-react';
+import { getRouteApi } from '@tanstack/react-router';
+import type { Device } from '../../../contracts/devices.ts';
+import { AnchorLink } from '../../components/anchor-link.tsx';
+import { DataList } from '../../components/lists/data-list.tsx';
+import { EmptyState } from '../../components/page-state.tsx';
+import { deviceColumns } from './device-columns.tsx';
+import { useModelName } from './device-models.ts';
+
+const route = getRouteApi('/_shell/device-details/$deviceid');
+
+function Fact({ label, children }: { label: string; children: React.ReactNode }) {
+  return (
+    <div>
+      <Text size="xs" c="dimmed" tt="uppercase" fw={700}>
+        {label}
+      </Text>
+      <Text>{children}</Text>
+    </div>
+  );
+}
+
+/**
+ * Where the Bluetooth configuration panel goes (`src/features/devices/ble/configure-panel.tsx`,
+ * `ConfigurePanel({ deviceId, serialNumber, productId })`), built separately.
+ */
+function ConfigureOverBluetooth({ device }: { device: Device }) {
+  return (
+    <Card withBorder component="section" aria-labelledby="configure-ble" data-device-serial={device.serial}>
+      <Title order={2} size="h4" id="configure-ble" mb="xs">
+        Configure over Bluetooth
+      </Title>
+      <Alert color="gray" icon={<IconBluetooth aria-hidden />}>
+        Bluetooth configuration of {device.serial} is not available in this version yet.
+      </Alert>
+    </Card>
+  );
+}
+
+function OneDevice({ device, modelName }: { device: Device; modelName: string }) {
+  return (
+    <Stack gap="lg">
+      <div>
+        <Title order={1} size="h2">
+          {device.serial}
+        </Title>
+        <Text c="dimmed">{modelName}</Text>
+      </div>
+      <Card withBorder component="section" aria-labelledby="device-facts">
+        <Title order={2} size="h4" id="device-facts" mb="sm">
+          Device
+        </Title>
+        <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }}>
+          <Fact label="Model">{`${modelName} (${device.modelId})`}</Fact>
+          <Fact label="Serial">{device.serial}</Fact>
+          <Fact label="Name">{device.name}</Fact>
+          <Fact label="Site">
+            <AnchorLink to="/site-details/$siteid" params={{ siteid: String(device.siteId) }}>
+              {device.siteName}
+            </AnchorLink>
+          </Fact>
+          <Fact label="Installed">{new Date(device.installedAt).toLocaleString()}</Fact>
+        </SimpleGrid>
+      </Card>
+      <ConfigureOverBluetooth device={device} />
+    </Stack>
+  );
+}
+
+/** Device details: one device by model and serial, or every visible device of a model. */
+export function DeviceDetailsScreen() {
+  const { modelId, serial, page } = route.useLoaderData();
+  const modelName = useModelName();
+  const device = serial ? page.items[0] : undefined;
+  if (device) return <OneDevice device={device} modelName={modelName(device.modelId)} />;
+  return (
+    <Stack gap="md">
+      <div>
+        <Title order={1} size="h2">
+          {modelName(modelId)}
+        </Title>
+        <Text c="dimmed">
+          {page.total} device{page.total === 1 ? '' : 's'} of model {modelId} at your sites
+        </Text>
+      </div>
+      {page.items.length === 0 ? (
+        <EmptyState title={`No ${modelId} devices at your sites`} />
+      ) : (
+        <DataList
+          label={`${modelId} devices`}
+          columns={deviceColumns(modelName)}
+          rows={page.items}
+          rowKey={(d) => d.id}
+        />
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,114 @@
+import { Anchor, Card, Stack, Text, Title } from '@mantine/core';
+import { getRouteApi } from '@tanstack/react-router';
+import type { Site } from '../../../contracts/sites.ts';
+import { AnchorLink } from '../../components/anchor-link.tsx';
+import { collectAllPages, downloadCsv, toCsv } from '../../components/lists/csv.ts';
+import { type Column, DataList } from '../../components/lists/data-list.tsx';
+import { sortRows } from '../../components/lists/list-search.ts';
+import { ListToolbar, Pager } from '../../components/lists/list-toolbar.tsx';
+import { EmptyState } from '../../components/page-state.tsx';
+import { useRuntime } from '../../components/runtime-context.tsx';
+import { SiteAccessTable } from '../../components/site-access/site-access-table.tsx';
+import { AddSiteUser } from './add-site-user.tsx';
+import { fetchAllSites } from './site-manager-api.ts';
+import type { SiteManagerSearch } from './site-manager-search.ts';
+
+const route = getRouteApi('/_shell/site-manager');
+
+const SORT_OPTIONS = [
+  { value: 'name', label: 'Name A–Z' },
+  { value: 'locality', label: 'Town A–Z' },
+  { value: '-id', label: 'Newest first' },
+];
+
+/** Site Manager (company staff): every site, with each site's roles and access at hand. */
+export function SiteManagerScreen() {
+  const { configApi } = useRuntime();
+  const { user, page, site, missingSite } = route.useLoaderData();
+  const search = route.useSearch();
+  const navigate = route.useNavigate();
+  const go = (next: SiteManagerSearch) => void navigate({ search: next });
+  const columns: Column<Site>[] = [
+    {
+      key: 'name',
+      header: 'Site',
+      text: (s) => s.name,
+      render: (s) => (
+        <Anchor
+          component="button"
+          type="button"
+          onClick={() => go({ ...search, site: s.id })}
+          aria-label={`Manage access to ${s.name}`}
+          aria-pressed={search.site === s.id}
+        >
+          {s.name}
+        </Anchor>
+      ),
+    },
+    { key: 'address', header: 'Address', text: (s) => s.displayAddress },
+    { key: 'locality', header: 'Town', text: (s) => s.locality },
+    { key: 'id', header: 'Site id', text: (s) => String(s.id) },
+  ];
+  const textOf = (s: Site, key: string) => columns.find((c) => c.key === key)?.text(s) ?? '';
+  const exportCsv = async () => {
+    const all = await collectAllPages((n, size) => fetchAllSites(configApi, user.id, n, search.q, size));
+    downloadCsv('all-sites.csv', toCsv(all, columns));
+  };
+  return (
+    <Stack gap="md">
+      <div>
+        <Title order={1} size="h2">
+          Site Manager
+        </Title>
+        <Text c="dimmed">
+          Every site across all users. Pick a site to change who has access and with which roles.
+        </Text>
+      </div>
+      {site ? (
+        <Card withBorder component="section" aria-labelledby="managed-site">
+          <Stack gap="sm">
+            <div>
+              <Title order={2} size="h4" id="managed-site">
+                Access to {site.name}
+              </Title>
+              <Text size="sm" c="dimmed">
+                {site.displayAddress} ·{' '}
+                <AnchorLink to="/site-details/$siteid" params={{ siteid: String(site.id) }} underline="always">
+                  Open site details
+                </AnchorLink>
+              </Text>
+            </div>
+            <SiteAccessTable site={site} canManage />
+            <AddSiteUser key={site.id} siteId={site.id} adminId={user.id} />
+          </Stack>
+        </Card>
+      ) : missingSite ? (
+        <Text role="alert">No site {missingSite}</Text>
+      ) : null}
+      <ListToolbar
+        searchLabel="Search all sites"
+        searchHint="Name, address, owner or a device serial"
+        search={search}
+        sortOptions={SORT_OPTIONS}
+        onChange={go}
+        onExport={exportCsv}
+      />
+      {page.items.length === 0 ? (
+        <EmptyState title={search.q ? `No site matches “${search.q}”` : 'No sites yet'} />
+      ) : (
+        <DataList
+          label="All sites"
+          columns={columns}
+          rows={sortRows(page.items, search.sort, textOf)}
+          rowKey={(s) => s.id}
+        />
+      )}
+      <Pager
+        page={page.page}
+        pageSize={page.pageSize}
+        total={page.total}
+        onPage={(n) => go({ ...search, page: n })}
+      />
+    </Stack>
+  );
+}

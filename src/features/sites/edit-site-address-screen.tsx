@@ -1,0 +1,44 @@
+import { Stack, Text, Title } from '@mantine/core';
+import { getRouteApi, useNavigate, useRouter } from '@tanstack/react-router';
+import { useRuntime } from '../../components/runtime-context.tsx';
+import { SiteForm } from './site-form.tsx';
+import { siteFormValuesOf, sitePayloadFromForm } from './site-form-schema.ts';
+import { updateSite } from './sites-api.ts';
+
+const route = getRouteApi('/_shell/edit-site-address/$siteid');
+
+/** Edit site address: the address control and position of one site; the rest stays as it is. */
+export function EditSiteAddressScreen() {
+  const { configApi } = useRuntime();
+  const { site } = route.useLoaderData();
+  const navigate = useNavigate();
+  const router = useRouter();
+  const back = () => navigate({ to: '/site-details/$siteid', params: { siteid: String(site.id) } });
+  return (
+    <Stack gap="md">
+      <div>
+        <Title order={1} size="h2">
+          Edit site address
+        </Title>
+        <Text c="dimmed">{site.name}</Text>
+      </div>
+      <SiteForm
+        mode="address"
+        defaultValues={siteFormValuesOf(site)}
+        submitLabel="Save address"
+        onSave={async (values) => {
+          // Name and owner come from the site as loaded: this screen changes the address only.
+          const payload = sitePayloadFromForm({
+            ...values,
+            name: site.name,
+            ownerId: site.ownerId ? String(site.ownerId) : '',
+          });
+          await updateSite(configApi, site.id, payload);
+          await router.invalidate();
+          await back();
+        }}
+        onCancel={() => void back()}
+      />
+    </Stack>
+  );
+}

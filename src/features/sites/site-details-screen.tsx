@@ -1,0 +1,143 @@
+import { Button, Card, Group, Modal, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { IconEdit, IconMapPin } from '@tabler/icons-react';
+import { getRouteApi, Link } from '@tanstack/react-router';
+import { useSelector } from '@xstate/react';
+import type { Device } from '../../../contracts/devices.ts';
+import { devicesList, e1DevicesList } from '../../../machines/devices-list-selectors.ts';
+import { AnchorLink } from '../../components/anchor-link.tsx';
+import { type Column, DataList } from '../../components/lists/data-list.tsx';
+import { EmptyState } from '../../components/page-state.tsx';
+import { useRuntime } from '../../components/runtime-context.tsx';
+import {
+  canEditSite,
+  canManageAccess,
+  SiteAccessTable,
+} from '../../components/site-access/site-access-table.tsx';
+import { SiteEditForm } from './site-edit-form.tsx';
+import { positionText } from './site-payload.ts';
+
+const route = getRouteApi('/_shell/site-details/$siteid');
+
+function Fact({ label, children }: { label: string; children: React.ReactNode }) {
+  return (
+    <div>
+      <Text size="xs" c="dimmed" tt="uppercase" fw={700}>
+        {label}
+      </Text>
+      <Text>{children}</Text>
+    </div>
+  );
+}
+
+function useInstallColumns(): Column<Device>[] {
+  const { devicesList: listActor } = useRuntime();
+  const models = useSelector(listActor, devicesList);
+  const e1Models = useSelector(listActor, e1DevicesList);
+  const modelName = (device: Device) =>
+    models?.[device.modelId]?.name ?? e1Models?.[device.modelId]?.name ?? device.modelId;
+  return [
+    {
+      key: 'serial',
+      header: 'Serial',
+      text: (device) => device.serial,
+      render: (device) => (
+        <AnchorLink
+          to="/device-details/$deviceid"
+          params={{ deviceid: device.modelId }}
+          search={{ serial: device.serial }}
+        >
+          {device.serial}
+        </AnchorLink>
+      ),
+    },
+    { key: 'model', header: 'Model', text: modelName },
+    { key: 'name', header: 'Name', text: (device) => device.name },
+    {
+      key: 'installed',
+      header: 'Installed',
+      text: (device) => new Date(device.installedAt).toLocaleDateString(),
+    },
+  ];
+}
+
+/** Site details: the address and position, its devices, and who has access with which roles. */
+export function SiteDetailsScreen() {
+  const { user, site, installs, owners } = route.useLoaderData();
+  const [editing, { open, close }] = useDisclosure(false);
+  const columns = useInstallColumns();
+  const owner = site.access.find((row) => row.userId === site.ownerId);
+  const mayEdit = canEditSite(site, user);
+  return (
+    <Stack gap="lg">
+      <Group justify="space-between" align="flex-start">
+        <div>
+          <Title order={1} size="h2">
+            {site.name}
+          </Title>
+          <Text c="dimmed">{site.displayAddress}</Text>
+        </div>
+        {mayEdit ? (
+          <Group gap="xs">
+            <Button variant="light" leftSection={<IconEdit size={16} aria-hidden />} onClick={open}>
+              Edit site
+            </Button>
+            <Button
+              renderRoot={(props) => (
+                <Link {...props} to="/edit-site-address/$siteid" params={{ siteid: String(site.id) }} />
+              )}
+              variant="light"
+              leftSection={<IconMapPin size={16} aria-hidden />}
+            >
+              Edit address
+            </Button>
+          </Group>
+        ) : null}
+      </Group>
+      <Card withBorder component="section" aria-labelledby="site-facts">
+        <Title order={2} size="h4" id="site-facts" mb="sm">
+          Site
+        </Title>
+        <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }}>
+          <Fact label="Address">{site.displayAddress}</Fact>
+          <Fact label="Position">{positionText(site)}</Fact>
+          <Fact label="Town">{[site.postalCode, site.locality].filter(Boolean).join(' ') || '—'}</Fact>
+          <Fact label="State and country">
+            {[site.state, site.country].filter(Boolean).join(', ') || '—'}
+          </Fact>
+          <Fact label="Owner">{owner ? `${owner.name} (${owner.main_email})` : 'No owner attached'}</Fact>
+          <Fact label="Devices">{site.deviceCount}</Fact>
+        </SimpleGrid>
+      </Card>
+      <Stack component="section" aria-labelledby="site-devices" gap="sm">
+        <Title order={2} size="h4" id="site-devices">
+          Devices installed
+        </Title>
+        {installs.items.length === 0 ? (
+          <EmptyState title="No devices installed here yet" />
+        ) : (
+          <DataList
+            label={`Devices at ${site.name}`}
+            columns={columns}
+            rows={installs.items}
+            rowKey={(d) => d.id}
+          />
+        )}
+        {installs.total > installs.items.length ? (
+          <Text size="sm" c="dimmed">
+            Showing {installs.items.length} of {installs.total}; search the devices list for the rest.
+          </Text>
+        ) : null}
+      </Stack>
+      <Stack component="section" aria-labelledby="site-people" gap="sm">
+        <Title order={2} size="h4" id="site-people">
+          People with access
+        </Title>
+        <SiteAccessTable site={site} canManage={canManageAccess(site, user)} />
+      </Stack>
+      <Modal opened={editing} onClose={close} title="Edit site">
+        <SiteEditForm site={site} owners={owners} onDone={close} />
+      </Modal>
+    </Stack>
+  );
+}

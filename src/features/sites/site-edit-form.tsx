@@ -1,0 +1,87 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Alert, Button, Group, Select, Stack, TextInput } from '@mantine/core';
+import { useRouter } from '@tanstack/react-router';
+import { Controller, useForm } from 'react-hook-form';
+import { z } from 'zod';
+import type { SiteDetails } from '../../../contracts/sites.ts';
+import type { User } from '../../../contracts/users.ts';
+import { useRuntime } from '../../components/runtime-context.tsx';
+import { sitePayloadOf } from './site-payload.ts';
+import { updateSite } from './sites-api.ts';
+
+const schema = z.object({
+  name: z.string().trim().min(1, 'Give the site a name').max(120, 'At most 120 characters'),
+  ownerId: z.string(),
+});
+type Values = z.infer<typeof schema>;
+
+/** Edit a site's name and attach an owner (`PUT /sites/{id}` with the whole site payload). */
+export function SiteEditForm({
+  site,
+  owners,
+  onDone,
+}: {
+  site: SiteDetails;
+  owners: User[];
+  onDone: () => void;
+}) {
+  const { configApi } = useRuntime();
+  const router = useRouter();
+  const form = useForm<Values>({
+    resolver: zodResolver(schema),
+    defaultValues: { name: site.name, ownerId: site.ownerId ? String(site.ownerId) : '' },
+  });
+  const submit = form.handleSubmit(async (values) => {
+    try {
+      await updateSite(configApi, site.id, {
+        ...sitePayloadOf(site),
+        name: values.name,
+        ownerId: values.ownerId ? Number(values.ownerId) : null,
+      });
+      await router.invalidate();
+      onDone();
+    } catch (error) {
+      form.setError('root', { message: error instanceof Error ? error.message : String(error) });
+    }
+  });
+  const errors = form.formState.errors;
+  return (
+    <form onSubmit={submit} noValidate>
+      <Stack gap="sm">
+        <TextInput label="Site name" required {...form.register('name')} error={errors.name?.message} />
+        <Controller
+          control={form.control}
+          name="ownerId"
+          render={({ field }) => (
+            <Select
+              label="Owner"
+              description="The owner sees this site once attached"
+              placeholder="No owner"
+              clearable
+              searchable
+              data={owners.map((owner) => ({
+                value: String(owner.id),
+                label: `${owner.name} (${owner.main_email})`,
+              }))}
+              value={field.value || null}
+              onChange={(value) => field.onChange(value ?? '')}
+            />
+          )}
+        />
+        {errors.root ? (
+          <Alert color="red" role="alert" title="The site was not saved">
+            {errors.root.message}
+          </Alert>
+        ) : null}
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onDone}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={form.formState.isSubmitting}>
+            Save site
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

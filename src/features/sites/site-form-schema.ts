@@ -1,0 +1,90 @@
+import { z } from 'zod';
+import type { Site, SitePayloadInput } from '../../../contracts/sites.ts';
+import { NO_POSITION } from '../../components/address/address-record.ts';
+
+const coordinate = (name: string, limit: number) =>
+  z
+    .string()
+    .trim()
+    .refine((text) => text === '' || (Number.isFinite(Number(text)) && Math.abs(Number(text)) <= limit), {
+      message: `${name} is a number from -${limit} to ${limit}`,
+    });
+
+/** What the site form holds: text as typed, so a failed save keeps exactly what was entered. */
+export const siteFormSchema = z
+  .object({
+    name: z.string().trim().min(1, 'Give the site a name').max(120, 'At most 120 characters'),
+    displayAddress: z.string().trim().min(1, 'Enter the address').max(300, 'At most 300 characters'),
+    streetNumber: z.string().trim().max(20, 'At most 20 characters'),
+    streetName: z.string().trim().max(120, 'At most 120 characters'),
+    postalCode: z.string().trim().max(20, 'At most 20 characters'),
+    locality: z.string().trim().max(120, 'At most 120 characters'),
+    state: z.string().trim().max(120, 'At most 120 characters'),
+    country: z.string().trim().max(120, 'At most 120 characters'),
+    latitude: coordinate('Latitude', 90),
+    longitude: coordinate('Longitude', 180),
+    placeId: z.string(),
+    ownerId: z.string(),
+  })
+  .refine((v) => (v.latitude === '') === (v.longitude === ''), {
+    message: 'Enter both latitude and longitude, or neither',
+    path: ['longitude'],
+  });
+export type SiteFormValues = z.infer<typeof siteFormSchema>;
+
+export const EMPTY_SITE_FORM: SiteFormValues = {
+  name: '',
+  displayAddress: '',
+  streetNumber: '',
+  streetName: '',
+  postalCode: '',
+  locality: '',
+  state: '',
+  country: '',
+  latitude: '',
+  longitude: '',
+  placeId: '',
+  ownerId: '',
+};
+
+const coordinateText = (value: number) => (value === NO_POSITION ? '' : String(value));
+
+/** A saved site as form values (its position blank when it has none). */
+export function siteFormValuesOf(site: Site): SiteFormValues {
+  const noPosition = site.latitude === NO_POSITION && site.longitude === NO_POSITION;
+  return {
+    name: site.name,
+    displayAddress: site.displayAddress,
+    streetNumber: site.streetNumber,
+    streetName: site.streetName,
+    postalCode: site.postalCode,
+    locality: site.locality,
+    state: site.state,
+    country: site.country,
+    latitude: noPosition ? '' : coordinateText(site.latitude),
+    longitude: noPosition ? '' : coordinateText(site.longitude),
+    placeId: site.placeId ?? '',
+    ownerId: site.ownerId ? String(site.ownerId) : '',
+  };
+}
+
+/**
+ * Form values as the site payload. A position left blank is sent as -1/-1, the "no geometry"
+ * value of specification §3.
+ */
+export function sitePayloadFromForm(values: SiteFormValues): SitePayloadInput {
+  return {
+    name: values.name.trim(),
+    displayAddress: values.displayAddress.trim(),
+    streetNumber: values.streetNumber.trim(),
+    streetName: values.streetName.trim(),
+    postalCode: values.postalCode.trim(),
+    locality: values.locality.trim(),
+    state: values.state.trim(),
+    country: values.country.trim(),
+    latitude: values.latitude.trim() === '' ? NO_POSITION : Number(values.latitude),
+    longitude: values.longitude.trim() === '' ? NO_POSITION : Number(values.longitude),
+    placeId: values.placeId || null,
+    ownerId: values.ownerId ? Number(values.ownerId) : null,
+  };
+}

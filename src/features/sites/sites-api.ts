@@ -1,0 +1,45 @@
+import { devicePageSchema } from '../../../contracts/devices.ts';
+import { type SitePayloadInput, sitePageSchema, siteSchema } from '../../../contracts/sites.ts';
+import { userPageSchema } from '../../../contracts/users.ts';
+import type { ApiClient } from '../../api/api-client.ts';
+
+/** Rows per page of the sites list. */
+export const SITES_PAGE_SIZE = 50;
+
+const query = (q: string | undefined, pageSize: number) => ({ pageSize, ...(q ? { q } : {}) });
+
+/**
+ * One page of every site `userId` sees (`GET /fleet/sites/all/{userId}/{page}`), searched by
+ * name, address, owner and the serial of a device at the site.
+ *
+ * @throws ApiError when the call fails
+ */
+export async function fetchSitesPage(
+  api: ApiClient,
+  userId: number,
+  page: number,
+  q?: string,
+  pageSize = SITES_PAGE_SIZE,
+) {
+  return sitePageSchema.parse(await api(`/fleet/sites/all/${userId}/${page}`, { query: query(q, pageSize) }));
+}
+
+/** The devices installed at a site (`GET /fleet/sites/installs/{siteId}`). @throws ApiError */
+export async function fetchInstalls(api: ApiClient, siteId: number) {
+  return devicePageSchema.parse(await api(`/fleet/sites/installs/${siteId}`, { query: { pageSize: 100 } }));
+}
+
+/** `POST /sites`. @throws ApiError */
+export async function createSite(api: ApiClient, payload: SitePayloadInput) {
+  return siteSchema.parse(await api('/sites', { method: 'POST', body: payload }));
+}
+
+/** `PUT /sites/{id}`. @throws ApiError */
+export async function updateSite(api: ApiClient, siteId: number, payload: SitePayloadInput) {
+  return siteSchema.parse(await api(`/sites/${siteId}`, { method: 'PUT', body: payload }));
+}
+
+/** Owners the caller may attach to a site (`GET /users/role/owner`); empty for an owner. @throws ApiError */
+export async function fetchOwners(api: ApiClient) {
+  return userPageSchema.parse(await api('/users/role/owner', { query: { pageSize: 100 } })).items;
+}

@@ -1,0 +1,73 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Alert, Button, Group, Stack, TextInput } from '@mantine/core';
+import { useNavigate } from '@tanstack/react-router';
+import { useForm } from 'react-hook-form';
+import { z } from 'zod';
+import { useRuntime } from '../../components/runtime-context.tsx';
+import { createInstaller, createOwner } from './users-api.ts';
+
+const schema = z.object({
+  main_email: z.string().trim().min(1, 'Enter an e-mail address').email('Enter a valid e-mail address'),
+  name: z.string().trim().min(1, 'Enter a name').max(120, 'At most 120 characters'),
+  phone: z
+    .string()
+    .trim()
+    .refine((v) => v === '' || /^[+0-9 ()-]{3,32}$/.test(v), 'Digits, spaces, +, -, ( and ) only'),
+});
+type Values = z.infer<typeof schema>;
+
+/**
+ * Create an installer (admin) or an owner (installer or admin). The new user gets an access code
+ * by e-mail and chooses a password; on success the page goes to the new user.
+ */
+export function CreateUserForm({ role, onCancel }: { role: 'installer' | 'owner'; onCancel: () => void }) {
+  const { configApi } = useRuntime();
+  const navigate = useNavigate();
+  const form = useForm<Values>({
+    resolver: zodResolver(schema),
+    defaultValues: { main_email: '', name: '', phone: '' },
+  });
+  const { errors, isSubmitting } = form.formState;
+  const submit = form.handleSubmit(async (values) => {
+    const body = {
+      main_email: values.main_email,
+      name: values.name,
+      ...(values.phone ? { phone: values.phone } : {}),
+    };
+    try {
+      const user =
+        role === 'installer' ? await createInstaller(configApi, body) : await createOwner(configApi, body);
+      await navigate({ to: '/user-details/$userid', params: { userid: String(user.id) } });
+    } catch (error) {
+      form.setError('root', { message: error instanceof Error ? error.message : String(error) });
+    }
+  });
+  return (
+    <form onSubmit={submit} noValidate>
+      <Stack gap="sm">
+        <TextInput
+          label="E-mail"
+          type="email"
+          required
+          {...form.register('main_email')}
+          error={errors.main_email?.message}
+        />
+        <TextInput label="Name" required {...form.register('name')} error={errors.name?.message} />
+        <TextInput label="Phone" type="tel" {...form.register('phone')} error={errors.phone?.message} />
+        {errors.root ? (
+          <Alert color="red" role="alert" title="The user was not created">
+            {errors.root.message}
+          </Alert>
+        ) : null}
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onCancel}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={isSubmitting}>
+            {role === 'installer' ? 'Create installer' : 'Create owner'}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

@@ -1,0 +1,111 @@
+import { Button, Card, Group, Modal, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { IconEdit } from '@tabler/icons-react';
+import { getRouteApi } from '@tanstack/react-router';
+import type { Site } from '../../../contracts/sites.ts';
+import type { User } from '../../../contracts/users.ts';
+import { AnchorLink } from '../../components/anchor-link.tsx';
+import type { CurrentUser } from '../../components/current-user.ts';
+import { type Column, DataList } from '../../components/lists/data-list.tsx';
+import { EmptyState } from '../../components/page-state.tsx';
+import { LinkInstaller, SendAccessCode } from './user-actions.tsx';
+import { ROLE_LABELS } from './user-columns.tsx';
+import { UserEditForm } from './user-edit-form.tsx';
+
+const route = getRouteApi('/_shell/user-details/$userid');
+
+const SITE_COLUMNS: Column<Site>[] = [
+  {
+    key: 'name',
+    header: 'Site',
+    text: (site) => site.name,
+    render: (site) => (
+      <AnchorLink to="/site-details/$siteid" params={{ siteid: String(site.id) }}>
+        {site.name}
+      </AnchorLink>
+    ),
+  },
+  { key: 'address', header: 'Address', text: (site) => site.displayAddress },
+];
+
+/** The server's rule for `PUT /users/{id}`: self; an installer for their owners; the admin. */
+function mayEdit(me: CurrentUser, user: User): boolean {
+  return me.role === 'admin' || me.id === user.id || (me.role === 'installer' && user.role === 'owner');
+}
+
+function Fact({ label, children }: { label: string; children: React.ReactNode }) {
+  return (
+    <div>
+      <Text size="xs" c="dimmed" tt="uppercase" fw={700}>
+        {label}
+      </Text>
+      <Text>{children}</Text>
+    </div>
+  );
+}
+
+/** User details: role, e-mail, phone, the user's sites; edit, access code, link to an installer. */
+export function UserDetailsScreen() {
+  const { me, user, sites, installers } = route.useLoaderData();
+  const [editing, { open, close }] = useDisclosure(false);
+  const manages = me.role !== 'owner' && me.id !== user.id;
+  return (
+    <Stack gap="lg">
+      <Group justify="space-between" align="flex-start">
+        <div>
+          <Title order={1} size="h2">
+            {user.name}
+          </Title>
+          <Text c="dimmed">{user.main_email}</Text>
+        </div>
+        {mayEdit(me, user) ? (
+          <Button variant="light" leftSection={<IconEdit size={16} aria-hidden />} onClick={open}>
+            Edit user
+          </Button>
+        ) : null}
+      </Group>
+      <Card withBorder component="section" aria-labelledby="user-facts">
+        <Title order={2} size="h4" id="user-facts" mb="sm">
+          Account
+        </Title>
+        <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }}>
+          <Fact label="Role">{ROLE_LABELS[user.role]}</Fact>
+          <Fact label="E-mail">{user.main_email}</Fact>
+          <Fact label="Phone">{user.phone || '—'}</Fact>
+          <Fact label="Created">{new Date(user.createdAt).toLocaleDateString()}</Fact>
+        </SimpleGrid>
+      </Card>
+      {manages ? (
+        <Card withBorder component="section" aria-labelledby="user-manage">
+          <Title order={2} size="h4" id="user-manage" mb="sm">
+            Manage
+          </Title>
+          <Stack gap="md">
+            <SendAccessCode user={user} />
+            {user.role === 'admin' ? null : <LinkInstaller user={user} installers={installers} />}
+          </Stack>
+        </Card>
+      ) : null}
+      <Stack component="section" aria-labelledby="user-sites" gap="sm">
+        <Title order={2} size="h4" id="user-sites">
+          Sites
+        </Title>
+        {sites === null ? (
+          <Text c="dimmed">This user's sites could not be listed.</Text>
+        ) : sites.items.length === 0 ? (
+          <EmptyState title="No sites" />
+        ) : (
+          <DataList
+            label={`Sites of ${user.name}`}
+            columns={SITE_COLUMNS}
+            rows={sites.items}
+            rowKey={(s) => s.id}
+          />
+        )}
+      </Stack>
+      <Modal opened={editing} onClose={close} title="Edit user">
+        <UserEditForm user={user} canChangeRole={me.role === 'admin'} onDone={close} />
+      </Modal>
+    </Stack>
+  );
+}

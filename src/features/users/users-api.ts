@@ -1,0 +1,74 @@
+import { sitePageSchema } from '../../../contracts/sites.ts';
+import {
+  acceptedSchema,
+  type CreateInstallerRequest,
+  type CreateOwnerRequest,
+  type UpdateUserRequest,
+  type UserRole,
+  userPageSchema,
+  userSchema,
+} from '../../../contracts/users.ts';
+import type { ApiClient } from '../../api/api-client.ts';
+
+/** Rows per page of the users list. */
+export const USERS_PAGE_SIZE = 50;
+
+/** Users `userId` sees (`GET /fleet/user-list/{userId}/{page}`), searched by e-mail or name. @throws ApiError */
+export async function fetchUsersPage(
+  api: ApiClient,
+  userId: number,
+  page: number,
+  q?: string,
+  pageSize = USERS_PAGE_SIZE,
+) {
+  return userPageSchema.parse(
+    await api(`/fleet/user-list/${userId}/${page}`, { query: { pageSize, ...(q ? { q } : {}) } }),
+  );
+}
+
+/** Users with one role that the caller sees (`GET /users/role/{role}`). @throws ApiError */
+export async function fetchUsersByRole(
+  api: ApiClient,
+  role: UserRole,
+  page: number,
+  pageSize = USERS_PAGE_SIZE,
+) {
+  return userPageSchema.parse(await api(`/users/role/${role}`, { query: { page, pageSize } }));
+}
+
+/** `GET /users/{id}`. @throws ApiError */
+export async function fetchUser(api: ApiClient, id: number) {
+  return userSchema.parse(await api(`/users/${id}`));
+}
+
+/** `PUT /users/{id}`. @throws ApiError */
+export async function updateUser(api: ApiClient, id: number, body: UpdateUserRequest) {
+  return userSchema.parse(await api(`/users/${id}`, { method: 'PUT', body }));
+}
+
+/** `POST /fleet/users/create-installer` (admin); the installer gets an access code by e-mail. @throws ApiError */
+export async function createInstaller(api: ApiClient, body: CreateInstallerRequest) {
+  return userSchema.parse(await api('/fleet/users/create-installer', { method: 'POST', body }));
+}
+
+/** `POST /fleet/users/create-owner` (installer or admin); the owner gets an access code. @throws ApiError */
+export async function createOwner(api: ApiClient, body: CreateOwnerRequest) {
+  return userSchema.parse(await api('/fleet/users/create-owner', { method: 'POST', body }));
+}
+
+/** `POST /fleet/users/access-code`: answers the server's message. @throws ApiError */
+export async function sendAccessCode(api: ApiClient, mainEmail: string) {
+  return acceptedSchema.parse(
+    await api('/fleet/users/access-code', { method: 'POST', body: { main_email: mainEmail } }),
+  ).message;
+}
+
+/** `PUT /users/installer/add/{userId}/{installerId}`: the installer then sees the user. @throws ApiError */
+export async function linkInstaller(api: ApiClient, userId: number, installerId: number) {
+  await api(`/users/installer/add/${userId}/${installerId}`, { method: 'PUT' });
+}
+
+/** The sites a user is attached to, as far as the caller may see them. @throws ApiError */
+export async function fetchUserSites(api: ApiClient, userId: number) {
+  return sitePageSchema.parse(await api(`/fleet/site-list/${userId}/0`, { query: { pageSize: 100 } }));
+}

@@ -1,0 +1,14 @@
+import type { AppRuntime } from '../../app-runtime.ts';
+import { requireCurrentUser } from '../../components/current-user.ts';
+import { fetchUsersByRole, fetchUsersPage } from './users-api.ts';
+import type { UsersSearch } from './users-search.ts';
+
+/** The page of users the URL names: by role when `role` is set, else everyone the person sees. @throws ApiError */
+export async function loadUsersList(runtime: AppRuntime, deps: Omit<UsersSearch, 'sort'>) {
+  const user = requireCurrentUser(runtime);
+  const api = runtime.configApi;
+  const page = deps.role
+    ? await fetchUsersByRole(api, deps.role, deps.page)
+    : await fetchUsersPage(api, user.id, deps.page, deps.q);
+  return { user, page };
+}

@@ -1,0 +1,19 @@
+import type { UserRole } from '../../../contracts/users.ts';
+import { type ListSearch, listSearchValidator } from '../../components/lists/list-search.ts';
+
+export const USER_SORT_KEYS = ['name', 'email', 'role', 'id'] as const;
+
+/** The users list URL: the list state, plus `?role=` to list users by role. */
+export interface UsersSearch extends ListSearch {
+  role?: UserRole;
+}
+
+const base = listSearchValidator(USER_SORT_KEYS);
+
+export function usersSearch(search: Record<string, unknown>): UsersSearch {
+  const role = search.role;
+  return {
+    ...base(search),
+    ...(role === 'admin' || role === 'installer' || role === 'owner' ? { role } : {}),
+  };
+}

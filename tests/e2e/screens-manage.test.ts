@@ -1,0 +1,79 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectAccessible } from './axe.ts';
+import { ADMIN, appUrl, INSTALLER, launchChromium } from './browser.ts';
+import { screenshots, signedInPage } from './screens-helpers.ts';
+
+let browser: Browser;
+
+beforeAll(async () => {
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+const heading = (page: Page, name: string | RegExp) => page.getByRole('heading', { level: 1, name });
+
+/** The installer's row in a site's access table, found by their e-mail. */
+const installerRow = (page: Page) => page.getByRole('row').filter({ hasText: INSTALLER.email });
+
+describe('Site Manager', () => {
+  it("lets an admin change an installer's roles and switch their access, which the installer sees after a reload", async () => {
+    const admin = await signedInPage(browser, ADMIN);
+    const installer = await signedInPage(browser, INSTALLER);
+    const a = admin.page;
+    const i = installer.page;
+
+    // The installer can edit sites 10 and 11 today.
+    await i.goto(appUrl('/site-details/10'));
+    const siteTen = await i.getByRole('heading', { level: 1 }).innerText();
+    await i.getByRole('button', { name: 'Edit site' }).waitFor();
+
+    await a.goto(appUrl('/site-manager'));
+    await heading(a, 'Site Manager').waitFor();
+    await expectAccessible(a);
+    await a.getByLabel('Search all sites').fill(siteTen);
+    await a.getByRole('button', { name: 'Search', exact: true }).click();
+    await a.getByRole('button', { name: `Manage access to ${siteTen}` }).click();
+    await a.getByRole('heading', { name: `Access to ${siteTen}` }).waitFor();
+    await expectAccessible(a);
+    await screenshots(a, 'screens-site-manager', () => a.getByRole('heading', { name: `Access to ${siteTen}` }).waitFor());
+
+    // Roles: installer and configurator become viewer only.
+    const row = installerRow(a);
+    await row.getByRole('checkbox', { name: 'Installer' }).uncheck();
+    await row.getByRole('checkbox', { name: 'Configurator' }).uncheck();
+    await row.getByRole('checkbox', { name: 'Viewer' }).check();
+    await row.getByRole('button', { name: /^Save roles/ }).click();
+    await installerRow(a).getByRole('button', { name: /^Save roles/ }).and(a.locator('[disabled], [data-disabled]')).waitFor();
+    expect(await installerRow(a).getByRole('checkbox', { name: 'Viewer' }).isChecked()).toBe(true);
+
+    await i.reload();
+    await heading(i, siteTen).waitFor();
+    await i.getByRole('row').filter({ hasText: INSTALLER.email }).getByText('viewer').waitFor();
+    expect(await i.getByRole('button', { name: 'Edit site' }).count()).toBe(0);
+
+    // Access: switched off, the installer no longer sees the site.
+    await installerRow(a).getByRole('switch', { name: `Access for Sam Solarpros` }).click();
+    await installerRow(a).getByText('Off', { exact: true }).waitFor();
+    await i.reload();
+    await heading(i, "You don't have access to this site").waitFor();
+
+    // And back on, with the roles they had.
+    await installerRow(a).getByRole('switch', { name: `Access for Sam Solarpros` }).click();
+    await installerRow(a).getByText('On', { exact: true }).waitFor();
+    await i.reload();
+    await heading(i, siteTen).waitFor();
+
+    await admin.context.close();
+    await installer.context.close();
+  });
+
+  it('tells an installer that Site Manager is for company staff', async () => {
+    const installer = await signedInPage(browser, INSTALLER);
+    await installer.page.goto(appUrl('/site-manager'));
+    await heading(installer.page, "You don't have access to Site Manager").waitFor();
+    await installer.context.close();
+  });
+});
