@@ -17,7 +17,11 @@ const capitol: PlaceLike = {
   address_components: [
     { long_name: '1100', short_name: '1100', types: ['street_number'] },
     { long_name: 'Congress Avenue', short_name: 'Congress Ave', types: ['route'] },
-    { long_name: 'Downtown', short_name: 'Downtown', types: ['sublocality_level_1', 'sublocality', 'political'] },
+    {
+      long_name: 'Downtown',
+      short_name: 'Downtown',
+      types: ['sublocality_level_1', 'sublocality', 'political'],
+    },
     { long_name: 'Austin', short_name: 'Austin', types: ['locality', 'political'] },
     { long_name: 'Texas', short_name: 'TX', types: ['administrative_area_level_1', 'political'] },
     { long_name: 'United States', short_name: 'US', types: ['country', 'political'] },
@@ -69,7 +73,12 @@ describe('the address record of a selected place', () => {
 
   it('leaves every text empty for a place that only has an id (place-id-only)', () => {
     const record = toAddressRecord({ place_id: 'ChIJ-only' });
-    expect(record).toMatchObject({ placeID: 'ChIJ-only', displayAddress: '', streetName: '', postalCode: null });
+    expect(record).toMatchObject({
+      placeID: 'ChIJ-only',
+      displayAddress: '',
+      streetName: '',
+      postalCode: null,
+    });
     expect(record.state).toEqual({ long: '', short: '' });
   });
 });

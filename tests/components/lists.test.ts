@@ -34,7 +34,11 @@ describe('list URL state', () => {
   const validate = listSearchValidator(['name']);
 
   it('keeps a good page, search and sort', () => {
-    expect(validate({ page: '3', q: ' okafor ', sort: '-name' })).toEqual({ page: 3, q: 'okafor', sort: '-name' });
+    expect(validate({ page: '3', q: ' okafor ', sort: '-name' })).toEqual({
+      page: 3,
+      q: 'okafor',
+      sort: '-name',
+    });
   });
 
   it('turns a bad page into 0 and drops an unknown sort and a blank search', () => {

@@ -40,7 +40,10 @@ describe('home, devices and users, as an installer', () => {
     await table.getByText('Helios HX-5000 Hybrid Inverter').first().waitFor();
     await expectAccessible(page);
     await screenshots(page, 'screens-devices-list', () => heading(page, 'Devices').waitFor());
-    const serial = await table.getByRole('link', { name: /^HX5K-/ }).first().innerText();
+    const serial = await table
+      .getByRole('link', { name: /^HX5K-/ })
+      .first()
+      .innerText();
     await table.getByRole('link', { name: serial }).click();
     await heading(page, serial).waitFor();
     expect(pathOf(page)).toBe(`/device-details/HX-5000?serial=${serial}`);
@@ -78,7 +81,10 @@ describe('home, devices and users, as an installer', () => {
     await dialog.getByRole('button', { name: 'Cancel' }).click();
 
     await page.getByRole('button', { name: 'Send access code' }).click();
-    await page.getByRole('status').filter({ hasText: 'An access code was sent to owner@homeowner.example' }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: 'An access code was sent to owner@homeowner.example' })
+      .waitFor();
   });
 
   it('creates an owner, who opens on their own page', async () => {

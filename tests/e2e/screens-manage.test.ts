@@ -38,7 +38,9 @@ describe('Site Manager', () => {
     await a.getByRole('button', { name: `Manage access to ${siteTen}` }).click();
     await a.getByRole('heading', { name: `Access to ${siteTen}` }).waitFor();
     await expectAccessible(a);
-    await screenshots(a, 'screens-site-manager', () => a.getByRole('heading', { name: `Access to ${siteTen}` }).waitFor());
+    await screenshots(a, 'screens-site-manager', () =>
+      a.getByRole('heading', { name: `Access to ${siteTen}` }).waitFor(),
+    );
 
     // Roles: installer and configurator become viewer only.
     const row = installerRow(a);
@@ -46,7 +48,10 @@ describe('Site Manager', () => {
     await row.getByRole('checkbox', { name: 'Configurator' }).uncheck();
     await row.getByRole('checkbox', { name: 'Viewer' }).check();
     await row.getByRole('button', { name: /^Save roles/ }).click();
-    await installerRow(a).getByRole('button', { name: /^Save roles/ }).and(a.locator('[disabled], [data-disabled]')).waitFor();
+    await installerRow(a)
+      .getByRole('button', { name: /^Save roles/ })
+      .and(a.locator('[disabled], [data-disabled]'))
+      .waitFor();
     expect(await installerRow(a).getByRole('checkbox', { name: 'Viewer' }).isChecked()).toBe(true);
 
     await i.reload();

@@ -73,7 +73,11 @@ export function SiteManagerScreen() {
               </Title>
               <Text size="sm" c="dimmed">
                 {site.displayAddress} ·{' '}
-                <AnchorLink to="/site-details/$siteid" params={{ siteid: String(site.id) }} underline="always">
+                <AnchorLink
+                  to="/site-details/$siteid"
+                  params={{ siteid: String(site.id) }}
+                  underline="always"
+                >
                   Open site details
                 </AnchorLink>
               </Text>
