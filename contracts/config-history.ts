@@ -1,4 +1,10 @@
 import { z } from 'zod';
+import { serialNumberPattern } from './devices-list.ts';
+
+/** The `{serial}` of a configuration-history path. */
+export const historySerialSchema = z
+  .string()
+  .regex(serialNumberPattern, 'a serial number such as HX5K-24-000123');
 
 /** One setting changed by a verified write: its value before and after, as the form shows them. */
 export const configChangeSchema = z.object({

@@ -41,7 +41,8 @@ export type CreateInstallerRequest = z.infer<typeof createInstallerRequestSchema
 
 /**
  * `POST /fleet/users/create-owner` (admin or installer): a site owner managed by the caller. The
- * owner gets an access code by e-mail and chooses a password with `PUT /users/password`.
+ * owner gets an access code by e-mail and chooses a password with `PUT /users/password`. Answers
+ * 202 `{message}` alike for a new address and for an account the caller cannot see.
  */
 export const createOwnerRequestSchema = z.object({
   main_email: email,

@@ -1,20 +1,17 @@
 import { Hono } from 'hono';
 import { type Kysely, sql } from 'kysely';
-import { z } from 'zod';
 import {
   type ConfigChange,
   type ConfigHistoryEntry,
   configHistoryRecordSchema,
+  historySerialSchema as serialParam,
 } from '../../contracts/config-history.ts';
-import { serialNumberPattern } from '../../contracts/devices-list.ts';
 import { siteVisible, type Viewer } from '../access/scope.ts';
 import type { ServerContext } from '../context.ts';
 import type { Database } from '../db/schema.ts';
 import { ApiError, notFound } from '../http/errors.ts';
 import type { AuthVariables } from '../http/guards.ts';
 import { readBody, readInput } from '../http/validate.ts';
-
-const serialParam = z.string().regex(serialNumberPattern, 'a serial number such as HX5K-24-000123');
 
 /** Most entries one read returns; a device configured more often than that shows its latest. */
 const HISTORY_LIMIT = 200;

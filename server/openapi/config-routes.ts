@@ -6,6 +6,12 @@ import {
   refreshRequestSchema,
   tokenPairSchema,
 } from '../../contracts/auth.ts';
+import {
+  configHistoryEntrySchema,
+  configHistoryListSchema,
+  configHistoryRecordSchema,
+  historySerialSchema,
+} from '../../contracts/config-history.ts';
 import { devicePageSchema, installDeviceQuerySchema, modelIdSchema } from '../../contracts/devices.ts';
 import { devicesListSchema } from '../../contracts/devices-list.ts';
 import { idParamSchema, idSchema } from '../../contracts/ids.ts';
@@ -125,6 +131,16 @@ export const CONFIG_ROUTES: readonly RouteDoc[] = [
     body: refreshRequestSchema,
     example: { refresh_token: 'an-opaque-refresh-token' },
     responses: { 200: { description: 'New token pair', schema: tokenPairSchema } },
+  },
+  {
+    method: 'post',
+    path: '/auth/v2/logout',
+    summary: "Sign out: revoke the refresh token's family on this service",
+    tag: 'sign-in',
+    auth: 'public',
+    body: refreshRequestSchema,
+    example: { refresh_token: 'an-opaque-refresh-token' },
+    responses: { 204: { description: 'Signed out (also for a token that was already spent or unknown)' } },
   },
   {
     method: 'post',
@@ -370,5 +386,40 @@ export const CONFIG_ROUTES: readonly RouteDoc[] = [
     body: updateUserRequestSchema,
     example: { name: 'Olivia Homeowner', phone: '+1 512 555 0199' },
     responses: { 200: { description: 'The user', schema: userSchema }, 409: { description: 'E-mail taken' } },
+  },
+  {
+    method: 'post',
+    path: '/fleet/devices/{serial}/config-history',
+    summary: 'Record what a verified Bluetooth write changed on a device',
+    tag: 'devices',
+    auth: 'bearer',
+    params: { serial: historySerialSchema },
+    body: configHistoryRecordSchema,
+    example: {
+      id: '0b6c3c1e-4a52-4d8e-9a43-3f1f0e6c2d11',
+      writtenAt: '2026-11-23T10:15:00.000Z',
+      transport: 'web-bluetooth',
+      changes: [{ field: 'maxChargeCurrent', label: 'Max charge current', oldValue: '40', newValue: '35' }],
+    },
+    responses: {
+      201: {
+        description: 'The stored record (the same record again for an id already stored)',
+        schema: configHistoryEntrySchema,
+      },
+      404: { description: 'No such device, or the caller may not see it' },
+      409: { description: 'Another record already has this id' },
+    },
+  },
+  {
+    method: 'get',
+    path: '/fleet/devices/{serial}/config-history',
+    summary: "A device's configuration history, newest first",
+    tag: 'devices',
+    auth: 'bearer',
+    params: { serial: historySerialSchema },
+    responses: {
+      200: { description: 'History entries', schema: configHistoryListSchema },
+      404: { description: 'No such device, or the caller may not see it' },
+    },
   },
 ];

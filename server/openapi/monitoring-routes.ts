@@ -40,6 +40,16 @@ export const MONITORING_ROUTES: readonly RouteDoc[] = [
   },
   {
     method: 'post',
+    path: '/auth/v2/logout',
+    summary: "Sign out: revoke the refresh token's family on this service",
+    tag: 'sign-in',
+    auth: 'public',
+    body: refreshRequestSchema,
+    example: { refresh_token: 'an-opaque-refresh-token' },
+    responses: { 204: { description: 'Signed out (also for a token that was already spent or unknown)' } },
+  },
+  {
+    method: 'post',
     path: '/auth/fleet-login',
     summary: 'Sign in with a base64-encoded password (older call)',
     tag: 'sign-in',

@@ -87,7 +87,7 @@ describe('home, devices and users, as an installer', () => {
       .waitFor();
   });
 
-  it('creates an owner, who opens on their own page', async () => {
+  it('invites an owner, who then appears in the list', async () => {
     const { page } = installer;
     await page.goto(appUrl('/users-list'));
     await page.getByRole('button', { name: 'Create owner' }).click();
@@ -97,6 +97,9 @@ describe('home, devices and users, as an installer', () => {
     await dialog.getByLabel(/^E-mail/).fill('new.owner@example.com');
     await dialog.getByLabel(/^Name/).fill('Nia Newowner');
     await dialog.getByRole('button', { name: 'Create owner' }).click();
+    await page.getByText('An invitation with an access code is on its way to new.owner@example.com').waitFor();
+    expect(pathOf(page)).toBe('/users-list?page=0&q=new.owner%40example.com');
+    await page.getByRole('link', { name: 'Nia Newowner' }).click();
     await heading(page, 'Nia Newowner').waitFor();
     expect(pathOf(page)).toMatch(/^\/user-details\/\d+$/);
   });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Site, siteDetailsSchema, siteSchema } from '../../contracts/sites.ts';
-import { userSchema } from '../../contracts/users.ts';
+import { userPageSchema } from '../../contracts/users.ts';
 import { IDS, startTestServer, type TestServer } from './harness.ts';
 
 let t: TestServer;
@@ -39,8 +39,18 @@ async function newOwner(tag: string): Promise<number> {
     token: installer,
     body: { main_email: `owner.${tag}@follows.example`, name: `Owner ${tag}` },
   });
-  expect(answer.status).toBe(201);
-  return userSchema.parse(answer.body).id;
+  expect(answer.status).toBe(202);
+  // create-owner tells nothing about the account; the installer finds the new owner in their list.
+  const list = await t.call(
+    'GET',
+    `/config/fleet/user-list/${IDS.installerA}/0?q=owner.${tag}%40follows.example`,
+    {
+      token: installer,
+    },
+  );
+  const id = userPageSchema.parse(list.body).items[0]?.id;
+  if (id === undefined) throw new Error(`owner.${tag} is not in the installer's list`);
+  return id;
 }
 
 describe("a site's owner role follows its owner", () => {

@@ -1,5 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert, Button, Group, Stack, TextInput } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
 import { useNavigate } from '@tanstack/react-router';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
@@ -18,7 +19,9 @@ type Values = z.infer<typeof schema>;
 
 /**
  * Create an installer (admin) or an owner (installer or admin). The new user gets an access code
- * by e-mail and chooses a password; on success the page goes to the new user.
+ * by e-mail and chooses a password. A new installer's page opens; for an owner the server says only
+ * that an invitation is on its way (it does not tell whether the address had an account), so the
+ * message is shown and the users list opens on that address.
  */
 export function CreateUserForm({ role, onCancel }: { role: 'installer' | 'owner'; onCancel: () => void }) {
   const { configApi } = useRuntime();
@@ -35,9 +38,14 @@ export function CreateUserForm({ role, onCancel }: { role: 'installer' | 'owner'
       ...(values.phone ? { phone: values.phone } : {}),
     };
     try {
-      const user =
-        role === 'installer' ? await createInstaller(configApi, body) : await createOwner(configApi, body);
-      await navigate({ to: '/user-details/$userid', params: { userid: String(user.id) } });
+      if (role === 'installer') {
+        const user = await createInstaller(configApi, body);
+        await navigate({ to: '/user-details/$userid', params: { userid: String(user.id) } });
+        return;
+      }
+      const message = await createOwner(configApi, body);
+      notifications.show({ color: 'teal', title: 'Owner invited', message });
+      await navigate({ to: '/users-list', search: { page: 0, q: values.main_email } });
     } catch (error) {
       form.setError('root', { message: error instanceof Error ? error.message : String(error) });
     }

@@ -51,9 +51,13 @@ export async function createInstaller(api: ApiClient, body: CreateInstallerReque
   return userSchema.parse(await api('/fleet/users/create-installer', { method: 'POST', body }));
 }
 
-/** `POST /fleet/users/create-owner` (installer or admin); the owner gets an access code. @throws ApiError */
+/**
+ * `POST /fleet/users/create-owner` (installer or admin): answers the server's message only (202),
+ * the same for a new address and one whose account the caller cannot see; the new owner gets an
+ * access code and then appears in the caller's lists. @throws ApiError
+ */
 export async function createOwner(api: ApiClient, body: CreateOwnerRequest) {
-  return userSchema.parse(await api('/fleet/users/create-owner', { method: 'POST', body }));
+  return acceptedSchema.parse(await api('/fleet/users/create-owner', { method: 'POST', body })).message;
 }
 
 /** `POST /fleet/users/access-code`: answers the server's message. @throws ApiError */
