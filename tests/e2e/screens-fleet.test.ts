@@ -97,7 +97,9 @@ describe('home, devices and users, as an installer', () => {
     await dialog.getByLabel(/^E-mail/).fill('new.owner@example.com');
     await dialog.getByLabel(/^Name/).fill('Nia Newowner');
     await dialog.getByRole('button', { name: 'Create owner' }).click();
-    await page.getByText('An invitation with an access code is on its way to new.owner@example.com').waitFor();
+    await page
+      .getByText('An invitation with an access code is on its way to new.owner@example.com')
+      .waitFor();
     expect(pathOf(page)).toBe('/users-list?page=0&q=new.owner%40example.com');
     await page.getByRole('link', { name: 'Nia Newowner' }).click();
     await heading(page, 'Nia Newowner').waitFor();
