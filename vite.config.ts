@@ -132,7 +132,14 @@ export default defineConfig({
     precompress(),
   ],
   // No source maps in the build: they are not shipped, and the server refuses *.map anyway.
-  build: { outDir: 'dist', sourcemap: false, modulePreload: { polyfill: false } },
+  build: {
+    outDir: 'dist',
+    sourcemap: false,
+    modulePreload: { polyfill: false },
+    // The codec's WebAssembly stays a file of its own: the Content-Security-Policy lets the page
+    // fetch only from its own origin, so a `data:` URL would be refused (and it caches apart).
+    assetsInlineLimit: (file) => (file.endsWith('.wasm') ? false : undefined),
+  },
   server: {
     // In development the services run on the server process (npm start); the
     // app asks them through the same paths it uses in production.

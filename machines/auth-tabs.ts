@@ -1,6 +1,12 @@
-import { z } from 'zod';
-import { tokenPairSchema } from '../contracts/auth.ts';
+// zod/mini: the auth machine is part of the sign-in screen's scripts, which a phone loads first.
+import * as z from 'zod/mini';
 import type { AuthEvent } from './auth-setup.ts';
+
+/** A token pair as another tab passes it on (the same shape as `tokenPairSchema` in contracts/auth.ts). */
+const tokenPairSchema = z.object({
+  access_token: z.string().check(z.minLength(1)),
+  refresh_token: z.string().check(z.minLength(1)),
+});
 
 /**
  * What one tab of the app tells the others about the session they share through `localStorage`.
@@ -15,7 +21,7 @@ export const tabMessageSchema = z.discriminatedUnion('kind', [
   }),
   z.object({
     kind: z.literal('signedIn'),
-    email: z.string().min(1),
+    email: z.string().check(z.minLength(1)),
     config: tokenPairSchema,
     monitoring: tokenPairSchema,
   }),
