@@ -2,6 +2,7 @@ import type { AppConfig } from '../../contracts/app-config.ts';
 import { generateSigningKey } from '../../server/auth/signing-keys.ts';
 import { createServer, type FleetServer } from '../../server/create-server.ts';
 import { parseEnv } from '../../server/env.ts';
+import { mailBox } from '../server/harness.ts';
 
 /** The demo sign-ins the real server seeds (server/db/seed.ts). */
 export const USERS = {
@@ -36,7 +37,9 @@ export async function startAppServer() {
     LOGIN_LIMIT_PER_ADDRESS: '1000',
   });
   const keys = { config: (await generateSigningKey()).key, monitoring: (await generateSigningKey()).key };
+  const mail = mailBox();
   const server: FleetServer = await createServer({
+    mailTransport: mail,
     env,
     database: { pgliteDir: 'memory://' },
     keys,
@@ -67,16 +70,10 @@ export async function startAppServer() {
     calls.push({ method, path: url.pathname, headers, status: response.status });
     return response;
   };
-  /** The latest access code the server mailed to `email` (the outbox stands in for SMTP). */
+  /** The latest access code the server mailed to `email` (delivered by the outbox worker). */
   const mailedCode = async (email: string): Promise<string> => {
-    const rows = await server.ctx.db
-      .selectFrom('outbox')
-      .select('body')
-      .where('to_address', '=', email)
-      .orderBy('id', 'desc')
-      .limit(1)
-      .execute();
-    const code = /code is (\d{8})/.exec(rows[0]?.body ?? '')?.[1];
+    await server.ctx.mailer.flush();
+    const code = mail.sent.filter((sent) => sent.to === email && sent.code).at(-1)?.code;
     if (!code) throw new Error(`no code mailed to ${email}`);
     return code;
   };

@@ -109,17 +109,19 @@ describe('a service that is down at sign-in', () => {
 describe('forgot password', () => {
   const owner = USERS.owner;
 
-  async function askForCode() {
+  // The server sends an account at most three codes in its window: tests that need no code ask for
+  // an address without an account, which gets the same answer.
+  async function askForCode(address: string = owner.email) {
     app = renderApp('/login', server());
     await app.user.click(await screen.findByRole('button', { name: 'Forgot password?' }));
     const email = await emailField();
-    await app.user.type(email, owner.email);
+    await app.user.type(email, address);
     await app.user.click(screen.getByRole('button', { name: 'Send access code' }));
     return screen.findByLabelText(/^Access code/);
   }
 
   it('moves focus to the field each step asks for, and back to E-mail on returning', async () => {
-    const code = await askForCode();
+    const code = await askForCode('nobody@homeowner.example');
     await waitFor(() => expect(document.activeElement).toBe(code));
     await app?.user.click(screen.getByRole('button', { name: 'Back to sign in' }));
     const email = await emailField();
