@@ -76,10 +76,13 @@ function freePort(): Promise<number> {
  * The server under test is configured for tests, explicitly: every test signs in, so the
  * sign-in limits are far above what the suite spends (the per-account default of 10 in 15
  * minutes would let one run pass and the next fail against the same server). The limits
- * themselves are checked by tests/server/sign-in-rate-limit.test.ts.
+ * themselves are checked by tests/server/sign-in-rate-limit.test.ts. A maps key is configured, as
+ * in a deployment with the address control: the Content-Security-Policy then names the maps
+ * origins, which the tests answer with a fake Places API or refuse (no internet here).
  */
 export const TEST_SERVER_ENV = {
   ACCESS_TOKEN_TTL: '900',
+  MAPS_API_KEY: 'test-maps-key',
   LOGIN_LIMIT_PER_ACCOUNT: '10000',
   LOGIN_LIMIT_PER_ADDRESS: '100000',
 } as const;

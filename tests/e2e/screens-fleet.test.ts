@@ -83,7 +83,9 @@ describe('home, devices and users, as an installer', () => {
     await page.getByRole('button', { name: 'Send access code' }).click();
     await page
       .getByRole('status')
-      .filter({ hasText: 'An access code was sent to owner@homeowner.example' })
+      .filter({
+        hasText: 'If owner@homeowner.example is an account you manage, an access code is on its way',
+      })
       .waitFor();
   });
 

@@ -62,7 +62,7 @@ describe('the shell', () => {
     await signIn(page, INSTALLER);
     await page.waitForURL('**/landing');
     await menu(page).getByRole('link', { name: 'Sites' }).click();
-    await page.waitForURL('**/sites-list');
+    await page.waitForURL('**/sites-list?page=0');
     const refresh = page.getByRole('button', { name: 'Refresh devices list' });
     await expect(refresh.isEnabled()).resolves.toBe(true);
     const download = page.waitForResponse((response) => response.url().endsWith('/config/devices-list'));
@@ -95,7 +95,7 @@ describe('the shell', () => {
     await menu(page).getByRole('link', { name: 'Sites' }).waitFor({ state: 'visible' });
     await page.screenshot({ path: `${ARTIFACTS}shell-phone-menu.png`, animations: 'disabled' });
     await menu(page).getByRole('link', { name: 'Sites' }).click();
-    await page.waitForURL('**/sites-list');
+    await page.waitForURL('**/sites-list?page=0');
     await page.getByRole('heading', { name: 'Sites' }).waitFor();
     await page.waitForFunction(() => {
       const nav = document.querySelector('nav[aria-labelledby="menu-title"]');
@@ -158,7 +158,7 @@ describe('the shell for keyboard and screen-reader users', () => {
   it('moves focus to the heading of the screen a menu item opens', async () => {
     const page = await signedInPage(OWNER);
     await menu(page).getByRole('link', { name: 'Devices' }).click();
-    await page.waitForURL('**/devices-list');
+    await page.waitForURL('**/devices-list?page=0');
     await expect.poll(() => focusedElement(page)).toBe('h1 Devices');
   });
 

@@ -23,7 +23,7 @@ type Values = z.infer<typeof schema>;
  * that an invitation is on its way (it does not tell whether the address had an account), so the
  * message is shown and the users list opens on that address.
  */
-export function CreateUserForm({ role, onCancel }: { role: 'installer' | 'owner'; onCancel: () => void }) {
+export function CreateUserForm({ role, onClose }: { role: 'installer' | 'owner'; onClose: () => void }) {
   const { configApi } = useRuntime();
   const navigate = useNavigate();
   const form = useForm<Values>({
@@ -45,6 +45,7 @@ export function CreateUserForm({ role, onCancel }: { role: 'installer' | 'owner'
       }
       const message = await createOwner(configApi, body);
       notifications.show({ color: 'teal', title: 'Owner invited', message });
+      onClose();
       await navigate({ to: '/users-list', search: { page: 0, q: values.main_email } });
     } catch (error) {
       form.setError('root', { message: error instanceof Error ? error.message : String(error) });
@@ -68,7 +69,7 @@ export function CreateUserForm({ role, onCancel }: { role: 'installer' | 'owner'
           </Alert>
         ) : null}
         <Group justify="flex-end">
-          <Button variant="default" onClick={onCancel}>
+          <Button variant="default" onClick={onClose}>
             Cancel
           </Button>
           <Button type="submit" loading={isSubmitting}>

@@ -118,7 +118,7 @@ export function UsersListScreen() {
         onClose={close}
         title={creating === 'installer' ? 'Create installer' : 'Create owner'}
       >
-        <CreateUserForm role={creating} onCancel={close} />
+        <CreateUserForm role={creating} onClose={close} />
       </Modal>
     </Stack>
   );
