@@ -105,12 +105,12 @@ describe('a person with several tabs stays signed in', () => {
     const [second] = pages;
     if (!second) throw new Error('no second tab');
     await signIn(second, INSTALLER);
-    await second.waitForURL(`**${SCREENS[0][0]}`);
+    await second.waitForURL((url) => url.pathname === SCREENS[0][0]);
     await expectOpen(second, SCREENS[0][0], SCREENS[0][1]);
     // The sign-in reaches the tabs still at /login too: the third goes back to its own page.
     const third = pages[1];
     if (!third) throw new Error('no third tab');
-    await third.waitForURL(`**${SCREENS[1][0]}`);
+    await third.waitForURL((url) => url.pathname === SCREENS[1][0]);
     await expectOpen(third, SCREENS[1][0], SCREENS[1][1]);
     await first.waitForURL((url) => url.pathname !== '/login');
     await first.getByRole('button', { name: 'Logout' }).waitFor({ state: 'visible' });
