@@ -1,17 +1,17 @@
 import { createFetch } from 'ofetch';
 import { type ActorOptions, type ActorRefFrom, type AnyActorLogic, createActor } from 'xstate';
 import type { AppConfig } from '../contracts/app-config.ts';
-import { authMachine } from '../machines/auth-machine.ts';
-import { devicesListMachine } from '../machines/devices-list-machine.ts';
-import { passwordResetMachine } from '../machines/password-reset-machine.ts';
+import { authMachine } from '../machines/auth/auth-machine.ts';
+import { passwordResetMachine } from '../machines/auth/password-reset-machine.ts';
+import { devicesListMachine } from '../machines/devices-list/devices-list-machine.ts';
 import { type ApiClient, createApiClient } from './api/api-client.ts';
 import type { ApiError } from './api/api-error.ts';
-import { createAuthActors } from './api/auth-actors.ts';
-import { createDevicesListActors } from './api/devices-list-actors.ts';
-import { createPasswordResetActors } from './api/password-reset-actors.ts';
-import { browserTabChannel, createTabChannel, type TabChannelOptions } from './api/tab-channel.ts';
-import { browserLocks, createRefreshLock, type LockManagerLike } from './api/tab-lock.ts';
 import { createTokenSession } from './api/token-session.ts';
+import { createAuthActors } from './features/auth/auth-actors.ts';
+import { createPasswordResetActors } from './features/auth/password-reset-actors.ts';
+import { browserTabChannel, createTabChannel, type TabChannelOptions } from './features/auth/tab-channel.ts';
+import { browserLocks, createRefreshLock, type LockManagerLike } from './features/auth/tab-lock.ts';
+import { createDevicesListActors } from './features/devices-list/devices-list-actors.ts';
 
 export type { ApiClient } from './api/api-client.ts';
 

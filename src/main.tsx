@@ -5,7 +5,7 @@ import { createRoot } from 'react-dom/client';
 import { createActor } from 'xstate';
 import * as z from 'zod/mini';
 import { appConfigSchema } from '../contracts/app-config.ts';
-import { appStatusMachine } from '../machines/app-status-machine.ts';
+import { appStatusMachine } from '../machines/app-status/app-status-machine.ts';
 import { AppRoot } from './components/app-root.tsx';
 import { browserConnectivity, workboxServiceWorker } from './components/app-status/app-status-actors.ts';
 import { AppStatusBar } from './components/app-status/app-status-bar.tsx';

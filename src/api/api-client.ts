@@ -1,6 +1,6 @@
 import type { $Fetch, FetchOptions } from 'ofetch';
+import type { AccessToken } from '../../machines/auth/tokens.ts';
 import type { Service } from '../../machines/storage-keys.ts';
-import type { AccessToken } from '../../machines/tokens.ts';
 import { ApiError, statusOf, toApiError } from './api-error.ts';
 import { isFirmwarePath, isPublicPath, requestHeaders } from './header-rules.ts';
 import type { TokenSession } from './token-session.ts';

@@ -4,7 +4,7 @@ import {
   normalisePath,
   type ServiceName,
 } from '../../contracts/services.ts';
-import type { AccessToken } from '../../machines/tokens.ts';
+import type { AccessToken } from '../../machines/auth/tokens.ts';
 
 /**
  * Header rules of specification §7, as pure functions of the service and the request path

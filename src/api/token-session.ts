@@ -1,8 +1,8 @@
 import { type ActorRefFrom, waitFor } from 'xstate';
-import type { authMachine } from '../../machines/auth-machine.ts';
-import { isRefreshing } from '../../machines/auth-selectors.ts';
+import type { authMachine } from '../../machines/auth/auth-machine.ts';
+import { isRefreshing } from '../../machines/auth/auth-selectors.ts';
+import type { AccessToken } from '../../machines/auth/tokens.ts';
 import type { Service } from '../../machines/storage-keys.ts';
-import type { AccessToken } from '../../machines/tokens.ts';
 
 /** Thrown to a caller whose refresh failed; the auth machine has already logged out. */
 export class SessionExpiredError extends Error {

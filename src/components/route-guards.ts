@@ -1,6 +1,6 @@
 import { type ParsedLocation, redirect } from '@tanstack/react-router';
 import { waitFor } from 'xstate';
-import { isAuthenticated, isInitialised } from '../../machines/auth-selectors.ts';
+import { isAuthenticated, isInitialised } from '../../machines/auth/auth-selectors.ts';
 import { STORAGE_KEYS } from '../../machines/storage-keys.ts';
 import type { RouterContext } from '../router.tsx';
 import { forgetResumePath, rememberResumePath, safeResumePath } from './resume-path.ts';

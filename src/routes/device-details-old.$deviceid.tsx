@@ -1,28 +1,7 @@
-import { Stack, Text, Title } from '@mantine/core';
 import { createFileRoute } from '@tanstack/react-router';
-import { serialNumberPattern } from '../../contracts/devices-list.ts';
-import { OpenScreen } from '../components/open-screen.tsx';
-import { ConfigurePanel } from '../features/devices/ble/configure-panel.tsx';
+import { DeviceDetailsOldScreen } from '../features/devices/device-details-old-screen.tsx';
 
+// Open without sign-in: no guard, no loader.
 export const Route = createFileRoute('/device-details-old/$deviceid')({
-  component: DeviceDetailsOld,
+  component: DeviceDetailsOldScreen,
 });
-
-/** The older device details, open without sign-in: a serial number (`HX5K-24-000123`) or a model id. */
-function DeviceDetailsOld() {
-  const { deviceid } = Route.useParams();
-  const isSerial = serialNumberPattern.test(deviceid);
-  return (
-    <OpenScreen>
-      <Stack gap="lg">
-        <div>
-          <Title order={1} size="h2">
-            Device details
-          </Title>
-          <Text c="gray.7">{isSerial ? `Serial number ${deviceid}` : `Model ${deviceid}`}</Text>
-        </div>
-        <ConfigurePanel {...(isSerial ? { serialNumber: deviceid } : { productId: deviceid })} />
-      </Stack>
-    </OpenScreen>
-  );
-}

@@ -1,6 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { skipLoginWhenSignedIn } from '../components/route-guards.ts';
-import { LoginScreen } from '../components/sign-in/login-screen.tsx';
+import { LoginScreen } from '../features/auth/login-screen.tsx';
 
 export const Route = createFileRoute('/login')({
   beforeLoad: skipLoginWhenSignedIn,

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { isAuthenticated } from '../../machines/auth-selectors.ts';
+import { isAuthenticated } from '../../machines/auth/auth-selectors.ts';
 import { refreshTokenKey } from '../../machines/storage-keys.ts';
 import { ApiError, GENERIC_REQUEST_ERROR, NETWORK_ERROR } from '../../src/api/api-error.ts';
 import { signIn, startRuntime } from './runtime-fixture.ts';

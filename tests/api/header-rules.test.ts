@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { asAccessToken } from '../../machines/tokens.ts';
+import { asAccessToken } from '../../machines/auth/tokens.ts';
 import { isFirmwarePath, isPublicPath, normalisePath, requestHeaders } from '../../src/api/header-rules.ts';
 
 const headersFor = (service: 'config' | 'monitoring', path: string) =>

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { waitFor } from 'xstate';
-import { isAuthenticated } from '../../machines/auth-selectors.ts';
+import { isAuthenticated } from '../../machines/auth/auth-selectors.ts';
 import { refreshTokenKey } from '../../machines/storage-keys.ts';
 import { createAppRuntime } from '../../src/app-runtime.ts';
 import { MemoryStorage } from '../machines/fakes.ts';

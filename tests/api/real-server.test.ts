@@ -9,8 +9,8 @@ import {
   isCompanyStaff,
   isInitialised,
   loginError,
-} from '../../machines/auth-selectors.ts';
-import { isLoading, listVersion } from '../../machines/devices-list-selectors.ts';
+} from '../../machines/auth/auth-selectors.ts';
+import { isLoading, listVersion } from '../../machines/devices-list/devices-list-selectors.ts';
 import { refreshTokenKey } from '../../machines/storage-keys.ts';
 import { createAppRuntime } from '../../src/app-runtime.ts';
 import { MemoryStorage } from '../machines/fakes.ts';

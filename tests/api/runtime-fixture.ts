@@ -1,6 +1,6 @@
 import { waitFor } from 'xstate';
 import type { AppConfig } from '../../contracts/app-config.ts';
-import { isAuthenticated } from '../../machines/auth-selectors.ts';
+import { isAuthenticated } from '../../machines/auth/auth-selectors.ts';
 import type { ApiError } from '../../src/api/api-error.ts';
 import { createAppRuntime } from '../../src/app-runtime.ts';
 import { MemoryStorage } from '../machines/fakes.ts';

@@ -1,10 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { waitFor } from 'xstate';
-import { isAuthenticated, isInitialised, loginError } from '../../machines/auth-selectors.ts';
-import { devicesListError, isLoading, listVersion } from '../../machines/devices-list-selectors.ts';
-import { resetStep } from '../../machines/password-reset-selectors.ts';
+import { isAuthenticated, isInitialised, loginError } from '../../machines/auth/auth-selectors.ts';
+import { resetStep } from '../../machines/auth/password-reset-selectors.ts';
+import {
+  devicesListError,
+  isLoading,
+  listVersion,
+} from '../../machines/devices-list/devices-list-selectors.ts';
 import { CACHE_KEYS, refreshTokenKey, STORAGE_KEYS } from '../../machines/storage-keys.ts';
-import { HEADER_UNSAFE_PASSWORD } from '../../src/api/password-reset-actors.ts';
+import { HEADER_UNSAFE_PASSWORD } from '../../src/features/auth/password-reset-actors.ts';
 import { MemoryStorage } from '../machines/fakes.ts';
 import { signIn, startRuntime } from './runtime-fixture.ts';
 import { startTestServer, type TestServer } from './test-server.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { waitFor } from 'xstate';
-import { isAuthenticated, isRefreshing } from '../../machines/auth-selectors.ts';
-import { NO_REFRESH_TOKEN } from '../../machines/auth-setup.ts';
+import { isAuthenticated, isRefreshing } from '../../machines/auth/auth-selectors.ts';
+import { NO_REFRESH_TOKEN } from '../../machines/auth/auth-setup.ts';
 import { createTokenSession, SessionExpiredError } from '../../src/api/token-session.ts';
 import { pair, startAuth } from '../machines/auth-harness.ts';
 

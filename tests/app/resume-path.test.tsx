@@ -1,7 +1,7 @@
 import { screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { waitFor } from 'xstate';
-import { isAuthenticated } from '../../machines/auth-selectors.ts';
+import { isAuthenticated } from '../../machines/auth/auth-selectors.ts';
 import { expectLocation, renderApp, resumeKey, startAppServerForFile } from './render-app.tsx';
 
 const server = startAppServerForFile();

@@ -1,7 +1,7 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { waitFor as waitForActor } from 'xstate';
-import { isLoading } from '../../machines/devices-list-selectors.ts';
+import { isLoading } from '../../machines/devices-list/devices-list-selectors.ts';
 import { USERS } from './app-server.ts';
 import { setViewport } from './dom-setup.ts';
 import { expectLocation, renderApp, startAppServerForFile } from './render-app.tsx';

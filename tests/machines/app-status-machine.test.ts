@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type AnyEventObject, createActor, fromCallback, waitFor } from 'xstate';
-import { appStatusMachine, type ServiceWorkerCommand } from '../../machines/app-status-machine.ts';
-import { isOffline, isUpdateAvailable, isUpdating } from '../../machines/app-status-selectors.ts';
+import { appStatusMachine, type ServiceWorkerCommand } from '../../machines/app-status/app-status-machine.ts';
+import { isOffline, isUpdateAvailable, isUpdating } from '../../machines/app-status/app-status-selectors.ts';
 
 /** The machine with fake browser actors: `emit` plays the browser, `commands` records what the worker was told. */
 function start(online: boolean) {

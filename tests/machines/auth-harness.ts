@@ -1,11 +1,11 @@
 import { type AnyActorLogic, createActor } from 'xstate';
 import type { TokenPair } from '../../contracts/auth.ts';
-import { authMachine } from '../../machines/auth-machine.ts';
-import type { EndSessionInput, LoginNavigation } from '../../machines/auth-setup.ts';
+import { authMachine } from '../../machines/auth/auth-machine.ts';
+import type { EndSessionInput, LoginNavigation } from '../../machines/auth/auth-setup.ts';
+import type { AccessToken, RefreshToken } from '../../machines/auth/tokens.ts';
 import { refreshTokenKey, type Service, STORAGE_KEYS } from '../../machines/storage-keys.ts';
-import type { AccessToken, RefreshToken } from '../../machines/tokens.ts';
-import { createTabChannel, type TabChannelOptions } from '../../src/api/tab-channel.ts';
-import { createRefreshLock, type LockManagerLike } from '../../src/api/tab-lock.ts';
+import { createTabChannel, type TabChannelOptions } from '../../src/features/auth/tab-channel.ts';
+import { createRefreshLock, type LockManagerLike } from '../../src/features/auth/tab-lock.ts';
 import type { FakeChannelHub } from './auth-tab-fakes.ts';
 import { controlledActor, MemoryStorage } from './fakes.ts';
 

@@ -6,8 +6,8 @@ import {
   isInitialised,
   isSigningIn,
   loginError,
-} from '../../machines/auth-selectors.ts';
-import { GENERIC_LOGIN_ERROR, NO_REFRESH_TOKEN } from '../../machines/auth-setup.ts';
+} from '../../machines/auth/auth-selectors.ts';
+import { GENERIC_LOGIN_ERROR, NO_REFRESH_TOKEN } from '../../machines/auth/auth-setup.ts';
 import { refreshTokenKey, STORAGE_KEYS } from '../../machines/storage-keys.ts';
 import { pair, startAuth } from './auth-harness.ts';
 

@@ -7,9 +7,9 @@ import {
   isRefreshing,
   isSigningIn,
   loginError,
-} from '../../machines/auth-selectors.ts';
-import { NO_REFRESH_TOKEN } from '../../machines/auth-setup.ts';
-import { refreshLockName } from '../../machines/auth-tabs.ts';
+} from '../../machines/auth/auth-selectors.ts';
+import { NO_REFRESH_TOKEN } from '../../machines/auth/auth-setup.ts';
+import { refreshLockName } from '../../machines/auth/auth-tabs.ts';
 import { refreshTokenKey, STORAGE_KEYS } from '../../machines/storage-keys.ts';
 import { type AuthHarness, pair, startAuth } from './auth-harness.ts';
 import { FakeChannelHub, FakeLocks } from './auth-tab-fakes.ts';

@@ -6,7 +6,7 @@ import {
   currentUserName,
   isAuthenticated,
   isCompanyStaff,
-} from '../../machines/auth-selectors.ts';
+} from '../../machines/auth/auth-selectors.ts';
 import { pair, startAuth } from './auth-harness.ts';
 import { fakeJwt } from './fakes.ts';
 

@@ -1,10 +1,10 @@
 import { fromPromise } from 'xstate';
 import type { TokenPair } from '../../contracts/auth.ts';
-import type { TabMessage } from '../../machines/auth-tabs.ts';
+import type { TabMessage } from '../../machines/auth/auth-tabs.ts';
+import type { RefreshToken } from '../../machines/auth/tokens.ts';
 import type { Service } from '../../machines/storage-keys.ts';
-import type { RefreshToken } from '../../machines/tokens.ts';
-import type { ChannelLike } from '../../src/api/tab-channel.ts';
-import type { LockManagerLike } from '../../src/api/tab-lock.ts';
+import type { ChannelLike } from '../../src/features/auth/tab-channel.ts';
+import type { LockManagerLike } from '../../src/features/auth/tab-lock.ts';
 
 /**
  * The exclusive Web Locks of one browser, in memory: a request waits while another holds the name,

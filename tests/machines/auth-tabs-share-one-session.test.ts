@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { waitFor } from 'xstate';
-import { isAuthenticated, isInitialised, isRefreshing } from '../../machines/auth-selectors.ts';
-import { NO_REFRESH_TOKEN } from '../../machines/auth-setup.ts';
-import { refreshLockName } from '../../machines/auth-tabs.ts';
+import { isAuthenticated, isInitialised, isRefreshing } from '../../machines/auth/auth-selectors.ts';
+import { NO_REFRESH_TOKEN } from '../../machines/auth/auth-setup.ts';
+import { refreshLockName } from '../../machines/auth/auth-tabs.ts';
 import { refreshTokenKey, STORAGE_KEYS } from '../../machines/storage-keys.ts';
 import { type AuthHarness, pair, startAuth } from './auth-harness.ts';
 import { FakeChannelHub, FakeLocks, rotatingTokenServer } from './auth-tab-fakes.ts';

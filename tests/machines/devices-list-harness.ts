@@ -1,9 +1,9 @@
 import { createActor, fromPromise, SimulatedClock, waitFor } from 'xstate';
 import type { ConvertList, DevicesList } from '../../contracts/devices-list.ts';
-import { type CompanionLists, devicesListMachine } from '../../machines/devices-list-machine.ts';
-import { isLoading } from '../../machines/devices-list-selectors.ts';
+import { type CompanionLists, devicesListMachine } from '../../machines/devices-list/devices-list-machine.ts';
+import { isLoading } from '../../machines/devices-list/devices-list-selectors.ts';
 import { CACHE_KEYS } from '../../machines/storage-keys.ts';
-import { readCachedList } from '../../src/api/devices-list-actors.ts';
+import { readCachedList } from '../../src/features/devices-list/devices-list-actors.ts';
 import { controlledActor, MemoryStorage } from './fakes.ts';
 
 /** A one-model list in the shape of the bundled catalogue. */

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { DevicesListDownloadError } from '../../machines/devices-list-error.ts';
-import { BUNDLED_DEVICES_LIST } from '../../machines/devices-list-machine.ts';
+import { DevicesListDownloadError } from '../../machines/devices-list/devices-list-error.ts';
+import { BUNDLED_DEVICES_LIST } from '../../machines/devices-list/devices-list-machine.ts';
 import {
   devicesList,
   devicesListError,
   fallbackFailed,
   isLoading,
   listVersion,
-} from '../../machines/devices-list-selectors.ts';
+} from '../../machines/devices-list/devices-list-selectors.ts';
 import { CACHE_KEYS } from '../../machines/storage-keys.ts';
 import { sampleConvertList, sampleList, startDevicesList } from './devices-list-harness.ts';
 

@@ -1,12 +1,12 @@
 import { expect } from 'vitest';
 import type { TestParam } from 'xstate/graph';
-import { DevicesListDownloadError } from '../../machines/devices-list-error.ts';
+import { DevicesListDownloadError } from '../../machines/devices-list/devices-list-error.ts';
 import {
   devicesList,
   devicesListError,
   isLoading,
   listVersion,
-} from '../../machines/devices-list-selectors.ts';
+} from '../../machines/devices-list/devices-list-selectors.ts';
 import { sampleConvertList, sampleList, startDevicesList } from './devices-list-harness.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: TestParam is generic over the model's snapshot and events

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, waitFor } from 'xstate';
-import { GENERIC_RESET_ERROR, passwordResetMachine } from '../../machines/password-reset-machine.ts';
-import { isResetBusy, resetError, resetStep } from '../../machines/password-reset-selectors.ts';
+import { GENERIC_RESET_ERROR, passwordResetMachine } from '../../machines/auth/password-reset-machine.ts';
+import { isResetBusy, resetError, resetStep } from '../../machines/auth/password-reset-selectors.ts';
 import { controlledActor } from './fakes.ts';
 
 function startReset() {

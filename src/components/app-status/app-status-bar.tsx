@@ -1,8 +1,12 @@
 import './app-status-bar.css';
 import { useSelector } from '@xstate/react';
 import type { ActorRefFrom } from 'xstate';
-import type { appStatusMachine } from '../../../machines/app-status-machine.ts';
-import { isOffline, isUpdateAvailable, isUpdating } from '../../../machines/app-status-selectors.ts';
+import type { appStatusMachine } from '../../../machines/app-status/app-status-machine.ts';
+import {
+  isOffline,
+  isUpdateAvailable,
+  isUpdating,
+} from '../../../machines/app-status/app-status-selectors.ts';
 
 export const OFFLINE_MESSAGE =
   'You are offline. Signing in and live data need a connection; the bundled device catalogue still works.';

@@ -3,8 +3,8 @@ import { IconPlus, IconSearch } from '@tabler/icons-react';
 import { getRouteApi, Link, useNavigate } from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';
 import type { FormEvent } from 'react';
-import { currentEmail, currentUserName } from '../../../machines/auth-selectors.ts';
-import { listVersion } from '../../../machines/devices-list-selectors.ts';
+import { currentEmail, currentUserName } from '../../../machines/auth/auth-selectors.ts';
+import { listVersion } from '../../../machines/devices-list/devices-list-selectors.ts';
 import { AnchorLink } from '../../components/anchor-link.tsx';
 import { useRuntime } from '../../components/runtime-context.tsx';
 

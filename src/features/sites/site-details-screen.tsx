@@ -4,7 +4,7 @@ import { IconEdit, IconMapPin } from '@tabler/icons-react';
 import { getRouteApi, Link } from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';
 import type { Device } from '../../../contracts/devices.ts';
-import { devicesList, e1DevicesList } from '../../../machines/devices-list-selectors.ts';
+import { devicesList, e1DevicesList } from '../../../machines/devices-list/devices-list-selectors.ts';
 import { AnchorLink } from '../../components/anchor-link.tsx';
 import { type Column, DataList } from '../../components/lists/data-list.tsx';
 import { EmptyState } from '../../components/page-state.tsx';

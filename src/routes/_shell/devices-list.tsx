@@ -10,6 +10,6 @@ export const Route = createFileRoute('/_shell/devices-list')({
   loaderDeps: ({ search }) => ({ page: search.page, q: search.q }),
   loader: ({ context, deps }) => loadDevicesList(context.runtime, deps),
   pendingComponent: () => <PageLoading label="Loading devices…" />,
-  errorComponent: ({ error }) => <PageError error={error} />,
+  errorComponent: PageError,
   component: DevicesListScreen,
 });

@@ -10,6 +10,6 @@ export const Route = createFileRoute('/_shell/sites-list')({
   loaderDeps: ({ search }) => ({ page: search.page, q: search.q }),
   loader: ({ context, deps }) => loadSitesList(context.runtime, deps),
   pendingComponent: () => <PageLoading label="Loading sites…" />,
-  errorComponent: ({ error }) => <PageError error={error} />,
+  errorComponent: PageError,
   component: SitesListScreen,
 });

@@ -9,6 +9,6 @@ export const Route = createFileRoute('/_shell/users-list')({
   loaderDeps: ({ search }) => ({ page: search.page, q: search.q, role: search.role }),
   loader: ({ context, deps }) => loadUsersList(context.runtime, deps),
   pendingComponent: () => <PageLoading label="Loading users…" />,
-  errorComponent: ({ error }) => <PageError error={error} />,
+  errorComponent: PageError,
   component: UsersListScreen,
 });

@@ -1,12 +1,12 @@
 import type { $Fetch } from 'ofetch';
 import { fromPromise } from 'xstate';
-import type { AppConfig } from '../../contracts/app-config.ts';
-import type { TokenPair } from '../../contracts/auth.ts';
-import type { EndSessionInput } from '../../machines/auth-setup.ts';
-import type { Service } from '../../machines/storage-keys.ts';
-import type { AccessToken, RefreshToken } from '../../machines/tokens.ts';
-import { ApiError, toApiError } from './api-error.ts';
-import { requestHeaders } from './header-rules.ts';
+import type { AppConfig } from '../../../contracts/app-config.ts';
+import type { TokenPair } from '../../../contracts/auth.ts';
+import type { EndSessionInput } from '../../../machines/auth/auth-setup.ts';
+import type { AccessToken, RefreshToken } from '../../../machines/auth/tokens.ts';
+import type { Service } from '../../../machines/storage-keys.ts';
+import { ApiError, toApiError } from '../../api/api-error.ts';
+import { requestHeaders } from '../../api/header-rules.ts';
 import { serviceDownMessage } from './service-down.ts';
 
 /**
@@ -17,10 +17,10 @@ import { serviceDownMessage } from './service-down.ts';
 export function createAuthActors(config: AppConfig, fetcher: $Fetch) {
   // The token schema, and zod with it, is not part of the sign-in screen's scripts: it starts
   // loading now and is awaited only when an answer is checked (a failed load is tried again).
-  let loading: Promise<typeof import('../../contracts/auth.ts')> | undefined;
+  let loading: Promise<typeof import('../../../contracts/auth.ts')> | undefined;
   const contracts = () => {
     if (!loading) {
-      loading = import('../../contracts/auth.ts');
+      loading = import('../../../contracts/auth.ts');
       loading.catch(() => {
         loading = undefined;
       });

@@ -2,10 +2,10 @@ import { Center, Paper, Stack, Text, Title } from '@mantine/core';
 import { Navigate, useRouteContext } from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';
 import { useState } from 'react';
-import { isAuthenticated } from '../../../machines/auth-selectors.ts';
+import { isAuthenticated } from '../../../machines/auth/auth-selectors.ts';
 import { STORAGE_KEYS } from '../../../machines/storage-keys.ts';
-import { HOME_PATH, safeResumePath } from '../resume-path.ts';
-import { useRuntime } from '../runtime-context.tsx';
+import { HOME_PATH, safeResumePath } from '../../components/resume-path.ts';
+import { useRuntime } from '../../components/runtime-context.tsx';
 import { ResetPassword } from './reset-password.tsx';
 import { SignInForm } from './sign-in-form.tsx';
 

@@ -1,4 +1,4 @@
-import type { Service } from '../../machines/storage-keys.ts';
+import type { Service } from '../../../machines/storage-keys.ts';
 
 /** How a person names each service. */
 const SERVICE_NAMES: Record<Service, string> = {

@@ -1,5 +1,5 @@
 import type { SnapshotFrom } from 'xstate';
-import type { DevicesList } from '../contracts/devices-list.ts';
+import type { DevicesList } from '../../contracts/devices-list.ts';
 import type { devicesListMachine } from './devices-list-machine.ts';
 
 export type DevicesListSnapshot = SnapshotFrom<typeof devicesListMachine>;

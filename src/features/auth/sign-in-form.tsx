@@ -2,9 +2,9 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert, Anchor, Button, PasswordInput, Stack, TextInput } from '@mantine/core';
 import { useSelector } from '@xstate/react';
 import { useForm } from 'react-hook-form';
-import { isSigningIn, loginError } from '../../../machines/auth-selectors.ts';
-import { ROUTE_FOCUS_ATTRIBUTE } from '../route-focus.tsx';
-import { useRuntime } from '../runtime-context.tsx';
+import { isSigningIn, loginError } from '../../../machines/auth/auth-selectors.ts';
+import { ROUTE_FOCUS_ATTRIBUTE } from '../../components/route-focus.tsx';
+import { useRuntime } from '../../components/runtime-context.tsx';
 import { type SignInValues, signInSchema } from './sign-in-schemas.ts';
 
 /**

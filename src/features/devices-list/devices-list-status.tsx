@@ -6,8 +6,8 @@ import {
   fallbackFailed,
   isLoading,
   listVersion,
-} from '../../../machines/devices-list-selectors.ts';
-import { useRuntime } from '../runtime-context.tsx';
+} from '../../../machines/devices-list/devices-list-selectors.ts';
+import { useRuntime } from '../../components/runtime-context.tsx';
 
 function versionLabel(version: number, loading: boolean, noFallback: boolean): string {
   if (loading) return 'Devices list: loading…';

@@ -1,13 +1,13 @@
 import { fromPromise } from 'xstate';
-import type { AppConfig } from '../../contracts/app-config.ts';
-import type { ConvertList, DevicesList } from '../../contracts/devices-list.ts';
-import { DevicesListDownloadError } from '../../machines/devices-list-error.ts';
+import type { AppConfig } from '../../../contracts/app-config.ts';
+import type { ConvertList, DevicesList } from '../../../contracts/devices-list.ts';
+import { DevicesListDownloadError } from '../../../machines/devices-list/devices-list-error.ts';
 import {
   BUNDLED_CONVERT_LIST,
   BUNDLED_E1_DEVICES_LIST,
   type CompanionLists,
-} from '../../machines/devices-list-machine.ts';
-import { CACHE_KEYS } from '../../machines/storage-keys.ts';
+} from '../../../machines/devices-list/devices-list-machine.ts';
+import { CACHE_KEYS } from '../../../machines/storage-keys.ts';
 
 /** Base64 of a UTF-8 string (`btoa` alone rejects characters above U+00FF). */
 export function base64Utf8(text: string): string {
@@ -20,10 +20,10 @@ export function base64Utf8(text: string): string {
  * The list schemas, and zod with them, are not part of the sign-in screen's scripts: they start
  * loading when the app starts and are awaited only where a list is checked.
  */
-let schemasLoading: Promise<typeof import('../../contracts/devices-list.ts')> | undefined;
+let schemasLoading: Promise<typeof import('../../../contracts/devices-list.ts')> | undefined;
 function listSchemas() {
   if (!schemasLoading) {
-    schemasLoading = import('../../contracts/devices-list.ts');
+    schemasLoading = import('../../../contracts/devices-list.ts');
     schemasLoading.catch(() => {
       schemasLoading = undefined;
     });

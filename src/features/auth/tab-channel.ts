@@ -1,7 +1,7 @@
 import { type AnyEventObject, fromCallback } from 'xstate';
-import type { AuthEvent } from '../../machines/auth-setup.ts';
-import { siblingEvent, TAB_CHANNEL_NAME, type TabPost } from '../../machines/auth-tabs.ts';
-import { refreshTokenKey } from '../../machines/storage-keys.ts';
+import type { AuthEvent } from '../../../machines/auth/auth-setup.ts';
+import { siblingEvent, TAB_CHANNEL_NAME, type TabPost } from '../../../machines/auth/auth-tabs.ts';
+import { refreshTokenKey } from '../../../machines/storage-keys.ts';
 
 /** The part of `BroadcastChannel` the tab channel uses. */
 export interface ChannelLike {

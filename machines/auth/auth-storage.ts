@@ -1,4 +1,4 @@
-import { allAppKeys, refreshTokenKey, type Service, STORAGE_KEYS } from './storage-keys.ts';
+import { allAppKeys, refreshTokenKey, type Service, STORAGE_KEYS } from '../storage-keys.ts';
 import { asRefreshToken, type RefreshToken } from './tokens.ts';
 
 /** What survives a page load: refresh tokens and the current e-mail (never access tokens). */

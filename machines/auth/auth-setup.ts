@@ -8,7 +8,8 @@ import {
   setup,
   spawnChild,
 } from 'xstate';
-import type { TokenPair } from '../contracts/auth.ts';
+import type { TokenPair } from '../../contracts/auth.ts';
+import type { Service } from '../storage-keys.ts';
 import {
   clearRefreshTokens,
   clearStoredSession,
@@ -17,7 +18,6 @@ import {
   readRefreshToken,
 } from './auth-storage.ts';
 import type { TabMessage, TabPost } from './auth-tabs.ts';
-import type { Service } from './storage-keys.ts';
 import { type AccessToken, asAccessToken, asRefreshToken, type RefreshToken } from './tokens.ts';
 
 /** What the machine knows about one service. Access tokens live here only, never in storage. */

@@ -1,7 +1,7 @@
 import { assign, fromPromise, setup } from 'xstate';
-import type { ConvertList, DevicesList } from '../contracts/devices-list.ts';
+import type { ConvertList, DevicesList } from '../../contracts/devices-list.ts';
+import { CACHE_KEYS } from '../storage-keys.ts';
 import { devicesListErrorMessage } from './devices-list-error.ts';
-import { CACHE_KEYS } from './storage-keys.ts';
 
 /** The refresh button stays disabled this long after a refresh (specification §9). */
 export const REFRESH_COOLDOWN_MS = 20_000;

@@ -1,5 +1,5 @@
 import { fromPromise } from 'xstate';
-import type { ApiClient } from './api-client.ts';
+import type { ApiClient } from '../../api/api-client.ts';
 
 /** Printable ASCII: what an HTTP header value carries intact everywhere. */
 const HEADER_SAFE = /^[\x20-\x7E]*$/;

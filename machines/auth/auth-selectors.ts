@@ -1,7 +1,7 @@
 import { decodeJwt } from 'jose';
 import type { SnapshotFrom } from 'xstate';
+import type { Service } from '../storage-keys.ts';
 import type { authMachine } from './auth-machine.ts';
-import type { Service } from './storage-keys.ts';
 
 export type AuthSnapshot = SnapshotFrom<typeof authMachine>;
 

@@ -5,8 +5,8 @@ import {
   resetEmail,
   resetError,
   resetStep,
-} from '../../../machines/password-reset-selectors.ts';
-import { useRuntime } from '../runtime-context.tsx';
+} from '../../../machines/auth/password-reset-selectors.ts';
+import { useRuntime } from '../../components/runtime-context.tsx';
 import { ResetRequestForm } from './reset-request-form.tsx';
 import { ResetSubmitForm } from './reset-submit-form.tsx';
 
