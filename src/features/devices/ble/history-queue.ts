@@ -91,7 +91,9 @@ export class HistoryQueue {
   }
 
   private async put(queued: QueuedRecord): Promise<void> {
-    await (await this.open()).put('outbox', { ...queued, queuedAt: Date.now() }, queued.record.id);
+    // Sub-millisecond and monotonic: two writes within one millisecond keep their order.
+    const queuedAt = performance.timeOrigin + performance.now();
+    await (await this.open()).put('outbox', { ...queued, queuedAt }, queued.record.id);
   }
 
   private open(): Promise<IDBPDatabase<HistoryDb>> {
