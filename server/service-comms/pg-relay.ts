@@ -6,7 +6,13 @@ import { type Delivery, timedOut } from './delivery.ts';
 
 const hexFrame = z.string().regex(/^([0-9a-f]{2}){1,512}$/);
 const relayMessageSchema = z.discriminatedUnion('t', [
-  z.object({ t: z.literal('cmd'), id: z.number().int(), from: z.string(), serial: z.string(), data: hexFrame }),
+  z.object({
+    t: z.literal('cmd'),
+    id: z.number().int(),
+    from: z.string(),
+    serial: z.string(),
+    data: hexFrame,
+  }),
   z.object({ t: z.literal('ans'), id: z.number().int(), data: hexFrame }),
   z.object({ t: z.literal('err'), id: z.number().int(), code: z.enum(['device_offline', 'device_timeout']) }),
 ]);

@@ -3,11 +3,7 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Kysely } from 'kysely';
 import WebSocket, { WebSocketServer } from 'ws';
-import {
-  DEVICE_CLOSE,
-  type DeviceWelcome,
-  deviceHelloSchema,
-} from '../../contracts/service-comms.ts';
+import { DEVICE_CLOSE, type DeviceWelcome, deviceHelloSchema } from '../../contracts/service-comms.ts';
 import type { Database } from '../db/schema.ts';
 import { DeviceConnection } from './device-connection.ts';
 import { checkDeviceSecret, type RegisteredDevice } from './device-secrets.ts';

@@ -22,8 +22,10 @@ export function startSimulatedDevices(dataDir: string, port: number): ChildProce
       simulatedDevicesPath(dataDir),
       '--url',
       `ws://127.0.0.1:${port}${DEVICE_SOCKET_PATH}`,
+      '--with-parent',
     ],
-    { stdio: ['ignore', 'inherit', 'inherit'] },
+    // The child's stdin closes when this process ends, however it ends: the child then stops.
+    { stdio: ['pipe', 'inherit', 'inherit'] },
   );
   child.on('error', (error) => console.error('[simulated devices] could not start:', error.message));
   console.log('Simulated devices: starting the demo devices (SIMULATED_DEVICES=0 turns them off)');
