@@ -17,6 +17,16 @@ import { devicesListSchema } from '../../contracts/devices-list.ts';
 import { idParamSchema, idSchema } from '../../contracts/ids.ts';
 import { listQuerySchema, pageParamSchema } from '../../contracts/page.ts';
 import {
+  commandLogQuerySchema,
+  commandLogSchema,
+  deviceAnswerSchema,
+  deviceCommandSchema,
+  deviceSecretSchema,
+  onlineDevicesQuerySchema,
+  onlineDevicesSchema,
+  serviceCommsSerialSchema,
+} from '../../contracts/service-comms.ts';
+import {
   changeRolesRequestSchema,
   setAccessRequestSchema,
   siteAccessSchema,
@@ -36,16 +46,6 @@ import {
   userRoleSchema,
   userSchema,
 } from '../../contracts/users.ts';
-import {
-  commandLogQuerySchema,
-  commandLogSchema,
-  deviceAnswerSchema,
-  deviceCommandSchema,
-  deviceSecretSchema,
-  onlineDevicesQuerySchema,
-  onlineDevicesSchema,
-  serviceCommsSerialSchema,
-} from '../../contracts/service-comms.ts';
 import type { RouteDoc } from './route-doc.ts';
 
 const list = listQuerySchema.shape;

@@ -1,7 +1,7 @@
 import type WebSocket from 'ws';
 import { type DeviceSocketCommand, deviceSocketAnswerSchema } from '../../contracts/service-comms.ts';
-import type { RegisteredDevice } from './device-secrets.ts';
 import { type Delivery, offline, timedOut } from './delivery.ts';
+import type { RegisteredDevice } from './device-secrets.ts';
 
 interface Pending {
   resolve: (delivery: Delivery) => void;

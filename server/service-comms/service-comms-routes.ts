@@ -8,8 +8,8 @@ import {
   onlineDevicesQuerySchema,
   serviceCommsSerialSchema,
 } from '../../contracts/service-comms.ts';
-import type { Principal } from '../auth/access-tokens.ts';
 import { likePattern, siteVisible } from '../access/scope.ts';
+import type { Principal } from '../auth/access-tokens.ts';
 import { isCompanyAddress } from '../config/email-change.ts';
 import type { ServerContext } from '../context.ts';
 import { ApiError, forbidden, notFound } from '../http/errors.ts';

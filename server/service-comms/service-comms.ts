@@ -5,9 +5,9 @@ import type { Kysely } from 'kysely';
 import WebSocket, { WebSocketServer } from 'ws';
 import { DEVICE_CLOSE, type DeviceWelcome, deviceHelloSchema } from '../../contracts/service-comms.ts';
 import type { Database } from '../db/schema.ts';
+import { type Delivery, offline } from './delivery.ts';
 import { DeviceConnection } from './device-connection.ts';
 import { checkDeviceSecret, type RegisteredDevice } from './device-secrets.ts';
-import { type Delivery, offline } from './delivery.ts';
 import { PgRelay } from './pg-relay.ts';
 import { Presence } from './presence.ts';
 
