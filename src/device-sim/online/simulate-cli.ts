@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { SIMULATED_DEVICES_FILE, simulatedDevicesFileSchema } from '../../../contracts/service-comms.ts';
 import { bundledFleet } from './bundled-fleet.ts';
@@ -38,10 +38,13 @@ function wantedDevices(values: Record<string, string | boolean | undefined>): Wa
   const serialNumber = text('serial');
   const modelId = text('model');
   if (!serialNumber || !modelId) return fail('Give --serial and --model, or --file.');
+  const demoFile = `data/${SIMULATED_DEVICES_FILE}`;
   const secret =
     text('secret') ??
     process.env.DEVICE_SECRET ??
-    readDemoFile(`data/${SIMULATED_DEVICES_FILE}`).find((d) => d.serialNumber === serialNumber)?.secret;
+    (existsSync(demoFile)
+      ? readDemoFile(demoFile).find((d) => d.serialNumber === serialNumber)?.secret
+      : undefined);
   if (!secret) return fail(`No secret for ${serialNumber}: pass --secret or set DEVICE_SECRET.`);
   return [{ serialNumber, modelId, secret }];
 }

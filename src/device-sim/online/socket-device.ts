@@ -51,7 +51,7 @@ export class SocketDevice {
   private attempt = 0;
   private retry: NodeJS.Timeout | undefined;
   private silence: NodeJS.Timeout | undefined;
-  private waiting: (() => void)[] = [];
+  private waiting: { resolve: () => void; reject: (error: Error) => void }[] = [];
   /** Why the service refused the device, when it did (the device then stops trying). */
   refused: { code: number; reason: string } | undefined;
 
@@ -66,9 +66,9 @@ export class SocketDevice {
     this.connect();
   }
 
-  /** Resolves once the service has welcomed the device (now, if it is online already). */
+  /** Resolves once the service next welcomes the device; rejects when it refuses the device. */
   online(): Promise<void> {
-    return new Promise((resolve) => this.waiting.push(resolve));
+    return new Promise((resolve, reject) => this.waiting.push({ resolve, reject }));
   }
 
   stop(): Promise<void> {
@@ -105,7 +105,7 @@ export class SocketDevice {
         this.attempt = 0;
         device.connect();
         this.log(`online at ${url}`);
-        for (const resolve of this.waiting.splice(0)) resolve();
+        for (const waiter of this.waiting.splice(0)) waiter.resolve();
         return;
       }
       const command = deviceSocketCommandSchema.safeParse(message);
@@ -124,6 +124,8 @@ export class SocketDevice {
       if (FINAL_CODES.includes(code)) {
         this.refused = { code, reason: reason.toString() };
         this.log(`refused by the service (${code}): ${reason.toString()}; not trying again`);
+        const refusal = new Error(`${this.options.serialNumber} refused (${code}): ${reason.toString()}`);
+        for (const waiter of this.waiting.splice(0)) waiter.reject(refusal);
         return;
       }
       if (this.stopped) return;
