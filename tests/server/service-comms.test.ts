@@ -180,6 +180,37 @@ describe('offline and silent devices', () => {
   });
 });
 
+describe('a device held by a server process that died', () => {
+  it('counts as offline once that process stopped refreshing its presence', async () => {
+    const row = await t.server.ctx.db
+      .selectFrom('devices')
+      .select(['id', 'serial', 'model_id'])
+      .where('site_id', '=', IDS.siteOfA)
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
+    // What a killed process leaves behind: its row, last refreshed an hour ago.
+    await t.server.ctx.db
+      .insertInto('device_presence')
+      .values({
+        serial: row.serial,
+        device_id: row.id,
+        model_id: row.model_id,
+        holder: 'a-process-that-died',
+        connected_at: new Date(Date.now() - 7_200_000),
+        seen_at: new Date(Date.now() - 3_600_000),
+      })
+      .execute();
+    const answer = await command(row.serial, [...codec.buildFrame(0x01, 255)]);
+    expect(answer.status).toBe(409);
+    expect(answer.body).toMatchObject({ code: 'device_offline' });
+    const listed = await t.call('GET', '/config/service-comms/devices/online', {
+      token: tokens.admin,
+      apiKey: null,
+    });
+    expect((listed.body as OnlineDevices).devices.map((d) => d.serialNumber)).not.toContain(row.serial);
+  });
+});
+
 describe('the device socket', () => {
   it('refuses a wrong secret with a clear close reason', async () => {
     const device = rawDevice(t.origin, { type: 'hello', ...ownersDevice, secret: 'x'.repeat(43) });
