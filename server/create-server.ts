@@ -132,8 +132,9 @@ export async function createServer(options: CreateServerOptions): Promise<FleetS
     // Demo users have published passwords: only the embedded database gets them unless asked.
     const demo = options.seed ?? wantsDemoSeed(env.SEED_DEMO, 'pgliteDir' in target);
     const seeded = demo ? await seedDemo(db, ctx.scryptCost) : false;
-    // Every seeded device gets a secret; the demo's simulated devices keep theirs in DATA_DIR.
-    if (seeded) await issueMissingSecrets(db);
+    // The demo's simulated devices keep their secrets in DATA_DIR, for `npm start`.
+    // Every demo device has a secret (a data folder from before devices online gets them now).
+    if (demo) await issueMissingSecrets(db);
     if (demo && usesDataDir && !hasSimulatedDevices(env.DATA_DIR))
       writeSimulatedDevices(env.DATA_DIR, await issueDemoSecrets(db, SIMULATED_DEVICE_COUNT));
     const app = new Hono();

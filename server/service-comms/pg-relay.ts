@@ -15,6 +15,7 @@ const relayMessageSchema = z.discriminatedUnion('t', [
   }),
   z.object({ t: z.literal('ans'), id: z.number().int(), data: hexFrame }),
   z.object({ t: z.literal('err'), id: z.number().int(), code: z.enum(['device_offline', 'device_timeout']) }),
+  z.object({ t: z.literal('drop'), serial: z.string() }),
 ]);
 type RelayMessage = z.infer<typeof relayMessageSchema>;
 
@@ -45,7 +46,14 @@ export class PgRelay {
     private readonly holder: string,
     /** Deliver a command for a device this process holds. */
     private readonly deliverHere: (serial: string, data: number[]) => Promise<Delivery>,
+    /** Close the socket of a device this process holds (its secret was replaced). */
+    private readonly dropHere: (serial: string) => void,
   ) {}
+
+  /** Ask the process holding a device to close its socket. */
+  async drop(holder: string, serial: string): Promise<void> {
+    await this.notify(holder, { t: 'drop', serial });
+  }
 
   /** Start listening on this process's channel; reconnects after a lost connection. */
   async start(): Promise<void> {
@@ -109,6 +117,10 @@ export class PgRelay {
       return;
     }
     const m = message.data;
+    if (m.t === 'drop') {
+      this.dropHere(m.serial);
+      return;
+    }
     if (m.t === 'cmd') {
       this.deliverHere(m.serial, fromHex(m.data))
         .then((delivery) =>

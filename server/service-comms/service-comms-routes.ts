@@ -112,7 +112,8 @@ export function serviceCommsRoutes(ctx: ServerContext): Hono<{ Variables: AuthVa
       .executeTakeFirst();
     if (!device) throw notFound('Device');
     const secret = await issueDeviceSecret(ctx.db, device.id);
-    // The old secret stops passing at once; a socket already open stays until it reconnects.
+    // The old secret stops passing at once, and a socket opened with it is closed.
+    await comms.dropDevice(serial);
     c.header('Cache-Control', 'no-store');
     return c.json({ serialNumber: serial, secret } satisfies DeviceSecret, 201);
   });

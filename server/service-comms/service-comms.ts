@@ -43,8 +43,12 @@ export class ServiceComms {
     // A process that stops answering pings for three rounds has died: its rows go stale.
     this.presence = new Presence(options.db, this.holder, Math.max(10, (options.pingMs * 3) / 1000));
     if (options.databaseUrl)
-      this.relay = new PgRelay(options.databaseUrl, options.db, this.holder, (serial, data) =>
-        this.deliverHere(serial, data),
+      this.relay = new PgRelay(
+        options.databaseUrl,
+        options.db,
+        this.holder,
+        (serial, data) => this.deliverHere(serial, data),
+        (serial) => this.dropHere(serial),
       );
     this.sockets.on('connection', (socket, request) => this.accept(socket, request));
   }
@@ -76,6 +80,20 @@ export class ServiceComms {
     if (holder === this.holder) return this.deliverHere(serial, data);
     if (!this.relay) return offline;
     return this.relay.request(holder, serial, data, this.options.timeoutMs);
+  }
+
+  /**
+   * The device's secret was replaced: close its socket wherever it is held, so that it has to
+   * prove itself again with the new secret (a device holding the old one is refused from now on).
+   */
+  async dropDevice(serial: string): Promise<void> {
+    const holder = await this.presence.holderOf(serial);
+    if (holder === this.holder) this.dropHere(serial);
+    else if (holder) await this.relay?.drop(holder, serial);
+  }
+
+  private dropHere(serial: string): void {
+    this.connections.get(serial)?.socket.close(DEVICE_CLOSE.wrongSecret, 'the secret was replaced');
   }
 
   private deliverHere(serial: string, data: number[]): Promise<Delivery> {

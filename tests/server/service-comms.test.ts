@@ -237,10 +237,17 @@ describe('the device socket', () => {
     expect(closed.reason).toMatch(/^the first message must be a hello: modelId/);
   });
 
-  it('refuses the old secret once a new one is issued, and only an admin issues one', async () => {
+  it('refuses the old secret once a new one is issued, closing its socket; only an admin issues one', async () => {
     expect((await issueSecret(quietDevice.serialNumber, tokens.installerA)).status).toBe(403);
     const old = quietDevice.secret;
+    const connected = rawDevice(t.origin, { type: 'hello', ...quietDevice });
+    await connected.welcomed;
     quietDevice = await registered(IDS.siteOfA, 0);
+    // The socket opened with the old secret is closed too.
+    expect(await connected.closed).toEqual({
+      code: DEVICE_CLOSE.wrongSecret,
+      reason: 'the secret was replaced',
+    });
     const device = rawDevice(t.origin, { type: 'hello', ...quietDevice, secret: old });
     expect((await device.closed).code).toBe(DEVICE_CLOSE.wrongSecret);
   });
