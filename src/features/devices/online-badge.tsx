@@ -27,7 +27,7 @@ export function useOnlineDevices(api: ApiClient): (serial: string) => boolean {
 export function OnlineBadge({ online }: { online: boolean }) {
   if (!online) return null;
   return (
-    <Badge color="green" variant="light" size="sm" ml="xs" title="Connected to the service now">
+    <Badge color="teal.9" variant="filled" size="sm" ml="xs" title="Connected to the service now">
       Online
     </Badge>
   );
