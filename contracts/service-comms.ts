@@ -79,3 +79,63 @@ export const deviceHelloSchema = z.object({
   secret: z.string().min(16).max(200),
 });
 export type DeviceHello = z.infer<typeof deviceHelloSchema>;
+
+/** Close codes of the device socket (4000–4999 are the application's own, RFC 6455 §7.4.2). */
+export const DEVICE_CLOSE = {
+  /** The first message was not a hello. */
+  badHello: 4400,
+  /** The secret does not match the serial number's. */
+  wrongSecret: 4401,
+  /** The hello's model is not the registered model of that serial number. */
+  wrongModel: 4403,
+  /** No device has that serial number. */
+  unknownSerial: 4404,
+  /** No hello in time. */
+  helloTimeout: 4408,
+  /** The same device connected again: the older socket is closed. */
+  replaced: 4409,
+} as const;
+
+/** The service's answer to an accepted hello: the device is online from now on. */
+export const deviceWelcomeSchema = z.object({ type: z.literal('welcome'), serialNumber: z.string() });
+export type DeviceWelcome = z.infer<typeof deviceWelcomeSchema>;
+
+/** Service → device: deliver a frame; the device answers with the same `id`. */
+export const deviceSocketCommandSchema = z.object({
+  type: z.literal('command'),
+  id: z.number().int().min(0),
+  data: frameBytesSchema,
+});
+export type DeviceSocketCommand = z.infer<typeof deviceSocketCommandSchema>;
+
+/** Device → service: the answer frame to the command with this `id`. */
+export const deviceSocketAnswerSchema = z.object({
+  type: z.literal('answer'),
+  id: z.number().int().min(0),
+  data: frameBytesSchema,
+});
+export type DeviceSocketAnswer = z.infer<typeof deviceSocketAnswerSchema>;
+
+/** `POST /config/service-comms/devices/{serial}/secret` (admin): the new secret, shown once. */
+export const deviceSecretSchema = z.object({ serialNumber: z.string(), secret: z.string() });
+export type DeviceSecret = z.infer<typeof deviceSecretSchema>;
+
+/** Query of `GET /config/service-comms/devices/{serial}/log`. */
+export const commandLogQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+});
+
+/** Query of `GET /config/service-comms/devices/online`: `q` matches serial numbers (case-insensitive). */
+export const onlineDevicesQuerySchema = z.object({ q: z.string().trim().max(40).optional() });
+
+/**
+ * `DATA_DIR/simulated-devices.json`: the demo devices that `npm start` runs as simulated devices,
+ * with their secrets. Written only for a database seeded with the demo, readable by its owner only.
+ */
+export const simulatedDevicesFileSchema = z.object({
+  devices: z.array(z.object({ serialNumber: z.string(), modelId: z.string(), secret: z.string() })),
+});
+export type SimulatedDevicesFile = z.infer<typeof simulatedDevicesFileSchema>;
+
+/** The file's name inside DATA_DIR. */
+export const SIMULATED_DEVICES_FILE = 'simulated-devices.json';

@@ -8,6 +8,7 @@ import type { SigningKey } from './auth/signing-keys.ts';
 import type { Database } from './db/schema.ts';
 import type { Env } from './env.ts';
 import type { Mailer } from './mail/mailer.ts';
+import type { ServiceComms } from './service-comms/service-comms.ts';
 
 /** What every route needs, built once by `createServer`. */
 export interface ServerContext {
@@ -27,4 +28,6 @@ export interface ServerContext {
   scryptCost: ScryptCost;
   /** This server's list pages by scope version, and where deep pages start. */
   lists: { pages: PageCache; anchors: PageAnchors; deviceAnchors: PageAnchors<DeviceKey> };
+  /** Devices online: device sockets, presence, and commands to devices (DESIGN.md §10). */
+  comms: ServiceComms;
 }

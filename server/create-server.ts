@@ -25,7 +25,13 @@ import { securityHeaders } from './http/security-headers.ts';
 import { createMailer } from './mail/mailer.ts';
 import { logTransport, type MailTransport, smtpTransport } from './mail/transports.ts';
 import { createMonitoringApp } from './monitoring/monitoring-app.ts';
+import { issueDemoSecrets, issueMissingSecrets } from './service-comms/device-secrets.ts';
+import { ServiceComms } from './service-comms/service-comms.ts';
+import { hasSimulatedDevices, writeSimulatedDevices } from './service-comms/simulated-devices-file.ts';
 import { serveApp } from './static-app.ts';
+
+/** How many seeded devices `npm start` runs as simulated devices. */
+const SIMULATED_DEVICE_COUNT = 4;
 
 /** Which services one process runs. */
 export type ServiceSelection = 'all' | 'config' | 'monitoring';
@@ -60,7 +66,11 @@ export interface FleetServer {
   close(): Promise<void>;
 }
 
-async function buildContext(options: CreateServerOptions, db: Kysely<Database>): Promise<ServerContext> {
+async function buildContext(
+  options: CreateServerOptions,
+  db: Kysely<Database>,
+  databaseUrl: string | undefined,
+): Promise<ServerContext> {
   const { env } = options;
   const keys = options.keys ?? {
     config: await loadSigningKey(env.DATA_DIR, 'config-signing-key.json', env.SIGNING_KEY),
@@ -92,6 +102,12 @@ async function buildContext(options: CreateServerOptions, db: Kysely<Database>):
       anchors: new PageAnchors(),
       deviceAnchors: new PageAnchors<DeviceKey>(),
     },
+    comms: new ServiceComms({
+      db,
+      ...(databaseUrl ? { databaseUrl } : {}),
+      timeoutMs: env.SERVICE_COMMS_TIMEOUT_MS,
+      pingMs: env.SERVICE_COMMS_PING_MS,
+    }),
   };
 }
 
@@ -112,10 +128,15 @@ export async function createServer(options: CreateServerOptions): Promise<FleetS
   try {
     await migrate(db);
     if (usesDataDir) makeDataDirPrivate(env.DATA_DIR);
-    const ctx = await buildContext({ ...options, services }, db);
+    const ctx = await buildContext({ ...options, services }, db, 'url' in target ? target.url : undefined);
     // Demo users have published passwords: only the embedded database gets them unless asked.
     const demo = options.seed ?? wantsDemoSeed(env.SEED_DEMO, 'pgliteDir' in target);
     const seeded = demo ? await seedDemo(db, ctx.scryptCost) : false;
+    // The demo's simulated devices keep their secrets in DATA_DIR, for `npm start`.
+    // Every demo device has a secret (a data folder from before devices online gets them now).
+    if (demo) await issueMissingSecrets(db);
+    if (demo && usesDataDir && !hasSimulatedDevices(env.DATA_DIR))
+      writeSimulatedDevices(env.DATA_DIR, await issueDemoSecrets(db, SIMULATED_DEVICE_COUNT));
     const app = new Hono();
     // The one error handler of the whole server: services and middleware throw `ApiError`
     // (an `HTTPException`) and register none of their own.
@@ -177,7 +198,10 @@ export async function createServer(options: CreateServerOptions): Promise<FleetS
       pruneExpired(db).catch((error: unknown) => console.error('[prune]', error));
     }, 3_600_000);
     pruning.unref();
-    if (services !== 'monitoring') ctx.mailer.start();
+    if (services !== 'monitoring') {
+      ctx.mailer.start();
+      await ctx.comms.start();
+    }
     return {
       app,
       ctx,
@@ -185,6 +209,7 @@ export async function createServer(options: CreateServerOptions): Promise<FleetS
       demo,
       close: async () => {
         clearInterval(pruning);
+        await ctx.comms.close();
         await ctx.mailer.stop();
         await db.destroy();
       },

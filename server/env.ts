@@ -90,6 +90,15 @@ export const envSchema = z.object({
     .transform((value) => value === '1'),
   /** Attempts to deliver one e-mail before it is marked `failed`. */
   MAIL_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(6),
+  /** Milliseconds a device has to answer a service-comms command before the caller gets 504. */
+  SERVICE_COMMS_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(5000),
+  /** Milliseconds between pings of a device socket; a socket that missed a pong is dropped. */
+  SERVICE_COMMS_PING_MS: z.coerce.number().int().min(1000).max(300_000).default(15_000),
+  /** `npm start` runs the demo's simulated devices over the device socket; `0` turns them off. */
+  SIMULATED_DEVICES: z
+    .enum(['0', '1', ''])
+    .default('1')
+    .transform((value) => value !== '0'),
   NODE_ENV: optionalText,
 });
 export type Env = z.infer<typeof envSchema>;

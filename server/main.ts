@@ -4,6 +4,7 @@ import { createServer, type ServiceSelection } from './create-server.ts';
 import { DEMO_ACCOUNTS } from './db/seed.ts';
 import { EnvError, parseEnv } from './env.ts';
 import { drainOnShutdown, SHUTDOWN_GRACE_MS } from './http/graceful-shutdown.ts';
+import { startSimulatedDevices } from './service-comms/simulated-devices-child.ts';
 
 function readServiceFlag(argv: string[]): ServiceSelection {
   const index = argv.indexOf('--service');
@@ -38,7 +39,16 @@ async function main(): Promise<void> {
     for (const account of DEMO_ACCOUNTS)
       console.log(`  ${account.role.padEnd(9)} ${account.email} / ${account.password}`);
   });
-  const shutdown = drainOnShutdown(http as Server, () => server.close());
+  // Devices connect to the configuration service over a WebSocket on the same port.
+  if (services !== 'monitoring') server.ctx.comms.attach(http as Server);
+  const simulated =
+    services !== 'monitoring' && env.SIMULATED_DEVICES && server.demo
+      ? startSimulatedDevices(env.DATA_DIR, env.PORT)
+      : undefined;
+  const shutdown = drainOnShutdown(http as Server, async () => {
+    simulated?.kill('SIGTERM');
+    await server.close();
+  });
   const stop = (signal: NodeJS.Signals) => {
     console.log(`${signal}: no new connections; finishing the requests in flight, then closing the database`);
     shutdown().then(

@@ -4,6 +4,7 @@ import { isOpenPath, isPublicPath, TOKEN_ISSUERS } from '../../contracts/service
 import type { ServerContext } from '../context.ts';
 import { type AuthVariables, requireApiKey, requireBearer } from '../http/guards.ts';
 import { openApiRoute } from '../openapi/openapi-document.ts';
+import { serviceCommsRoutes } from '../service-comms/service-comms-routes.ts';
 import { configAuthRoutes } from './auth-routes.ts';
 import { configHistoryRoutes } from './config-history-routes.ts';
 import { deviceRoutes } from './device-routes.ts';
@@ -40,6 +41,7 @@ export function createConfigApp(
   app.route('/', siteAccessRoutes(ctx));
   app.route('/', deviceRoutes(ctx));
   app.route('/', configHistoryRoutes(ctx));
+  app.route('/', serviceCommsRoutes(ctx));
   app.route('/', userRoutes(ctx));
   return app;
 }

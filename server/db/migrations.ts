@@ -2,6 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import { CONFIG_HISTORY_SQL } from './migration-config-history.ts';
 import { LIST_COUNTS_SQL } from './migration-list-counts.ts';
 import { LIST_VERSIONS_SQL } from './migration-list-versions.ts';
+import { SERVICE_COMMS_SQL } from './migration-service-comms.ts';
 import { SESSIONS_OUTBOX_SQL } from './migration-sessions-outbox.ts';
 import type { Database } from './schema.ts';
 
@@ -118,6 +119,7 @@ const migrations: { version: number; name: string; sql: string }[] = [
   { version: 4, name: 'list versions move on edits', sql: LIST_VERSIONS_SQL },
   { version: 5, name: 'session cut-off, refresh grace, mail queue', sql: SESSIONS_OUTBOX_SQL },
   { version: 6, name: 'configuration history', sql: CONFIG_HISTORY_SQL },
+  { version: 7, name: 'device secrets, presence and command log', sql: SERVICE_COMMS_SQL },
 ];
 
 /**

@@ -101,4 +101,32 @@ export interface Database {
     code_user_id: number | null;
     code_purpose: 'reset' | 'access' | null;
   };
+  device_secrets: {
+    device_id: number;
+    /** SHA-256 (hex) of the device's secret. */
+    secret_hash: string;
+    issued_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  };
+  device_presence: {
+    serial: string;
+    device_id: number;
+    model_id: string;
+    /** The server process holding the device's socket. */
+    holder: string;
+    connected_at: ColumnType<Date, Date | string | undefined, Date | string>;
+    seen_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  };
+  device_command_log: {
+    id: Generated<number>;
+    device_id: number;
+    serial: string;
+    user_id: number;
+    user_email: string;
+    command: number[];
+    answer: number[] | null;
+    /** `answered`, `device_offline` or `device_timeout`. */
+    outcome: string;
+    sent_at: Timestamp;
+    answered_at: Timestamp | null;
+  };
 }

@@ -17,6 +17,16 @@ import { devicesListSchema } from '../../contracts/devices-list.ts';
 import { idParamSchema, idSchema } from '../../contracts/ids.ts';
 import { listQuerySchema, pageParamSchema } from '../../contracts/page.ts';
 import {
+  commandLogQuerySchema,
+  commandLogSchema,
+  deviceAnswerSchema,
+  deviceCommandSchema,
+  deviceSecretSchema,
+  onlineDevicesQuerySchema,
+  onlineDevicesSchema,
+  serviceCommsSerialSchema,
+} from '../../contracts/service-comms.ts';
+import {
   changeRolesRequestSchema,
   setAccessRequestSchema,
   siteAccessSchema,
@@ -420,6 +430,58 @@ export const CONFIG_ROUTES: readonly RouteDoc[] = [
     responses: {
       200: { description: 'History entries', schema: configHistoryListSchema },
       404: { description: 'No such device, or the caller may not see it' },
+    },
+  },
+  {
+    method: 'post',
+    path: '/service-comms/command',
+    summary: 'Send a frame to an online device and answer its answer frame (no api-key)',
+    tag: 'devices online',
+    auth: 'bearer',
+    body: deviceCommandSchema,
+    example: { serialNumber: 'HX5K-24-000123', data: [1, 0, 0] },
+    responses: {
+      200: { description: "The device's answer frame", schema: deviceAnswerSchema },
+      403: { description: 'Not company staff, and no configurator or installer role on the site' },
+      404: { description: 'No such device, or the caller may not see it' },
+      409: { description: 'device_offline: the device is not connected (or went away mid-command)' },
+      504: { description: 'device_timeout: the device did not answer in time' },
+    },
+  },
+  {
+    method: 'get',
+    path: '/service-comms/devices/online',
+    summary: 'The devices the caller may see that are connected now (no api-key)',
+    tag: 'devices online',
+    auth: 'bearer',
+    query: onlineDevicesQuerySchema.shape,
+    responses: { 200: { description: 'Online devices by serial number', schema: onlineDevicesSchema } },
+  },
+  {
+    method: 'get',
+    path: '/service-comms/devices/{serial}/log',
+    summary: "A device's commands and answers with who sent them, newest first (no api-key)",
+    tag: 'devices online',
+    auth: 'bearer',
+    params: { serial: serviceCommsSerialSchema },
+    query: commandLogQuerySchema.shape,
+    responses: {
+      200: { description: 'Log entries', schema: commandLogSchema },
+      403: { description: 'Not company staff, and no configurator or installer role on the site' },
+      404: { description: 'No such device, or the caller may not see it' },
+    },
+  },
+  {
+    method: 'post',
+    path: '/service-comms/devices/{serial}/secret',
+    summary: "Issue (or rotate) a device's secret, answered once (admin; no api-key)",
+    tag: 'devices online',
+    auth: 'bearer',
+    params: { serial: serviceCommsSerialSchema },
+    responses: {
+      201: { description: 'The new secret; the old one stops working', schema: deviceSecretSchema },
+      403: { description: 'Not an admin' },
+      404: { description: 'No such device' },
     },
   },
 ];

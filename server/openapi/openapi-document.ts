@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { errorBodySchema } from '../../contracts/auth.ts';
-import { SERVICE_MOUNTS, type ServiceName } from '../../contracts/services.ts';
+import { isServiceCommsPath, SERVICE_MOUNTS, type ServiceName } from '../../contracts/services.ts';
 import { CONFIG_ROUTES } from './config-routes.ts';
 import { MONITORING_ROUTES } from './monitoring-routes.ts';
 import type { RouteDoc } from './route-doc.ts';
@@ -39,7 +39,8 @@ function parameters(route: RouteDoc) {
 function security(service: ServiceName, route: RouteDoc) {
   if (route.auth === 'open') return [];
   if (route.auth === 'basic') return [{ linkKey: [] }];
-  const apiKey = service === 'config' ? { apiKey: [] } : {};
+  // Specification §7: no api-key on the /service-comms paths, only the Bearer token.
+  const apiKey = service === 'config' && !isServiceCommsPath(route.path) ? { apiKey: [] } : {};
   return [route.auth === 'bearer' ? { ...apiKey, bearer: [] } : apiKey];
 }
 

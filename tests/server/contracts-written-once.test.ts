@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { installDeviceQuerySchema } from '../../contracts/devices.ts';
 import { devicesListSchema, serialNumberPattern } from '../../contracts/devices-list.ts';
-import { SERVICE_MOUNTS, SERVICE_NAMES } from '../../contracts/services.ts';
+import { isServiceCommsPath, SERVICE_MOUNTS, SERVICE_NAMES } from '../../contracts/services.ts';
 import { SERVICE_ROUTES } from '../../server/openapi/openapi-document.ts';
 import type { RouteDoc } from '../../server/openapi/route-doc.ts';
 import { needsApiKey, needsBearer } from '../../src/api/header-rules.ts';
@@ -32,7 +32,8 @@ describe("the app's header rules and the services read one list of public paths"
   it.each(appCalls)('%s %s: the app sends what the service asks for', (service, _, route) => {
     const path = concrete(route);
     expect(needsBearer(path)).toBe(route.auth === 'bearer');
-    expect(needsApiKey(service, path)).toBe(service === 'config');
+    // Specification §7: every configuration path but those containing /service-comms.
+    expect(needsApiKey(service, path)).toBe(service === 'config' && !isServiceCommsPath(path));
   });
 
   it.each(appCalls)(
@@ -51,7 +52,8 @@ describe("the app's header rules and the services read one list of public paths"
     for (const route of SERVICE_ROUTES.config) {
       const answer = await t.call(route.method.toUpperCase(), `/config${concrete(route)}`, { apiKey: null });
       const missing = (answer.body as { code?: string } | null)?.code === 'api_key_missing';
-      expect(missing, route.path).toBe(route.auth === 'bearer' || route.auth === 'public');
+      const asked = (route.auth === 'bearer' || route.auth === 'public') && !isServiceCommsPath(route.path);
+      expect(missing, route.path).toBe(asked);
     }
   });
 });

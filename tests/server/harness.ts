@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { Server } from 'node:http';
 import { serve } from '@hono/node-server';
 import pg from 'pg';
 import { generateSigningKey } from '../../server/auth/signing-keys.ts';
@@ -48,6 +49,8 @@ export interface TestServer {
   mail: MailBox;
   /** Deliver the queued mail, then answer the newest one-time code mailed to `email`. */
   codeFor(email: string): Promise<string>;
+  /** `http://127.0.0.1:<port>` of the listening server. */
+  origin: string;
   /** Call the server over HTTP; JSON bodies are serialised; `api-key` is sent unless `apiKey: null`. */
   call(
     method: string,
@@ -108,6 +111,8 @@ export async function startTestServer(envOverrides: Record<string, string> = {})
   // Calls go over a real socket through @hono/node-server, as a browser's would.
   const listener = serve({ fetch: server.app.fetch, hostname: '127.0.0.1', port: 0 });
   await new Promise((resolve) => listener.once('listening', resolve));
+  // Devices connect over a WebSocket on the same port, as in `npm start`.
+  server.ctx.comms.attach(listener as Server);
   const address = listener.address();
   const origin = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
   const call: TestServer['call'] = async (method, path, options = {}) => {
@@ -146,6 +151,7 @@ export async function startTestServer(envOverrides: Record<string, string> = {})
   };
   return {
     server,
+    origin,
     mail,
     codeFor,
     call,

@@ -1,6 +1,7 @@
 import type { Device } from '../../../contracts/devices.ts';
 import { AnchorLink } from '../../components/anchor-link.tsx';
 import type { Column } from '../../components/lists/data-list.tsx';
+import { OnlineBadge } from './online-badge.tsx';
 
 export const DEVICE_SORT_KEYS = ['serial', 'model', 'name', 'site', 'installed'] as const;
 
@@ -11,21 +12,30 @@ export const DEVICE_SORT_OPTIONS = [
   { value: '-installed', label: 'Newest installs' },
 ];
 
-/** Columns of the devices list, its cards and its CSV; model names come from the devices list. */
-export function deviceColumns(modelName: (modelId: string) => string): Column<Device>[] {
+/**
+ * Columns of the devices list, its cards and its CSV; model names come from the devices list.
+ * With `isOnline`, a device connected to the service now shows "Online" beside its serial.
+ */
+export function deviceColumns(
+  modelName: (modelId: string) => string,
+  isOnline?: (serial: string) => boolean,
+): Column<Device>[] {
   return [
     {
       key: 'serial',
       header: 'Serial',
       text: (device) => device.serial,
       render: (device) => (
-        <AnchorLink
-          to="/device-details/$deviceid"
-          params={{ deviceid: device.modelId }}
-          search={{ serial: device.serial }}
-        >
-          {device.serial}
-        </AnchorLink>
+        <>
+          <AnchorLink
+            to="/device-details/$deviceid"
+            params={{ deviceid: device.modelId }}
+            search={{ serial: device.serial }}
+          >
+            {device.serial}
+          </AnchorLink>
+          <OnlineBadge online={isOnline?.(device.serial) ?? false} />
+        </>
       ),
     },
     { key: 'model', header: 'Model', text: (device) => modelName(device.modelId) },

@@ -1,4 +1,4 @@
-import { Alert, Card, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Alert, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { IconBluetooth } from '@tabler/icons-react';
 import { getRouteApi } from '@tanstack/react-router';
 import type { Device } from '../../../contracts/devices.ts';
@@ -7,6 +7,7 @@ import { DataList } from '../../components/lists/data-list.tsx';
 import { EmptyState } from '../../components/page-state.tsx';
 import { deviceColumns } from './device-columns.tsx';
 import { useModelName } from './device-models.ts';
+import { DeviceOnlineBadge } from './online-badge.tsx';
 
 const route = getRouteApi('/_shell/device-details/$deviceid');
 
@@ -42,9 +43,12 @@ function OneDevice({ device, modelName }: { device: Device; modelName: string })
   return (
     <Stack gap="lg">
       <div>
-        <Title order={1} size="h2">
-          {device.serial}
-        </Title>
+        <Group gap={0} align="center">
+          <Title order={1} size="h2">
+            {device.serial}
+          </Title>
+          <DeviceOnlineBadge serial={device.serial} />
+        </Group>
         <Text c="dimmed">{modelName}</Text>
       </div>
       <Card withBorder component="section" aria-labelledby="device-facts">

@@ -1,4 +1,5 @@
 import { devicePageSchema } from '../../../contracts/devices.ts';
+import { onlineDevicesSchema } from '../../../contracts/service-comms.ts';
 import type { ApiClient } from '../../api/api-client.ts';
 
 /** Rows per page of the devices list. */
@@ -34,4 +35,15 @@ export async function fetchInstall(api: ApiClient, modelId: string, serial?: str
       query: { pageSize: 100, ...(serial ? { serial } : {}) },
     }),
   );
+}
+
+/**
+ * Serial numbers of the devices the person may see that are connected now
+ * (`GET /service-comms/devices/online`; no api-key on this path).
+ *
+ * @throws ApiError when the call fails
+ */
+export async function fetchOnlineSerials(api: ApiClient): Promise<string[]> {
+  const answer = onlineDevicesSchema.parse(await api('/service-comms/devices/online'));
+  return answer.devices.map((device) => device.serialNumber);
 }

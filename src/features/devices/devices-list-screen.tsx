@@ -9,6 +9,7 @@ import { useRuntime } from '../../components/runtime-context.tsx';
 import { DEVICE_SORT_OPTIONS, deviceColumns } from './device-columns.tsx';
 import { useModelName } from './device-models.ts';
 import { fetchDevicesPage } from './devices-api.ts';
+import { useOnlineDevices } from './online-badge.tsx';
 
 const route = getRouteApi('/_shell/devices-list');
 
@@ -18,7 +19,8 @@ export function DevicesListScreen() {
   const { user, page } = route.useLoaderData();
   const search = route.useSearch();
   const navigate = route.useNavigate();
-  const columns = deviceColumns(useModelName());
+  const isOnline = useOnlineDevices(configApi);
+  const columns = deviceColumns(useModelName(), isOnline);
   const go = (next: ListSearch) => void navigate({ search: next });
   const textOf = (row: (typeof page.items)[number], key: string) =>
     columns.find((column) => column.key === key)?.text(row) ?? '';

@@ -1,0 +1,88 @@
+import type WebSocket from 'ws';
+import { type DeviceSocketCommand, deviceSocketAnswerSchema } from '../../contracts/service-comms.ts';
+import { type Delivery, offline, timedOut } from './delivery.ts';
+import type { RegisteredDevice } from './device-secrets.ts';
+
+interface Pending {
+  resolve: (delivery: Delivery) => void;
+  timer: NodeJS.Timeout;
+}
+
+/**
+ * One device's accepted socket. Commands go out one at a time, as over Bluetooth (write, then read
+ * the answer): a second command waits for the first's answer or time-out. A socket that closes
+ * answers every waiting command `device_offline`.
+ */
+export class DeviceConnection {
+  readonly connectedAt = new Date();
+  /** Answered the last ping; a socket that did not by the next one is dropped. */
+  alive = true;
+  private nextId = 1;
+  private tail: Promise<unknown> = Promise.resolve();
+  private readonly pending = new Map<number, Pending>();
+  private closed = false;
+
+  constructor(
+    readonly device: RegisteredDevice,
+    readonly socket: WebSocket,
+  ) {
+    socket.on('pong', () => {
+      this.alive = true;
+    });
+  }
+
+  /** Deliver a frame and wait for its answer; the time-out counts from now, queue included. */
+  send(data: number[], timeoutMs: number): Promise<Delivery> {
+    const deadline = Date.now() + timeoutMs;
+    const run = () => (this.closed ? Promise.resolve(offline) : this.exchange(data, deadline - Date.now()));
+    const result = this.tail.then(run, run);
+    this.tail = result;
+    return result;
+  }
+
+  private exchange(data: number[], timeoutMs: number): Promise<Delivery> {
+    if (timeoutMs <= 0) return Promise.resolve(timedOut);
+    const id = this.nextId++;
+    return new Promise<Delivery>((resolve) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(id);
+        resolve(timedOut);
+      }, timeoutMs);
+      this.pending.set(id, { resolve, timer });
+      const command: DeviceSocketCommand = { type: 'command', id, data };
+      this.socket.send(JSON.stringify(command), (error) => {
+        if (error) this.settle(id, offline);
+      });
+    });
+  }
+
+  /** A message from the device after its hello: an answer, or something to ignore (and say so). */
+  receive(text: string): void {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      parsed = undefined;
+    }
+    const answer = deviceSocketAnswerSchema.safeParse(parsed);
+    if (!answer.success) {
+      console.warn(`[service-comms] ${this.device.serial}: ignored a message that is not an answer`);
+      return;
+    }
+    this.settle(answer.data.id, { ok: true, data: answer.data.data });
+  }
+
+  /** The socket closed: every waiting command answers `device_offline`. */
+  closedNow(): void {
+    this.closed = true;
+    for (const id of [...this.pending.keys()]) this.settle(id, offline);
+  }
+
+  private settle(id: number, delivery: Delivery): void {
+    const waiting = this.pending.get(id);
+    if (!waiting) return;
+    this.pending.delete(id);
+    clearTimeout(waiting.timer);
+    waiting.resolve(delivery);
+  }
+}
