@@ -38,7 +38,10 @@ function fieldsFrame(codec: Codec, product: DeviceProduct, opcode: number, draft
       codec.writeField(view, item.buffer, Math.round(value / item.multiplier));
     } catch (error) {
       if (!(error instanceof CodecError)) throw error;
-      return { ok: false, message: `${item.name}: ${text} does not fit its ${item.buffer.length}-bit field.` };
+      return {
+        ok: false,
+        message: `${item.name}: ${text} does not fit its ${item.buffer.length}-bit field.`,
+      };
     }
   }
   codec.sealFrame(frame);

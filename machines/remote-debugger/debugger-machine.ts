@@ -192,7 +192,10 @@ export const remoteDebuggerMachine = setup({
           invoke: {
             src: 'searchDevices',
             input: ({ context }) => ({ query: context.query.trim() }),
-            onDone: { target: 'idle', actions: assign({ devices: ({ event }) => event.output, searchProblem: null }) },
+            onDone: {
+              target: 'idle',
+              actions: assign({ devices: ({ event }) => event.output, searchProblem: null }),
+            },
             onError: {
               target: 'idle',
               actions: assign({
@@ -211,13 +214,21 @@ export const remoteDebuggerMachine = setup({
           invoke: {
             src: 'fetchOnline',
             onDone: [
-              { guard: ({ event }) => event.output === null, target: 'unavailable', actions: assign({ online: null }) },
-              { target: 'known', actions: assign({ online: ({ event }) => event.output, onlineProblem: null }) },
+              {
+                guard: ({ event }) => event.output === null,
+                target: 'unavailable',
+                actions: assign({ online: null }),
+              },
+              {
+                target: 'known',
+                actions: assign({ online: ({ event }) => event.output, onlineProblem: null }),
+              },
             ],
             onError: {
               target: 'failed',
               actions: assign({
-                onlineProblem: ({ event }) => `Which devices are online could not be read: ${messageOf(event.error)}`,
+                onlineProblem: ({ event }) =>
+                  `Which devices are online could not be read: ${messageOf(event.error)}`,
               }),
             },
           },
@@ -245,7 +256,8 @@ export const remoteDebuggerMachine = setup({
             onError: {
               target: 'productFailed',
               actions: assign({
-                productProblem: ({ event }) => `This device's catalogue entry could not be loaded: ${messageOf(event.error)}`,
+                productProblem: ({ event }) =>
+                  `This device's catalogue entry could not be loaded: ${messageOf(event.error)}`,
               }),
             },
           },
@@ -283,19 +295,28 @@ export const remoteDebuggerMachine = setup({
           states: {
             idle: {
               on: {
-                'debugger.selectPath': { guard: 'pathAllowed', actions: assign({ path: ({ event }) => event.path }) },
+                'debugger.selectPath': {
+                  guard: 'pathAllowed',
+                  actions: assign({ path: ({ event }) => event.path }),
+                },
                 'debugger.send': [
                   {
                     guard: and(['canSend', 'composedOk']),
                     target: 'sending',
-                    actions: assign({ sending: ({ context }) => (context.composed?.ok ? context.composed.frame : null) }),
+                    actions: assign({
+                      sending: ({ context }) => (context.composed?.ok ? context.composed.frame : null),
+                    }),
                   },
                   {
                     guard: 'canSend',
                     actions: [
                       assign(({ context }) => {
-                        const why = context.composed?.ok === false ? context.composed.message : 'nothing to send';
-                        return logged(context, entry(context, { outcome: 'rejected', message: `Not sent: ${why}` }));
+                        const why =
+                          context.composed?.ok === false ? context.composed.message : 'nothing to send';
+                        return logged(
+                          context,
+                          entry(context, { outcome: 'rejected', message: `Not sent: ${why}` }),
+                        );
                       }),
                       { type: 'persistLog', params: ({ context }) => ({ log: context.log }) },
                     ],
@@ -317,14 +338,23 @@ export const remoteDebuggerMachine = setup({
                   actions: [
                     assign(({ context, event }) => {
                       const sent = context.sending ?? new Uint8Array();
-                      const report = readAnswer(context.codec, context.product as DeviceProduct, event.output, sent);
+                      const report = readAnswer(
+                        context.codec,
+                        context.product as DeviceProduct,
+                        event.output,
+                        sent,
+                      );
                       const line = entry(context, {
                         outcome: report.outcome,
                         message: report.message,
                         sent: Array.from(sent),
                         answer: Array.from(event.output),
                       });
-                      return { ...logged(context, line), lastAnswer: { frame: event.output, report }, sending: null };
+                      return {
+                        ...logged(context, line),
+                        lastAnswer: { frame: event.output, report },
+                        sending: null,
+                      };
                     }),
                     { type: 'persistLog', params: ({ context }) => ({ log: context.log }) },
                   ],
@@ -392,7 +422,9 @@ export const remoteDebuggerMachine = setup({
             productProblem: null,
             composed: null,
             lastAnswer: null,
-            path: isOnline(context.online, event.device.serialNumber) ? ('remote' as const) : ('demo' as const),
+            path: isOnline(context.online, event.device.serialNumber)
+              ? ('remote' as const)
+              : ('demo' as const),
           })),
         },
       },

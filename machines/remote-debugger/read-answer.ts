@@ -2,7 +2,13 @@ import { DeviceAnswerError, type DeviceProduct } from '../../src/ble/device-comm
 import { type Codec, CodecError } from '../../src/codec/types.ts';
 import { decodeConfiguration } from '../../src/device-config/decode-values.ts';
 import type { ConfigValue } from '../../src/device-config/process-data.ts';
-import { answerOpcode, ERROR_CODE, ERROR_OPCODE, errorCodeName, OPCODE } from '../../src/device-sim/protocol.ts';
+import {
+  answerOpcode,
+  ERROR_CODE,
+  ERROR_OPCODE,
+  errorCodeName,
+  OPCODE,
+} from '../../src/device-sim/protocol.ts';
 import { hexByte } from './hex.ts';
 
 /** What one byte of a frame is: the field it belongs to and that field's value. */
@@ -94,7 +100,13 @@ export function readAnswer(
         ? 'its CRC does not match its bytes'
         : `it has ${frame.length} bytes instead of ${size}`;
     const bytes = frame.length >= 3 ? frameBytes(frame) : {};
-    return { outcome: 'bad-answer', message: `The answer was damaged: ${why}.`, errorCode: null, bytes, values: null };
+    return {
+      outcome: 'bad-answer',
+      message: `The answer was damaged: ${why}.`,
+      errorCode: null,
+      bytes,
+      values: null,
+    };
   }
   if (frame[0] === ERROR_OPCODE) return errorReport(frame);
   const opcode = frame[0] ?? 0;
@@ -110,7 +122,13 @@ export function readAnswer(
   if (CONFIG_ANSWERS.has(opcode)) {
     const { values } = decodeConfiguration(codec, product.config, frame);
     const bytes = { ...fieldBytes(product, values), ...frameBytes(frame) };
-    return { outcome: 'answered', message: `Answered 0x${hexByte(opcode)} with the configuration.`, errorCode: null, bytes, values };
+    return {
+      outcome: 'answered',
+      message: `Answered 0x${hexByte(opcode)} with the configuration.`,
+      errorCode: null,
+      bytes,
+      values,
+    };
   }
   const bytes = frameBytes(frame);
   bytes[1] = { field: 'result', value: `0x${hexByte(frame[1] ?? 0)}` };

@@ -17,7 +17,9 @@ async function readJson(path: string): Promise<unknown> {
  * @example const product = await loadDebugProduct('HX-5000');
  */
 export async function loadDebugProduct(modelId: string): Promise<DeviceProduct> {
-  const lists = await Promise.all(BUNDLED_LISTS.map(async (path) => devicesListSchema.parse(await readJson(path))));
+  const lists = await Promise.all(
+    BUNDLED_LISTS.map(async (path) => devicesListSchema.parse(await readJson(path))),
+  );
   const entry = lists.map((list) => list.devicesList[modelId]).find((found) => found !== undefined);
   if (!entry) throw new Error(`The catalogue has no model “${modelId}”.`);
   const convertList = convertListSchema.parse(await readJson('/convert-list.json'));

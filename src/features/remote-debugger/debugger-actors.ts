@@ -48,7 +48,13 @@ export function createDebuggerActors(options: DebuggerActorsOptions) {
       deviceFor: () => {
         let device = demoDevices.get(serialNumber);
         if (!device) {
-          device = new SimulatedDevice({ codec, entry: product.entry, config: product.config, serialNumber, store: demoStore });
+          device = new SimulatedDevice({
+            codec,
+            entry: product.entry,
+            config: product.config,
+            serialNumber,
+            store: demoStore,
+          });
           demoDevices.set(serialNumber, device);
         }
         return device;
@@ -59,7 +65,8 @@ export function createDebuggerActors(options: DebuggerActorsOptions) {
     const key = `${input.path}:${input.serialNumber}`;
     let link = links.get(key);
     if (!link) {
-      const transport = input.path === 'demo' ? demoTransport(input.serialNumber, input.product) : options.webTransport;
+      const transport =
+        input.path === 'demo' ? demoTransport(input.serialNumber, input.product) : options.webTransport;
       const chosen = await transport.choose(targetOf(input.product.entry));
       if (!chosen) throw new ExchangeFailure('failed', 'No device was chosen in the Bluetooth chooser.');
       link = chosen;
@@ -89,9 +96,13 @@ export function createDebuggerActors(options: DebuggerActorsOptions) {
         searchDebugDevices(api, options.userId, input.query),
       ),
       fetchOnline: fromPromise<OnlineDevice[] | null>(() => fetchOnlineDevices(api)),
-      loadProduct: fromPromise<DeviceProduct, { modelId: string }>(({ input }) => options.loadProduct(input.modelId)),
+      loadProduct: fromPromise<DeviceProduct, { modelId: string }>(({ input }) =>
+        options.loadProduct(input.modelId),
+      ),
       sendFrame: fromPromise<Uint8Array, SendInput>(({ input }) =>
-        input.path === 'remote' ? sendRemoteCommand(api, input.serialNumber, input.frame) : sendOverBluetooth(input),
+        input.path === 'remote'
+          ? sendRemoteCommand(api, input.serialNumber, input.frame)
+          : sendOverBluetooth(input),
       ),
     },
     /** Closes every Bluetooth link (the page is being left). */

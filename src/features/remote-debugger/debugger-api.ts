@@ -1,7 +1,11 @@
 import { devicePageSchema } from '../../../contracts/devices.ts';
-import { deviceAnswerSchema, type OnlineDevice, onlineDevicesSchema } from '../../../contracts/service-comms.ts';
-import { ExchangeFailure } from '../../../machines/remote-debugger/debugger-types.ts';
+import {
+  deviceAnswerSchema,
+  type OnlineDevice,
+  onlineDevicesSchema,
+} from '../../../contracts/service-comms.ts';
 import type { DebugDevice } from '../../../machines/remote-debugger/debugger-types.ts';
+import { ExchangeFailure } from '../../../machines/remote-debugger/debugger-types.ts';
 import type { ApiClient } from '../../api/api-client.ts';
 import { ApiError } from '../../api/api-error.ts';
 
@@ -13,13 +17,22 @@ export const SEARCH_PAGE_SIZE = 20;
  * (`GET /fleet/devices/all/{userId}`).
  * @throws ApiError when the call fails
  */
-export async function searchDebugDevices(api: ApiClient, userId: number, query: string): Promise<DebugDevice[]> {
+export async function searchDebugDevices(
+  api: ApiClient,
+  userId: number,
+  query: string,
+): Promise<DebugDevice[]> {
   const page = devicePageSchema.parse(
     await api(`/fleet/devices/all/${userId}`, {
       query: { page: 0, pageSize: SEARCH_PAGE_SIZE, ...(query ? { q: query } : {}) },
     }),
   );
-  return page.items.map((d) => ({ serialNumber: d.serial, modelId: d.modelId, name: d.name, siteName: d.siteName }));
+  return page.items.map((d) => ({
+    serialNumber: d.serial,
+    modelId: d.modelId,
+    name: d.name,
+    siteName: d.siteName,
+  }));
 }
 
 /**
@@ -42,13 +55,17 @@ function commandFailure(error: unknown): ExchangeFailure {
   const says = (fallback: string) => `${fallback} (${error.message})`;
   switch (error.status) {
     case 409:
-      return new ExchangeFailure('offline', says('The device is offline: it went away before it answered'), { cause: error });
+      return new ExchangeFailure('offline', says('The device is offline: it went away before it answered'), {
+        cause: error,
+      });
     case 504:
       return new ExchangeFailure('timeout', says('The device did not answer in time'), { cause: error });
     case 404:
       return new ExchangeFailure('failed', says('The service does not know this device'), { cause: error });
     case 403:
-      return new ExchangeFailure('failed', says('You may not send commands to this device'), { cause: error });
+      return new ExchangeFailure('failed', says('You may not send commands to this device'), {
+        cause: error,
+      });
     case 400:
       return new ExchangeFailure('failed', says('The service refused the frame'), { cause: error });
     default:
@@ -61,14 +78,22 @@ function commandFailure(error: unknown): ExchangeFailure {
  * rules leave the api-key off `/service-comms` paths) and resolves with its answer frame.
  * @throws ExchangeFailure 'offline' (409), 'timeout' (504) or 'failed' (anything else)
  */
-export async function sendRemoteCommand(api: ApiClient, serialNumber: string, frame: Uint8Array): Promise<Uint8Array> {
+export async function sendRemoteCommand(
+  api: ApiClient,
+  serialNumber: string,
+  frame: Uint8Array,
+): Promise<Uint8Array> {
   let answer: unknown;
   try {
-    answer = await api('/service-comms/command', { method: 'POST', body: { serialNumber, data: Array.from(frame) } });
+    answer = await api('/service-comms/command', {
+      method: 'POST',
+      body: { serialNumber, data: Array.from(frame) },
+    });
   } catch (error) {
     throw commandFailure(error);
   }
   const parsed = deviceAnswerSchema.safeParse(answer);
-  if (!parsed.success) throw new ExchangeFailure('failed', 'The service answered something that is not a device frame.');
+  if (!parsed.success)
+    throw new ExchangeFailure('failed', 'The service answered something that is not a device frame.');
   return Uint8Array.from(parsed.data.data);
 }

@@ -1,8 +1,8 @@
 import { isCompanyStaff } from '../../../machines/auth-selectors.ts';
 import { ApiError } from '../../api/api-error.ts';
 import type { AppRuntime } from '../../app-runtime.ts';
-import { requireCurrentUser } from '../../components/current-user.ts';
 import { loadCodec } from '../../codec/load-browser.ts';
+import { requireCurrentUser } from '../../components/current-user.ts';
 
 /**
  * The Remote Debugger: company staff only (an e-mail of the company domain); the server refuses
