@@ -28,7 +28,7 @@ async function openDebugger(page: Page): Promise<number> {
 
 /** Picks a catalogue command in the composer's select. */
 async function pickCommand(page: Page, name: RegExp) {
-  await page.getByRole('textbox', { name: 'Catalogue command' }).click();
+  await page.getByLabel('Catalogue command').and(page.locator('input')).click();
   await page.getByRole('option', { name }).click();
 }
 
