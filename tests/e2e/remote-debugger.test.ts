@@ -69,7 +69,9 @@ describe('Remote Debugger', () => {
     await pickCommand(page, /^Read live values/);
     await send(page, 'Answered 0x83 with the configuration.');
     await expectAccessible(page);
-    await screenshots(page, 'remote-debugger', () => page.getByRole('table', { name: 'Decoded values' }).waitFor());
+    await screenshots(page, 'remote-debugger', () =>
+      page.getByRole('table', { name: 'Decoded values' }).waitFor(),
+    );
 
     // A command the device refuses until its password is given: the error code is named.
     await pickCommand(page, /^Restart inverter/);
@@ -100,7 +102,11 @@ describe('Remote Debugger', () => {
     await logRows(page).nth(3).waitFor();
     const chooser = page.waitForEvent('filechooser');
     await page.getByRole('button', { name: 'Load a saved log' }).click();
-    await (await chooser).setFiles({ name: 'other.json', mimeType: 'application/json', buffer: Buffer.from('{"a":1}') });
+    await (await chooser).setFiles({
+      name: 'other.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from('{"a":1}'),
+    });
     await page.getByRole('alert').filter({ hasText: 'This file is not a saved debugger log' }).waitFor();
     expect(await logRows(page).count()).toBe(4);
     await screenshots(page, 'remote-debugger-log', () => logRows(page).nth(3).waitFor());
@@ -112,7 +118,9 @@ describe('Remote Debugger', () => {
     const { page } = await signedInPage(browser, ADMIN);
     const status = await openDebugger(page);
     if (status === 404) {
-      ctx.skip('the server answers 404 to /config/service-comms/devices/online: the remote path is not served yet');
+      ctx.skip(
+        'the server answers 404 to /config/service-comms/devices/online: the remote path is not served yet',
+      );
       return;
     }
     expect(status).toBe(200);

@@ -3,7 +3,7 @@ import { createActor, fromPromise, toPromise, waitFor } from 'xstate';
 import { remoteDebuggerMachine } from '../../machines/remote-debugger/debugger-machine.ts';
 import type { SendInput } from '../../machines/remote-debugger/debugger-types.ts';
 import type { DeviceProduct } from '../../src/ble/device-commands.ts';
-import { SimulatedLink, SimulatedTransport } from '../../src/ble/simulated-transport.ts';
+import { type SimulatedLink, SimulatedTransport } from '../../src/ble/simulated-transport.ts';
 import { loadCodec } from '../../src/codec/load-node.ts';
 import type { Codec } from '../../src/codec/types.ts';
 import { SimulatedDevice } from '../../src/device-sim/simulated-device.ts';
@@ -46,7 +46,9 @@ async function remoteConsole(command: Handler, online: Answer) {
     webTransport: new SimulatedTransport({ deviceFor: () => device() }),
   });
   const actor = createActor(
-    remoteDebuggerMachine.provide({ actors: { ...actors, searchDevices: fromPromise(async () => [DEVICE]) } }),
+    remoteDebuggerMachine.provide({
+      actors: { ...actors, searchDevices: fromPromise(async () => [DEVICE]) },
+    }),
     { input: { codec } },
   ).start();
   await waitFor(actor, (s) => !s.matches({ online: 'loading' }));
@@ -55,7 +57,8 @@ async function remoteConsole(command: Handler, online: Answer) {
   return actor;
 }
 
-const device = () => new SimulatedDevice({ codec, entry: hybrid.entry, config: hybrid.config, serialNumber: SERIAL });
+const device = () =>
+  new SimulatedDevice({ codec, entry: hybrid.entry, config: hybrid.config, serialNumber: SERIAL });
 const onlineNow: Answer = {
   status: 200,
   body: { devices: [{ serialNumber: SERIAL, modelId: 'HX-5000', connectedAt: '2026-01-01T00:00:00Z' }] },
@@ -66,7 +69,10 @@ describe('Remote Debugger paths', () => {
     const sim = device();
     const actor = await remoteConsole((request) => {
       const { data } = request.body as { data: number[] };
-      return { status: 200, body: { serialNumber: SERIAL, data: Array.from(sim.request(Uint8Array.from(data))) } };
+      return {
+        status: 200,
+        body: { serialNumber: SERIAL, data: Array.from(sim.request(Uint8Array.from(data))) },
+      };
     }, onlineNow);
     expect(actor.getSnapshot().context.path).toBe('remote');
     actor.send({ type: 'debugger.send' });
@@ -81,7 +87,10 @@ describe('Remote Debugger paths', () => {
   });
 
   it('reports an answer that is not a device frame without crashing', async () => {
-    const actor = await remoteConsole(() => ({ status: 200, body: { serialNumber: SERIAL, data: [] } }), onlineNow);
+    const actor = await remoteConsole(
+      () => ({ status: 200, body: { serialNumber: SERIAL, data: [] } }),
+      onlineNow,
+    );
     actor.send({ type: 'debugger.send' });
     const done = await waitFor(actor, (s) => s.context.log.length === 1);
     expect(done.context.log[0]).toMatchObject({
@@ -95,7 +104,10 @@ describe('Remote Debugger paths', () => {
     const actor = await remoteConsole(
       () => ({
         status,
-        body: status === 409 ? { message: 'Device is offline', code: 'device_offline' } : { message: 'No answer', code: 'device_timeout' },
+        body:
+          status === 409
+            ? { message: 'Device is offline', code: 'device_offline' }
+            : { message: 'No answer', code: 'device_timeout' },
       }),
       onlineNow,
     );
@@ -111,7 +123,10 @@ describe('Remote Debugger paths', () => {
   });
 
   it('turns the remote path off when the online list answers 404', async () => {
-    const actor = await remoteConsole(() => ({ status: 500 }), { status: 404, body: { message: 'Not found' } });
+    const actor = await remoteConsole(() => ({ status: 500 }), {
+      status: 404,
+      body: { message: 'Not found' },
+    });
     expect(actor.getSnapshot().matches({ online: 'unavailable' })).toBe(true);
     expect(actor.getSnapshot().context.path).toBe('demo');
   });
@@ -128,10 +143,20 @@ describe('Remote Debugger paths', () => {
       loadProduct: async () => hybrid,
       webTransport: transport,
     });
-    const input: SendInput = { path: 'bluetooth', serialNumber: SERIAL, product: hybrid, frame: codec.buildFrame(1, 255) };
+    const input: SendInput = {
+      path: 'bluetooth',
+      serialNumber: SERIAL,
+      product: hybrid,
+      frame: codec.buildFrame(1, 255),
+    };
     const run = (i: SendInput) => toPromise(createActor(actors.sendFrame, { input: i }).start());
     expect((await run(input))[0]).toBe(0x81);
-    const link = (await transport.choose({ service: '', characteristic: '', bufferSize: 255, namePrefix: '' })) as SimulatedLink;
+    const link = (await transport.choose({
+      service: '',
+      characteristic: '',
+      bufferSize: 255,
+      namePrefix: '',
+    })) as SimulatedLink;
     link.drop();
     // A dropped link is opened again for the next command; a drop during the command is reported.
     const original = link.write.bind(link);
@@ -139,6 +164,9 @@ describe('Remote Debugger paths', () => {
       link.drop();
       return original(frame);
     };
-    await expect(run(input)).rejects.toMatchObject({ outcome: 'offline', message: 'The Bluetooth link dropped: The connection to the device was lost.' });
+    await expect(run(input)).rejects.toMatchObject({
+      outcome: 'offline',
+      message: 'The Bluetooth link dropped: The connection to the device was lost.',
+    });
   });
 });

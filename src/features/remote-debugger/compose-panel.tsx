@@ -128,7 +128,12 @@ export function ComposePanel({ actor }: { actor: DebuggerActor }) {
         )}
       </div>
       <Group>
-        <Button onClick={() => actor.send({ type: 'debugger.send' })} disabled={!canSend} loading={sending}>
+        <Button
+          color="teal.9"
+          onClick={() => actor.send({ type: 'debugger.send' })}
+          disabled={!canSend}
+          loading={sending}
+        >
           Send
         </Button>
         {sending ? (

@@ -102,7 +102,7 @@ export function DevicePicker({ actor }: { actor: DebuggerActor }) {
                     </Text>
                   </div>
                   {isOnline(online, d.serialNumber) ? (
-                    <Badge color="green.9" variant="filled">
+                    <Badge color="green" variant="light" c="dark.9">
                       Online
                     </Badge>
                   ) : null}

@@ -27,6 +27,11 @@ function describe(index: number, byte: number, meaning: ByteMeaning | undefined)
   return meaning ? `${where}: ${meaning.field} = ${meaning.value}` : `${where}: padding`;
 }
 
+/** An option's name starts with the hex it shows, so what is seen is what is heard. */
+function optionName(index: number, byte: number, meaning: ByteMeaning | undefined): string {
+  return `${hexByte(byte)}, byte ${index}${meaning ? `, ${meaning.field} = ${meaning.value}` : ''}`;
+}
+
 /**
  * A frame as a hex dump with the fields laid over it: hover a byte, or focus the dump and move with
  * the arrow keys (Home/End, PageUp/PageDown by row), to read its field name and value.
@@ -81,7 +86,7 @@ export function HexDump({
             id={`${id}-${i}`}
             role="option"
             aria-selected={i === current}
-            aria-label={describe(i, byte, meanings[i])}
+            aria-label={optionName(i, byte, meanings[i])}
             onMouseEnter={() => setActive(i)}
             onClick={() => setActive(i)}
             px={3}

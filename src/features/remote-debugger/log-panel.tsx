@@ -5,14 +5,15 @@ import { type ExchangeOutcome, logFileText } from '../../../machines/remote-debu
 import { toHex } from '../../../machines/remote-debugger/hex.ts';
 import type { DebuggerActor } from './debugger-actor.ts';
 
+/** Tints of the outcome badges; their text stays the body colour, which reads on every tint. */
 const OUTCOME_COLOR: Record<ExchangeOutcome, string> = {
-  answered: 'green.9',
-  'device-error': 'orange.9',
-  'bad-answer': 'red.9',
-  timeout: 'red.9',
-  offline: 'red.9',
-  failed: 'red.9',
-  rejected: 'gray.8',
+  answered: 'green',
+  'device-error': 'orange',
+  'bad-answer': 'red',
+  timeout: 'red',
+  offline: 'red',
+  failed: 'red',
+  rejected: 'gray',
 };
 
 function saveFile(text: string) {
@@ -67,8 +68,8 @@ export function LogPanel({ actor }: { actor: DebuggerActor }) {
           )}
         </FileButton>
         <Button
-          variant="subtle"
-          color="red.9"
+          variant="default"
+          c="red.9"
           size="xs"
           onClick={() => actor.send({ type: 'debugger.clearLog' })}
           disabled={log.length === 0}
@@ -114,7 +115,7 @@ export function LogPanel({ actor }: { actor: DebuggerActor }) {
                     {entry.serialNumber} {entry.path ? `(${entry.path})` : ''}
                   </Table.Td>
                   <Table.Td>
-                    <Badge color={OUTCOME_COLOR[entry.outcome]} variant="filled">
+                    <Badge color={OUTCOME_COLOR[entry.outcome]} variant="light" c="dark.9">
                       {entry.outcome}
                     </Badge>
                   </Table.Td>
