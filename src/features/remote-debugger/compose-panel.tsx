@@ -11,6 +11,7 @@ import {
   Title,
 } from '@mantine/core';
 import { useSelector } from '@xstate/react';
+import type { CSSProperties } from 'react';
 import { payloadRoom } from '../../../machines/remote-debugger/compose-frame.ts';
 import { hexByte, parseOpcode } from '../../../machines/remote-debugger/hex.ts';
 import { OPCODE } from '../../device-sim/protocol.ts';
@@ -130,6 +131,8 @@ export function ComposePanel({ actor }: { actor: DebuggerActor }) {
       <Group>
         <Button
           color="teal.9"
+          // Mantine lightens the darkest shade on hover, below 4.5:1 for white text: keep it dark.
+          style={{ '--button-hover': 'var(--mantine-color-teal-9)' } as CSSProperties}
           onClick={() => actor.send({ type: 'debugger.send' })}
           disabled={!canSend}
           loading={sending}
