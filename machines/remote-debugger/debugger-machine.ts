@@ -1,12 +1,24 @@
 import { and, assign, fromPromise, setup } from 'xstate';
 import type { OnlineDevice } from '../../contracts/service-comms.ts';
 import type { DeviceProduct } from '../../src/ble/device-commands.ts';
-import type { Codec } from '../../src/codec/types.ts';
-import { type Composed, composeFrame, type Draft, EMPTY_DRAFT } from './compose-frame.ts';
+import { EMPTY_DRAFT } from './compose-frame.ts';
+import {
+  type DebuggerContext,
+  type DebuggerEvent,
+  type DebuggerInput,
+  entry,
+  isOnline,
+  logged,
+  messageOf,
+  recompose,
+} from './debugger-context.ts';
 import type { DebugDevice, SendInput } from './debugger-types.ts';
 import { ExchangeFailure } from './debugger-types.ts';
-import { type DebugPath, type LogEntry, parseLogFile, prepend } from './exchange-log.ts';
-import { type AnswerReport, readAnswer } from './read-answer.ts';
+import { type LogEntry, parseLogFile } from './exchange-log.ts';
+import { readAnswer } from './read-answer.ts';
+
+export type { DebuggerContext, DebuggerEvent, DebuggerInput } from './debugger-context.ts';
+export { isOnline } from './debugger-context.ts';
 
 /** How long a command waits for its answer before the console gives up on it. */
 export const ANSWER_TIMEOUT_MS = 10_000;
@@ -14,83 +26,11 @@ export const ANSWER_TIMEOUT_MS = 10_000;
 /** Typing in the search waits this long for the next key before it asks the server. */
 export const SEARCH_DELAY_MS = 250;
 
-export interface DebuggerInput {
-  codec: Codec;
-  /** The log kept from an earlier visit. */
-  log?: LogEntry[];
-  timeoutMs?: number;
-}
-
-export interface DebuggerContext {
-  codec: Codec;
-  query: string;
-  devices: DebugDevice[];
-  searchProblem: string | null;
-  /** Devices connected now; null while unknown or when the service offers no online list. */
-  online: OnlineDevice[] | null;
-  onlineProblem: string | null;
-  device: DebugDevice | null;
-  product: DeviceProduct | null;
-  productProblem: string | null;
-  path: DebugPath | null;
-  draft: Draft;
-  composed: Composed | null;
-  /** The frame being sent, and the last answer with its report. */
-  sending: Uint8Array | null;
-  lastAnswer: { frame: Uint8Array; report: AnswerReport } | null;
-  log: LogEntry[];
-  logProblem: string | null;
-  timeoutMs: number;
-  sequence: number;
-}
-
-export type DebuggerEvent =
-  | { type: 'debugger.search'; query: string }
-  | { type: 'debugger.refreshOnline' }
-  | { type: 'debugger.selectDevice'; device: DebugDevice }
-  | { type: 'debugger.selectPath'; path: DebugPath }
-  | { type: 'debugger.opcode'; text: string }
-  | { type: 'debugger.payloadMode'; mode: Draft['payloadMode'] }
-  | { type: 'debugger.payloadHex'; text: string }
-  | { type: 'debugger.field'; name: string; value: string }
-  | { type: 'debugger.send' }
-  | { type: 'debugger.cancel' }
-  | { type: 'debugger.clearLog' }
-  | { type: 'debugger.loadLog'; text: string }
-  | { type: 'debugger.dismissLogProblem' };
-
-/** Whether a serial number is in the online list. */
-export function isOnline(online: readonly OnlineDevice[] | null, serialNumber: string): boolean {
-  return online?.some((d) => d.serialNumber === serialNumber) ?? false;
-}
-
-function recompose(context: DebuggerContext, draft: Draft): Composed | null {
-  return context.product ? composeFrame(context.codec, context.product, draft) : null;
-}
-
-function entry(
-  context: DebuggerContext,
-  fields: Pick<LogEntry, 'outcome' | 'message'> & Partial<Pick<LogEntry, 'sent' | 'answer'>>,
-): LogEntry {
-  return {
-    id: `${Date.now().toString(36)}-${context.sequence}`,
-    at: new Date().toISOString(),
-    serialNumber: context.device?.serialNumber ?? '',
-    path: context.path,
-    sent: fields.sent ?? null,
-    answer: fields.answer ?? null,
-    outcome: fields.outcome,
-    message: fields.message,
-  };
-}
-
-function logged(context: DebuggerContext, line: LogEntry) {
-  return { log: prepend(context.log, line), sequence: context.sequence + 1 };
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
+/** After every change to the log: keep it for the next visit. */
+const PERSIST = {
+  type: 'persistLog',
+  params: ({ context }: { context: DebuggerContext }) => ({ log: context.log }),
+} as const;
 
 /**
  * The Remote Debugger console: find a device, choose how to reach it (remote when it is online,
@@ -168,7 +108,7 @@ export const remoteDebuggerMachine = setup({
             const loaded = parseLogFile(event.text);
             return { log: loaded.ok ? loaded.entries : [], logProblem: null };
           }),
-          { type: 'persistLog', params: ({ context }) => ({ log: context.log }) },
+          PERSIST,
         ],
       },
       {
@@ -318,7 +258,7 @@ export const remoteDebuggerMachine = setup({
                           entry(context, { outcome: 'rejected', message: `Not sent: ${why}` }),
                         );
                       }),
-                      { type: 'persistLog', params: ({ context }) => ({ log: context.log }) },
+                      PERSIST,
                     ],
                   },
                 ],
@@ -356,7 +296,7 @@ export const remoteDebuggerMachine = setup({
                         sending: null,
                       };
                     }),
-                    { type: 'persistLog', params: ({ context }) => ({ log: context.log }) },
+                    PERSIST,
                   ],
                 },
                 onError: {
@@ -371,7 +311,7 @@ export const remoteDebuggerMachine = setup({
                       });
                       return { ...logged(context, line), sending: null };
                     }),
-                    { type: 'persistLog', params: ({ context }) => ({ log: context.log }) },
+                    PERSIST,
                   ],
                 },
               },
@@ -388,7 +328,7 @@ export const remoteDebuggerMachine = setup({
                       });
                       return { ...logged(context, line), sending: null };
                     }),
-                    { type: 'persistLog', params: ({ context }) => ({ log: context.log }) },
+                    PERSIST,
                   ],
                 },
               },
@@ -404,7 +344,7 @@ export const remoteDebuggerMachine = setup({
                       });
                       return { ...logged(context, line), sending: null };
                     }),
-                    { type: 'persistLog', params: ({ context }) => ({ log: context.log }) },
+                    PERSIST,
                   ],
                 },
                 'debugger.selectDevice': {},

@@ -18,6 +18,8 @@ import { OPCODE } from '../../device-sim/protocol.ts';
 import type { DebuggerActor } from './debugger-actor.ts';
 import { HexDump } from './hex-dump.tsx';
 
+const MONO = { input: { fontFamily: 'var(--mantine-font-family-monospace)' } };
+
 /** Choose an opcode, enter a payload, see the framed command, send it. */
 export function ComposePanel({ actor }: { actor: DebuggerActor }) {
   const product = useSelector(actor, (s) => s.context.product);
@@ -60,7 +62,7 @@ export function ComposePanel({ actor }: { actor: DebuggerActor }) {
           onChange={(e) => actor.send({ type: 'debugger.opcode', text: e.currentTarget.value })}
           error={opcode === null ? 'One byte in hex, 00 to FF' : undefined}
           w={130}
-          ff="monospace"
+          styles={MONO}
         />
       </Group>
       <SegmentedControl
@@ -83,7 +85,7 @@ export function ComposePanel({ actor }: { actor: DebuggerActor }) {
           onChange={(e) => actor.send({ type: 'debugger.payloadHex', text: e.currentTarget.value })}
           autosize
           minRows={2}
-          ff="monospace"
+          styles={MONO}
         />
       ) : (
         <fieldset style={{ border: 0, padding: 0, margin: 0 }}>

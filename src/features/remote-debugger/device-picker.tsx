@@ -71,11 +71,35 @@ export function DevicePicker({ actor }: { actor: DebuggerActor }) {
           No device matches “{query}”.
         </Text>
       ) : null}
+      {device ? (
+        <Radio.Group
+          label={`Reach ${device.serialNumber} by`}
+          value={path ?? ''}
+          onChange={(value) => actor.send({ type: 'debugger.selectPath', path: value as DebugPath })}
+        >
+          <Stack gap={6} mt={6}>
+            {PATHS.map((p) => (
+              <Radio
+                key={p.value}
+                value={p.value}
+                label={p.label}
+                description={
+                  p.value === 'remote' && !isOnline(online, device.serialNumber)
+                    ? 'the device is not online now'
+                    : p.hint
+                }
+                disabled={!snapshot.can({ type: 'debugger.selectPath', path: p.value })}
+              />
+            ))}
+          </Stack>
+        </Radio.Group>
+      ) : null}
       <Stack
         gap={4}
         component="ul"
         aria-label="Devices found"
-        style={{ listStyle: 'none', padding: 0, margin: 0 }}
+        mah={420}
+        style={{ listStyle: 'none', padding: 0, margin: 0, overflowY: 'auto' }}
       >
         {devices.map((d) => {
           const chosen = device?.serialNumber === d.serialNumber;
@@ -112,29 +136,6 @@ export function DevicePicker({ actor }: { actor: DebuggerActor }) {
           );
         })}
       </Stack>
-      {device ? (
-        <Radio.Group
-          label={`Reach ${device.serialNumber} by`}
-          value={path ?? ''}
-          onChange={(value) => actor.send({ type: 'debugger.selectPath', path: value as DebugPath })}
-        >
-          <Stack gap={6} mt={6}>
-            {PATHS.map((p) => (
-              <Radio
-                key={p.value}
-                value={p.value}
-                label={p.label}
-                description={
-                  p.value === 'remote' && !isOnline(online, device.serialNumber)
-                    ? 'the device is not online now'
-                    : p.hint
-                }
-                disabled={!snapshot.can({ type: 'debugger.selectPath', path: p.value })}
-              />
-            ))}
-          </Stack>
-        </Radio.Group>
-      ) : null}
     </Stack>
   );
 }
