@@ -115,7 +115,13 @@ export function LogPanel({ actor }: { actor: DebuggerActor }) {
                     {entry.serialNumber} {entry.path ? `(${entry.path})` : ''}
                   </Table.Td>
                   <Table.Td>
-                    <Badge color={OUTCOME_COLOR[entry.outcome]} variant="light" c="dark.9">
+                    <Badge
+                      color={OUTCOME_COLOR[entry.outcome]}
+                      variant="light"
+                      c="dark.9"
+                      tt="none"
+                      styles={{ root: { overflow: 'visible' }, label: { overflow: 'visible' } }}
+                    >
                       {entry.outcome}
                     </Badge>
                   </Table.Td>
