@@ -46,6 +46,8 @@ describe('Remote Debugger', () => {
     await page.reload();
     await heading(page, 'Remote Debugger').waitFor();
 
+    await devicesFound(page).first().waitFor();
+    await expectAccessible(page);
     await page.getByLabel('Search by serial').fill('HX5K');
     await devicesFound(page).first().waitFor();
     const serial = (await devicesFound(page).first().locator('p').first().innerText()).trim();
@@ -61,7 +63,9 @@ describe('Remote Debugger', () => {
 
     // The fields are laid over the answer's bytes: the keyboard moves from byte to byte.
     const answer = page.getByRole('listbox', { name: 'Answer frame' });
+    await page.mouse.move(0, 0);
     await answer.focus();
+    await page.keyboard.press('Home');
     await page.keyboard.press('ArrowRight');
     const detail = await answer.getAttribute('aria-describedby');
     expect(await page.locator(`[id="${detail}"]`).innerText()).toMatch(/^Byte 1 = 0x[0-9A-F]{2}: \w+ = /);
@@ -72,6 +76,12 @@ describe('Remote Debugger', () => {
     await screenshots(page, 'remote-debugger', () =>
       page.getByRole('table', { name: 'Decoded values' }).waitFor(),
     );
+
+    // The payload as named fields: the codec writes each at its rawData position.
+    await page.getByText('Named fields').click();
+    await page.getByLabel('fwMajor', { exact: true }).fill('7');
+    await framed.getByRole('option', { name: /^07, byte 1, opcode|^07, byte 1$|^07, byte 1,/ }).waitFor();
+    await page.getByText('Hex bytes').click();
 
     // A command the device refuses until its password is given: the error code is named.
     await pickCommand(page, /^Restart inverter/);
