@@ -1,7 +1,7 @@
 import { Alert, Grid, Group, Loader, Stack, Text, Title } from '@mantine/core';
 import { getRouteApi } from '@tanstack/react-router';
 import { useActorRef, useSelector } from '@xstate/react';
-import { useEffect, useMemo } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { remoteDebuggerMachine } from '../../../machines/remote-debugger/debugger-machine.ts';
 import { loadStoredLog, storeLog } from '../../../machines/remote-debugger/exchange-log.ts';
 import { WebBluetoothTransport } from '../../ble/web-bluetooth-transport.ts';
@@ -36,7 +36,9 @@ export function RemoteDebuggerScreen() {
     });
     return { logic: provided, close: made.close };
   }, [runtime, user.id, codec]);
-  const actor = useActorRef(logic, { input: { codec, log: loadStoredLog(window.localStorage) } });
+  // Read once: the stored log seeds the console, which owns it from then on.
+  const [storedLog] = useState(() => loadStoredLog(window.localStorage));
+  const actor = useActorRef(logic, { input: { codec, log: storedLog } });
   // Bluetooth links belong to this page: leaving it closes them.
   useEffect(() => close, [close]);
   const loadingProduct = useSelector(actor, (s) => s.matches({ console: 'loadingProduct' }));
