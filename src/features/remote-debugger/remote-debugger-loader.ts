@@ -1,0 +1,23 @@
+import { isCompanyStaff } from '../../../machines/auth-selectors.ts';
+import { ApiError } from '../../api/api-error.ts';
+import type { AppRuntime } from '../../app-runtime.ts';
+import { loadCodec } from '../../codec/load-browser.ts';
+import { requireCurrentUser } from '../../components/current-user.ts';
+
+/**
+ * The Remote Debugger: company staff only (an e-mail of the company domain); the server refuses
+ * anyone else's commands too. Loads the codec that builds and checks the frames.
+ *
+ * @throws ApiError 403 for anyone who is not company staff; CodecLoadError when the codec fails to load
+ */
+export async function loadRemoteDebugger(runtime: AppRuntime) {
+  const user = requireCurrentUser(runtime);
+  if (!isCompanyStaff(runtime.auth.getSnapshot(), runtime.config.companyDomain)) {
+    throw new ApiError('Remote Debugger is for company staff.', {
+      status: 403,
+      code: 'staff_only',
+      path: '/remote-debugger',
+    });
+  }
+  return { user, codec: await loadCodec() };
+}
