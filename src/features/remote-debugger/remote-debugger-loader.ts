@@ -1,4 +1,4 @@
-import { isCompanyStaff } from '../../../machines/auth-selectors.ts';
+import { isCompanyStaff } from '../../../machines/auth/auth-selectors.ts';
 import { ApiError } from '../../api/api-error.ts';
 import type { AppRuntime } from '../../app-runtime.ts';
 import { loadCodec } from '../../codec/load-browser.ts';
