@@ -2,6 +2,7 @@ import type { AppConfig } from '../../contracts/app-config.ts';
 import { generateSigningKey } from '../../server/auth/signing-keys.ts';
 import { createServer, type FleetServer } from '../../server/create-server.ts';
 import { parseEnv } from '../../server/env.ts';
+import type { OutgoingMail } from '../../server/mail/transports.ts';
 
 /** The demo sign-ins the real server seeds (server/db/seed.ts). */
 export const USERS = {
@@ -36,6 +37,8 @@ export async function startAppServer() {
     LOGIN_LIMIT_PER_ADDRESS: '1000',
   });
   const keys = { config: (await generateSigningKey()).key, monitoring: (await generateSigningKey()).key };
+  // Codes exist only in the mail as it leaves (the outbox holds `{code}`): keep what is sent.
+  const sent: OutgoingMail[] = [];
   const server: FleetServer = await createServer({
     env,
     database: { pgliteDir: 'memory://' },
@@ -43,6 +46,11 @@ export async function startAppServer() {
     scryptCost: { N: 1024, r: 8, p: 1 },
     // The bundled lists are served beside the app, as from `dist/` in production.
     distDir: 'public',
+    mailTransport: {
+      async send(mail) {
+        sent.push(mail);
+      },
+    },
   });
   const calls: Call[] = [];
   let override: Override | undefined;
@@ -67,16 +75,10 @@ export async function startAppServer() {
     calls.push({ method, path: url.pathname, headers, status: response.status });
     return response;
   };
-  /** The latest access code the server mailed to `email` (the outbox stands in for SMTP). */
+  /** Delivers the queued mail, then answers the latest access code mailed to `email`. */
   const mailedCode = async (email: string): Promise<string> => {
-    const rows = await server.ctx.db
-      .selectFrom('outbox')
-      .select('body')
-      .where('to_address', '=', email)
-      .orderBy('id', 'desc')
-      .limit(1)
-      .execute();
-    const code = /code is (\d{8})/.exec(rows[0]?.body ?? '')?.[1];
+    await server.ctx.mailer.flush();
+    const code = sent.filter((mail) => mail.to === email && mail.code).at(-1)?.code;
     if (!code) throw new Error(`no code mailed to ${email}`);
     return code;
   };

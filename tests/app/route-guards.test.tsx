@@ -24,7 +24,7 @@ describe('route guards', () => {
     app = renderApp('/users-list', server());
     await expectLocation(app, '/login');
     await app.signIn(email, password);
-    await expectLocation(app, '/users-list');
+    await expectLocation(app, '/users-list?page=0');
     expect(await screen.findByRole('heading', { name: 'Users' })).toBeTruthy();
   });
 
@@ -65,7 +65,7 @@ describe('route guards', () => {
     await expectLocation(app, '/landing');
     app.cleanup();
     app = renderApp('/devices-list', server());
-    await expectLocation(app, '/devices-list');
+    await expectLocation(app, '/devices-list?page=0');
     expect(await screen.findByRole('heading', { name: 'Devices' })).toBeTruthy();
   });
 

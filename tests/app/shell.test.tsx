@@ -21,6 +21,8 @@ async function signedIn(who: keyof typeof USERS) {
   app = renderApp('/login', server());
   await app.signIn(USERS[who].email, USERS[who].password);
   await expectLocation(app, '/landing');
+  // The location changes when Home's loader starts; the shell appears once it has loaded.
+  await screen.findByRole('navigation', { name: 'Fleet Manager' });
   return app;
 }
 
@@ -35,7 +37,7 @@ describe('shell', () => {
   it("shows the title, the user's name, the devices-list version and the main menu", async () => {
     await signedIn('installer');
     expect(await screen.findByText(USERS.installer.name)).toBeTruthy();
-    expect(await screen.findByText('Devices list v7')).toBeTruthy();
+    await waitFor(() => expect(versionLabel().textContent).toBe('Devices list v7'));
     const links = within(menu())
       .getAllByRole('link')
       .map((link) => link.textContent);
@@ -49,7 +51,8 @@ describe('shell', () => {
     );
     const current = await signedIn('installer');
     await listLoaded(current);
-    const label = await screen.findByText('Devices list: bundled copy');
+    await waitFor(() => expect(versionLabel().textContent).toBe('Devices list: bundled copy'));
+    const label = versionLabel();
     expect(label.getAttribute('title')).toContain('ERROR getting Devices List.');
   });
 
@@ -59,7 +62,10 @@ describe('shell', () => {
     );
     const current = await signedIn('installer');
     await listLoaded(current);
-    const label = await screen.findByText('Devices list: download and bundled copy failed');
+    await waitFor(() =>
+      expect(versionLabel().textContent).toBe('Devices list: download and bundled copy failed'),
+    );
+    const label = versionLabel();
     expect(label.getAttribute('title')).toContain('Bundled list:');
   });
 
@@ -81,7 +87,7 @@ describe('shell', () => {
   it("opens the screen of a menu item and moves focus to the screen's heading", async () => {
     const current = await signedIn('installer');
     await current.user.click(within(menu()).getByRole('link', { name: 'Sites' }));
-    await expectLocation(current, '/sites-list');
+    await expectLocation(current, '/sites-list?page=0');
     const heading = await screen.findByRole('heading', { name: 'Sites', level: 1 });
     await waitFor(() => expect(document.activeElement).toBe(heading));
   });
@@ -92,7 +98,7 @@ describe('devices-list refresh', () => {
     const current = await signedIn('installer');
     await listLoaded(current);
     await current.router.navigate({ href: '/users-list' });
-    await expectLocation(current, '/users-list');
+    await expectLocation(current, '/users-list?page=0');
     const refresh = screen.getByRole<HTMLButtonElement>('button', { name: 'Refresh devices list' });
     await waitFor(() => expect(refresh.disabled).toBe(false));
     await current.user.click(refresh);
