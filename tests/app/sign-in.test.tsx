@@ -111,7 +111,7 @@ describe('forgot password', () => {
 
   // The service sends at most 3 codes per account in its window: each test asks for the
   // account it needs, and only the two that set a password use the owner's.
-  async function askForCode(email = owner.email) {
+  async function askForCode(email: string = owner.email) {
     app = renderApp('/login', server());
     await app.user.click(await screen.findByRole('button', { name: 'Forgot password?' }));
     const field = await emailField();
