@@ -1,6 +1,7 @@
-import { Alert, Button, Group, Select, Text, TextInput } from '@mantine/core';
-import { IconDownload, IconSearch } from '@tabler/icons-react';
-import { type FormEvent, useState } from 'react';
+import { Button, Group, Select, Text, TextInput } from '@mantine/core';
+import { IconSearch } from '@tabler/icons-react';
+import type { FormEvent } from 'react';
+import { ExportCsvButton } from './export-csv-button.tsx';
 import type { ListSearch } from './list-search.ts';
 
 export interface SortOption {
@@ -33,23 +34,10 @@ export function ListToolbar({
   onChange,
   onExport,
 }: ListToolbarProps) {
-  const [exporting, setExporting] = useState(false);
-  const [exportError, setExportError] = useState<string | null>(null);
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const q = String(new FormData(event.currentTarget).get('q') ?? '').trim();
     onChange({ ...search, page: 0, ...(q ? { q } : { q: undefined }) });
-  };
-  const exportCsv = async () => {
-    setExporting(true);
-    setExportError(null);
-    try {
-      await onExport();
-    } catch (error) {
-      setExportError(error instanceof Error ? error.message : String(error));
-    } finally {
-      setExporting(false);
-    }
   };
   return (
     <>
@@ -81,24 +69,12 @@ export function ListToolbar({
           onChange={(value) => onChange({ ...search, ...(value ? { sort: value } : { sort: undefined }) })}
           w={200}
         />
-        <Button
-          variant="default"
-          leftSection={<IconDownload size={16} aria-hidden />}
-          loading={exporting}
-          onClick={() => void exportCsv()}
-        >
-          Export CSV
-        </Button>
+        <ExportCsvButton onExport={onExport} />
       </Group>
       {search.sort ? (
         <Text size="xs" c="dimmed">
           Sorting orders the page shown.
         </Text>
-      ) : null}
-      {exportError ? (
-        <Alert color="red" role="alert" title="The export failed">
-          {exportError}
-        </Alert>
       ) : null}
     </>
   );

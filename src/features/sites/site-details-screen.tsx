@@ -4,9 +4,12 @@ import { IconEdit, IconMapPin } from '@tabler/icons-react';
 import { getRouteApi, Link } from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';
 import type { Device } from '../../../contracts/devices.ts';
+import type { SiteDetails } from '../../../contracts/sites.ts';
 import { devicesList, e1DevicesList } from '../../../machines/devices-list/devices-list-selectors.ts';
 import { AnchorLink } from '../../components/anchor-link.tsx';
+import { type CsvColumn, collectAllPages, downloadCsv, toCsv } from '../../components/lists/csv.ts';
 import { type Column, DataList } from '../../components/lists/data-list.tsx';
+import { ExportCsvButton } from '../../components/lists/export-csv-button.tsx';
 import { EmptyState } from '../../components/page-state.tsx';
 import { useRuntime } from '../../components/runtime-context.tsx';
 import {
@@ -16,6 +19,7 @@ import {
 } from '../../components/site-access/site-access-table.tsx';
 import { SiteEditForm } from './site-edit-form.tsx';
 import { positionText } from './site-payload.ts';
+import { fetchInstalls } from './sites-api.ts';
 
 const route = getRouteApi('/_shell/site-details/$siteid');
 
@@ -61,13 +65,29 @@ function useInstallColumns(): Column<Device>[] {
   ];
 }
 
+type AccessRow = SiteDetails['access'][number];
+
+/** Columns of the people-with-access CSV. */
+const ACCESS_CSV: CsvColumn<AccessRow>[] = [
+  { header: 'Name', text: (row) => row.name },
+  { header: 'E-mail', text: (row) => row.main_email },
+  { header: 'Site roles', text: (row) => row.roles.join(' ') },
+  { header: 'Access', text: (row) => (row.access ? 'on' : 'off') },
+];
+
 /** Site details: the address and position, its devices, and who has access with which roles. */
 export function SiteDetailsScreen() {
   const { user, site, installs, owners } = route.useLoaderData();
+  const { configApi } = useRuntime();
   const [editing, { open, close }] = useDisclosure(false);
   const columns = useInstallColumns();
   const owner = site.access.find((row) => row.userId === site.ownerId);
   const mayEdit = canEditSite(site, user);
+  const exportDevices = async () => {
+    const all = await collectAllPages((page, size) => fetchInstalls(configApi, site.id, page, size));
+    downloadCsv(`site-${site.id}-devices.csv`, toCsv(all, columns));
+  };
+  const exportPeople = async () => downloadCsv(`site-${site.id}-people.csv`, toCsv(site.access, ACCESS_CSV));
   return (
     <Stack gap="lg">
       <Group justify="space-between" align="flex-start">
@@ -110,9 +130,14 @@ export function SiteDetailsScreen() {
         </SimpleGrid>
       </Card>
       <Stack component="section" aria-labelledby="site-devices" gap="sm">
-        <Title order={2} size="h4" id="site-devices">
-          Devices installed
-        </Title>
+        <Group justify="space-between" align="flex-end">
+          <Title order={2} size="h4" id="site-devices">
+            Devices installed
+          </Title>
+          {installs.items.length > 0 ? (
+            <ExportCsvButton onExport={exportDevices} label={`Export CSV of the devices at ${site.name}`} />
+          ) : null}
+        </Group>
         {installs.items.length === 0 ? (
           <EmptyState title="No devices installed here yet" />
         ) : (
@@ -130,9 +155,17 @@ export function SiteDetailsScreen() {
         ) : null}
       </Stack>
       <Stack component="section" aria-labelledby="site-people" gap="sm">
-        <Title order={2} size="h4" id="site-people">
-          People with access
-        </Title>
+        <Group justify="space-between" align="flex-end">
+          <Title order={2} size="h4" id="site-people">
+            People with access
+          </Title>
+          {site.access.length > 0 ? (
+            <ExportCsvButton
+              onExport={exportPeople}
+              label={`Export CSV of the people with access to ${site.name}`}
+            />
+          ) : null}
+        </Group>
         <SiteAccessTable site={site} canManage={canManageAccess(site, user)} />
       </Stack>
       <Modal opened={editing} onClose={close} title="Edit site">

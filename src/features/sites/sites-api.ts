@@ -24,9 +24,9 @@ export async function fetchSitesPage(
   return sitePageSchema.parse(await api(`/fleet/sites/all/${userId}/${page}`, { query: query(q, pageSize) }));
 }
 
-/** The devices installed at a site (`GET /fleet/sites/installs/{siteId}`). @throws ApiError */
-export async function fetchInstalls(api: ApiClient, siteId: number) {
-  return devicePageSchema.parse(await api(`/fleet/sites/installs/${siteId}`, { query: { pageSize: 100 } }));
+/** One page of the devices installed at a site (`GET /fleet/sites/installs/{siteId}`). @throws ApiError */
+export async function fetchInstalls(api: ApiClient, siteId: number, page = 0, pageSize = 100) {
+  return devicePageSchema.parse(await api(`/fleet/sites/installs/${siteId}`, { query: { page, pageSize } }));
 }
 
 /** `POST /sites`. @throws ApiError */

@@ -6,11 +6,15 @@ import type { Site } from '../../../contracts/sites.ts';
 import type { User } from '../../../contracts/users.ts';
 import { AnchorLink } from '../../components/anchor-link.tsx';
 import type { CurrentUser } from '../../components/current-user.ts';
+import { collectAllPages, downloadCsv, toCsv } from '../../components/lists/csv.ts';
 import { type Column, DataList } from '../../components/lists/data-list.tsx';
+import { ExportCsvButton } from '../../components/lists/export-csv-button.tsx';
 import { EmptyState } from '../../components/page-state.tsx';
+import { useRuntime } from '../../components/runtime-context.tsx';
 import { LinkInstaller, SendAccessCode } from './user-actions.tsx';
 import { ROLE_LABELS } from './user-columns.tsx';
 import { UserEditForm } from './user-edit-form.tsx';
+import { fetchUserSites } from './users-api.ts';
 
 const route = getRouteApi('/_shell/user-details/$userid');
 
@@ -47,6 +51,11 @@ function Fact({ label, children }: { label: string; children: React.ReactNode })
 /** User details: role, e-mail, phone, the user's sites; edit, access code, link to an installer. */
 export function UserDetailsScreen() {
   const { me, user, sites, installers } = route.useLoaderData();
+  const { configApi } = useRuntime();
+  const exportSites = async () => {
+    const all = await collectAllPages((page, size) => fetchUserSites(configApi, user.id, page, size));
+    downloadCsv(`user-${user.id}-sites.csv`, toCsv(all, SITE_COLUMNS));
+  };
   const [editing, { open, close }] = useDisclosure(false);
   const manages = me.role !== 'owner' && me.id !== user.id;
   return (
@@ -87,9 +96,14 @@ export function UserDetailsScreen() {
         </Card>
       ) : null}
       <Stack component="section" aria-labelledby="user-sites" gap="sm">
-        <Title order={2} size="h4" id="user-sites">
-          Sites
-        </Title>
+        <Group justify="space-between" align="flex-end">
+          <Title order={2} size="h4" id="user-sites">
+            Sites
+          </Title>
+          {sites && sites.items.length > 0 ? (
+            <ExportCsvButton onExport={exportSites} label={`Export CSV of the sites of ${user.name}`} />
+          ) : null}
+        </Group>
         {sites === null ? (
           <Text c="dimmed">This user's sites could not be listed.</Text>
         ) : sites.items.length === 0 ? (

@@ -72,7 +72,7 @@ export async function linkInstaller(api: ApiClient, userId: number, installerId:
   await api(`/users/installer/add/${userId}/${installerId}`, { method: 'PUT' });
 }
 
-/** The sites a user is attached to, as far as the caller may see them. @throws ApiError */
-export async function fetchUserSites(api: ApiClient, userId: number) {
-  return sitePageSchema.parse(await api(`/fleet/site-list/${userId}/0`, { query: { pageSize: 100 } }));
+/** One page of the sites a user is attached to, as far as the caller may see them. @throws ApiError */
+export async function fetchUserSites(api: ApiClient, userId: number, page = 0, pageSize = 100) {
+  return sitePageSchema.parse(await api(`/fleet/site-list/${userId}/${page}`, { query: { pageSize } }));
 }

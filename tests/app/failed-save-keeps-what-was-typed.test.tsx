@@ -1,0 +1,47 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { USERS } from './app-server.ts';
+import { expectLocation, renderApp, startAppServerForFile } from './render-app.tsx';
+
+const server = startAppServerForFile();
+let app: ReturnType<typeof renderApp> | undefined;
+beforeEach(() => window.localStorage.clear());
+afterEach(() => {
+  app?.cleanup();
+  server().override(undefined);
+});
+
+const field = (name: RegExp) => screen.getByRole<HTMLInputElement>('textbox', { name });
+
+it('keeps a new site as typed when the service refuses it, and saves it on the next try', async () => {
+  app = renderApp('/login', server());
+  await app.signIn(USERS.installer.email, USERS.installer.password);
+  await expectLocation(app, '/landing');
+  await app.router.navigate({ href: '/create-site' });
+  await screen.findByRole('heading', { name: 'Create site', level: 1 });
+  const typed: [RegExp, string][] = [
+    [/^Site name/, 'Harbour Workshop'],
+    [/^Address/, '12 Harbour Rd, Portside'],
+    [/^Town or city/, 'Portside'],
+    [/^Latitude/, '-33.86'],
+    [/^Longitude/, '151.2'],
+  ];
+  for (const [name, value] of typed) await app.user.type(field(name), value);
+
+  server().override((method, path) =>
+    method === 'POST' && path === '/config/sites'
+      ? Response.json({ message: 'The database is busy; try again', code: 'unavailable' }, { status: 503 })
+      : undefined,
+  );
+  await app.user.click(screen.getByRole('button', { name: 'Create site' }));
+  const alert = await screen.findByRole('alert');
+  expect(within(alert).getByText('The site was not saved')).toBeTruthy();
+  expect(alert.textContent).toContain('The database is busy; try again');
+  expect(app.location()).toBe('/create-site');
+  for (const [name, value] of typed) expect(field(name).value).toBe(value);
+
+  server().override(undefined);
+  await app.user.click(screen.getByRole('button', { name: 'Create site' }));
+  await waitFor(() => expect(app?.location()).toMatch(/^\/site-details\/\d+$/));
+  expect(await screen.findByRole('heading', { name: 'Harbour Workshop', level: 1 })).toBeTruthy();
+});
