@@ -154,6 +154,28 @@ describe('configuring a device over Web Bluetooth, signed in, with its configura
     const newest = history().getByRole('listitem').first();
     await newest.getByText(/Max charge current.*→ ?43/).waitFor();
     expect(await newest.innerText()).toContain(`by ${INSTALLER.email}`);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.screenshot({ path: `${ARTIFACTS}ble-signed-in-1280x800.png`, fullPage: true });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.screenshot({ path: `${ARTIFACTS}ble-signed-in-390x844.png`, fullPage: true });
+    await expectAccessible(page);
+    await page.setViewportSize({ width: 1280, height: 800 });
+  });
+
+  it('puts back what the device holds with Revert, and asks before running a command', async () => {
+    const { page } = signedIn;
+    const field = page.getByLabel(/^Max charge current/);
+    const held = await field.inputValue();
+    await field.fill('12');
+    await page.getByText('1 changed').waitFor();
+    await page.getByRole('button', { name: 'Revert' }).click();
+    expect(await field.inputValue()).toBe(held);
+    await page.getByText('No changes').waitFor();
+    await page.getByRole('button', { name: 'Restart inverter' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Restart inverter?' });
+    await dialog.getByText('This cannot be undone.', { exact: false }).waitFor();
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'detached' });
   });
 });
 
@@ -217,6 +239,19 @@ describe('configuring a device over Web Bluetooth (Chromium Bluetooth emulation)
 });
 
 describe('configuring the demo device (simulated transport), signed out, on a phone', () => {
+  it('says plainly when the browser has no Web Bluetooth, names the browsers that have it and offers the demo device', async () => {
+    const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    // As in Firefox or Safari: no navigator.bluetooth at all.
+    await page.addInitScript('delete Navigator.prototype.bluetooth;');
+    await page.goto(appUrl(`/device-details-old/${SERIAL}`));
+    await page.getByText('Bluetooth is not available in this browser').waitFor();
+    await page.getByText('Open Fleet Manager in Chrome, Edge or Opera', { exact: false }).waitFor();
+    expect(await page.getByRole('button', { name: 'Connect', exact: true }).count()).toBe(0);
+    await page.getByRole('button', { name: 'Use demo device' }).click();
+    await page.getByText(`Connected to ${SERIAL}`).waitFor();
+    await page.close();
+  });
+
   it('unlocks, writes three settings and keeps them on the demo device', async () => {
     const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
     const stored = JSON.stringify(
