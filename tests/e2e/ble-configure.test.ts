@@ -134,6 +134,8 @@ describe('configuring a device over Web Bluetooth, signed in, with its configura
     const newest = history().getByRole('listitem').first();
     await newest.getByText(/Float voltage.*→ ?55\.5/).waitFor();
     expect(await newest.innerText()).toContain(`by ${INSTALLER.email}, over Bluetooth`);
+    // An enumerated setting is recorded as its select shows it, not as a bare number.
+    await newest.getByText(/Work mode.*→ ?Backup/).waitFor();
     await page.getByRole('region', { name: 'Configure over Bluetooth' }).screenshot({
       path: `${ARTIFACTS}ble-panel-signed-in-1280x800.png`,
     });
