@@ -109,6 +109,9 @@ export const configHistoryMachine = setup({
         onDone: 'loading',
         onError: 'loading',
       },
+      // Another write while one is being recorded starts its own recording; the first one's promise
+      // still runs to the end (the queue keeps it), so no record is lost.
+      on: { 'history.written': { target: 'recording', reenter: true } },
     },
   },
 });

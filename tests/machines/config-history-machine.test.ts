@@ -71,6 +71,18 @@ describe('the configuration history of a device', () => {
     actor.stop();
   });
 
+  it('keeps both of two writes recorded one right after the other', async () => {
+    const { actor } = service('history-machine-two');
+    await shown(actor);
+    actor.send({ type: 'history.written', write: write('7') });
+    actor.send({ type: 'history.written', write: write('8') });
+    await waitFor(actor, (s) => {
+      const values = (s.context.entries ?? []).map((e) => e.changes[0]?.newValue);
+      return s.matches('shown') && values.includes('7') && values.includes('8');
+    });
+    actor.stop();
+  });
+
   it('shows a write made without signal as waiting, says the history could not be loaded, and sends it once back online', async () => {
     const { state, actor, target } = service('history-machine-offline');
     await shown(actor);
