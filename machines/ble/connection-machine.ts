@@ -233,7 +233,8 @@ export const connectionMachine = setup({
           actions: assign({ transport: ({ event }) => event.transport, problem: null }),
         },
         'ble.reconnect': { guard: 'knowsDevice', target: 'reconnecting', actions: assign({ attempt: 0 }) },
-        'ble.disconnect': { target: 'idle', actions: 'disconnectLink' },
+        // Disconnecting puts the failure behind the person: idle shows no stale problem.
+        'ble.disconnect': { target: 'idle', actions: ['disconnectLink', assign({ problem: null })] },
       },
     },
   },

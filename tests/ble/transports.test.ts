@@ -125,6 +125,20 @@ describe('the Web Bluetooth transport', () => {
     expect((await readConfiguration(codec, link, product)).frame[0]).toBe(0x81);
   });
 
+  it('finds a device chosen on an earlier page through getDevices(), without the chooser', async () => {
+    const { harness, bluetooth } = webBluetoothHarness();
+    const chosen = await harness.transport.choose(target);
+    if (!chosen) throw new Error('nothing chosen');
+    // A new page: a new transport with no links of its own, the browser's permission kept.
+    const later = new WebBluetoothTransport(bluetooth);
+    const again = await later.known(chosen.id, target);
+    if (!again) throw new Error('the device the browser knows was not found');
+    await again.connect();
+    await again.discover();
+    expect((await readConfiguration(codec, again, product)).frame[0]).toBe(0x81);
+    expect(bluetooth.chooserShown).toBe(1);
+  });
+
   it('needs the chooser again for a device the browser no longer knows', async () => {
     const { harness } = webBluetoothHarness();
     expect(await harness.transport.known('someone-else', target)).toBeNull();

@@ -8,7 +8,8 @@ import { MemoryConfigStore } from '../../src/device-sim/config-store.ts';
 import { bundledProducts } from '../device-config/bundled-products.ts';
 import { expectAccessible } from './axe.ts';
 import { answerChooser, EmulatedPeripheral } from './ble-peripheral.ts';
-import { ARTIFACTS, appUrl } from './browser.ts';
+import { ARTIFACTS, appUrl, INSTALLER } from './browser.ts';
+import { signedInPage } from './screens-helpers.ts';
 
 const SERIAL = 'HX5K-24-000123';
 const PASSWORD = '0042abc';
@@ -87,6 +88,99 @@ const THREE_SETTINGS = {
   clockMinute: 5,
 };
 
+describe('configuring a device over Web Bluetooth, signed in, with its configuration history', () => {
+  let peripheral: EmulatedPeripheral;
+  let signedIn: Awaited<ReturnType<typeof signedInPage>>;
+  let chooser: { prompts: () => number };
+  let serial: string;
+
+  beforeAll(async () => {
+    signedIn = await signedInPage(browser, INSTALLER);
+    const { page } = signedIn;
+    await page.goto(appUrl('/devices-list'));
+    const table = page.getByRole('table', { name: 'Devices' });
+    serial = await table
+      .getByRole('link', { name: /^HX5K-/ })
+      .first()
+      .innerText();
+    const store = new MemoryConfigStore();
+    const codes = codec.passwordCodes(PASSWORD);
+    store.save(serial, Object.fromEntries(codes.map((c, i) => [`pass_${String(i).padStart(2, '0')}`, c])));
+    peripheral = await EmulatedPeripheral.start(browser, { codec, product, serialNumber: serial, store });
+    chooser = await answerChooser(page);
+    await table.getByRole('link', { name: serial }).click();
+    await page.getByRole('heading', { level: 1, name: serial }).waitFor();
+  });
+  afterAll(async () => {
+    await signedIn?.context.close();
+    await peripheral?.stop();
+  });
+
+  const history = () => signedIn.page.getByRole('list', { name: 'Configuration changes, newest first' });
+
+  it('connects, unlocks with 0042…, writes three settings, the device holds exactly them and the history shows the change', async () => {
+    const { page } = signedIn;
+    await page.getByRole('region', { name: 'Configuration history' }).waitFor();
+    await page.getByRole('button', { name: 'Connect' }).click();
+    await page.getByText(`Connected to ${serial}`).waitFor();
+    expect(chooser.prompts()).toBe(1);
+    await unlock(page);
+    const before = settings(peripheral.device);
+    await changeThreeSettings(page);
+    await page.getByText('Changed').first().waitFor();
+    await page.getByRole('button', { name: 'Write' }).click();
+    await page.getByText('Written and verified').waitFor();
+    expect(settings(peripheral.device)).toEqual({ ...before, ...THREE_SETTINGS });
+    const newest = history().getByRole('listitem').first();
+    await newest.getByText(/Float voltage.*→ ?55\.5/).waitFor();
+    expect(await newest.innerText()).toContain(`by ${INSTALLER.email}, over Bluetooth`);
+    // An enumerated setting is recorded as its select shows it, not as a bare number.
+    await newest.getByText(/Work mode.*→ ?Backup/).waitFor();
+    await page.getByRole('region', { name: 'Configure over Bluetooth' }).screenshot({
+      path: `${ARTIFACTS}ble-panel-signed-in-1280x800.png`,
+    });
+    await expectAccessible(page);
+  });
+
+  it('keeps a write made without signal as waiting to be sent, and sends it when back online', async () => {
+    const { page, context } = signedIn;
+    await context.setOffline(true);
+    await page.getByLabel(/^Max charge current/).fill('43');
+    await page.getByRole('button', { name: 'Write' }).click();
+    await page.getByText('Written and verified').waitFor();
+    const waiting = history().getByRole('listitem').filter({ hasText: 'waiting to be sent' });
+    await waiting.getByText(/Max charge current.*→ ?43/).waitFor();
+    expect(settings(peripheral.device).maxChargeCurrent).toBe(430);
+    await context.setOffline(false);
+    await waiting.waitFor({ state: 'detached' });
+    const newest = history().getByRole('listitem').first();
+    await newest.getByText(/Max charge current.*→ ?43/).waitFor();
+    expect(await newest.innerText()).toContain(`by ${INSTALLER.email}`);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.screenshot({ path: `${ARTIFACTS}ble-signed-in-1280x800.png`, fullPage: true });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.screenshot({ path: `${ARTIFACTS}ble-signed-in-390x844.png`, fullPage: true });
+    await expectAccessible(page);
+    await page.setViewportSize({ width: 1280, height: 800 });
+  });
+
+  it('puts back what the device holds with Revert, and asks before running a command', async () => {
+    const { page } = signedIn;
+    const field = page.getByLabel(/^Max charge current/);
+    const held = await field.inputValue();
+    await field.fill('12');
+    await page.getByText('1 changed').waitFor();
+    await page.getByRole('button', { name: 'Revert' }).click();
+    expect(await field.inputValue()).toBe(held);
+    await page.getByText('No changes').waitFor();
+    await page.getByRole('button', { name: 'Restart inverter' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Restart inverter?' });
+    await dialog.getByText('This cannot be undone.', { exact: false }).waitFor();
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'detached' });
+  });
+});
+
 describe('configuring a device over Web Bluetooth (Chromium Bluetooth emulation), signed out', () => {
   let peripheral: EmulatedPeripheral;
   let page: Page;
@@ -147,6 +241,19 @@ describe('configuring a device over Web Bluetooth (Chromium Bluetooth emulation)
 });
 
 describe('configuring the demo device (simulated transport), signed out, on a phone', () => {
+  it('says plainly when the browser has no Web Bluetooth, names the browsers that have it and offers the demo device', async () => {
+    const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    // As in Firefox or Safari: no navigator.bluetooth at all.
+    await page.addInitScript('delete Navigator.prototype.bluetooth;');
+    await page.goto(appUrl(`/device-details-old/${SERIAL}`));
+    await page.getByText('Bluetooth is not available in this browser').waitFor();
+    await page.getByText('Open Fleet Manager in Chrome, Edge or Opera', { exact: false }).waitFor();
+    expect(await page.getByRole('button', { name: 'Connect', exact: true }).count()).toBe(0);
+    await page.getByRole('button', { name: 'Use demo device' }).click();
+    await page.getByText(`Connected to ${SERIAL}`).waitFor();
+    await page.close();
+  });
+
   it('unlocks, writes three settings and keeps them on the demo device', async () => {
     const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
     const stored = JSON.stringify(

@@ -60,16 +60,7 @@ export class EmulatedPeripheral {
       manufacturerData: [],
       knownServiceUuids: [target.service],
     });
-    const { serviceId } = await this.cdp.send('BluetoothEmulation.addService', {
-      address: ADDRESS,
-      serviceUuid: target.service,
-    });
-    const { characteristicId } = await this.cdp.send('BluetoothEmulation.addCharacteristic', {
-      serviceId,
-      characteristicUuid: target.characteristic,
-      properties: { read: true, write: true },
-    });
-    this.characteristicId = characteristicId;
+    await this.addService();
     this.cdp.on('BluetoothEmulation.gattOperationReceived', (event) => {
       if (event.type === 'connection') this.device.connect();
       void this.cdp.send('BluetoothEmulation.simulateGATTOperationResponse', {
@@ -83,12 +74,34 @@ export class EmulatedPeripheral {
     });
   }
 
+  /** The model's service and characteristic (again after a disconnection, which forgets them). */
+  private async addService(): Promise<void> {
+    const target = targetOf(this.product.entry);
+    const { serviceId } = await this.cdp.send('BluetoothEmulation.addService', {
+      address: ADDRESS,
+      serviceUuid: target.service,
+    });
+    const { characteristicId } = await this.cdp.send('BluetoothEmulation.addCharacteristic', {
+      serviceId,
+      characteristicUuid: target.characteristic,
+      properties: { read: true, write: true },
+    });
+    this.characteristicId = characteristicId;
+  }
+
   private async answer(type: string, data: string | undefined): Promise<void> {
     const characteristicId = this.characteristicId;
     if (type === 'write') {
       const frame = Uint8Array.from(Buffer.from(data ?? '', 'base64'));
       if (this.dropOnNextWrite && frame[0] === OPCODE.writeConfiguration) {
         this.dropOnNextWrite = false;
+        // Chromium's emulation holds a disconnection back while a write waits for its answer: the
+        // write fails first (as the link going down under it would), then the link drops.
+        await this.cdp.send('BluetoothEmulation.simulateCharacteristicOperationResponse', {
+          characteristicId,
+          type: 'write',
+          code: 0x0e,
+        });
         await this.drop();
         return;
       }
@@ -115,6 +128,7 @@ export class EmulatedPeripheral {
   async drop(): Promise<void> {
     this.device.disconnect();
     await this.cdp.send('BluetoothEmulation.simulateGATTDisconnection', { address: ADDRESS });
+    await this.addService();
   }
 
   async stop(): Promise<void> {

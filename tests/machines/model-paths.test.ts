@@ -3,6 +3,12 @@ import type { AnyStateMachine } from 'xstate';
 import { createTestModel } from 'xstate/graph';
 import { authModel } from './auth-model.ts';
 import { authModelDriver } from './auth-model-driver.ts';
+import {
+  bleConnectionModelDriver,
+  blePasswordModelDriver,
+  bleWriteModelDriver,
+} from './ble-model-drivers.ts';
+import { bleConnectionModel, blePasswordModel, bleWriteModel } from './ble-models.ts';
 import { devicesListModel } from './devices-list-model.ts';
 import { devicesListModelDriver } from './devices-list-model-driver.ts';
 
@@ -11,6 +17,9 @@ import { devicesListModelDriver } from './devices-list-model-driver.ts';
 const suites: Array<[string, AnyStateMachine, () => ReturnType<typeof authModelDriver>]> = [
   ['auth machine', authModel, authModelDriver],
   ['devices list machine', devicesListModel, devicesListModelDriver],
+  ['Bluetooth connection machine', bleConnectionModel, bleConnectionModelDriver],
+  ['Bluetooth password machine', blePasswordModel, blePasswordModelDriver],
+  ['Bluetooth write machine', bleWriteModel, bleWriteModelDriver],
 ];
 
 for (const [name, machine, driver] of suites) {

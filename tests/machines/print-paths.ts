@@ -1,6 +1,7 @@
 import type { AnyStateMachine } from 'xstate';
 import { createTestModel } from 'xstate/graph';
 import { authModel } from './auth-model.ts';
+import { bleConnectionModel, blePasswordModel, bleWriteModel } from './ble-models.ts';
 import { devicesListModel } from './devices-list-model.ts';
 
 /**
@@ -17,6 +18,9 @@ interface PrintedPath {
 const models: Array<[string, AnyStateMachine]> = [
   ['auth', authModel],
   ['devices-list', devicesListModel],
+  ['ble-connection', bleConnectionModel],
+  ['ble-password', blePasswordModel],
+  ['ble-write', bleWriteModel],
 ];
 
 function pathsOf(name: string, machine: AnyStateMachine): PrintedPath[] {

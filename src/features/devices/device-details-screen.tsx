@@ -1,10 +1,10 @@
-import { Alert, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { IconBluetooth } from '@tabler/icons-react';
+import { Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { getRouteApi } from '@tanstack/react-router';
 import type { Device } from '../../../contracts/devices.ts';
 import { AnchorLink } from '../../components/anchor-link.tsx';
 import { DataList } from '../../components/lists/data-list.tsx';
 import { EmptyState } from '../../components/page-state.tsx';
+import { DeviceConfiguration } from './ble/device-configuration.tsx';
 import { deviceColumns } from './device-columns.tsx';
 import { useModelName } from './device-models.ts';
 import { DeviceOnlineBadge } from './online-badge.tsx';
@@ -19,23 +19,6 @@ function Fact({ label, children }: { label: string; children: React.ReactNode })
       </Text>
       <Text>{children}</Text>
     </div>
-  );
-}
-
-/**
- * Where the Bluetooth configuration panel goes (`src/features/devices/ble/configure-panel.tsx`,
- * `ConfigurePanel({ deviceId, serialNumber, productId })`), built separately.
- */
-function ConfigureOverBluetooth({ device }: { device: Device }) {
-  return (
-    <Card withBorder component="section" aria-labelledby="configure-ble" data-device-serial={device.serial}>
-      <Title order={2} size="h4" id="configure-ble" mb="xs">
-        Configure over Bluetooth
-      </Title>
-      <Alert color="gray" icon={<IconBluetooth aria-hidden />}>
-        Bluetooth configuration of {device.serial} is not available in this version yet.
-      </Alert>
-    </Card>
   );
 }
 
@@ -67,7 +50,7 @@ function OneDevice({ device, modelName }: { device: Device; modelName: string })
           <Fact label="Installed">{new Date(device.installedAt).toLocaleString()}</Fact>
         </SimpleGrid>
       </Card>
-      <ConfigureOverBluetooth device={device} />
+      <DeviceConfiguration serial={device.serial} modelId={device.modelId} />
     </Stack>
   );
 }

@@ -51,7 +51,8 @@ function FieldControl({
     <Group gap={6} component="span" wrap="nowrap">
       <span>{field.label}</span>
       {changed ? (
-        <Badge size="xs" color="orange.9" variant="filled">
+        // Never squeezed: beside a long label on a phone it would be cut to "CH…".
+        <Badge size="xs" color="orange.9" variant="filled" style={{ flexShrink: 0 }}>
           Changed
         </Badge>
       ) : null}

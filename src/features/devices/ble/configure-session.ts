@@ -16,6 +16,7 @@ import { PASSWORD_ITEMS } from '../../../device-config/password.ts';
 import { type ConfigStore, MemoryConfigStore } from '../../../device-sim/config-store.ts';
 import { SimulatedDevice } from '../../../device-sim/simulated-device.ts';
 import { configChanges } from './config-changes.ts';
+import { fieldChoices } from './field-choices.ts';
 
 /** A verified write, as the configuration history keeps it. */
 export interface VerifiedWrite {
@@ -48,6 +49,7 @@ export function startConfigureSession(options: ConfigureSessionOptions) {
   const { codec, product } = options;
   const actors = createBleActors({ codec, product });
   const target = targetOf(product.entry);
+  const choices = fieldChoices(product.config);
   const connection = createActor(connectionMachine.provide({ actors: actors.connection }), {
     input: { target },
   }).start();
@@ -95,7 +97,7 @@ export function startConfigureSession(options: ConfigureSessionOptions) {
     reported = readBack;
     connection.send({ type: 'ble.configWritten', config: readBack });
     const before = decodeConfiguration(codec, product.config, request.base).values;
-    const changes = configChanges(request.groups, before, readBack.decoded.values);
+    const changes = configChanges(request.groups, before, readBack.decoded.values, choices);
     const transport = connection.getSnapshot().context.transport?.kind ?? 'simulated';
     const serialNumber = options.serialNumber ?? request.link.name;
     if (changes.length > 0) options.onVerifiedWrite?.({ serialNumber, transport, changes });

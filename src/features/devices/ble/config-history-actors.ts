@@ -1,0 +1,61 @@
+import { fromCallback, fromPromise } from 'xstate';
+import { type ConfigHistoryRecord, configHistoryListSchema } from '../../../../contracts/config-history.ts';
+import type {
+  ConfigHistoryEvent,
+  HistoryLoad,
+  HistoryWrite,
+} from '../../../../machines/ble/config-history-machine.ts';
+import type { ApiClient } from '../../../api/api-client.ts';
+import { HistoryQueue } from './history-queue.ts';
+
+const historyPath = (serial: string) => `/fleet/devices/${encodeURIComponent(serial)}/config-history`;
+
+/**
+ * The queue that carries verified writes to the configuration service (one per API client, so
+ * every panel of the app shares its IndexedDB outbox).
+ * @example const queue = historyQueueFor(runtime.configApi);
+ */
+export function historyQueueFor(configApi: ApiClient): HistoryQueue {
+  let queue = queues.get(configApi);
+  if (!queue) {
+    queue = new HistoryQueue((serial, record: ConfigHistoryRecord) =>
+      configApi(historyPath(serial), { method: 'POST', body: record }).then(() => undefined),
+    );
+    queues.set(configApi, queue);
+  }
+  return queue;
+}
+const queues = new WeakMap<ApiClient, HistoryQueue>();
+
+/**
+ * The configuration-history machine's actors over the configuration service and the offline queue.
+ * @example configHistoryMachine.provide({ actors: createConfigHistoryActors(configApi, queue, window) })
+ */
+export function createConfigHistoryActors(
+  configApi: ApiClient,
+  queue: HistoryQueue,
+  target: Pick<Window, 'addEventListener' | 'removeEventListener'>,
+) {
+  return {
+    loadHistory: fromPromise<HistoryLoad, { serial: string }>(async ({ input }) => {
+      // What waited is sent first, so a record that just got through is not shown twice.
+      await queue.flush();
+      const waiting = (await queue.pending())
+        .filter((q) => q.serialNumber === input.serial)
+        .map((q) => q.record);
+      try {
+        const answer = configHistoryListSchema.parse(await configApi(historyPath(input.serial)));
+        return { entries: answer.history, waiting, error: null };
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        return { entries: null, waiting, error: message };
+      }
+    }),
+    recordWrite: fromPromise<unknown, HistoryWrite>(({ input }) => queue.record(input)),
+    watchOnline: fromCallback<ConfigHistoryEvent>(({ sendBack }) => {
+      const online = () => sendBack({ type: 'history.refresh' });
+      target.addEventListener('online', online);
+      return () => target.removeEventListener('online', online);
+    }),
+  };
+}

@@ -1,0 +1,18 @@
+import { describe, expect, it } from 'vitest';
+import { signalText } from '../../src/features/devices/ble/field-choices.ts';
+
+describe('the signal strength a person reads', () => {
+  it('is N/A without a device or a reading', () => {
+    expect(signalText(undefined)).toBe('N/A');
+    expect(signalText(Number.NaN)).toBe('N/A');
+  });
+
+  it('is N/A for a positive reading, which no radio gives', () => {
+    expect(signalText(3)).toBe('N/A');
+  });
+
+  it('is the value followed by " dBa" otherwise', () => {
+    expect(signalText(-67)).toBe('-67 dBa');
+    expect(signalText(0)).toBe('0 dBa');
+  });
+});

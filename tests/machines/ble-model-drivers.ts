@@ -1,0 +1,339 @@
+import { expect } from 'vitest';
+import { waitFor } from 'xstate';
+import type { TestParam } from 'xstate/graph';
+import { GET_CONFIG_INTERVAL_MS, MAX_RECONNECT_ATTEMPTS } from '../../machines/ble/connection-machine.ts';
+import { PASSWORD_MESSAGES } from '../../machines/ble/password-machine.ts';
+import { WRITE_MESSAGES } from '../../machines/ble/write-machine.ts';
+import type { BleTransport } from '../../src/ble/transport.ts';
+import { TransportError } from '../../src/ble/transport-error.ts';
+import { decodeConfiguration } from '../../src/device-config/decode-values.ts';
+import { EXCLUDED_GROUPS } from '../../src/device-config/excluded-groups.ts';
+import { buildForm } from '../../src/device-config/form-fields.ts';
+import { OPCODE } from '../../src/device-sim/protocol.ts';
+import { bleHarness, product } from './ble-harness.ts';
+
+// biome-ignore lint/suspicious/noExplicitAny: TestParam is generic over the model's snapshot and events
+type Params = TestParam<any, any>;
+type Harness = Awaited<ReturnType<typeof bleHarness>>;
+
+/** The device password of the password and write paths: leading zeros, so a number would lose them. */
+const PASSWORD = '0042abc';
+
+/** A transport whose chooser is closed without a device. */
+const closedChooser: BleTransport = { kind: 'simulated', choose: async () => null, known: async () => null };
+
+/** Brings a dropped link back after the first backoff (1 s) and waits until the connection is ready. */
+async function backAfterBackoff(h: Harness) {
+  await waitFor(h.connection, (s) => s.matches({ reconnecting: 'waiting' }));
+  h.clock.increment(1000);
+  await waitFor(h.connection, (s) => s.matches('ready'));
+}
+
+/** Events and state checks that run one path of `bleConnectionModel` against the real machine. */
+export function bleConnectionModelDriver(): Params {
+  const started = bleHarness();
+  let readsAtReady = 0;
+  /** The chooser is shown once per Connect, never for a reconnection. */
+  let connects = 0;
+  let realConnect: (() => Promise<void>) | undefined;
+  const snap = async () => (await started).connection.getSnapshot();
+  const idle = async () => {
+    const s = await snap();
+    expect(s.matches('idle')).toBe(true);
+    expect(s.context.problem).toBeNull();
+  };
+  const ready = async () => {
+    const h = await started;
+    const s = h.connection.getSnapshot();
+    expect(s.matches('ready')).toBe(true);
+    expect(s.context.config?.decoded.values).toBeDefined();
+    expect(s.context.problem).toBeNull();
+    expect(h.chooserShown()).toBe(connects);
+  };
+  return {
+    events: {
+      'ble.connect': async () => {
+        const h = await started;
+        connects += 1;
+        h.connection.send({ type: 'ble.connect', transport: h.transport });
+        await waitFor(h.connection, (s) => s.matches('ready'));
+        readsAtReady = h.link().reads;
+      },
+      'chooser.closed': async () => {
+        const h = await started;
+        h.connection.send({ type: 'ble.connect', transport: closedChooser });
+        expect(h.connection.getSnapshot().matches('choosing')).toBe(true);
+        await waitFor(h.connection, (s) => !s.matches('choosing'));
+      },
+      // Specification §9: getConfigInterval is 20000 ms, pinned here rather than read from the machine.
+      'interval.elapsed': async () => {
+        const h = await started;
+        expect(GET_CONFIG_INTERVAL_MS).toBe(20_000);
+        h.clock.increment(19_999);
+        expect(h.link().reads).toBe(readsAtReady);
+        h.clock.increment(1);
+        await waitFor(h.connection, (s) => s.matches({ ready: 'waiting' }) && h.link().reads > readsAtReady);
+      },
+      'link.dropped': async () => {
+        const h = await started;
+        h.link().drop();
+        await waitFor(h.connection, (s) => s.matches('reconnecting'));
+      },
+      'backoff.elapsed': async () => backAfterBackoff(await started),
+      'device.staysAway': async () => {
+        const h = await started;
+        const link = h.link();
+        realConnect = link.connect.bind(link);
+        link.connect = async () => {
+          throw new TransportError('out-of-range', 'The device is out of range.');
+        };
+        for (let attempt = 1; attempt <= MAX_RECONNECT_ATTEMPTS; attempt += 1) {
+          await waitFor(h.connection, (s) => s.matches({ reconnecting: 'waiting' }));
+          h.clock.increment(1000 * 2 ** (attempt - 1));
+          await waitFor(h.connection, (s) => !s.matches({ reconnecting: 'trying' }));
+        }
+        await waitFor(h.connection, (s) => s.matches('failed'));
+      },
+      'device.back': async () => {
+        const h = await started;
+        const link = h.link();
+        if (realConnect) link.connect = realConnect;
+        h.connection.send({ type: 'ble.reconnect' });
+        await backAfterBackoff(h);
+      },
+      'ble.disconnect': async () => {
+        const h = await started;
+        h.connection.send({ type: 'ble.disconnect' });
+        await waitFor(h.connection, (s) => s.matches('idle'));
+      },
+    },
+    states: {
+      idle,
+      // Closing the chooser is not an error: back to idle, nothing to report.
+      chooserClosed: idle,
+      disconnected: async () => {
+        await idle();
+        expect((await started).link().connected).toBe(false);
+      },
+      ready,
+      readAgain: async () => {
+        await ready();
+        expect((await started).link().reads).toBeGreaterThan(readsAtReady);
+      },
+      reconnecting: async () => {
+        const s = await snap();
+        expect(s.matches('reconnecting')).toBe(true);
+        expect(s.context.attempt).toBe(1);
+      },
+      reconnected: ready,
+      failed: async () => {
+        const s = await snap();
+        expect(s.matches('failed')).toBe(true);
+        expect(s.context.problem?.kind).toBe('out-of-range');
+        expect(s.can({ type: 'ble.reconnect' })).toBe(true);
+      },
+    },
+  };
+}
+
+/** A harness whose connection is ready (the password machine not told yet). */
+async function connectedHarness(): Promise<Harness> {
+  const h = await bleHarness({ password: PASSWORD });
+  h.connection.send({ type: 'ble.connect', transport: h.transport });
+  await waitFor(h.connection, (s) => s.matches('ready'));
+  return h;
+}
+
+async function submit(h: Harness, password: string, until: 'locked' | 'unlocked') {
+  h.password.send({ type: 'password.submit', password });
+  await waitFor(h.password, (s) => s.matches(until));
+}
+
+/** Events and state checks that run one path of `blePasswordModel` against the real machine. */
+export function blePasswordModelDriver(): Params {
+  const started = connectedHarness();
+  const snap = async () => (await started).password.getSnapshot();
+  const lockedWith = async (message: string | null) => {
+    const h = await started;
+    const s = h.password.getSnapshot();
+    expect(s.matches('locked')).toBe(true);
+    expect(s.context.message).toBe(message);
+    expect(h.device.isUnlocked).toBe(false);
+  };
+  return {
+    events: {
+      'link.ready': async () => {
+        const h = await started;
+        h.password.send({ type: 'password.connected', link: h.link() });
+      },
+      'password.wrong': async () => submit(await started, '42abc', 'locked'),
+      'password.tooLong': async () => submit(await started, '0042abc0042abc004', 'locked'),
+      'password.right': async () => submit(await started, PASSWORD, 'unlocked'),
+      'link.dropped': async () => {
+        const h = await started;
+        h.link().drop();
+        h.password.send({ type: 'password.disconnected', forget: false });
+      },
+      'link.back': async () => {
+        const h = await started;
+        await backAfterBackoff(h);
+        h.password.send({ type: 'password.connected', link: h.link() });
+        await waitFor(h.password, (s) => s.matches('unlocked'));
+      },
+      'ble.disconnect': async () => {
+        const h = await started;
+        h.connection.send({ type: 'ble.disconnect' });
+        h.password.send({ type: 'password.disconnected', forget: true });
+      },
+    },
+    states: {
+      disconnected: async () => {
+        const s = await snap();
+        expect(s.matches('disconnected')).toBe(true);
+        expect(s.context.accepted).toBeNull();
+      },
+      forgotten: async () => {
+        const h = await started;
+        const s = h.password.getSnapshot();
+        expect(s.matches('disconnected')).toBe(true);
+        expect(s.context.accepted).toBeNull();
+        expect(h.device.isUnlocked).toBe(false);
+      },
+      locked: () => lockedWith(null),
+      wrong: () => lockedWith(PASSWORD_MESSAGES.wrong),
+      tooLong: () => lockedWith(PASSWORD_MESSAGES.tooLong),
+      unlocked: async () => {
+        const h = await started;
+        expect(h.password.getSnapshot().matches('unlocked')).toBe(true);
+        expect(h.device.isUnlocked).toBe(true);
+      },
+      away: async () => {
+        const s = await snap();
+        // The link is gone but the accepted password is kept, to give again on its own.
+        expect(s.matches('disconnected')).toBe(true);
+        expect(s.context.accepted).toBe(PASSWORD);
+      },
+    },
+  };
+}
+
+/** What the simulated device holds now, decoded. */
+const stored = (h: Harness) =>
+  decodeConfiguration(
+    h.codec,
+    product.config,
+    h.device.request(h.codec.buildFrame(OPCODE.readConfiguration, 255)),
+  ).values;
+
+/** Events and state checks that run one path of `bleWriteModel` against the real machine. */
+export function bleWriteModelDriver(): Params {
+  const started = (async () => {
+    const h = await connectedHarness();
+    h.password.send({ type: 'password.connected', link: h.link() });
+    await submit(h, PASSWORD, 'unlocked');
+    return h;
+  })();
+  let next = 40;
+  let written = 0;
+  let before: unknown;
+
+  /** A dropped link is back and unlocked before the next write. */
+  const readyToWrite = async () => {
+    const h = await started;
+    if (h.connection.getSnapshot().matches('reconnecting')) {
+      await backAfterBackoff(h);
+      h.password.send({ type: 'password.disconnected', forget: false });
+      h.password.send({ type: 'password.connected', link: h.link() });
+      await waitFor(h.password, (s) => s.matches('unlocked'));
+    }
+    return h;
+  };
+  const send = async (edits: Record<string, unknown>, until: 'done' | 'failed' | 'invalid') => {
+    const h = await readyToWrite();
+    const config = h.connection.getSnapshot().context.config;
+    if (!config) throw new Error('nothing read yet');
+    before = stored(h).maxChargeCurrent;
+    const groups = buildForm(product.config, config.decoded, { excludedGroups: EXCLUDED_GROUPS });
+    h.write.send({ type: 'config.write', link: h.link(), groups, values: edits, base: config.frame });
+    await waitFor(h.write, (s) => s.matches(until));
+    return h;
+  };
+  const aValue = () => {
+    next += 1.5;
+    return next;
+  };
+  return {
+    events: {
+      'write.valid': async () => {
+        written = aValue();
+        await send({ maxChargeCurrent: written }, 'done');
+      },
+      'write.answerDamaged': async () => {
+        const h = await readyToWrite();
+        h.link().faults.push('corrupt-next-read');
+        written = aValue();
+        await send({ maxChargeCurrent: written }, 'done');
+      },
+      'write.invalid': async () => {
+        await send({ maxChargeCurrent: 120 }, 'invalid');
+      },
+      'write.linkDropped': async () => {
+        const h = await readyToWrite();
+        h.link().faults.push('drop-before-write');
+        await send({ maxChargeCurrent: aValue() }, 'failed');
+      },
+      'write.readBackDiffers': async () => {
+        const h = await readyToWrite();
+        h.link().faults.push('alter-next-read');
+        await send({ maxChargeCurrent: aValue() }, 'failed');
+      },
+      'config.dismiss': async () => {
+        const h = await started;
+        h.write.send({ type: 'config.dismiss' });
+      },
+    },
+    states: {
+      idle: async () => {
+        expect((await started).write.getSnapshot().matches('idle')).toBe(true);
+      },
+      dismissed: async () => {
+        const s = (await started).write.getSnapshot();
+        expect(s.matches('idle')).toBe(true);
+        expect(s.can({ type: 'config.dismiss' })).toBe(false);
+      },
+      done: async () => {
+        const h = await started;
+        const s = h.write.getSnapshot();
+        expect(s.matches('done')).toBe(true);
+        expect(s.context.failure).toBeNull();
+        // Done only once the device holds exactly what was written.
+        expect(stored(h).maxChargeCurrent).toBe(written);
+        expect(s.context.readBack?.decoded.values.maxChargeCurrent).toBe(written);
+      },
+      invalid: async () => {
+        const h = await started;
+        const s = h.write.getSnapshot();
+        expect(s.matches('invalid')).toBe(true);
+        expect(s.context.fieldErrors).toEqual([
+          { field: 'maxChargeCurrent', message: 'Max charge current must be at most 100 A' },
+        ]);
+        expect(stored(h).maxChargeCurrent).toBe(before);
+      },
+      lost: async () => {
+        const h = await started;
+        const s = h.write.getSnapshot();
+        expect(s.matches('failed')).toBe(true);
+        expect(s.context.failure).toEqual({ message: WRITE_MESSAGES.lost, deviceKept: 'unknown' });
+        expect(stored(h).maxChargeCurrent).toBe(before);
+      },
+      different: async () => {
+        const s = (await started).write.getSnapshot();
+        expect(s.matches('failed')).toBe(true);
+        expect(s.context.failure).toEqual({
+          message: WRITE_MESSAGES.different(['modbusAddress']),
+          deviceKept: 'different',
+        });
+      },
+    },
+  };
+}
