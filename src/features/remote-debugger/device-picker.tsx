@@ -44,7 +44,7 @@ export function DevicePicker({ actor }: { actor: DebuggerActor }) {
         description="Serial number, device name or site"
         value={query}
         onChange={(e) => actor.send({ type: 'debugger.search', query: e.currentTarget.value })}
-        rightSection={searching ? <Loader size="xs" aria-label="Searching" /> : null}
+        rightSection={searching ? <Loader size="xs" role="status" aria-label="Searching" /> : null}
       />
       {searchProblem ? (
         <Alert color="red" role="alert">

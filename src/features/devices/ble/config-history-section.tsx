@@ -80,7 +80,7 @@ export function ConfigHistorySection({ history }: { history: HistoryActor }) {
           </Button>
         </Group>
         <div aria-live="polite">
-          {loading ? <Loader size="sm" aria-label="Loading the configuration history" /> : null}
+          {loading ? <Loader size="sm" role="status" aria-label="Loading the configuration history" /> : null}
         </div>
         {error ? (
           <Alert styles={READABLE_ALERT} color="red" role="alert" title={HISTORY_MESSAGES.unreachable}>

@@ -94,7 +94,9 @@ export function ConfigurePanel({ serialNumber, productId, onVerifiedWrite }: Con
             </Text>
           ) : null}
         </div>
-        {state.status === 'active' ? <Loader size="sm" aria-label="Loading the device catalogue" /> : null}
+        {state.status === 'active' ? (
+          <Loader size="sm" role="status" aria-label="Loading the device catalogue" />
+        ) : null}
         {state.status === 'error' ? (
           <Alert
             styles={READABLE_ALERT}
