@@ -108,6 +108,18 @@ export default defineConfig({
       routesDirectory: 'src/routes',
       generatedRouteTree: 'src/route-tree.gen.ts',
       autoCodeSplitting: true,
+      // Loaders in chunks of their own too: a route file's loader pulls in its feature's API calls
+      // and contracts (zod), which the sign-in screen must not load. What stays in the route tree
+      // (path, guard, validateSearch) imports only small modules.
+      codeSplittingOptions: {
+        defaultBehavior: [
+          ['loader'],
+          ['component'],
+          ['pendingComponent'],
+          ['errorComponent'],
+          ['notFoundComponent'],
+        ],
+      },
     }),
     react(),
     VitePWA({

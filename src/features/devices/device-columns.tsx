@@ -3,8 +3,6 @@ import { AnchorLink } from '../../components/anchor-link.tsx';
 import type { Column } from '../../components/lists/data-list.tsx';
 import { OnlineBadge } from './online-badge.tsx';
 
-export const DEVICE_SORT_KEYS = ['serial', 'model', 'name', 'site', 'installed'] as const;
-
 export const DEVICE_SORT_OPTIONS = [
   { value: 'serial', label: 'Serial' },
   { value: 'model', label: 'Model' },

@@ -4,12 +4,6 @@ import { fetchInstall } from './devices-api.ts';
 
 const SERIAL = /^[A-Z0-9]{2,8}-\d{2}-\d{6}$/;
 
-/** Device details search: `?serial=HX5K-24-000123` picks one device of the model in the path. */
-export function deviceSearch(search: Record<string, unknown>): { serial?: string } {
-  const serial = typeof search.serial === 'string' ? search.serial.trim().toUpperCase() : '';
-  return serial ? { serial } : {};
-}
-
 /**
  * The device `{deviceid}` (its model id) with `serial`, or every visible device of that model.
  *

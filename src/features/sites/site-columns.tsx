@@ -20,8 +20,6 @@ export const SITE_COLUMNS: Column<Site>[] = [
   { key: 'id', header: 'Site id', text: (site) => String(site.id) },
 ];
 
-export const SITE_SORT_KEYS = ['name', 'address', 'locality', 'state', 'id'] as const;
-
 export const SITE_SORT_OPTIONS = [
   { value: 'name', label: 'Name A–Z' },
   { value: '-name', label: 'Name Z–A' },

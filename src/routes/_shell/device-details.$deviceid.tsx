@@ -1,8 +1,9 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { PageLoading } from '../../components/page-state.tsx';
-import { deviceSearch, loadDeviceDetails } from '../../features/devices/device-details-loader.ts';
+import { loadDeviceDetails } from '../../features/devices/device-details-loader.ts';
 import { DeviceDetailsScreen } from '../../features/devices/device-details-screen.tsx';
 import { DeviceLoadError } from '../../features/devices/device-load-error.tsx';
+import { deviceSearch } from '../../features/devices/device-search.ts';
 
 export const Route = createFileRoute('/_shell/device-details/$deviceid')({
   validateSearch: deviceSearch,

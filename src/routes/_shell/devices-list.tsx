@@ -1,7 +1,7 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { listSearchValidator } from '../../components/lists/list-search.ts';
 import { PageError, PageLoading } from '../../components/page-state.tsx';
-import { DEVICE_SORT_KEYS } from '../../features/devices/device-columns.tsx';
+import { DEVICE_SORT_KEYS } from '../../features/devices/device-sort-keys.ts';
 import { loadDevicesList } from '../../features/devices/devices-list-loader.ts';
 import { DevicesListScreen } from '../../features/devices/devices-list-screen.tsx';
 

@@ -1,7 +1,7 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { listSearchValidator } from '../../components/lists/list-search.ts';
 import { PageError, PageLoading } from '../../components/page-state.tsx';
-import { SITE_SORT_KEYS } from '../../features/sites/site-columns.tsx';
+import { SITE_SORT_KEYS } from '../../features/sites/site-sort-keys.ts';
 import { loadSitesList } from '../../features/sites/sites-list-loader.ts';
 import { SitesListScreen } from '../../features/sites/sites-list-screen.tsx';
 
