@@ -26,6 +26,9 @@ async function signedInPage(
   await page.goto(appUrl('/login'));
   await signIn(page, user);
   await page.waitForURL('**/landing');
+  // The URL changes before Home has loaded; once it has, focus moves to its heading. Wait for
+  // that, so what a test does next is not undone by it.
+  await expect.poll(() => focusedElement(page)).toBe('h1 Home');
   return page;
 }
 
