@@ -1,9 +1,9 @@
-import '@mantine/core/styles.css';
+import './styles/mantine-first-screen.css';
 import './styles/app.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import * as v from 'valibot';
 import { createActor } from 'xstate';
-import * as z from 'zod/mini';
 import { appConfigSchema } from '../contracts/app-config.ts';
 import { appStatusMachine } from '../machines/app-status/app-status-machine.ts';
 import { AppRoot } from './components/app-root.tsx';
@@ -11,9 +11,13 @@ import { browserConnectivity, workboxServiceWorker } from './components/app-stat
 import { AppStatusBar } from './components/app-status/app-status-bar.tsx';
 import { createApp } from './components/create-app.ts';
 
-// Zod compiles its object checks with `new Function` where it may; the Content-Security-Policy
-// forbids eval, so it must not even try (a refused attempt is still reported as a violation).
-z.config({ jitless: true });
+// Zod (loaded later, with the screens) compiles its object checks with `new Function` where it may;
+// the Content-Security-Policy forbids eval, so it must not even try (a refused attempt is still
+// reported as a violation). `z.config({ jitless: true })` writes to this shared object on
+// `globalThis`, which every copy of zod reads; writing it here keeps zod itself out of the
+// sign-in screen's scripts.
+const zodConfig = globalThis as { __zod_globalConfig?: { jitless?: boolean } };
+zodConfig.__zod_globalConfig = Object.assign(zodConfig.__zod_globalConfig ?? {}, { jitless: true });
 
 const CONFIG_PATH = '/app-config.json';
 /** The last configuration this browser was given, for a start with no connection. */
@@ -45,12 +49,12 @@ async function fetchConfig(): Promise<Response> {
 async function loadConfig() {
   const response = await fetchConfig();
   if (!response.ok) throw new Error(`${CONFIG_PATH} answered HTTP ${response.status}`);
-  const parsed = appConfigSchema.safeParse(await response.json());
+  const parsed = v.safeParse(appConfigSchema, await response.json());
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new Error(`${CONFIG_PATH} is invalid: ${issue?.path.join('.') || 'value'}: ${issue?.message}`);
+    const issue = parsed.issues[0];
+    throw new Error(`${CONFIG_PATH} is invalid: ${v.getDotPath(issue) || 'value'}: ${issue.message}`);
   }
-  return parsed.data;
+  return parsed.output;
 }
 
 function showStartupError(container: HTMLElement, error: unknown) {

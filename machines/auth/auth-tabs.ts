@@ -1,11 +1,12 @@
-// zod/mini: the auth machine is part of the sign-in screen's scripts, which a phone loads first.
-import * as z from 'zod/mini';
+// valibot rather than zod: the auth machine is part of the sign-in screen's scripts, which a phone
+// loads first (see contracts/app-config.ts).
+import * as v from 'valibot';
 import type { AuthEvent } from './auth-setup.ts';
 
 /** A token pair as another tab passes it on (the same shape as `tokenPairSchema` in contracts/auth.ts). */
-const tokenPairSchema = z.object({
-  access_token: z.string().check(z.minLength(1)),
-  refresh_token: z.string().check(z.minLength(1)),
+const tokenPairSchema = v.object({
+  access_token: v.pipe(v.string(), v.minLength(1)),
+  refresh_token: v.pipe(v.string(), v.minLength(1)),
 });
 
 /**
@@ -13,21 +14,21 @@ const tokenPairSchema = z.object({
  * Access tokens travel with it (in memory, same origin), so a sibling can use a fresh one instead of
  * spending the stored refresh token again; they are never written to storage.
  */
-export const tabMessageSchema = z.discriminatedUnion('kind', [
-  z.object({
-    kind: z.literal('refreshed'),
-    service: z.enum(['config', 'monitoring']),
+export const tabMessageSchema = v.variant('kind', [
+  v.object({
+    kind: v.literal('refreshed'),
+    service: v.picklist(['config', 'monitoring']),
     pair: tokenPairSchema,
   }),
-  z.object({
-    kind: z.literal('signedIn'),
-    email: z.string().check(z.minLength(1)),
+  v.object({
+    kind: v.literal('signedIn'),
+    email: v.pipe(v.string(), v.minLength(1)),
     config: tokenPairSchema,
     monitoring: tokenPairSchema,
   }),
-  z.object({ kind: z.literal('signedOut') }),
+  v.object({ kind: v.literal('signedOut') }),
 ]);
-export type TabMessage = z.infer<typeof tabMessageSchema>;
+export type TabMessage = v.InferOutput<typeof tabMessageSchema>;
 
 /** Name of the channel (and prefix of the locks) the tabs of one origin share. */
 export const TAB_CHANNEL_NAME = 'fleet.auth';
@@ -43,9 +44,9 @@ export interface TabPost {
 
 /** The auth machine's event for a message from another tab; null when it is not one. */
 export function siblingEvent(data: unknown): AuthEvent | null {
-  const parsed = tabMessageSchema.safeParse(data);
+  const parsed = v.safeParse(tabMessageSchema, data);
   if (!parsed.success) return null;
-  const message = parsed.data;
+  const message = parsed.output;
   switch (message.kind) {
     case 'refreshed':
       return { type: 'auth.siblingRefreshed', service: message.service, pair: message.pair };

@@ -1,3 +1,4 @@
+import '../styles/mantine-all.css';
 import { Anchor, Container, Group, Paper, Text } from '@mantine/core';
 import { Link } from '@tanstack/react-router';
 import type { ReactNode } from 'react';

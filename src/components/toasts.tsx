@@ -1,4 +1,5 @@
-import '@mantine/notifications/styles.css';
+import '@mantine/core/styles/Notification.layer.css';
+import '@mantine/notifications/styles.layer.css';
 import { Notifications } from '@mantine/notifications';
 
 /**

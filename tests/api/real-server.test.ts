@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from 'xstate';
 import { type AppConfig, appConfigSchema } from '../../contracts/app-config.ts';
@@ -24,7 +25,7 @@ const BUNDLED = new Set(['/devices-list.json', '/devices-list-e1.json', '/conver
 beforeAll(async () => {
   server = await startTestServer();
   const answer = await server.server.app.request('/app-config.json');
-  config = appConfigSchema.parse(await answer.json());
+  config = v.parse(appConfigSchema, await answer.json());
 });
 afterAll(async () => {
   await server.close();

@@ -1,3 +1,4 @@
+import '../../styles/mantine-all.css';
 import { AppShell, Burger, em, Group, px, Text, useMantineTheme } from '@mantine/core';
 import { useDisclosure, useHotkeys, useMediaQuery } from '@mantine/hooks';
 import { Outlet } from '@tanstack/react-router';

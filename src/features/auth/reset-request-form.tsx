@@ -1,4 +1,4 @@
-import { zodResolver } from '@hookform/resolvers/zod';
+import { valibotResolver } from '@hookform/resolvers/valibot';
 import { Button, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from 'react-hook-form';
 import { type ResetRequestValues, resetRequestSchema } from './sign-in-schemas.ts';
@@ -14,7 +14,7 @@ export function ResetRequestForm({
   onSubmit: (email: string) => void;
 }) {
   const { register, handleSubmit, formState } = useForm<ResetRequestValues>({
-    resolver: zodResolver(resetRequestSchema),
+    resolver: valibotResolver(resetRequestSchema),
     defaultValues: { email: defaultEmail },
   });
   return (

@@ -1,4 +1,4 @@
-import { zodResolver } from '@hookform/resolvers/zod';
+import { valibotResolver } from '@hookform/resolvers/valibot';
 import { Button, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from 'react-hook-form';
 import { type ResetSubmitValues, resetSubmitSchema } from './sign-in-schemas.ts';
@@ -14,7 +14,7 @@ export function ResetSubmitForm({
   onSubmit: (values: ResetSubmitValues) => void;
 }) {
   const { register, handleSubmit, formState } = useForm<ResetSubmitValues>({
-    resolver: zodResolver(resetSubmitSchema),
+    resolver: valibotResolver(resetSubmitSchema),
     defaultValues: { email: defaultEmail, code: '', newPassword: '' },
   });
   return (

@@ -1,4 +1,4 @@
-import { zodResolver } from '@hookform/resolvers/zod';
+import { valibotResolver } from '@hookform/resolvers/valibot';
 import { Alert, Anchor, Button, PasswordInput, Stack, TextInput } from '@mantine/core';
 import { useSelector } from '@xstate/react';
 import { useForm } from 'react-hook-form';
@@ -22,7 +22,7 @@ export function SignInForm({
   const busy = useSelector(auth, isSigningIn);
   const error = useSelector(auth, loginError);
   const { register, handleSubmit, formState } = useForm<SignInValues>({
-    resolver: zodResolver(signInSchema),
+    resolver: valibotResolver(signInSchema),
     defaultValues: { email: lastEmail, password: '' },
   });
   const submit = handleSubmit(({ email, password }) => auth.send({ type: 'auth.login', email, password }));
