@@ -100,7 +100,7 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
  */
 export async function measureSignInLoad(
   origin: string,
-  runs = 3,
+  runs = 5,
 ): Promise<{ cold: LoadFigures; warm: LoadFigures }> {
   const browser = await chromium.launch({
     executablePath: findChromium(),

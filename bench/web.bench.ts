@@ -80,7 +80,7 @@ async function serveBuild() {
 async function printLoad(origin: string): Promise<Figure[]> {
   const kbits = Math.round((SLOW_4G.downloadThroughput * 8) / 1024);
   console.log(
-    `Loading ${origin}/login in Chromium: ${SLOW_4G.latency} ms latency, ${kbits} kbit/s down, CPU ${CPU_SLOWDOWN}× slower (median of 3)`,
+    `Loading ${origin}/login in Chromium: ${SLOW_4G.latency} ms latency, ${kbits} kbit/s down, CPU ${CPU_SLOWDOWN}× slower (median of 5)`,
   );
   const { cold, warm } = await measureSignInLoad(origin);
   const line = (name: string, f: LoadFigures, target: number) =>

@@ -91,6 +91,10 @@ async function start(container: HTMLElement) {
     const config = await loadConfig();
     const { runtime, router } = createApp(config, { storage: window.localStorage });
     const status = startAppStatus();
+    // The first screen is resolved (guards, redirects, its code) before React renders, while
+    // index.html still says "Loading…": React then renders it once, and the router's own pending
+    // view, with its minimum time on screen, is kept for later navigations.
+    await router.load();
     createRoot(container).render(
       <StrictMode>
         <AppRoot runtime={runtime} router={router} />

@@ -7,6 +7,7 @@ import type { AccessToken, RefreshToken } from '../../../machines/auth/tokens.ts
 import type { Service } from '../../../machines/storage-keys.ts';
 import { ApiError, toApiError } from '../../api/api-error.ts';
 import { requestHeaders } from '../../api/header-rules.ts';
+import { whenIdle } from '../../when-idle.ts';
 import { serviceDownMessage } from './service-down.ts';
 
 /**
@@ -16,11 +17,12 @@ import { serviceDownMessage } from './service-down.ts';
  */
 export function createAuthActors(config: AppConfig, fetcher: $Fetch) {
   // The token schema, and zod with it, is not part of the sign-in screen's scripts: it starts
-  // loading now and is awaited only when an answer is checked (a failed load is tried again).
+  // loading once the first screen is up and is awaited only when an answer is checked (a failed
+  // load is tried again).
   let loading: Promise<typeof import('../../../contracts/auth.ts')> | undefined;
   const contracts = () => {
     if (!loading) {
-      loading = import('../../../contracts/auth.ts');
+      loading = whenIdle().then(() => import('../../../contracts/auth.ts'));
       loading.catch(() => {
         loading = undefined;
       });

@@ -8,6 +8,7 @@ import {
   type CompanionLists,
 } from '../../../machines/devices-list/devices-list-machine.ts';
 import { CACHE_KEYS } from '../../../machines/storage-keys.ts';
+import { whenIdle } from '../../when-idle.ts';
 
 /** Base64 of a UTF-8 string (`btoa` alone rejects characters above U+00FF). */
 export function base64Utf8(text: string): string {
@@ -18,12 +19,13 @@ export function base64Utf8(text: string): string {
 
 /**
  * The list schemas, and zod with them, are not part of the sign-in screen's scripts: they start
- * loading when the app starts and are awaited only where a list is checked.
+ * loading once the first screen is up and are awaited only where a list is checked, so the
+ * devices list (read from the cache first) loads after the first screen too.
  */
 let schemasLoading: Promise<typeof import('../../../contracts/devices-list.ts')> | undefined;
 function listSchemas() {
   if (!schemasLoading) {
-    schemasLoading = import('../../../contracts/devices-list.ts');
+    schemasLoading = whenIdle().then(() => import('../../../contracts/devices-list.ts'));
     schemasLoading.catch(() => {
       schemasLoading = undefined;
     });
