@@ -112,6 +112,9 @@ export default defineConfig({
       // and contracts (zod), which the sign-in screen must not load. What stays in the route tree
       // (path, guard, validateSearch) imports only small modules.
       codeSplittingOptions: {
+        // The sign-in screen is the first thing a phone loads: it stays in the entry chunk, so
+        // its components arrive in one file rather than a dozen small ones.
+        splitBehavior: ({ routeId }) => (routeId === '/login' ? [] : undefined),
         defaultBehavior: [
           ['loader'],
           ['component'],
