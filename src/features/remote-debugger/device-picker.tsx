@@ -126,7 +126,7 @@ export function DevicePicker({ actor }: { actor: DebuggerActor }) {
                     </Text>
                   </div>
                   {isOnline(online, d.serialNumber) ? (
-                    <Badge color="green" variant="light" c="dark.9">
+                    <Badge color="green" variant="light" c="dark.9" style={{ flexShrink: 0 }}>
                       Online
                     </Badge>
                   ) : null}
