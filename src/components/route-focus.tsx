@@ -18,14 +18,26 @@ function focusTarget(firstScreen: boolean): HTMLElement | null {
  * Moves focus to the new screen when the path changes, so a screen reader announces it and a
  * keyboard user goes on from there rather than from the link that led away. It wraps the route
  * tree inside the router, so its effect runs after the new screen has rendered.
+ *
+ * A person who moved focus themselves while the screen was loading (opened the phone menu, say)
+ * keeps it: focus moves only if it is still where it was when the navigation began, or nowhere.
  */
 export function RouteFocus({ children }: { children: ReactNode }) {
+  const requested = useRouterState({ select: (state) => state.location.pathname });
   const pathname = useRouterState({ select: (state) => state.resolvedLocation?.pathname });
   const previous = useRef<string | undefined>(undefined);
+  const focusedAtStart = useRef<Element | null>(null);
+  // Declared first: when a navigation begins and ends in one render, this runs before the move.
+  useEffect(() => {
+    focusedAtStart.current = document.activeElement;
+  }, [requested]);
   useEffect(() => {
     if (pathname === undefined || pathname === previous.current) return;
     const firstScreen = previous.current === undefined;
     previous.current = pathname;
+    const active = document.activeElement;
+    const movedMeanwhile = active !== null && active !== document.body && active !== focusedAtStart.current;
+    if (!firstScreen && movedMeanwhile) return;
     focusTarget(firstScreen)?.focus();
   }, [pathname]);
   return <>{children}</>;

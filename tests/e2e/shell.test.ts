@@ -182,6 +182,31 @@ describe('the shell for keyboard and screen-reader users', () => {
     await expect.poll(() => focusedElement(page)).toBe('button Open menu');
   });
 
+  it('leaves focus in the phone menu when it is opened while the next screen loads', async () => {
+    const page = await signedInPage(OWNER, { width: 390, height: 844 });
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route('**/fleet/sites/all/**', async (route) => {
+      await held;
+      await route.continue();
+    });
+    const burger = page.getByRole('button', { name: 'Open menu' });
+    await burger.click();
+    await menu(page).getByRole('link', { name: 'Sites' }).click();
+    await page.waitForURL('**/sites-list?page=0');
+    // Sites is still loading; the person opens the menu again.
+    await burger.click();
+    await expect.poll(() => focusedElement(page)).toBe('menu a Home');
+    release();
+    await page.getByRole('heading', { name: 'Sites' }).waitFor();
+    await page.waitForTimeout(300);
+    expect(await focusedElement(page)).toBe('menu a Home');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => focusedElement(page)).toBe('button Open menu');
+  });
+
   it('has no serious accessibility violation on Home, wide and on a phone with the menu closed and open', async () => {
     const wide = await signedInPage(ADMIN);
     await wide.getByRole('heading', { name: 'Home' }).waitFor();
