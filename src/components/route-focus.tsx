@@ -26,17 +26,22 @@ export function RouteFocus({ children }: { children: ReactNode }) {
   const requested = useRouterState({ select: (state) => state.location.pathname });
   const pathname = useRouterState({ select: (state) => state.resolvedLocation?.pathname });
   const previous = useRef<string | undefined>(undefined);
-  const focusedAtStart = useRef<Element | null>(null);
+  /** Where focus was when the navigation to `path` began. */
+  const start = useRef<{ path: string; focused: Element | null } | null>(null);
   // Declared first: when a navigation begins and ends in one render, this runs before the move.
   useEffect(() => {
-    focusedAtStart.current = document.activeElement;
+    start.current = { path: requested, focused: document.activeElement };
   }, [requested]);
   useEffect(() => {
     if (pathname === undefined || pathname === previous.current) return;
     const firstScreen = previous.current === undefined;
     previous.current = pathname;
     const active = document.activeElement;
-    const movedMeanwhile = active !== null && active !== document.body && active !== focusedAtStart.current;
+    const movedMeanwhile =
+      start.current?.path === pathname &&
+      active !== null &&
+      active !== document.body &&
+      active !== start.current.focused;
     if (!firstScreen && movedMeanwhile) return;
     focusTarget(firstScreen)?.focus();
   }, [pathname]);
