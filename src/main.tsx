@@ -93,8 +93,9 @@ async function start(container: HTMLElement) {
     const status = startAppStatus();
     // The first screen is resolved (guards, redirects, its code) before React renders, while
     // index.html still says "Loading…": React then renders it once, and the router's own pending
-    // view, with its minimum time on screen, is kept for later navigations.
-    await router.load();
+    // view, with its minimum time on screen, is kept for later navigations. Should the load fail,
+    // the app renders anyway and the router shows the failure on the screen, loading again.
+    await router.load().catch(() => undefined);
     createRoot(container).render(
       <StrictMode>
         <AppRoot runtime={runtime} router={router} />
