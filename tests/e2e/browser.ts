@@ -18,6 +18,7 @@ export const ARTIFACTS = new URL('../../test-artifacts/', import.meta.url).pathn
 
 export const ADMIN = { email: 'admin@fleet.example', password: 'FleetAdmin#2026' };
 export const INSTALLER = { email: 'installer@solarpros.example', password: 'Installer#2026' };
+export const OWNER = { email: 'owner@homeowner.example', password: 'Owner#2026' };
 
 export function launchChromium(): Promise<Browser> {
   mkdirSync(ARTIFACTS, { recursive: true });

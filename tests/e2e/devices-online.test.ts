@@ -2,7 +2,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAccessible } from './axe.ts';
 import { appUrl, INSTALLER, launchChromium } from './browser.ts';
-import { screenshots, signedInPage } from './screens-helpers.ts';
+import { heading, screenshots, signedInPage } from './screens-helpers.ts';
 
 /**
  * The server under test is started as `npm start` starts it: with the demo data, its first four
@@ -21,8 +21,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
-
-const heading = (page: Page, name: string | RegExp) => page.getByRole('heading', { level: 1, name });
 
 /** Open `path` until the simulated devices have connected and the badge shows (they start with the server). */
 async function openUntilOnline(page: Page, path: string, badge: () => ReturnType<Page['getByText']>) {

@@ -3,7 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAccessible } from './axe.ts';
 import { ADMIN, ARTIFACTS, appUrl, INSTALLER, launchChromium } from './browser.ts';
-import { screenshots, signedInPage } from './screens-helpers.ts';
+import { heading, screenshots, signedInPage } from './screens-helpers.ts';
 
 let browser: Browser;
 
@@ -14,7 +14,6 @@ afterAll(async () => {
   await browser?.close();
 });
 
-const heading = (page: Page, name: string | RegExp) => page.getByRole('heading', { level: 1, name });
 const devicesFound = (page: Page) => page.getByRole('list', { name: 'Devices found' }).getByRole('button');
 const logRows = (page: Page) => page.getByRole('table', { name: 'Exchanges' }).locator('tbody tr');
 

@@ -2,7 +2,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAccessible } from './axe.ts';
 import { appUrl, INSTALLER, launchChromium, pathOf } from './browser.ts';
-import { screenshots, signedInPage } from './screens-helpers.ts';
+import { heading, screenshots, signedInPage } from './screens-helpers.ts';
 
 let browser: Browser;
 let installer: { context: BrowserContext; page: Page; errors: string[] };
@@ -14,8 +14,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
-
-const heading = (page: Page, name: string | RegExp) => page.getByRole('heading', { level: 1, name });
 
 describe('home, devices and users, as an installer', () => {
   it('shows counts, the newest sites and finds a device by serial from Home', async () => {

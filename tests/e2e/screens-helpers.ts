@@ -1,7 +1,8 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { ARTIFACTS, appUrl, signIn } from './browser.ts';
 
-export const OWNER = { email: 'owner@homeowner.example', password: 'Owner#2026' };
+/** A screen's main heading. */
+export const heading = (page: Page, name: string | RegExp) => page.getByRole('heading', { level: 1, name });
 
 export const WIDE = { width: 1280, height: 800 };
 export const PHONE = { width: 390, height: 844 };

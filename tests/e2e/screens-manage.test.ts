@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAccessible } from './axe.ts';
 import { ADMIN, appUrl, INSTALLER, launchChromium } from './browser.ts';
-import { screenshots, signedInPage } from './screens-helpers.ts';
+import { heading, screenshots, signedInPage } from './screens-helpers.ts';
 
 let browser: Browser;
 
@@ -12,8 +12,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
-
-const heading = (page: Page, name: string | RegExp) => page.getByRole('heading', { level: 1, name });
 
 /** The installer's row in a site's access table, found by their e-mail. */
 const installerRow = (page: Page) => page.getByRole('row').filter({ hasText: INSTALLER.email });

@@ -1,12 +1,12 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAccessible } from './axe.ts';
-import { appUrl, INSTALLER, launchChromium, pathOf } from './browser.ts';
+import { appUrl, INSTALLER, launchChromium, OWNER, pathOf } from './browser.ts';
 import {
   blockMaps,
   FAKE_PLACE,
   fakePlaces,
-  OWNER,
+  heading,
   screenshots,
   signedInPage,
   withMapsKey,
@@ -23,7 +23,6 @@ afterAll(async () => {
   await browser?.close();
 });
 
-const heading = (page: Page, name: string | RegExp) => page.getByRole('heading', { level: 1, name });
 const sitesTable = (page: Page) => page.getByRole('table', { name: 'Sites' });
 
 describe('sites, as an installer', () => {

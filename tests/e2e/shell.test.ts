@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { expectAccessible, seriousAccessibilityViolations as seriousViolations } from './axe.ts';
-import { ADMIN, ARTIFACTS, appUrl, INSTALLER, launchChromium, signIn } from './browser.ts';
+import { ADMIN, ARTIFACTS, appUrl, INSTALLER, launchChromium, OWNER, signIn } from './browser.ts';
 
 let browser: Browser;
 let context: BrowserContext | undefined;
@@ -146,7 +146,6 @@ describe('the shell', () => {
 
 // The demo installer signs in often elsewhere in the suite; these checks use the demo owner so
 // that no account comes near the server's sign-in limit.
-const OWNER = { email: 'owner@homeowner.example', password: 'Owner#2026' };
 
 /** Where the page's focus is: the element's role-ish description, for readable failures. */
 const focusedElement = (page: Page) =>

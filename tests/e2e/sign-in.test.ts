@@ -2,7 +2,7 @@ import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { STORAGE_KEYS } from '../../machines/storage-keys.ts';
 import { expectAccessible } from './axe.ts';
-import { ARTIFACTS, appUrl, INSTALLER, launchChromium, pathOf, signIn } from './browser.ts';
+import { ARTIFACTS, appUrl, INSTALLER, launchChromium, OWNER, pathOf, signIn } from './browser.ts';
 
 /** What the configuration service itself answers to a failed sign-in, asked directly. */
 async function loginFailureMessage(user: { email: string; password: string }): Promise<string> {
@@ -105,7 +105,6 @@ describe('signing in against the real services', () => {
 // The demo installer signs in often elsewhere in the suite; these use other demo accounts so
 // that no account comes near the server's sign-in limit.
 const OTHER_INSTALLER = { email: 'installer@brightvolt.example', password: 'Installer#2026' };
-const OWNER = { email: 'owner@homeowner.example', password: 'Owner#2026' };
 
 /** True when the element `locator` points at has the page's focus. */
 const isFocused = (locator: ReturnType<Page['getByLabel']>) =>
