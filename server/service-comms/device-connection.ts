@@ -1,12 +1,7 @@
 import type WebSocket from 'ws';
 import { type DeviceSocketCommand, deviceSocketAnswerSchema } from '../../contracts/service-comms.ts';
-import { type Delivery, offline, timedOut } from './delivery.ts';
+import { AwaitedAnswers, type Delivery, offline, timedOut } from './delivery.ts';
 import type { RegisteredDevice } from './device-secrets.ts';
-
-interface Pending {
-  resolve: (delivery: Delivery) => void;
-  timer: NodeJS.Timeout;
-}
 
 /**
  * One device's accepted socket. Commands go out one at a time, as over Bluetooth (write, then read
@@ -17,9 +12,8 @@ export class DeviceConnection {
   readonly connectedAt = new Date();
   /** Answered the last ping; a socket that did not by the next one is dropped. */
   alive = true;
-  private nextId = 1;
   private tail: Promise<unknown> = Promise.resolve();
-  private readonly pending = new Map<number, Pending>();
+  private readonly answers = new AwaitedAnswers();
   private closed = false;
 
   constructor(
@@ -42,18 +36,12 @@ export class DeviceConnection {
 
   private exchange(data: number[], timeoutMs: number): Promise<Delivery> {
     if (timeoutMs <= 0) return Promise.resolve(timedOut);
-    const id = this.nextId++;
-    return new Promise<Delivery>((resolve) => {
-      const timer = setTimeout(() => {
-        this.pending.delete(id);
-        resolve(timedOut);
-      }, timeoutMs);
-      this.pending.set(id, { resolve, timer });
-      const command: DeviceSocketCommand = { type: 'command', id, data };
-      this.socket.send(JSON.stringify(command), (error) => {
-        if (error) this.settle(id, offline);
-      });
+    const { id, delivery } = this.answers.open(timeoutMs);
+    const command: DeviceSocketCommand = { type: 'command', id, data };
+    this.socket.send(JSON.stringify(command), (error) => {
+      if (error) this.answers.settle(id, offline);
     });
+    return delivery;
   }
 
   /** A message from the device after its hello: an answer, or something to ignore (and say so). */
@@ -69,20 +57,12 @@ export class DeviceConnection {
       console.warn(`[service-comms] ${this.device.serial}: ignored a message that is not an answer`);
       return;
     }
-    this.settle(answer.data.id, { ok: true, data: answer.data.data });
+    this.answers.settle(answer.data.id, { ok: true, data: answer.data.data });
   }
 
   /** The socket closed: every waiting command answers `device_offline`. */
   closedNow(): void {
     this.closed = true;
-    for (const id of [...this.pending.keys()]) this.settle(id, offline);
-  }
-
-  private settle(id: number, delivery: Delivery): void {
-    const waiting = this.pending.get(id);
-    if (!waiting) return;
-    this.pending.delete(id);
-    clearTimeout(waiting.timer);
-    waiting.resolve(delivery);
+    this.answers.settleAll(offline);
   }
 }

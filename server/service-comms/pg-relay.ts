@@ -2,7 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import pg from 'pg';
 import { z } from 'zod';
 import type { Database } from '../db/schema.ts';
-import { type Delivery, timedOut } from './delivery.ts';
+import { AwaitedAnswers, type Delivery, timedOut } from './delivery.ts';
 
 const hexFrame = z.string().regex(/^([0-9a-f]{2}){1,512}$/);
 const relayMessageSchema = z.discriminatedUnion('t', [
@@ -35,8 +35,7 @@ export function relayChannel(holder: string): string {
  */
 export class PgRelay {
   private listener: pg.Client | undefined;
-  private nextId = 1;
-  private readonly pending = new Map<number, { resolve: (d: Delivery) => void; timer: NodeJS.Timeout }>();
+  private readonly answers = new AwaitedAnswers();
   private stopped = false;
   private retry: NodeJS.Timeout | undefined;
 
@@ -85,19 +84,13 @@ export class PgRelay {
 
   /** Send a command to the process holding the device and wait for its answer (or time out). */
   request(holder: string, serial: string, data: number[], timeoutMs: number): Promise<Delivery> {
-    const id = this.nextId++;
-    return new Promise<Delivery>((resolve) => {
-      const timer = setTimeout(() => {
-        this.pending.delete(id);
-        resolve(timedOut);
-      }, timeoutMs);
-      this.pending.set(id, { resolve, timer });
-      this.notify(holder, { t: 'cmd', id, from: this.holder, serial, data: toHex(data) }).catch(
-        (error: unknown) => {
-          console.error('[service-comms] relay notify failed:', (error as Error).message);
-        },
-      );
-    });
+    const { id, delivery } = this.answers.open(timeoutMs);
+    this.notify(holder, { t: 'cmd', id, from: this.holder, serial, data: toHex(data) }).catch(
+      (error: unknown) => {
+        console.error('[service-comms] relay notify failed:', (error as Error).message);
+      },
+    );
+    return delivery;
   }
 
   private async notify(holder: string, message: RelayMessage): Promise<void> {
@@ -134,21 +127,16 @@ export class PgRelay {
         .catch((error: unknown) => console.error('[service-comms] relay answer failed:', error));
       return;
     }
-    const waiting = this.pending.get(m.id);
-    if (!waiting) return;
-    this.pending.delete(m.id);
-    clearTimeout(waiting.timer);
-    waiting.resolve(m.t === 'ans' ? { ok: true, data: fromHex(m.data) } : { ok: false, code: m.code });
+    this.answers.settle(
+      m.id,
+      m.t === 'ans' ? { ok: true, data: fromHex(m.data) } : { ok: false, code: m.code },
+    );
   }
 
   async close(): Promise<void> {
     this.stopped = true;
     if (this.retry) clearTimeout(this.retry);
-    for (const [id, waiting] of this.pending) {
-      clearTimeout(waiting.timer);
-      waiting.resolve(timedOut);
-      this.pending.delete(id);
-    }
+    this.answers.settleAll(timedOut);
     await this.listener?.end().catch(() => {});
     this.listener = undefined;
   }
