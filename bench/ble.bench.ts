@@ -16,6 +16,8 @@ import { MemoryConfigStore } from '../src/device-sim/config-store.ts';
 import { OPCODE } from '../src/device-sim/protocol.ts';
 import { bundledProducts } from '../tests/device-config/bundled-products.ts';
 import { answerChooser, EmulatedPeripheral } from '../tests/e2e/ble-peripheral.ts';
+import { BLUETOOTH_ARGS } from '../tests/e2e/browser.ts';
+import { findChromium } from '../tests/e2e/find-chromium.ts';
 
 const ROUNDS = 60;
 const SERIAL = 'HX5K-24-000123';
@@ -98,19 +100,9 @@ const page404 = createServer((_, response) => {
 });
 await new Promise<void>((resolve) => page404.listen(0, '127.0.0.1', resolve));
 const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
+  executablePath: findChromium(),
   headless: true,
-  args: [
-    '--headless',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    // Web Bluetooth on Linux is behind this switch.
-    '--enable-experimental-web-platform-features',
-  ],
+  args: BLUETOOTH_ARGS,
 });
 let figures: { name: string; label: string; value: number; unit: string }[] = [];
 try {

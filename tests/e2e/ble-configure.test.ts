@@ -1,6 +1,4 @@
-import { mkdirSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
-import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadCodec } from '../../src/codec/load-node.ts';
 import type { Codec } from '../../src/codec/types.ts';
@@ -8,7 +6,7 @@ import { MemoryConfigStore } from '../../src/device-sim/config-store.ts';
 import { bundledProducts } from '../device-config/bundled-products.ts';
 import { expectAccessible } from './axe.ts';
 import { answerChooser, EmulatedPeripheral } from './ble-peripheral.ts';
-import { ARTIFACTS, appUrl, INSTALLER } from './browser.ts';
+import { ARTIFACTS, appUrl, BLUETOOTH_ARGS, INSTALLER, launchChromium } from './browser.ts';
 import { signedInPage } from './screens-helpers.ts';
 
 const SERIAL = 'HX5K-24-000123';
@@ -19,31 +17,8 @@ const product = hybrid;
 
 let browser: Browser;
 let codec: Codec;
-/**
- * Chromium on Linux offers Web Bluetooth (with `getDevices`) only behind the experimental web
- * platform features switch; the rest are the suite's usual quiet-container flags.
- */
-function launchWithBluetooth(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--enable-experimental-web-platform-features',
-    ],
-  });
-}
-
 beforeAll(async () => {
-  mkdirSync(ARTIFACTS, { recursive: true });
-  [browser, codec] = await Promise.all([launchWithBluetooth(), loadCodec()]);
+  [browser, codec] = await Promise.all([launchChromium(BLUETOOTH_ARGS), loadCodec()]);
 });
 afterAll(async () => {
   await browser?.close();

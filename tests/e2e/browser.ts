@@ -20,9 +20,12 @@ export const ADMIN = { email: 'admin@fleet.example', password: 'FleetAdmin#2026'
 export const INSTALLER = { email: 'installer@solarpros.example', password: 'Installer#2026' };
 export const OWNER = { email: 'owner@homeowner.example', password: 'Owner#2026' };
 
-export function launchChromium(): Promise<Browser> {
+/** Chromium on Linux offers Web Bluetooth (with `getDevices`) only behind this switch. */
+export const BLUETOOTH_ARGS = [...CHROMIUM_ARGS, '--enable-experimental-web-platform-features'];
+
+export function launchChromium(args = CHROMIUM_ARGS): Promise<Browser> {
   mkdirSync(ARTIFACTS, { recursive: true });
-  return chromium.launch({ executablePath: inject('chromiumPath'), headless: true, args: CHROMIUM_ARGS });
+  return chromium.launch({ executablePath: inject('chromiumPath'), headless: true, args });
 }
 
 /** Absolute URL of an app path on the server under test. */
