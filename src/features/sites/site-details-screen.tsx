@@ -2,11 +2,8 @@ import { Button, Card, Group, Modal, SimpleGrid, Stack, Text, Title } from '@man
 import { useDisclosure } from '@mantine/hooks';
 import { IconEdit, IconMapPin } from '@tabler/icons-react';
 import { getRouteApi, Link } from '@tanstack/react-router';
-import { useSelector } from '@xstate/react';
 import type { Device } from '../../../contracts/devices.ts';
 import type { SiteDetails } from '../../../contracts/sites.ts';
-import { devicesList, e1DevicesList } from '../../../machines/devices-list/devices-list-selectors.ts';
-import { AnchorLink } from '../../components/anchor-link.tsx';
 import { type CsvColumn, collectAllPages, downloadCsv, toCsv } from '../../components/lists/csv.ts';
 import { type Column, DataList } from '../../components/lists/data-list.tsx';
 import { ExportCsvButton } from '../../components/lists/export-csv-button.tsx';
@@ -17,6 +14,8 @@ import {
   canManageAccess,
   SiteAccessTable,
 } from '../../components/site-access/site-access-table.tsx';
+import { deviceColumns } from '../devices/device-columns.tsx';
+import { useModelName } from '../devices/device-models.ts';
 import { SiteEditForm } from './site-edit-form.tsx';
 import { positionText } from './site-payload.ts';
 import { fetchInstalls } from './sites-api.ts';
@@ -34,35 +33,9 @@ function Fact({ label, children }: { label: string; children: React.ReactNode })
   );
 }
 
+/** The site's devices: the devices list's columns, but for the site, which is this page. */
 function useInstallColumns(): Column<Device>[] {
-  const { devicesList: listActor } = useRuntime();
-  const models = useSelector(listActor, devicesList);
-  const e1Models = useSelector(listActor, e1DevicesList);
-  const modelName = (device: Device) =>
-    models?.[device.modelId]?.name ?? e1Models?.[device.modelId]?.name ?? device.modelId;
-  return [
-    {
-      key: 'serial',
-      header: 'Serial',
-      text: (device) => device.serial,
-      render: (device) => (
-        <AnchorLink
-          to="/device-details/$deviceid"
-          params={{ deviceid: device.modelId }}
-          search={{ serial: device.serial }}
-        >
-          {device.serial}
-        </AnchorLink>
-      ),
-    },
-    { key: 'model', header: 'Model', text: modelName },
-    { key: 'name', header: 'Name', text: (device) => device.name },
-    {
-      key: 'installed',
-      header: 'Installed',
-      text: (device) => new Date(device.installedAt).toLocaleDateString(),
-    },
-  ];
+  return deviceColumns(useModelName()).filter((column) => column.key !== 'site');
 }
 
 type AccessRow = SiteDetails['access'][number];
