@@ -1,6 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,6 +12,7 @@ import {
 import { generateSigningKey } from '../../server/auth/signing-keys.ts';
 import { loadCodec } from '../../src/codec/load-node.ts';
 import type { SocketDevice } from '../../src/device-sim/online/socket-device.ts';
+import { freePort } from '../free-port.ts';
 import { freshDatabase, PASSWORDS } from './harness.ts';
 import { connectDevice } from './service-comms-devices.ts';
 
@@ -28,17 +28,6 @@ interface Process {
   child: ChildProcess;
   origin: string;
   output: string;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject()));
-    });
-  });
 }
 
 async function startProcess(env: Record<string, string>): Promise<Process> {

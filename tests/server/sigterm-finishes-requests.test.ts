@@ -1,11 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { siteSchema } from '../../contracts/sites.ts';
+import { freePort } from '../free-port.ts';
 import { freshDatabase, PASSWORDS } from './harness.ts';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
@@ -17,17 +17,6 @@ let output = '';
 let origin = '';
 let dataDir = '';
 let drop: () => Promise<void> = async () => {};
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject()));
-    });
-  });
-}
 
 /** Resolves once the server's output matches `pattern`. */
 function printed(pattern: RegExp): Promise<void> {
