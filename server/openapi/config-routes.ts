@@ -3,7 +3,6 @@ import {
   loginRequestSchema,
   passwordChangeHeadersSchema,
   passwordResetRequestSchema,
-  refreshRequestSchema,
   tokenPairSchema,
 } from '../../contracts/auth.ts';
 import {
@@ -46,7 +45,7 @@ import {
   userRoleSchema,
   userSchema,
 } from '../../contracts/users.ts';
-import type { RouteDoc } from './route-doc.ts';
+import { type RouteDoc, SESSION_ROUTES } from './route-doc.ts';
 
 const list = listQuerySchema.shape;
 const listQuery = { q: list.q, pageSize: list.pageSize };
@@ -132,26 +131,7 @@ export const CONFIG_ROUTES: readonly RouteDoc[] = [
       429: { description: 'Rate limited' },
     },
   },
-  {
-    method: 'post',
-    path: '/auth/v2/refresh',
-    summary: 'Rotate a refresh token',
-    tag: 'sign-in',
-    auth: 'public',
-    body: refreshRequestSchema,
-    example: { refresh_token: 'an-opaque-refresh-token' },
-    responses: { 200: { description: 'New token pair', schema: tokenPairSchema } },
-  },
-  {
-    method: 'post',
-    path: '/auth/v2/logout',
-    summary: "Sign out: revoke the refresh token's family on this service",
-    tag: 'sign-in',
-    auth: 'public',
-    body: refreshRequestSchema,
-    example: { refresh_token: 'an-opaque-refresh-token' },
-    responses: { 204: { description: 'Signed out (also for a token that was already spent or unknown)' } },
-  },
+  ...SESSION_ROUTES,
   {
     method: 'post',
     path: '/users/password-reset',

@@ -3,10 +3,9 @@ import {
   fleetLoginRequestSchema,
   legacyTokenSchema,
   principalSchema,
-  refreshRequestSchema,
   tokenPairSchema,
 } from '../../contracts/auth.ts';
-import type { RouteDoc } from './route-doc.ts';
+import { type RouteDoc, SESSION_ROUTES } from './route-doc.ts';
 
 /** Every call of the monitoring service (paths relative to its mount, `/monitoring`). */
 export const MONITORING_ROUTES: readonly RouteDoc[] = [
@@ -28,26 +27,7 @@ export const MONITORING_ROUTES: readonly RouteDoc[] = [
     example: { username: 'admin@fleet.example', access_token: 'a-configuration-access-token' },
     responses: { 200: { description: 'Token pair', schema: tokenPairSchema } },
   },
-  {
-    method: 'post',
-    path: '/auth/v2/refresh',
-    summary: 'Rotate a refresh token',
-    tag: 'sign-in',
-    auth: 'public',
-    body: refreshRequestSchema,
-    example: { refresh_token: 'an-opaque-refresh-token' },
-    responses: { 200: { description: 'New token pair', schema: tokenPairSchema } },
-  },
-  {
-    method: 'post',
-    path: '/auth/v2/logout',
-    summary: "Sign out: revoke the refresh token's family on this service",
-    tag: 'sign-in',
-    auth: 'public',
-    body: refreshRequestSchema,
-    example: { refresh_token: 'an-opaque-refresh-token' },
-    responses: { 204: { description: 'Signed out (also for a token that was already spent or unknown)' } },
-  },
+  ...SESSION_ROUTES,
   {
     method: 'post',
     path: '/auth/fleet-login',

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { refreshRequestSchema, tokenPairSchema } from '../../contracts/auth.ts';
 
 /**
  * How a call is authorised: `bearer` needs an access token, `public` none (the configuration
@@ -24,3 +25,27 @@ export interface RouteDoc {
   /** Success and the failures particular to this call; 400/401/500 are added where they apply. */
   responses: Record<number, { description: string; schema?: z.ZodType }>;
 }
+
+/** The refresh and logout calls, the same on both services (each for its own tokens). */
+export const SESSION_ROUTES: readonly RouteDoc[] = [
+  {
+    method: 'post',
+    path: '/auth/v2/refresh',
+    summary: 'Rotate a refresh token',
+    tag: 'sign-in',
+    auth: 'public',
+    body: refreshRequestSchema,
+    example: { refresh_token: 'an-opaque-refresh-token' },
+    responses: { 200: { description: 'New token pair', schema: tokenPairSchema } },
+  },
+  {
+    method: 'post',
+    path: '/auth/v2/logout',
+    summary: "Sign out: revoke the refresh token's family on this service",
+    tag: 'sign-in',
+    auth: 'public',
+    body: refreshRequestSchema,
+    example: { refresh_token: 'an-opaque-refresh-token' },
+    responses: { 204: { description: 'Signed out (also for a token that was already spent or unknown)' } },
+  },
+];
