@@ -41,13 +41,20 @@ export interface Attempt {
   succeeded(): Promise<void>;
 }
 
+/**
+ * Takes an attempt back, one key per statement. A statement that updated all three rows would hold
+ * some of their locks while waiting for the rest, in an order of its own, and deadlock on
+ * PostgreSQL with the counting insert of a parallel attempt (which locks them in `keyList` order).
+ */
 async function undo(db: Kysely<Database>, keyList: string[], window_start: Date): Promise<void> {
-  await db
-    .updateTable('rate_limits')
-    .set({ hits: sql`rate_limits.hits - 1` })
-    .where('key', 'in', keyList)
-    .where('window_start', '=', window_start)
-    .execute();
+  for (const key of keyList) {
+    await db
+      .updateTable('rate_limits')
+      .set({ hits: sql`rate_limits.hits - 1` })
+      .where('key', '=', key)
+      .where('window_start', '=', window_start)
+      .execute();
+  }
 }
 
 /**
