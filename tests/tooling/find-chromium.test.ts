@@ -1,26 +1,23 @@
 import { describe, expect, it } from 'vitest';
-import {
-  type ChromiumFinderHost,
-  ChromiumMissingError,
-  findChromium,
-  INSTALL_HINT,
-} from '../e2e/find-chromium.ts';
+import { findChromium, INSTALL_HINT } from '../e2e/find-chromium.ts';
+import { type ToolFinderHost, ToolMissingError } from '../find-tool.ts';
 
 /** A machine with the given executables; apt-get "installs" chromium into /usr/bin when asked. */
 function machine(options: {
   executables: string[];
-  env?: ChromiumFinderHost['env'];
+  env?: ToolFinderHost['env'];
   root?: boolean;
   aptFails?: boolean;
 }) {
   const files = new Set(options.executables);
   const calls = { installs: 0, logs: [] as string[] };
-  const host: ChromiumFinderHost = {
+  const host: ToolFinderHost = {
     env: options.env ?? { PATH: '/usr/local/bin:/usr/bin:/bin' },
     isExecutable: (path) => files.has(path),
     isRoot: () => options.root ?? false,
-    aptInstallChromium: () => {
+    aptInstall: (packages) => {
       calls.installs += 1;
+      expect(packages).toEqual(['chromium']);
       if (options.aptFails) throw new Error('E: Unable to locate package chromium');
       files.add('/usr/bin/chromium');
     },
@@ -66,7 +63,7 @@ describe('finding a browser for the end-to-end tests', () => {
     } catch (caught) {
       error = caught;
     }
-    expect(error).toBeInstanceOf(ChromiumMissingError);
+    expect(error).toBeInstanceOf(ToolMissingError);
     expect((error as Error).message).toBe(INSTALL_HINT);
     expect(INSTALL_HINT).not.toContain('\n');
     expect(INSTALL_HINT).toContain('apt-get install -y chromium');
