@@ -1,0 +1,88 @@
+// The codec in C: build/codec.wasm through wasm2c, the harness in src/codec/c/ compiled with gcc
+// and run over tests/vectors, the same three commands docs/codec.md gives a firmware engineer.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CODEC_WASM_PATH } from '../../src/codec/load-node.ts';
+import { findTool } from '../find-tool.ts';
+import { crc, fields, frames, passwords } from '../vectors/describe-vectors.ts';
+import { GCC, WABT, wasm2cRuntime } from './c-toolchain.ts';
+
+const vectorsDir = fileURLToPath(new URL('../vectors/', import.meta.url));
+const harness = ['vectors.c', 'json.c'].map((f) =>
+  fileURLToPath(new URL(`../../src/codec/c/${f}`, import.meta.url)),
+);
+const scratch = mkdtempSync(join(tmpdir(), 'codec-c-'));
+const binary = join(scratch, 'codec-vectors');
+let gcc: string;
+
+beforeAll(() => {
+  // On a machine without them, root installs wabt and gcc with apt; anyone else is told what to run.
+  const wasm2c = findTool(WABT);
+  gcc = findTool(GCC);
+  const runtime = wasm2cRuntime(wasm2c);
+  execFileSync(wasm2c, [CODEC_WASM_PATH, '-n', 'codec', '-o', join(scratch, 'codec.c')]);
+  execFileSync(gcc, [
+    '-O2',
+    ...['-I', scratch, '-I', runtime],
+    ...['-o', binary, ...harness, join(scratch, 'codec.c'), join(runtime, 'wasm-rt-impl.c')],
+    '-lm',
+  ]);
+}, 120_000);
+
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+const harnessOn = (dir: string) => spawnSync(binary, [dir], { encoding: 'utf8' });
+
+describe('the codec in C (wasm2c + gcc)', () => {
+  it('passes every vector of every file in tests/vectors', () => {
+    const expected =
+      crc.length +
+      frames.built.length +
+      frames.rejected.length +
+      fields.valid.length +
+      fields.rejected.length +
+      passwords.valid.length +
+      passwords.rejected.length +
+      2; // the command line's example, encoded and decoded
+    const run = harnessOn(vectorsDir);
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+    expect(run.stdout.trim().split('\n').at(-1)).toBe(`${expected} vectors, 0 failed`);
+    for (const file of readdirSync(vectorsDir).filter((f) => f.endsWith('.json'))) {
+      expect(run.stdout).toContain(file);
+    }
+  });
+
+  it('fails and names the vector when a vector is wrong', () => {
+    const changed = join(scratch, 'changed');
+    cpSync(vectorsDir, changed, { recursive: true });
+    const passwordsFile = join(changed, 'passwords.json');
+    writeFileSync(passwordsFile, readFileSync(passwordsFile, 'utf8').replace('115, 101, 99', '115, 101, 98'));
+    const run = harnessOn(changed);
+    expect(run.status).toBe(1);
+    expect(run.stdout).toContain('FAIL passwords.json: "secret"');
+    expect(run.stdout).toContain('passwords.json: 6 vectors, 1 failed');
+  });
+
+  it('says which file it cannot read, exit 2', () => {
+    const run = harnessOn(join(scratch, 'nowhere'));
+    expect(run.status).toBe(2);
+    expect(run.stderr).toBe(`codec-vectors: cannot read ${join(scratch, 'nowhere')}/crc.json\n`);
+  });
+
+  it('is warning-free C11', () => {
+    const run = spawnSync(
+      gcc,
+      ['-std=c11', '-fsyntax-only', '-Wall', '-Wextra', '-Werror', '-I', scratch, ...harness],
+      {
+        encoding: 'utf8',
+      },
+    );
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+  });
+});
