@@ -1,4 +1,5 @@
 import { type ExpressionBuilder, type Kysely, sql } from 'kysely';
+import type { SiteRole } from '../../contracts/sites.ts';
 import type { UserRole } from '../../contracts/users.ts';
 import type { Database } from '../db/schema.ts';
 import { forbidden, notFound } from '../http/errors.ts';
@@ -36,6 +37,17 @@ export function userVisible(eb: ExpressionBuilder<Database, 'users'>, viewer: Vi
   ]);
 }
 
+/** Site roles that manage a site: change its owner and who has access to it. */
+export const SITE_MANAGERS: readonly SiteRole[] = ['installer'];
+/** Site roles that may change a site's name and address. */
+export const SITE_EDITORS: readonly SiteRole[] = ['installer', 'owner'];
+
+/** A caller's access to one site: their site roles, and whether they are an admin. */
+export interface SiteAccess {
+  roles: string[];
+  admin: boolean;
+}
+
 /**
  * The caller's own access record on a site, after checking the site exists.
  * @throws {ApiError} 404 when the site does not exist, 403 when the caller may not see it.
@@ -44,7 +56,7 @@ export async function requireSiteAccess(
   db: Kysely<Database>,
   viewer: Viewer,
   siteId: number,
-): Promise<{ roles: string[]; admin: boolean }> {
+): Promise<SiteAccess> {
   const row = await db
     .selectFrom('sites')
     .leftJoin('site_access', (join) =>
@@ -59,19 +71,24 @@ export async function requireSiteAccess(
   return { roles: row.roles ?? [], admin: false };
 }
 
+/** Whether a caller's access to a site lets them act as one of `roles` (an admin always may). */
+export function holdsSiteRole(access: SiteAccess, roles: readonly string[]): boolean {
+  return access.admin || access.roles.some((role) => roles.includes(role));
+}
+
 /**
  * Require that the caller may change a site or who has access to it: an admin, or a user whose
- * switched-on access holds one of `roles`.
+ * switched-on access holds one of `roles`. Answers the caller's access to the site.
  * @throws {ApiError} 404 / 403.
  */
 export async function requireSiteRole(
   db: Kysely<Database>,
   viewer: Viewer,
   siteId: number,
-  roles: string[],
-): Promise<void> {
+  roles: readonly string[],
+): Promise<SiteAccess> {
   const access = await requireSiteAccess(db, viewer, siteId);
-  if (access.admin || access.roles.some((role) => roles.includes(role))) return;
+  if (holdsSiteRole(access, roles)) return access;
   throw forbidden('Your role on this site does not allow this', 'site_role_forbidden');
 }
 

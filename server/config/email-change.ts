@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
 import type { Kysely, Selectable } from 'kysely';
+import { requireMayChangeEmail } from '../access/user-rights.ts';
 import type { Principal } from '../auth/access-tokens.ts';
 import { beginAttempt, type FailurePolicy } from '../auth/failure-limits.ts';
 import { verifyAgainstDummy, verifyPassword } from '../auth/passwords.ts';
@@ -18,25 +19,9 @@ const PASSWORD_CHECK: FailurePolicy = {
   ceiling: 1000,
 };
 
-/** Whether an address is in the company domain (company staff). */
-export function isCompanyAddress(email: string, companyDomain: string): boolean {
-  return email.toLowerCase().endsWith(`@${companyDomain.toLowerCase()}`);
-}
-
 /**
- * Refuse an address in the company domain from anyone but an admin: such an address makes its
- * holder company staff.
- * @throws {ApiError} 403 `admin_only`.
- */
-export function requireAdminForCompanyAddress(ctx: ServerContext, caller: Principal, email: string): void {
-  if (caller.role !== 'admin' && isCompanyAddress(email, ctx.env.COMPANY_DOMAIN)) {
-    throw forbidden(`Only an admin gives an address at ${ctx.env.COMPANY_DOMAIN}`, 'admin_only');
-  }
-}
-
-/**
- * Check that the caller may change `target`'s sign-in e-mail to `email`: an admin, or the user
- * themself with their current password (not into the company domain).
+ * Check that the caller may change `target`'s sign-in e-mail to `email` (see
+ * `requireMayChangeEmail`), and the current password when the user changes their own.
  * @throws {ApiError} 403 `email_change_forbidden`, `admin_only` or `current_password_wrong`,
  * 400 when the current password is missing, 429 after too many wrong passwords.
  */
@@ -48,14 +33,7 @@ export async function authorizeEmailChange(
   email: string,
   currentPassword: string | undefined,
 ): Promise<void> {
-  if (caller.role === 'admin') return;
-  if (caller.id !== target.id) {
-    throw forbidden(
-      'Only the user themself (with their current password) or an admin changes a sign-in e-mail',
-      'email_change_forbidden',
-    );
-  }
-  requireAdminForCompanyAddress(ctx, caller, email);
+  if (!requireMayChangeEmail(caller, target, email, ctx.env.COMPANY_DOMAIN).passwordNeeded) return;
   if (!currentPassword) {
     throw new ApiError(
       400,

@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { changeRolesRequestSchema, setAccessRequestSchema } from '../../contracts/sites.ts';
-import { requireSiteRole, requireVisibleUser } from '../access/scope.ts';
+import { requireSiteRole, requireVisibleUser, SITE_MANAGERS } from '../access/scope.ts';
 import type { ServerContext } from '../context.ts';
 import type { AuthVariables } from '../http/guards.ts';
 import { readBody } from '../http/validate.ts';
@@ -16,7 +16,7 @@ export function siteAccessRoutes(ctx: ServerContext): Hono<{ Variables: AuthVari
   app.put('/fleet/site-access/change-roles', async (c) => {
     const caller = c.get('principal');
     const body = await readBody(c, changeRolesRequestSchema);
-    await requireSiteRole(db, caller, body.siteId, ['installer']);
+    await requireSiteRole(db, caller, body.siteId, SITE_MANAGERS);
     await requireVisibleUser(db, caller, body.userId);
     const roles = [...new Set(body.roles)];
     const row = await db
@@ -31,7 +31,7 @@ export function siteAccessRoutes(ctx: ServerContext): Hono<{ Variables: AuthVari
   app.put('/fleet/site-access/set-access', async (c) => {
     const caller = c.get('principal');
     const body = await readBody(c, setAccessRequestSchema);
-    await requireSiteRole(db, caller, body.siteId, ['installer']);
+    await requireSiteRole(db, caller, body.siteId, SITE_MANAGERS);
     await requireVisibleUser(db, caller, body.userId);
     const row = await db
       .insertInto('site_access')

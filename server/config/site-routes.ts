@@ -7,7 +7,16 @@ import {
   sitePayloadSchema,
   siteUpdateSchema,
 } from '../../contracts/sites.ts';
-import { requireSiteAccess, requireVisibleUser, type Viewer } from '../access/scope.ts';
+import { MANAGERS, requireRole } from '../access/require-role.ts';
+import {
+  holdsSiteRole,
+  requireSiteAccess,
+  requireSiteRole,
+  requireVisibleUser,
+  SITE_EDITORS,
+  SITE_MANAGERS,
+  type Viewer,
+} from '../access/scope.ts';
 import type { ServerContext } from '../context.ts';
 import type { Database } from '../db/schema.ts';
 import { ApiError, forbidden, notFound } from '../http/errors.ts';
@@ -18,9 +27,6 @@ import { idParam } from './params.ts';
 import { siteDetails } from './site-details.ts';
 import { listSites } from './site-list.ts';
 
-/** Site roles that may edit a site; only `installer` (or an admin) may change who owns it. */
-const EDITORS: readonly SiteRole[] = ['installer', 'owner'];
-const MANAGER: SiteRole = 'installer';
 const OWNER: SiteRole = 'owner';
 
 function columns(body: SitePayload | SiteUpdate) {
@@ -91,9 +97,8 @@ export function siteRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariables 
     });
   };
 
-  app.post('/sites', async (c) => {
+  app.post('/sites', requireRole(MANAGERS, 'Owners cannot create sites'), async (c) => {
     const viewer = c.get('principal');
-    if (viewer.role === 'owner') throw forbidden('Owners cannot create sites', 'role_forbidden');
     const body = await readBody(c, sitePayloadSchema);
     await checkOwner(db, viewer, body.ownerId);
     // The site, the installer's roles and the owner's role exist together or not at all.
@@ -122,9 +127,7 @@ export function siteRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariables 
   app.put('/sites/:id', async (c) => {
     const viewer = c.get('principal');
     const id = readInput(c.req.param('id'), idParam, 'id');
-    const access = await requireSiteAccess(db, viewer, id);
-    if (!access.admin && !access.roles.some((role) => EDITORS.includes(role as SiteRole)))
-      throw forbidden('Your role on this site does not allow this', 'site_role_forbidden');
+    const access = await requireSiteRole(db, viewer, id, SITE_EDITORS);
     const body = await readBody(c, siteUpdateSchema);
     const site = await db.transaction().execute(async (trx) => {
       // Locked, so two owner changes of one site cannot both detach the same old owner.
@@ -138,7 +141,7 @@ export function siteRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariables 
       const ownerId = body.ownerId === undefined ? current.owner_id : body.ownerId;
       const ownerChanges = ownerId !== current.owner_id;
       if (ownerChanges) {
-        if (!access.admin && !access.roles.includes(MANAGER))
+        if (!holdsSiteRole(access, SITE_MANAGERS))
           throw forbidden('Only the site installer or an admin changes its owner', 'site_role_forbidden');
         await checkOwner(trx, viewer, ownerId);
       }
@@ -162,8 +165,7 @@ export function siteRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariables 
     const id = readInput(c.req.param('id'), idParam, 'id');
     const viewer = c.get('principal');
     const access = await requireSiteAccess(db, viewer, id);
-    const managesAccess = access.admin || access.roles.includes(MANAGER);
-    return c.json(await siteDetails(db, id, viewer, managesAccess));
+    return c.json(await siteDetails(db, id, viewer, holdsSiteRole(access, SITE_MANAGERS)));
   });
   return app;
 }

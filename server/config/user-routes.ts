@@ -1,53 +1,94 @@
 import { Hono } from 'hono';
+import type { Expression, ExpressionBuilder, Kysely, SqlBool } from 'kysely';
+import type { Page } from '../../contracts/page.ts';
 import {
   accessCodeRequestSchema,
   createInstallerRequestSchema,
   createOwnerRequestSchema,
+  type User,
   updateUserRequestSchema,
   userRoleSchema,
 } from '../../contracts/users.ts';
+import { MANAGERS, requireRole } from '../access/require-role.ts';
 import { likePattern, requireVisibleUser, userVisible, type Viewer } from '../access/scope.ts';
+import {
+  requireAdminForCompanyAddress,
+  requireMayEditUser,
+  requireMayGiveRole,
+} from '../access/user-rights.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import { hitRateLimit } from '../auth/rate-limit.ts';
 import type { ServerContext } from '../context.ts';
-import { ApiError, forbidden, notFound } from '../http/errors.ts';
+import type { Database } from '../db/schema.ts';
+import { ApiError, notFound } from '../http/errors.ts';
 import type { AuthVariables } from '../http/guards.ts';
-import { readPaging } from '../http/paging.ts';
+import { type Paging, readPaging } from '../http/paging.ts';
 import { readBody, readInput } from '../http/validate.ts';
 import { toUser } from '../mappers.ts';
-import { afterEmailChange, authorizeEmailChange, requireAdminForCompanyAddress } from './email-change.ts';
+import { afterEmailChange, authorizeEmailChange } from './email-change.ts';
 import { listTarget } from './list-target.ts';
 import { idParam } from './params.ts';
 import { sendAccessCode } from './password-routes.ts';
 import { uniqueEmail } from './unique-email.ts';
+
+/** A condition on the `users` rows of a list. */
+type UserFilter = (eb: ExpressionBuilder<Database, 'users'>) => Expression<SqlBool>;
+
+/**
+ * One page of the users that pass every filter (and match the search text), in id order, with
+ * the number of users that match.
+ */
+async function userPage(db: Kysely<Database>, filters: UserFilter[], paging: Paging): Promise<Page<User>> {
+  let query = db.selectFrom('users');
+  for (const filter of filters) query = query.where(filter);
+  if (paging.q) {
+    const pattern = likePattern(paging.q);
+    query = query.where((eb) =>
+      eb.or([eb('main_email', 'ilike', pattern), eb('display_name', 'ilike', pattern)]),
+    );
+  }
+  const [rows, count] = await Promise.all([
+    query.selectAll().orderBy('id').limit(paging.pageSize).offset(paging.offset).execute(),
+    query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+  ]);
+  return {
+    items: rows.map(toUser),
+    page: paging.page,
+    pageSize: paging.pageSize,
+    total: Number(count.total),
+  };
+}
 
 /** Users: create installers, read, update, list by role or by manager, link, access codes. */
 export function userRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariables }> {
   const app = new Hono<{ Variables: AuthVariables }>();
   const { db } = ctx;
 
-  app.post('/fleet/users/create-installer', async (c) => {
-    const caller = c.get('principal');
-    if (caller.role !== 'admin') throw forbidden('Only an admin creates installers', 'admin_only');
-    const body = await readBody(c, createInstallerRequestSchema);
-    const password_hash = body.password ? await hashPassword(body.password, ctx.scryptCost) : null;
-    const user = await uniqueEmail(() =>
-      db
-        .insertInto('users')
-        .values({
-          main_email: body.main_email,
-          display_name: body.name,
-          phone: body.phone ?? null,
-          role: 'installer',
-          password_hash,
-          created_by: caller.id,
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow(),
-    );
-    if (!body.password) await sendAccessCode(ctx, user);
-    return c.json(toUser(user), 201);
-  });
+  app.post(
+    '/fleet/users/create-installer',
+    requireRole(['admin'], 'Only an admin creates installers'),
+    async (c) => {
+      const caller = c.get('principal');
+      const body = await readBody(c, createInstallerRequestSchema);
+      const password_hash = body.password ? await hashPassword(body.password, ctx.scryptCost) : null;
+      const user = await uniqueEmail(() =>
+        db
+          .insertInto('users')
+          .values({
+            main_email: body.main_email,
+            display_name: body.name,
+            phone: body.phone ?? null,
+            role: 'installer',
+            password_hash,
+            created_by: caller.id,
+          })
+          .returningAll()
+          .executeTakeFirstOrThrow(),
+      );
+      if (!body.password) await sendAccessCode(ctx, user);
+      return c.json(toUser(user), 201);
+    },
+  );
 
   // Whether an address has an account, and that account when the caller may see it.
   const findVisible = async (caller: Viewer, email: string) => {
@@ -73,11 +114,10 @@ export function userRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariables 
       { key: `${kind}:to:${email}`, limit: { limit: 5, windowSeconds: 3600 } },
     ]);
 
-  app.post('/fleet/users/create-owner', async (c) => {
+  app.post('/fleet/users/create-owner', requireRole(MANAGERS, 'Owners cannot create users'), async (c) => {
     const caller = c.get('principal');
-    if (caller.role === 'owner') throw forbidden('Owners cannot create users', 'role_forbidden');
     const body = await readBody(c, createOwnerRequestSchema);
-    requireAdminForCompanyAddress(ctx, caller, body.main_email);
+    requireAdminForCompanyAddress(caller, body.main_email, ctx.env.COMPANY_DOMAIN);
     await limitMail('create-owner', caller.id, body.main_email);
     // The same answer for a new address and for an account the caller cannot see: the existing
     // account gets a notice instead of an invitation, and the caller learns nothing.
@@ -116,70 +156,41 @@ export function userRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariables 
     return accepted();
   });
 
-  app.post('/fleet/users/access-code', async (c) => {
-    const caller = c.get('principal');
-    if (caller.role === 'owner') throw forbidden('Owners cannot send access codes', 'role_forbidden');
-    const { main_email } = await readBody(c, accessCodeRequestSchema);
-    await limitMail('access-code', caller.id, main_email);
-    // Mail only an account the caller manages; answer the same for any other address.
-    const { visible } = await findVisible(caller, main_email);
-    if (visible) await sendAccessCode(ctx, visible);
-    return c.json(
-      { message: `If ${main_email} is an account you manage, an access code is on its way` },
-      202,
-    );
-  });
+  app.post(
+    '/fleet/users/access-code',
+    requireRole(MANAGERS, 'Owners cannot send access codes'),
+    async (c) => {
+      const caller = c.get('principal');
+      const { main_email } = await readBody(c, accessCodeRequestSchema);
+      await limitMail('access-code', caller.id, main_email);
+      // Mail only an account the caller manages; answer the same for any other address.
+      const { visible } = await findVisible(caller, main_email);
+      if (visible) await sendAccessCode(ctx, visible);
+      return c.json(
+        { message: `If ${main_email} is an account you manage, an access code is on its way` },
+        202,
+      );
+    },
+  );
 
   app.get('/fleet/user-list/:userId/:page', async (c) => {
     const { caller, target } = await listTarget(ctx, c);
-    const paging = readPaging(c);
-    let query = db.selectFrom('users').where((eb) => userVisible(eb, target));
-    if (caller.id !== target.id && caller.role !== 'admin')
-      query = query.where((eb) => userVisible(eb, caller));
-    if (paging.q) {
-      const pattern = likePattern(paging.q);
-      query = query.where((eb) =>
-        eb.or([eb('main_email', 'ilike', pattern), eb('display_name', 'ilike', pattern)]),
-      );
-    }
-    const [rows, count] = await Promise.all([
-      query.selectAll().orderBy('id').limit(paging.pageSize).offset(paging.offset).execute(),
-      query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-    ]);
-    return c.json({
-      items: rows.map(toUser),
-      page: paging.page,
-      pageSize: paging.pageSize,
-      total: Number(count.total),
-    });
+    const filters: UserFilter[] = [(eb) => userVisible(eb, target)];
+    if (caller.id !== target.id && caller.role !== 'admin') filters.push((eb) => userVisible(eb, caller));
+    return c.json(await userPage(db, filters, readPaging(c)));
   });
 
-  app.get('/users/role/:role', async (c) => {
+  app.get('/users/role/:role', requireRole(MANAGERS, 'Owners cannot list users'), async (c) => {
     const caller = c.get('principal');
     const role = readInput(c.req.param('role'), userRoleSchema, 'role');
-    if (caller.role === 'owner') throw forbidden('Owners cannot list users', 'role_forbidden');
-    const paging = readPaging(c);
-    const query = db
-      .selectFrom('users')
-      .where('role', '=', role)
-      .where((eb) => userVisible(eb, caller));
-    const [rows, count] = await Promise.all([
-      query.selectAll().orderBy('id').limit(paging.pageSize).offset(paging.offset).execute(),
-      query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-    ]);
-    return c.json({
-      items: rows.map(toUser),
-      page: paging.page,
-      pageSize: paging.pageSize,
-      total: Number(count.total),
-    });
+    const filters: UserFilter[] = [(eb) => eb('role', '=', role), (eb) => userVisible(eb, caller)];
+    return c.json(await userPage(db, filters, readPaging(c)));
   });
 
-  app.put('/users/installer/add/:a/:b', async (c) => {
+  app.put('/users/installer/add/:a/:b', requireRole(MANAGERS, 'Owners cannot link installers'), async (c) => {
     const caller = c.get('principal');
     const userId = readInput(c.req.param('a'), idParam, 'a');
     const installerId = readInput(c.req.param('b'), idParam, 'b');
-    if (caller.role === 'owner') throw forbidden('Owners cannot link installers', 'role_forbidden');
     await requireVisibleUser(db, caller, userId);
     const installer = await db
       .selectFrom('users')
@@ -206,14 +217,9 @@ export function userRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariables 
     const caller = c.get('principal');
     const id = readInput(c.req.param('id'), idParam, 'id');
     const target = await requireVisibleUser(db, caller, id);
-    if (caller.role === 'owner' && target.id !== caller.id) throw forbidden();
-    if (caller.role === 'installer' && target.role !== 'owner' && target.id !== caller.id) {
-      throw forbidden('Installers change only their own account and their owners', 'user_forbidden');
-    }
+    requireMayEditUser(caller, target);
     const body = await readBody(c, updateUserRequestSchema);
-    if (body.role !== undefined && caller.role !== 'admin' && body.role !== target.role) {
-      throw forbidden('Only an admin changes roles', 'admin_only');
-    }
+    requireMayGiveRole(caller, target, body.role);
     const newEmail =
       body.main_email !== undefined && body.main_email.toLowerCase() !== target.main_email.toLowerCase()
         ? body.main_email

@@ -9,8 +9,8 @@ import {
   serviceCommsSerialSchema,
 } from '../../contracts/service-comms.ts';
 import { likePattern, siteVisible } from '../access/scope.ts';
+import { isCompanyAddress } from '../access/user-rights.ts';
 import type { Principal } from '../auth/access-tokens.ts';
-import { isCompanyAddress } from '../config/email-change.ts';
 import type { ServerContext } from '../context.ts';
 import { ApiError, forbidden, notFound } from '../http/errors.ts';
 import type { AuthVariables } from '../http/guards.ts';
