@@ -1,5 +1,6 @@
-import type { Context } from 'hono';
-import type { z } from 'zod';
+import type { Context, MiddlewareHandler } from 'hono';
+import { z } from 'zod';
+import { type InputTarget, withNote } from '../openapi/route-notes.ts';
 import { ApiError, validationError } from './errors.ts';
 
 /**
@@ -35,38 +36,95 @@ export function findNul(value: unknown): string[] | undefined {
   return undefined;
 }
 
-function refuseNul(value: unknown, where: string): void {
-  const path = findNul(value);
-  if (!path) return;
-  const field = path.join('.') || where;
-  throw new ApiError(400, 'invalid_input', `${field}: must not contain a NUL character`, field);
-}
-
 /**
- * Parse the JSON body with a schema; a bad body is a 400 naming the field.
- * @throws {ApiError} 400 `invalid_json`, or `invalid_input` naming the field.
+ * Check a value with a schema: a NUL character anywhere is refused first, then the schema's first
+ * issue. `where` names the failure when the issue is about the value as a whole.
+ * @throws {ApiError} 400 `invalid_input` naming the field.
  */
-export async function readBody<S extends z.ZodType>(c: Context, schema: S): Promise<z.infer<S>> {
-  let raw: unknown;
-  try {
-    const text = await c.req.text();
-    raw = text === '' ? {} : JSON.parse(text);
-  } catch {
-    throw new ApiError(400, 'invalid_json', 'The body is not valid JSON');
+export function parseInput<S extends z.ZodType>(value: unknown, schema: S, where: string): z.output<S> {
+  const nul = findNul(value);
+  if (nul) {
+    const field = nul.join('.') || where;
+    throw new ApiError(400, 'invalid_input', `${field}: must not contain a NUL character`, field);
   }
-  refuseNul(raw, 'body');
-  const result = schema.safeParse(raw);
-  if (!result.success) throw validationError(result.error, 'body');
-  return result.data;
-}
-
-/**
- * Parse any record (path params, query, headers) with a schema; failure is a 400.
- * @throws {ApiError} 400 `invalid_input` naming the field (`where` for a bare value).
- */
-export function readInput<S extends z.ZodType>(value: unknown, schema: S, where: string): z.infer<S> {
-  refuseNul(value, where);
   const result = schema.safeParse(value);
   if (!result.success) throw validationError(result.error, where);
   return result.data;
+}
+
+/** The JSON body, whatever the content type says: an empty body is `{}`. */
+async function readJson(c: Context): Promise<unknown> {
+  try {
+    const text = await c.req.text();
+    return text === '' ? {} : JSON.parse(text);
+  } catch {
+    throw new ApiError(400, 'invalid_json', 'The body is not valid JSON');
+  }
+}
+
+/** The query's values (the first of a repeated name); an empty value counts as none. */
+function readQuery(c: Context): Record<string, string> {
+  return Object.fromEntries(Object.entries(c.req.query()).filter(([, value]) => value !== ''));
+}
+
+/**
+ * The headers the schema names. A name with `_` is also read with `-` instead, since some proxies
+ * drop headers whose names hold an underscore.
+ */
+function readHeaders(c: Context, schema: z.ZodType): Record<string, string | undefined> {
+  if (!(schema instanceof z.ZodObject)) throw new Error('A header schema is an object of header names');
+  return Object.fromEntries(
+    Object.keys(schema.shape).map((name) => [
+      name,
+      c.req.header(name) ?? c.req.header(name.replace(/_/g, '-')),
+    ]),
+  );
+}
+
+/** How each failure names the input as a whole. */
+const WHERE: Record<InputTarget, string> = { json: 'body', param: 'path', query: 'query', header: 'headers' };
+
+/** What `validate` adds to a route's input, as Hono's own validators type it. */
+export interface Validated<T extends InputTarget, S extends z.ZodType> {
+  in: { [K in T]: z.input<S> };
+  out: { [K in T]: z.output<S> };
+}
+
+/**
+ * Validator middleware: read one input of the request (the JSON body, the path parameters, the
+ * query or the named headers), check it with a zod schema and hand the parsed value to the
+ * handler as `c.req.valid(target)`. A bad input answers 400 naming the field (`invalid_json` for
+ * a body that is not JSON), before the handler runs. The schema also documents the input in the
+ * service's OpenAPI document.
+ * @example app.put('/:id', validate('param', z.object({ id: idParamSchema })), (c) => c.json(c.req.valid('param')))
+ */
+export function validate<T extends InputTarget, S extends z.ZodType>(
+  target: T,
+  schema: S,
+  // biome-ignore lint/suspicious/noExplicitAny: fits any app's variables, as Hono's validator does
+): MiddlewareHandler<any, string, Validated<T, S>> {
+  const read = (c: Context): unknown =>
+    target === 'param' ? c.req.param() : target === 'query' ? readQuery(c) : readHeaders(c, schema);
+  const middleware: MiddlewareHandler = async (c, next) => {
+    const value = target === 'json' ? await readJson(c) : read(c);
+    c.req.addValidatedData(target, parseInput(value, schema, WHERE[target]) as object);
+    await next();
+  };
+  return withNote(middleware, { kind: 'input', target, schema });
+}
+
+/**
+ * Parse the JSON body with a schema inside a handler.
+ * @throws {ApiError} 400 `invalid_json`, or `invalid_input` naming the field.
+ */
+export async function readBody<S extends z.ZodType>(c: Context, schema: S): Promise<z.output<S>> {
+  return parseInput(await readJson(c), schema, 'body');
+}
+
+/**
+ * Parse a value read inside a handler (a path parameter, a query value) with a schema.
+ * @throws {ApiError} 400 `invalid_input` naming the field (`where` for a bare value).
+ */
+export function readInput<S extends z.ZodType>(value: unknown, schema: S, where: string): z.output<S> {
+  return parseInput(value, schema, where);
 }

@@ -1,0 +1,53 @@
+import type { MiddlewareHandler } from 'hono';
+import type { z } from 'zod';
+
+/** Where a validated input comes from, as Hono names it (`c.req.valid(target)`). */
+export type InputTarget = 'json' | 'param' | 'query' | 'header';
+
+/** The security schemes of the OpenAPI documents: one per guard middleware. */
+export type SecurityScheme = 'apiKey' | 'bearer' | 'linkKey';
+
+/** What a route says about itself beside its validated inputs: what it is for and what it answers. */
+export interface RouteDescription {
+  summary: string;
+  tag: string;
+  /** A valid body: shown in the document, and the starting point of the random-input test. */
+  example?: Record<string, unknown>;
+  /** Success and the failures particular to this call; 400 and 401 are added where they apply. */
+  responses: Record<number, { description: string; schema?: z.ZodType }>;
+}
+
+/**
+ * A note on one middleware of a route: a description, a validated input, or a guard. The OpenAPI
+ * document is read from these notes on the routes the app registered, so the code that validates
+ * and guards a call is the code that documents it.
+ */
+export type RouteNote =
+  | { kind: 'description'; description: RouteDescription }
+  | { kind: 'input'; target: InputTarget; schema: z.ZodType }
+  | { kind: 'guard'; scheme: SecurityScheme };
+
+// biome-ignore lint/complexity/noBannedTypes: notes are keyed by the middleware function itself
+const notes = new WeakMap<Function, RouteNote>();
+
+/** Attach a note to a middleware; answers the middleware. */
+// biome-ignore lint/complexity/noBannedTypes: any middleware or handler
+export function withNote<F extends Function>(middleware: F, note: RouteNote): F {
+  notes.set(middleware, note);
+  return middleware;
+}
+
+/** The note on a middleware, if it has one. */
+// biome-ignore lint/complexity/noBannedTypes: any middleware or handler
+export function noteOf(middleware: Function): RouteNote | undefined {
+  return notes.get(middleware);
+}
+
+/**
+ * Middleware that only describes its route in the service's OpenAPI document: put it first in the
+ * route's chain, beside the `validate` middleware that document its inputs.
+ * @example app.get('/:id', describeRoute({ summary: 'A user', tag: 'users', responses: { 200: … } }), validate('param', …), handler)
+ */
+export function describeRoute(description: RouteDescription): MiddlewareHandler {
+  return withNote<MiddlewareHandler>((_c, next) => next(), { kind: 'description', description });
+}
