@@ -1,7 +1,9 @@
 /**
- * The two services, where they are mounted, who issues their tokens, and which paths go without
- * a Bearer token or an `api-key`: written once here and read by the app's header rules, both
- * services' middleware, the OpenAPI documents and the tests.
+ * The two services, where they are mounted, who issues their tokens, and the header rules of
+ * specification §7 as the app applies them (which paths it sends without a Bearer token or an
+ * `api-key`). The services do not read these rules: each registers its public calls before its
+ * sign-in middleware; `tests/server/headers-follow-specification.test.ts` checks that both sides
+ * agree on every call.
  */
 
 /** The two backends (specification §1): the configuration and the monitoring service. */
@@ -35,15 +37,6 @@ export const PUBLIC_PATHS: readonly string[] = [
 /** Prefix of the sign-in calls, public on both services. */
 export const AUTH_PREFIX = '/auth/';
 
-/**
- * Configuration paths that carry their own credentials or none: no `api-key`, no Bearer (the
- * devices list has Basic credentials; the key set and the API description are public documents).
- */
-export const OPEN_PATHS: readonly string[] = ['/devices-list', '/.well-known/jwks.json', '/openapi.json'];
-
-/** Monitoring paths without a Bearer besides `/auth/…`. */
-export const MONITORING_OPEN_PATHS: readonly string[] = ['/openapi.json'];
-
 /** The path alone: no query, no hash, no trailing slash (the root stays `/`). */
 export function normalisePath(path: string): string {
   const bare = path.split(/[?#]/, 1)[0] ?? '';
@@ -59,11 +52,6 @@ export function normalisePath(path: string): string {
 export function isPublicPath(path: string): boolean {
   const p = normalisePath(path);
   return PUBLIC_PATHS.includes(p) || p.startsWith(AUTH_PREFIX);
-}
-
-/** True for the configuration paths with no `api-key` and no Bearer (see `OPEN_PATHS`). */
-export function isOpenPath(path: string): boolean {
-  return OPEN_PATHS.includes(normalisePath(path));
 }
 
 /** `api-key` is required on every configuration path that does not contain `/service-comms`. */

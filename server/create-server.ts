@@ -176,9 +176,8 @@ export async function createServer(options: CreateServerOptions): Promise<FleetS
     app.use('/monitoring/*', limitBodies);
     app.use('/config/*', compressJson());
     app.use('/monitoring/*', compressJson());
-    if (services !== 'monitoring')
-      app.route('/config', createConfigApp(ctx, options.publicDir ?? 'public', '/config'));
-    if (services !== 'config') app.route('/monitoring', createMonitoringApp(ctx, '/monitoring'));
+    if (services !== 'monitoring') app.route('/config', createConfigApp(ctx, options.publicDir ?? 'public'));
+    if (services !== 'config') app.route('/monitoring', createMonitoringApp(ctx));
     // Read at every start-up: revalidated each time, a 304 while it is unchanged.
     app.get('/app-config.json', etag(), (c) => {
       c.header('Cache-Control', 'no-cache');

@@ -1,45 +1,41 @@
-import { type Context, Hono } from 'hono';
-import { loginRequestSchema, refreshRequestSchema } from '../../contracts/auth.ts';
-import { issueRefreshToken, revokeFamilyOf, rotateRefreshToken } from '../auth/refresh-tokens.ts';
-import { checkCredentials, configAccessToken, loadPrincipal } from '../auth/sign-in.ts';
+import { Hono } from 'hono';
+import { type LoginRequest, loginRequestSchema, tokenPairSchema } from '../../contracts/auth.ts';
+import { issueRefreshToken } from '../auth/refresh-tokens.ts';
+import { checkCredentials, configAccessToken } from '../auth/sign-in.ts';
 import type { ServerContext } from '../context.ts';
 import { clientAddress } from '../http/client-address.ts';
-import { ApiError } from '../http/errors.ts';
-import { readBody } from '../http/validate.ts';
+import { validate } from '../http/validate.ts';
+import { describeRoute, type RouteDescription } from '../openapi/route-notes.ts';
+
+const signIn = (summary: string): RouteDescription => ({
+  summary,
+  tag: 'sign-in',
+  example: { main_email: 'admin@fleet.example', password: 'FleetAdmin#2026' },
+  responses: {
+    200: { description: 'Token pair', schema: tokenPairSchema },
+    401: { description: 'E-mail or password is wrong' },
+    429: { description: 'Rate limited' },
+  },
+});
 
 /**
- * Configuration service sign-in: `POST /auth/v2/login`, `POST /auth/v2/refresh`,
- * `POST /auth/v2/logout` and the older `POST /auth`.
+ * Configuration service sign-in, mounted at `/auth`: `POST /auth/v2/login` and the older
+ * `POST /auth`, alike. Refresh and logout are the sessions sub-app.
  */
 export function configAuthRoutes(ctx: ServerContext): Hono {
   const app = new Hono();
-  const login = async (c: Context) => {
-    const body = await readBody(c, loginRequestSchema);
-    const user = await checkCredentials(
-      ctx,
-      body.main_email,
-      body.password,
-      clientAddress(c, ctx.env.TRUST_PROXY),
-    );
+  const login = async (body: LoginRequest, address: string) => {
+    const user = await checkCredentials(ctx, body.main_email, body.password, address);
     const refresh_token = await issueRefreshToken(ctx.db, user.id, 'config', ctx.env.REFRESH_TOKEN_TTL);
-    return c.json({ access_token: await configAccessToken(ctx, user), refresh_token });
+    return { access_token: await configAccessToken(ctx, user), refresh_token };
   };
-  app.post('/auth/v2/login', login);
-  app.post('/auth', login);
-  app.post('/auth/v2/refresh', async (c) => {
-    const body = await readBody(c, refreshRequestSchema);
-    const rotated = await rotateRefreshToken(ctx.db, body.refresh_token, 'config', {
-      ttlSeconds: ctx.env.REFRESH_TOKEN_TTL,
-      graceSeconds: ctx.env.REFRESH_GRACE_SECONDS,
-    });
-    const user = await loadPrincipal(ctx, rotated.userId);
-    if (!user) throw new ApiError(401, 'invalid_refresh_token', 'The refresh token is invalid or expired');
-    return c.json({ access_token: await configAccessToken(ctx, user), refresh_token: rotated.refreshToken });
-  });
-  app.post('/auth/v2/logout', async (c) => {
-    const body = await readBody(c, refreshRequestSchema);
-    await revokeFamilyOf(ctx.db, body.refresh_token, 'config');
-    return c.body(null, 204);
-  });
+  for (const [path, summary] of [
+    ['/v2/login', 'Sign in'],
+    ['/', 'Sign in (older call)'],
+  ] as const) {
+    app.post(path, describeRoute(signIn(summary)), validate('json', loginRequestSchema), async (c) =>
+      c.json(await login(c.req.valid('json'), clientAddress(c, ctx.env.TRUST_PROXY))),
+    );
+  }
   return app;
 }

@@ -1,47 +1,68 @@
 import { join } from 'node:path';
 import { Hono } from 'hono';
-import { isOpenPath, isPublicPath, TOKEN_ISSUERS } from '../../contracts/services.ts';
+import { z } from 'zod';
+import { TOKEN_ISSUERS } from '../../contracts/services.ts';
+import { sessionRoutes } from '../auth/session-routes.ts';
 import type { ServerContext } from '../context.ts';
+import { handleNotFound } from '../http/errors.ts';
 import { type AuthVariables, requireApiKey, requireBearer } from '../http/guards.ts';
 import { openApiRoute } from '../openapi/openapi-document.ts';
+import { PENDING_CONFIG_ROUTE_DOCS } from '../openapi/pending-route-docs.ts';
+import { describeRoute } from '../openapi/route-notes.ts';
 import { serviceCommsRoutes } from '../service-comms/service-comms-routes.ts';
 import { configAuthRoutes } from './auth-routes.ts';
 import { configHistoryRoutes } from './config-history-routes.ts';
-import { deviceRoutes } from './device-routes.ts';
+import { fleetDeviceRoutes, installRoutes } from './device-routes.ts';
 import { devicesListRoute } from './devices-list-route.ts';
+import { fleetUserRoutes } from './fleet-user-routes.ts';
 import { passwordRoutes } from './password-routes.ts';
 import { siteAccessRoutes } from './site-access-routes.ts';
-import { siteRoutes } from './site-routes.ts';
+import { fleetSiteRoutes, siteRoutes } from './site-routes.ts';
 import { userRoutes } from './user-routes.ts';
 
-/** The configuration service, mounted by the caller at `mount` (`/config` in the one-process server). */
-export function createConfigApp(
-  ctx: ServerContext,
-  publicDir: string,
-  mount: string,
-): Hono<{ Variables: AuthVariables }> {
-  const rel = (path: string) => (path.startsWith(mount) ? path.slice(mount.length) || '/' : path);
+const jwksSchema = z.object({ keys: z.array(z.record(z.string(), z.unknown())) });
+
+/**
+ * The configuration service, mounted by the caller (at `/config` in the one-process server). Who
+ * may call what is decided by where a route is registered: the open documents first, then the
+ * devices-online calls behind a Bearer token only (specification §7: no `api-key` on paths that
+ * contain `/service-comms`), then the `api-key` for everything else, the public sign-in and
+ * password calls, and the Bearer token for the rest.
+ */
+export function createConfigApp(ctx: ServerContext, publicDir: string): Hono<{ Variables: AuthVariables }> {
   const app = new Hono<{ Variables: AuthVariables }>();
-  app.route('/', openApiRoute('config'));
-  app.get('/.well-known/jwks.json', (c) => c.json({ keys: [ctx.configKey.publicJwk] }));
-  app.route('/', devicesListRoute(ctx.env.LINK_KEY, join(publicDir, 'devices-list.json')));
-  // Which paths go without an api-key or a Bearer is decided once in contracts/services.ts.
-  app.use(requireApiKey(ctx.env.API_KEY, (path) => isOpenPath(rel(path))));
-  app.use(
-    requireBearer(
-      ctx.configJwks,
-      TOKEN_ISSUERS.config,
-      (path) => isOpenPath(rel(path)) || isPublicPath(rel(path)),
-      ctx.sessions,
-    ),
+  const signedIn = requireBearer(ctx.configJwks, TOKEN_ISSUERS.config, ctx.sessions);
+
+  app.route('/openapi.json', openApiRoute('config', app, PENDING_CONFIG_ROUTE_DOCS));
+  app.get(
+    '/.well-known/jwks.json',
+    describeRoute({
+      summary: 'Public key set of configuration access tokens',
+      tag: 'sign-in',
+      responses: { 200: { description: 'The key set', schema: jwksSchema } },
+    }),
+    (c) => c.json({ keys: [ctx.configKey.publicJwk] }),
   );
-  app.route('/', configAuthRoutes(ctx));
-  app.route('/', passwordRoutes(ctx));
-  app.route('/', siteRoutes(ctx));
-  app.route('/', siteAccessRoutes(ctx));
-  app.route('/', deviceRoutes(ctx));
-  app.route('/', configHistoryRoutes(ctx));
+  app.route('/devices-list', devicesListRoute(ctx.env.LINK_KEY, join(publicDir, 'devices-list.json')));
+
+  app.use('/service-comms/*', signedIn);
   app.route('/', serviceCommsRoutes(ctx));
-  app.route('/', userRoutes(ctx));
+
+  app.use(requireApiKey(ctx.env.API_KEY));
+  app.route('/auth', configAuthRoutes(ctx));
+  app.route('/auth', sessionRoutes(ctx, 'config'));
+  // The whole sign-in prefix is public: an unknown call there is a 404, not a request for a token.
+  app.all('/auth/*', handleNotFound);
+  app.route('/users', passwordRoutes(ctx));
+
+  app.use(signedIn);
+  app.route('/sites', siteRoutes(ctx));
+  app.route('/users', userRoutes(ctx));
+  app.route('/install', installRoutes(ctx));
+  app.route('/fleet', fleetSiteRoutes(ctx));
+  app.route('/fleet', fleetDeviceRoutes(ctx));
+  app.route('/fleet', fleetUserRoutes(ctx));
+  app.route('/fleet/site-access', siteAccessRoutes(ctx));
+  app.route('/', configHistoryRoutes(ctx));
   return app;
 }

@@ -1,16 +1,18 @@
 import { type Context, Hono } from 'hono';
-import { installDeviceQuerySchema, modelIdSchema } from '../../contracts/devices.ts';
+import { z } from 'zod';
+import { devicePageSchema, installDeviceQuerySchema, modelIdSchema } from '../../contracts/devices.ts';
+import { idParamSchema } from '../../contracts/ids.ts';
 import { readTotals } from '../access/list-totals.ts';
 import { likePattern, requireSiteAccess, siteVisible, type Viewer } from '../access/scope.ts';
 import type { ServerContext } from '../context.ts';
 import { ApiError } from '../http/errors.ts';
 import type { AuthVariables } from '../http/guards.ts';
-import { type Paging, readPaging } from '../http/paging.ts';
-import { readInput } from '../http/validate.ts';
+import { listQuery, type Paging, pagedQuery, toPaging } from '../http/paging.ts';
+import { validate } from '../http/validate.ts';
 import { toDevice } from '../mappers.ts';
+import { describeRoute, type RouteDescription } from '../openapi/route-notes.ts';
 import { scopeDevicePage } from './device-list.ts';
-import { listTarget } from './list-target.ts';
-import { idParam } from './params.ts';
+import { listTarget, userListParams, userPageParams } from './list-target.ts';
 
 interface DeviceFilter {
   viewers: { viewer: Viewer; attachedOnly: boolean }[];
@@ -55,55 +57,117 @@ async function devicePage(ctx: ServerContext, filter: DeviceFilter, paging: Pagi
   };
 }
 
-/** Devices: lists per user, a site's installs, and a model's devices (or one by serial). */
-export function deviceRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariables }> {
+const devicePage200 = { 200: { description: 'A page of devices', schema: devicePageSchema } };
+
+const userListDescription = (summary: string): RouteDescription => ({
+  summary,
+  tag: 'devices',
+  responses: { ...devicePage200, 403: { description: 'Not yours' } },
+});
+
+/**
+ * Devices at the sites a user sees (or is attached to), through the caller's eyes. Unfiltered
+ * lists of the caller's own scope (or any scope, for an admin) come from the page cache.
+ */
+async function userList(
+  ctx: ServerContext,
+  c: Context<{ Variables: AuthVariables }>,
+  list: { userId: number; attachedOnly: boolean; paging: Paging },
+): Promise<Response> {
+  const { attachedOnly, paging } = list;
+  const { caller, target } = await listTarget(ctx, c.get('principal'), list.userId);
+  if (!paging.q && (caller.id === target.id || caller.role === 'admin')) {
+    const everything = target.role === 'admin' && !attachedOnly;
+    const scope = everything ? 0 : target.id;
+    const key = `device:${scope}:${paging.offset}:${paging.pageSize}`;
+    const body = await ctx.lists.pages.json(
+      key,
+      () => readTotals(ctx.db, scope).then((totals) => totals.version),
+      async () => {
+        // The totals are read first: a page read after them is as new as they are or newer.
+        const totals = await readTotals(ctx.db, scope);
+        const anchors = ctx.lists.deviceAnchors;
+        const page = await scopeDevicePage(ctx.db, anchors, target, everything, totals, paging);
+        return { page, version: totals.version };
+      },
+    );
+    return c.body(body, 200, { 'content-type': 'application/json' });
+  }
+  const viewers = [{ viewer: target, attachedOnly }];
+  if (caller.id !== target.id && caller.role !== 'admin')
+    viewers.push({ viewer: caller, attachedOnly: false });
+  return c.json(await devicePage(ctx, { viewers }, paging));
+}
+
+/** Devices, mounted at `/fleet`: lists per user and a site's installs. */
+export function fleetDeviceRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariables }> {
   const app = new Hono<{ Variables: AuthVariables }>();
 
-  const userList = async (c: Context<{ Variables: AuthVariables }>, attachedOnly: boolean) => {
-    const { caller, target } = await listTarget(ctx, c);
-    const paging = readPaging(c);
-    if (!paging.q && (caller.id === target.id || caller.role === 'admin')) {
-      const everything = target.role === 'admin' && !attachedOnly;
-      const scope = everything ? 0 : target.id;
-      const key = `device:${scope}:${paging.offset}:${paging.pageSize}`;
-      const body = await ctx.lists.pages.json(
-        key,
-        () => readTotals(ctx.db, scope).then((totals) => totals.version),
-        async () => {
-          // The totals are read first: a page read after them is as new as they are or newer.
-          const totals = await readTotals(ctx.db, scope);
-          const anchors = ctx.lists.deviceAnchors;
-          const page = await scopeDevicePage(ctx.db, anchors, target, everything, totals, paging);
-          return { page, version: totals.version };
-        },
-      );
-      return c.body(body, 200, { 'content-type': 'application/json' });
-    }
-    const viewers = [{ viewer: target, attachedOnly }];
-    if (caller.id !== target.id && caller.role !== 'admin')
-      viewers.push({ viewer: caller, attachedOnly: false });
-    return c.json(await devicePage(ctx, { viewers }, paging));
-  };
-  app.get('/fleet/devices/all/:userId', (c) => userList(c, false));
-  app.get('/fleet/device-list/:userId/:page', (c) => userList(c, true));
+  app.get(
+    '/devices/all/:userId',
+    describeRoute(userListDescription('Devices at every site a user sees')),
+    validate('param', userListParams),
+    validate('query', pagedQuery),
+    (c) => {
+      const { userId } = c.req.valid('param');
+      return userList(ctx, c, { userId, attachedOnly: false, paging: toPaging(c.req.valid('query')) });
+    },
+  );
 
-  app.get('/fleet/sites/installs/:siteId', async (c) => {
-    const siteId = readInput(c.req.param('siteId'), idParam, 'siteId');
-    await requireSiteAccess(ctx.db, c.get('principal'), siteId);
-    return c.json(await devicePage(ctx, { viewers: [], siteId }, readPaging(c)));
-  });
+  app.get(
+    '/device-list/:userId/:page',
+    describeRoute(userListDescription('Devices at the sites a user is attached to')),
+    validate('param', userPageParams),
+    validate('query', listQuery),
+    (c) => {
+      const { userId, page } = c.req.valid('param');
+      const paging = toPaging({ page, ...c.req.valid('query') });
+      return userList(ctx, c, { userId, attachedOnly: true, paging });
+    },
+  );
 
-  app.get('/install/device/:id', async (c) => {
-    const modelId = readInput(c.req.param('id'), modelIdSchema, 'id');
-    const { serial } = readInput(
-      { serial: c.req.query('serial') || undefined },
-      installDeviceQuerySchema,
-      'serial',
-    );
-    const viewers = [{ viewer: c.get('principal') as Viewer, attachedOnly: false }];
-    const page = await devicePage(ctx, { viewers, modelId, serial }, readPaging(c));
-    if (serial !== undefined && page.total === 0) throw new ApiError(404, 'not_found', 'Device not found');
-    return c.json(page);
-  });
+  app.get(
+    '/sites/installs/:siteId',
+    describeRoute({
+      summary: 'Devices installed at a site',
+      tag: 'devices',
+      responses: {
+        ...devicePage200,
+        403: { description: 'No access' },
+        404: { description: 'No such site' },
+      },
+    }),
+    validate('param', z.object({ siteId: idParamSchema })),
+    validate('query', pagedQuery),
+    async (c) => {
+      const { siteId } = c.req.valid('param');
+      await requireSiteAccess(ctx.db, c.get('principal'), siteId);
+      return c.json(await devicePage(ctx, { viewers: [], siteId }, toPaging(c.req.valid('query'))));
+    },
+  );
+  return app;
+}
+
+/** A model's devices, mounted at `/install`. */
+export function installRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariables }> {
+  const app = new Hono<{ Variables: AuthVariables }>();
+  app.get(
+    '/device/:id',
+    describeRoute({
+      summary: 'Visible devices of a model, or one by serial',
+      tag: 'devices',
+      responses: { ...devicePage200, 404: { description: 'No such serial' } },
+    }),
+    validate('param', z.object({ id: modelIdSchema })),
+    validate('query', installDeviceQuerySchema.extend(pagedQuery.shape)),
+    async (c) => {
+      const { id: modelId } = c.req.valid('param');
+      const { serial, ...query } = c.req.valid('query');
+      const viewers = [{ viewer: c.get('principal') as Viewer, attachedOnly: false }];
+      const page = await devicePage(ctx, { viewers, modelId, serial }, toPaging(query));
+      if (serial !== undefined && page.total === 0) throw new ApiError(404, 'not_found', 'Device not found');
+      return c.json(page);
+    },
+  );
   return app;
 }

@@ -1,8 +1,19 @@
 import { readFile } from 'node:fs/promises';
 import { Hono } from 'hono';
+import { z } from 'zod';
 import { type DevicesList, devicesListSchema } from '../../contracts/devices-list.ts';
-import { safeEqual } from '../auth/secrets.ts';
 import { ApiError } from '../http/errors.ts';
+import { requireBasic } from '../http/guards.ts';
+import { validate } from '../http/validate.ts';
+import { describeRoute } from '../openapi/route-notes.ts';
+
+/** The version the caller holds; -1 when none. */
+const listVersionHeaders = z.object({
+  'list-version': z
+    .string()
+    .regex(/^-?\d{1,9}$/, 'a whole number, -1 when none is held')
+    .default('-1'),
+});
 
 /**
  * `GET /devices-list`: Basic credentials equal to LINK_KEY (constant-time compare). The
@@ -13,36 +24,35 @@ import { ApiError } from '../http/errors.ts';
  */
 export function devicesListRoute(linkKey: string, file: string): Hono {
   const app = new Hono();
-  const expected = `Basic ${Buffer.from(linkKey).toString('base64')}`;
-  app.get('/devices-list', async (c) => {
-    if (!safeEqual(c.req.header('authorization') ?? '', expected)) {
-      c.header('WWW-Authenticate', 'Basic realm="devices-list"');
-      throw new ApiError(
-        401,
-        'link_key_invalid',
-        'Basic credentials for the devices list are missing or wrong',
-      );
-    }
-    const version = c.req.header('list-version') ?? '-1';
-    if (!/^-?\d{1,9}$/.test(version)) {
-      throw new ApiError(
-        400,
-        'invalid_input',
-        'list-version: a whole number, -1 when none is held',
-        'list-version',
-      );
-    }
-    let list: DevicesList;
-    try {
-      list = devicesListSchema.parse(JSON.parse(await readFile(file, 'utf8')));
-    } catch (error) {
-      console.error('[devices-list]', error);
-      throw new ApiError(503, 'devices_list_unavailable', 'The devices list is not available');
-    }
-    c.header('list-version', String(list.listVersion));
-    c.header('cache-control', 'no-store');
-    if (Number(version) === list.listVersion) return c.body(null, 304);
-    return c.json({ listVersion: list.listVersion, devicesList: list.devicesList });
-  });
+  app.get(
+    '/',
+    describeRoute({
+      summary: 'The devices list (Basic credentials of LINK_KEY)',
+      tag: 'devices list',
+      responses: {
+        200: {
+          description: 'The whole list; its version also in the list-version header',
+          schema: devicesListSchema,
+        },
+        503: { description: 'The list is missing or invalid' },
+      },
+    }),
+    requireBasic(linkKey, 'devices-list'),
+    validate('header', listVersionHeaders),
+    async (c) => {
+      const version = c.req.valid('header')['list-version'];
+      let list: DevicesList;
+      try {
+        list = devicesListSchema.parse(JSON.parse(await readFile(file, 'utf8')));
+      } catch (error) {
+        console.error('[devices-list]', error);
+        throw new ApiError(503, 'devices_list_unavailable', 'The devices list is not available');
+      }
+      c.header('list-version', String(list.listVersion));
+      c.header('cache-control', 'no-store');
+      if (Number(version) === list.listVersion) return c.body(null, 304);
+      return c.json({ listVersion: list.listVersion, devicesList: list.devicesList });
+    },
+  );
   return app;
 }

@@ -1,21 +1,25 @@
-import type { Context } from 'hono';
+import { z } from 'zod';
+import { idParamSchema } from '../../contracts/ids.ts';
+import { pageParamSchema } from '../../contracts/page.ts';
 import { requireVisibleUser, type Viewer } from '../access/scope.ts';
 import type { ServerContext } from '../context.ts';
-import type { AuthVariables } from '../http/guards.ts';
-import { readInput } from '../http/validate.ts';
-import { idParam } from './params.ts';
+
+/** The path of a list seen through a user's eyes: `{userId}`. */
+export const userListParams = z.object({ userId: idParamSchema });
+
+/** The path of a paged list seen through a user's eyes: `{userId}/{page}`. */
+export const userPageParams = z.object({ userId: idParamSchema, page: pageParamSchema });
 
 /**
  * The `{userId}` of a list call: whose view is listed. The caller may name themself, or a user
  * they may see (an admin anyone); the answer is then limited to what both may see.
- * @throws {ApiError} 400, 403 or 404.
+ * @throws {ApiError} 403 or 404.
  */
 export async function listTarget(
   ctx: ServerContext,
-  c: Context<{ Variables: AuthVariables }>,
+  caller: Viewer,
+  userId: number,
 ): Promise<{ caller: Viewer; target: Viewer }> {
-  const caller = c.get('principal');
-  const userId = readInput(c.req.param('userId'), idParam, 'userId');
   if (userId === caller.id) return { caller, target: caller };
   const user = await requireVisibleUser(ctx.db, caller, userId);
   return { caller, target: { id: user.id, role: user.role } };

@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import { passwordChangeHeadersSchema, passwordResetRequestSchema } from '../../contracts/auth.ts';
+import { acceptedSchema } from '../../contracts/users.ts';
 import { beginAttempt, type FailurePolicy } from '../auth/failure-limits.ts';
 import { CODE_TTL_SECONDS, spendCode } from '../auth/one-time-codes.ts';
 import { hashPassword } from '../auth/passwords.ts';
@@ -8,7 +9,8 @@ import { endSessions } from '../auth/sessions.ts';
 import type { ServerContext } from '../context.ts';
 import { clientAddress } from '../http/client-address.ts';
 import { ApiError } from '../http/errors.ts';
-import { readBody, readInput } from '../http/validate.ts';
+import { validate } from '../http/validate.ts';
+import { describeRoute } from '../openapi/route-notes.ts';
 
 const WINDOW = 15 * 60;
 
@@ -21,71 +23,91 @@ const CODE_POLICY: FailurePolicy = {
   ceiling: 100,
 };
 
-/** Public password calls: `POST /users/password-reset` and `PUT /users/password` (headers, no body). */
+/**
+ * Public password calls, mounted at `/users`: `POST /users/password-reset` and `PUT /users/password`
+ * (headers, no body).
+ */
 export function passwordRoutes(ctx: ServerContext): Hono {
   const app = new Hono();
   const { db } = ctx;
 
-  app.post('/users/password-reset', async (c) => {
-    const { main_email } = await readBody(c, passwordResetRequestSchema);
-    const email = main_email.toLowerCase();
-    await hitRateLimit(db, [
-      {
-        key: `reset:address:${clientAddress(c, ctx.env.TRUST_PROXY)}`,
-        limit: { limit: 20, windowSeconds: WINDOW },
+  app.post(
+    '/password-reset',
+    describeRoute({
+      summary: 'Mail an access code to choose a new password',
+      tag: 'password',
+      example: { main_email: 'owner@homeowner.example' },
+      responses: {
+        202: { description: 'Accepted, whether or not the account exists', schema: acceptedSchema },
+        429: { description: 'Rate limited' },
       },
-      { key: `reset:account:${email}`, limit: { limit: 3, windowSeconds: WINDOW } },
-    ]);
-    const user = await db
-      .selectFrom('users')
-      .select(['id', 'main_email'])
-      .where((eb) => eb(eb.fn('lower', ['main_email']), '=', email))
-      .executeTakeFirst();
-    // Queued, never sent here: the answer and its timing do not depend on the account or on SMTP.
-    if (user) {
-      await ctx.mailer.queue({
-        to: user.main_email,
-        subject: 'Your Fleet Manager access code',
-        body: `Your access code is {code}. It works once, within ${CODE_TTL_SECONDS.reset / 60} minutes, to choose a new password.`,
-        code: { userId: user.id, purpose: 'reset' },
-      });
-    }
-    return c.json({ message: 'If the account exists, an access code is on its way' }, 202);
-  });
+    }),
+    validate('json', passwordResetRequestSchema),
+    async (c) => {
+      const { main_email } = c.req.valid('json');
+      const email = main_email.toLowerCase();
+      await hitRateLimit(db, [
+        {
+          key: `reset:address:${clientAddress(c, ctx.env.TRUST_PROXY)}`,
+          limit: { limit: 20, windowSeconds: WINDOW },
+        },
+        { key: `reset:account:${email}`, limit: { limit: 3, windowSeconds: WINDOW } },
+      ]);
+      const user = await db
+        .selectFrom('users')
+        .select(['id', 'main_email'])
+        .where((eb) => eb(eb.fn('lower', ['main_email']), '=', email))
+        .executeTakeFirst();
+      // Queued, never sent here: the answer and its timing do not depend on the account or on SMTP.
+      if (user) {
+        await ctx.mailer.queue({
+          to: user.main_email,
+          subject: 'Your Fleet Manager access code',
+          body: `Your access code is {code}. It works once, within ${CODE_TTL_SECONDS.reset / 60} minutes, to choose a new password.`,
+          code: { userId: user.id, purpose: 'reset' },
+        });
+      }
+      return c.json({ message: 'If the account exists, an access code is on its way' }, 202);
+    },
+  );
 
-  app.put('/users/password', async (c) => {
-    const headers = readInput(
-      {
-        main_email: c.req.header('main_email') ?? c.req.header('main-email'),
-        temp_code: c.req.header('temp_code') ?? c.req.header('temp-code'),
-        new_password: c.req.header('new_password') ?? c.req.header('new-password'),
+  app.put(
+    '/password',
+    describeRoute({
+      summary: 'Choose a new password with an access code (headers, no body)',
+      tag: 'password',
+      responses: {
+        204: { description: 'Password changed; every refresh token revoked' },
+        429: { description: 'Too many wrong codes' },
       },
-      passwordChangeHeadersSchema,
-      'headers',
-    );
-    const email = headers.main_email.toLowerCase();
-    const attempt = await beginAttempt(db, CODE_POLICY, email, clientAddress(c, ctx.env.TRUST_PROXY));
-    const user = await db
-      .selectFrom('users')
-      .select('id')
-      .where((eb) => eb(eb.fn('lower', ['main_email']), '=', email))
-      .executeTakeFirst();
-    if (!user || !(await spendCode(db, user.id, headers.temp_code))) {
-      throw new ApiError(400, 'invalid_code', 'The access code is wrong, used or expired', 'temp_code');
-    }
-    await attempt.succeeded();
-    const hash = await hashPassword(headers.new_password, ctx.scryptCost);
-    await db.transaction().execute(async (trx) => {
-      await trx
-        .updateTable('users')
-        .set({ password_hash: hash, updated_at: new Date() })
-        .where('id', '=', user.id)
-        .execute();
-      await endSessions(trx, user.id);
-    });
-    ctx.sessions.forget(user.id);
-    return c.body(null, 204);
-  });
+    }),
+    validate('header', passwordChangeHeadersSchema),
+    async (c) => {
+      const headers = c.req.valid('header');
+      const email = headers.main_email.toLowerCase();
+      const attempt = await beginAttempt(db, CODE_POLICY, email, clientAddress(c, ctx.env.TRUST_PROXY));
+      const user = await db
+        .selectFrom('users')
+        .select('id')
+        .where((eb) => eb(eb.fn('lower', ['main_email']), '=', email))
+        .executeTakeFirst();
+      if (!user || !(await spendCode(db, user.id, headers.temp_code))) {
+        throw new ApiError(400, 'invalid_code', 'The access code is wrong, used or expired', 'temp_code');
+      }
+      await attempt.succeeded();
+      const hash = await hashPassword(headers.new_password, ctx.scryptCost);
+      await db.transaction().execute(async (trx) => {
+        await trx
+          .updateTable('users')
+          .set({ password_hash: hash, updated_at: new Date() })
+          .where('id', '=', user.id)
+          .execute();
+        await endSessions(trx, user.id);
+      });
+      ctx.sessions.forget(user.id);
+      return c.body(null, 204);
+    },
+  );
   return app;
 }
 

@@ -5,7 +5,7 @@ import { likePattern, siteVisible, type Viewer } from '../access/scope.ts';
 import type { ServerContext } from '../context.ts';
 import type { Database } from '../db/schema.ts';
 import type { AuthVariables } from '../http/guards.ts';
-import { type Paging, readPaging } from '../http/paging.ts';
+import type { Paging } from '../http/paging.ts';
 import { toSite } from '../mappers.ts';
 import { listTarget } from './list-target.ts';
 
@@ -113,10 +113,10 @@ function nextAnchor(
 export async function listSites(
   ctx: ServerContext,
   c: Context<{ Variables: AuthVariables }>,
-  attachedOnly: boolean,
+  list: { userId: number; attachedOnly: boolean; paging: Paging },
 ): Promise<Response> {
-  const { caller, target } = await listTarget(ctx, c);
-  const paging = readPaging(c);
+  const { attachedOnly, paging } = list;
+  const { caller, target } = await listTarget(ctx, c.get('principal'), list.userId);
   const page = { page: paging.page, pageSize: paging.pageSize };
   if (!paging.q && (caller.id === target.id || caller.role === 'admin')) {
     const everything = target.role === 'admin' && !attachedOnly;

@@ -1,6 +1,5 @@
-import type { Context } from 'hono';
+import { z } from 'zod';
 import { type ListQuery, listQuerySchema, pageParamSchema } from '../../contracts/page.ts';
-import { readInput } from './validate.ts';
 
 /** Page number, size, offset and search text of a list call. */
 export interface Paging extends ListQuery {
@@ -8,16 +7,13 @@ export interface Paging extends ListQuery {
   offset: number;
 }
 
-/**
- * Read `{page}` (from the path, or `?page=` when the path has none), `?pageSize=` and `?q=`.
- * @throws {ApiError} 400 naming `page`, `pageSize` or `q`.
- */
-export function readPaging(c: Context): Paging {
-  const page = readInput(c.req.param('page') ?? c.req.query('page') ?? '0', pageParamSchema, 'page');
-  const query = readInput(
-    { q: c.req.query('q') || undefined, pageSize: c.req.query('pageSize') },
-    listQuerySchema,
-    'query',
-  );
-  return { ...query, page, offset: page * query.pageSize };
+/** `?q=` and `?pageSize=` of a list whose page number is in the path. */
+export const listQuery = listQuerySchema;
+
+/** `?page=` (default 0), `?q=` and `?pageSize=` of a list whose path has no page number. */
+export const pagedQuery = z.object({ page: pageParamSchema.default(0), ...listQuerySchema.shape });
+
+/** The page number, page size and search text of a list call, and where its page starts. */
+export function toPaging({ page, q, pageSize }: { page: number } & ListQuery): Paging {
+  return { page, q, pageSize, offset: page * pageSize };
 }

@@ -1,21 +1,87 @@
 import { Hono } from 'hono';
+import { TrieRouter } from 'hono/router/trie-router';
 import { z } from 'zod';
 import { errorBodySchema } from '../../contracts/auth.ts';
-import { isServiceCommsPath, SERVICE_MOUNTS, type ServiceName } from '../../contracts/services.ts';
-import { CONFIG_ROUTES } from './config-routes.ts';
-import { MONITORING_ROUTES } from './monitoring-routes.ts';
-import type { RouteDoc } from './route-doc.ts';
+import { SERVICE_MOUNTS, type ServiceName } from '../../contracts/services.ts';
+import type { PendingRouteDoc } from './pending-route-docs.ts';
+import {
+  describeRoute,
+  type InputTarget,
+  noteOf,
+  type RouteDescription,
+  type RouteNote,
+  type SecurityScheme,
+} from './route-notes.ts';
 
-/** The documented calls of each service. */
-export const SERVICE_ROUTES: Readonly<Record<ServiceName, readonly RouteDoc[]>> = {
-  config: CONFIG_ROUTES,
-  monitoring: MONITORING_ROUTES,
-};
+/** One call of a service as its registered middleware describe it. */
+export interface DocumentedRoute {
+  method: string;
+  /** Path inside the service in OpenAPI form, e.g. `/sites/{id}`. */
+  path: string;
+  description: RouteDescription;
+  inputs: Partial<Record<InputTarget, z.ZodType>>;
+  /** The guards that run before the call, in the order they run. */
+  security: SecurityScheme[];
+}
 
 const TITLES: Record<ServiceName, string> = {
   config: 'Fleet Manager configuration service',
   monitoring: 'Fleet Manager monitoring service',
 };
+
+/**
+ * Every described route of an app, read from the notes on its registered middleware: the
+ * description, the validated inputs, and the guards that run first. A guard mounted with `use`
+ * applies to a route when its pattern matches the route's path and it was registered before the
+ * route, as Hono runs them; so the document states the access rules the mounting makes.
+ */
+export function documentedRoutes(
+  // biome-ignore lint/suspicious/noExplicitAny: any app's variables
+  app: Hono<any>,
+  pending: Readonly<Record<string, PendingRouteDoc>> = {},
+): DocumentedRoute[] {
+  const guards = new TrieRouter<number>();
+  const routes = new Map<string, { first: number; method: string; path: string; notes: RouteNote[] }>();
+  app.routes.forEach((route, index) => {
+    const note = noteOf(route.handler);
+    if (route.method === 'ALL') {
+      if (note?.kind === 'guard') guards.add(route.method, route.path, index);
+      return;
+    }
+    const key = `${route.method} ${route.path}`;
+    const entry = routes.get(key) ?? { first: index, method: route.method, path: route.path, notes: [] };
+    routes.set(key, entry);
+    if (note) entry.notes.push(note);
+  });
+  const schemeAt = (index: number) => {
+    const note = noteOf(app.routes[index]?.handler ?? (() => {}));
+    return note?.kind === 'guard' ? note.scheme : undefined;
+  };
+  const documented: DocumentedRoute[] = [];
+  for (const route of routes.values()) {
+    const described = pending[`${route.method} ${route.path}`];
+    const description =
+      route.notes.find((note) => note.kind === 'description')?.description ?? described?.description;
+    if (!description) continue;
+    const mounted = guards
+      .match(route.method, route.path)[0]
+      .map(([index]) => index)
+      .filter((index) => index < route.first)
+      .sort((a, b) => a - b)
+      .map(schemeAt);
+    const own = route.notes.map((note) => (note.kind === 'guard' ? note.scheme : undefined));
+    const inputs: DocumentedRoute['inputs'] = { ...described?.inputs };
+    for (const note of route.notes) if (note.kind === 'input') inputs[note.target] = note.schema;
+    documented.push({
+      method: route.method.toLowerCase(),
+      path: route.path.replace(/:([A-Za-z0-9_]+)/g, '{$1}'),
+      description,
+      inputs,
+      security: [...mounted, ...own].filter((scheme) => scheme !== undefined),
+    });
+  }
+  return documented;
+}
 
 type JsonSchema = Record<string, unknown>;
 
@@ -25,30 +91,26 @@ function schemaOf(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
   return rest;
 }
 
-function parameters(route: RouteDoc) {
-  const group = (where: 'path' | 'query' | 'header', shape: Record<string, z.ZodType> = {}) =>
-    Object.entries(shape).map(([name, schema]) => ({
-      name,
-      in: where,
-      required: where === 'path' || !schema.safeParse(undefined).success,
-      schema: schemaOf(schema, 'input'),
-    }));
-  return [...group('path', route.params), ...group('query', route.query), ...group('header', route.headers)];
-}
+const WHERE: Partial<Record<InputTarget, string>> = { param: 'path', query: 'query', header: 'header' };
 
-function security(service: ServiceName, route: RouteDoc) {
-  if (route.auth === 'open') return [];
-  if (route.auth === 'basic') return [{ linkKey: [] }];
-  // Specification §7: no api-key on the /service-comms paths, only the Bearer token.
-  const apiKey = service === 'config' && !isServiceCommsPath(route.path) ? { apiKey: [] } : {};
-  return [route.auth === 'bearer' ? { ...apiKey, bearer: [] } : apiKey];
+function parameters(route: DocumentedRoute) {
+  return (['param', 'query', 'header'] as const).flatMap((target) => {
+    const schema = route.inputs[target];
+    if (!(schema instanceof z.ZodObject)) return [];
+    return Object.entries(schema.shape as Record<string, z.ZodType>).map(([name, field]) => ({
+      name,
+      in: WHERE[target],
+      required: target === 'param' || !field.safeParse(undefined).success,
+      schema: schemaOf(field, 'input'),
+    }));
+  });
 }
 
 const errorRef = { $ref: '#/components/schemas/Error' };
 
-function responses(service: ServiceName, route: RouteDoc) {
+function responses(route: DocumentedRoute) {
   const answers: Record<string, unknown> = {};
-  for (const [status, answer] of Object.entries(route.responses)) {
+  for (const [status, answer] of Object.entries(route.description.responses)) {
     const failure = Number(status) >= 400;
     const schema = failure ? errorRef : answer.schema && schemaOf(answer.schema, 'output');
     answers[status] = {
@@ -56,41 +118,55 @@ function responses(service: ServiceName, route: RouteDoc) {
       ...(schema && { content: { 'application/json': { schema } } }),
     };
   }
-  const takesInput = route.params || route.query || route.headers || route.body;
   const error = (description: string) => ({
     description,
     content: { 'application/json': { schema: errorRef } },
   });
-  if (takesInput) answers['400'] ??= error('Bad input; `field` names it');
-  if (security(service, route).length > 0) answers['401'] ??= error('Missing or bad credentials');
+  if (Object.keys(route.inputs).length > 0) answers['400'] ??= error('Bad input; `field` names it');
+  if (route.security.length > 0) answers['401'] ??= error('Missing or bad credentials');
   return answers;
 }
 
+const SECURITY_SCHEMES: Record<SecurityScheme, Record<string, string>> = {
+  apiKey: { type: 'apiKey', in: 'header', name: 'api-key' },
+  bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+  linkKey: { type: 'http', scheme: 'basic' },
+};
+
 /**
- * The OpenAPI 3.1 document of one service, generated from the same zod contracts the server
- * validates with (zod 4's `z.toJSONSchema`), so the two cannot drift apart.
+ * The OpenAPI 3.1 document of one service, generated from the routes the service registered: the
+ * same zod schemas its validators check with (zod 4's `z.toJSONSchema`) and the guards it mounted,
+ * so the document cannot drift from the code.
  */
-export function openApiDocument(service: ServiceName): Record<string, unknown> {
+export function openApiDocument(
+  service: ServiceName,
+  // biome-ignore lint/suspicious/noExplicitAny: any app's variables
+  app: Hono<any>,
+  pending?: Readonly<Record<string, PendingRouteDoc>>,
+): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const route of SERVICE_ROUTES[service]) {
+  const schemes = new Set<SecurityScheme>();
+  for (const route of documentedRoutes(app, pending)) {
+    for (const scheme of route.security) schemes.add(scheme);
+    const body = route.inputs.json;
     const operation = {
-      summary: route.summary,
-      tags: [route.tag],
+      summary: route.description.summary,
+      tags: [route.description.tag],
       operationId: `${route.method}${route.path.replace(/[^A-Za-z0-9]+(.)?/g, (_, ch = '') => ch.toUpperCase())}`,
-      security: security(service, route),
+      security: route.security.length > 0 ? [Object.fromEntries(route.security.map((s) => [s, []]))] : [],
       parameters: parameters(route),
-      ...(route.body && {
+      ...(body && {
         requestBody: {
           required: true,
           content: {
             'application/json': {
-              schema: schemaOf(route.body, 'input'),
-              ...(route.example && { example: route.example }),
+              schema: schemaOf(body, 'input'),
+              ...(route.description.example && { example: route.description.example }),
             },
           },
         },
       }),
-      responses: responses(service, route),
+      responses: responses(route),
     };
     paths[route.path] = { ...paths[route.path], [route.method]: operation };
   }
@@ -101,19 +177,36 @@ export function openApiDocument(service: ServiceName): Record<string, unknown> {
     paths,
     components: {
       schemas: { Error: schemaOf(errorBodySchema, 'output') },
-      securitySchemes: {
-        ...(service === 'config' && { apiKey: { type: 'apiKey', in: 'header', name: 'api-key' } }),
-        bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
-        ...(service === 'config' && { linkKey: { type: 'http', scheme: 'basic' } }),
-      },
+      securitySchemes: Object.fromEntries(
+        [...schemes].sort().map((scheme) => [scheme, SECURITY_SCHEMES[scheme]]),
+      ),
     },
   };
 }
 
-/** `GET /openapi.json` of a service: the document, built once. */
-export function openApiRoute(service: ServiceName): Hono {
-  const document = JSON.stringify(openApiDocument(service));
-  const app = new Hono();
-  app.get('/openapi.json', (c) => c.body(document, 200, { 'content-type': 'application/json' }));
-  return app;
+/**
+ * `GET /openapi.json` of a service (mount it at `/openapi.json`): the document of `app`, built
+ * from its routes at the first request, when every route is registered.
+ */
+export function openApiRoute(
+  service: ServiceName,
+  // biome-ignore lint/suspicious/noExplicitAny: any app's variables
+  app: Hono<any>,
+  pending?: Readonly<Record<string, PendingRouteDoc>>,
+): Hono {
+  const route = new Hono();
+  let document: string | undefined;
+  route.get(
+    '/',
+    describeRoute({
+      summary: 'This document',
+      tag: 'meta',
+      responses: { 200: { description: 'OpenAPI 3.1 document' } },
+    }),
+    (c) => {
+      document ??= JSON.stringify(openApiDocument(service, app, pending));
+      return c.body(document, 200, { 'content-type': 'application/json' });
+    },
+  );
+  return route;
 }

@@ -9,8 +9,9 @@ import type { AccessToken } from '../../machines/auth/tokens.ts';
 /**
  * Header rules of specification §7, as pure functions of the service and the request path
  * (the part after the service's base URL, e.g. `/fleet/sites/12?x=1`). Which paths are public is
- * decided once in `contracts/services.ts`, which the services' middleware reads too: the four
- * paths the specification lists, matched exactly, plus everything under `/auth/`.
+ * written once in `contracts/services.ts`: the four paths the specification lists, matched
+ * exactly, plus everything under `/auth/`. The services register those calls before their
+ * sign-in middleware; a server test checks that they ask for exactly these headers.
  */
 export { isPublicPath, normalisePath };
 

@@ -64,7 +64,7 @@ describe.each(SERVICE_NAMES)('the %s service OpenAPI document', (service) => {
     expect(login?.responses['200']).toMatchObject({
       content: { 'application/json': { schema: { required: ['access_token', 'refresh_token'] } } },
     });
-    expect(login?.security).toEqual(service === 'config' ? [{ apiKey: [] }] : [{}]);
+    expect(login?.security).toEqual(service === 'config' ? [{ apiKey: [] }] : []);
   });
 });
 

@@ -1,10 +1,9 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorBodySchema } from '../../contracts/auth.ts';
-import { SERVICE_MOUNTS, SERVICE_NAMES, type ServiceName } from '../../contracts/services.ts';
-import { SERVICE_ROUTES } from '../../server/openapi/openapi-document.ts';
-import type { RouteDoc } from '../../server/openapi/route-doc.ts';
-import { startTestServer, type TestServer } from './harness.ts';
+import { SERVICE_MOUNTS, SERVICE_NAMES } from '../../contracts/services.ts';
+import { type DocumentedCall, documentedCalls } from './documented-calls.ts';
+import { startTestServer } from './harness.ts';
 
 /**
  * Random input at every documented call, on the real app in process (PGlite, or PostgreSQL with
@@ -14,10 +13,11 @@ import { startTestServer, type TestServer } from './harness.ts';
  */
 const RUNS = 50;
 
-let t: TestServer;
+// Started while the file is collected: the calls to test are read from the served documents.
+const t = await startTestServer();
+const calls = await documentedCalls(t);
 let tokens: string[];
 beforeAll(async () => {
-  t = await startTestServer();
   const admin = (await t.login('admin')).access_token;
   const monitoring = await t.call('POST', '/monitoring/auth/v2/configurator-login', {
     body: { username: 'admin@fleet.example', access_token: admin },
@@ -103,8 +103,8 @@ interface Call {
   token: number;
 }
 
-function callOf(route: RouteDoc): fc.Arbitrary<Call> {
-  const params = Object.keys(route.params ?? {});
+function callOf(route: DocumentedCall): fc.Arbitrary<Call> {
+  const { params } = route;
   const path = fc
     .tuple(...params.map(() => pathSegment))
     .map((values) =>
@@ -123,14 +123,14 @@ function callOf(route: RouteDoc): fc.Arbitrary<Call> {
     : fc.constant(undefined);
   return fc.record({
     path: params.length > 0 ? path : fc.constant(route.path),
-    query: optional(Object.keys(route.query ?? {}), anySegment),
-    headers: optional(Object.keys(route.headers ?? {}), headerValue),
+    query: optional(route.query, anySegment),
+    headers: optional(route.headers, headerValue),
     body,
     token: fc.nat(tokens.length),
   });
 }
 
-async function send(service: ServiceName, route: RouteDoc, call: Call) {
+async function send(route: DocumentedCall, call: Call) {
   const search = new URLSearchParams();
   for (const [name, value] of Object.entries(call.query)) if (value !== undefined) search.set(name, value);
   const headers: Record<string, string> = {
@@ -141,7 +141,7 @@ async function send(service: ServiceName, route: RouteDoc, call: Call) {
   const token = tokens[call.token];
   if (token) headers.authorization = `Bearer ${token}`;
   const query = search.size > 0 ? `?${search}` : '';
-  return t.server.app.request(`${SERVICE_MOUNTS[service]}${call.path}${query}`, {
+  return t.server.app.request(`${SERVICE_MOUNTS[route.service]}${call.path}${query}`, {
     method: route.method.toUpperCase(),
     headers,
     body: call.body,
@@ -149,18 +149,19 @@ async function send(service: ServiceName, route: RouteDoc, call: Call) {
 }
 
 describe.each(SERVICE_NAMES)('random input to the %s service', (service) => {
-  it.each(
-    SERVICE_ROUTES[service].map((route) => [`${route.method.toUpperCase()} ${route.path}`, route] as const),
-  )('%s never answers 500, and every failure is {message, code}', async (_, route) => {
-    await fc.assert(
-      fc.asyncProperty(callOf(route), async (call) => {
-        const answer = await send(service, route, call);
-        const text = await answer.text();
-        expect(answer.status, text).toBeLessThan(500);
-        if (answer.status >= 400)
-          expect(errorBodySchema.safeParse(JSON.parse(text)).success, text).toBe(true);
-      }),
-      { numRuns: RUNS },
-    );
-  });
+  it.each(calls.filter((route) => route.service === service).map((route) => [route.call, route] as const))(
+    '%s never answers 500, and every failure is {message, code}',
+    async (_, route) => {
+      await fc.assert(
+        fc.asyncProperty(callOf(route), async (call) => {
+          const answer = await send(route, call);
+          const text = await answer.text();
+          expect(answer.status, text).toBeLessThan(500);
+          if (answer.status >= 400)
+            expect(errorBodySchema.safeParse(JSON.parse(text)).success, text).toBe(true);
+        }),
+        { numRuns: RUNS },
+      );
+    },
+  );
 });
