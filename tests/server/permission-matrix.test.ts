@@ -1,46 +1,50 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { IDS, startTestServer, type TestServer, type Who } from './harness.ts';
+import { SERVICE_MOUNTS, SERVICE_NAMES, type ServiceName } from '../../contracts/services.ts';
+import { hashPassword } from '../../server/auth/passwords.ts';
+import { IDS, PASSWORDS, startTestServer, type TestServer } from './harness.ts';
 
-// Every role × every call × own/other resource. "own" is a site, user or device the role may
-// reach (its own account, a site it has access to); "other" belongs to another installer.
-const ROLES: Who[] = ['admin', 'installerA', 'installerB', 'owner'];
-const OWN_SITE: Record<Who, number> = {
-  admin: IDS.siteOfA,
-  installerA: IDS.siteOfA,
-  installerB: IDS.siteOfB,
-  owner: IDS.siteOfOwner,
-};
-const OTHER_SITE: Record<Who, number> = {
-  admin: IDS.siteOfB,
-  installerA: IDS.siteOfB,
-  installerB: IDS.siteOfA,
-  owner: IDS.siteOfB,
-};
-const OTHER_USER: Record<Who, number> = {
-  admin: IDS.installerB,
-  installerA: IDS.installerB,
-  installerB: IDS.installerA,
-  owner: IDS.installerA,
-};
-/** A user each role manages: the owner for the admin and installer A, themself otherwise. */
-const MANAGED: Record<Who, number> = {
-  admin: IDS.owner,
-  installerA: IDS.owner,
-  installerB: IDS.installerB,
-  owner: IDS.owner,
-};
-const EMAILS: Record<number, string> = {
-  [IDS.admin]: 'admin@fleet.example',
-  [IDS.installerA]: 'installer@solarpros.example',
-  [IDS.owner]: 'owner@homeowner.example',
-  [IDS.installerB]: 'installer@brightvolt.example',
-};
-const SELF: Record<Who, number> = {
-  admin: IDS.admin,
-  installerA: IDS.installerA,
-  installerB: IDS.installerB,
-  owner: IDS.owner,
-};
+/**
+ * Who may call what: every call of both services, and the status each caller gets. The callers:
+ * an admin; installer A, who holds the `installer` and `configurator` roles on THE SITE; installer
+ * B, who has no access to it ("elsewhere"); the owner of THE SITE (site role `owner`); a user who
+ * only holds the `viewer` role on it; and a caller with no access token. Each call is about THE
+ * SITE, THE USER (the site's owner, whom installer A manages) or THE DEVICE (one at THE SITE).
+ * A call the server registers without a row here fails the first test.
+ */
+const CALLERS = ['admin', 'installer', 'elsewhere', 'owner', 'viewer', 'signedOut'] as const;
+type Caller = (typeof CALLERS)[number];
+
+const SITE = IDS.siteOfOwner;
+const USER = IDS.owner;
+const VIEWER_EMAIL = 'viewer@homeowner.example';
+const VIEWER_PASSWORD = 'Viewer#2026';
+
+/** What a row's request may depend on: the caller, and what the set-up created. */
+interface Setting {
+  who: Caller;
+  serial: string;
+  viewerId: number;
+  /** The caller's configuration access token (the admin's for a signed-out caller's bodies). */
+  configToken: string;
+  email: string;
+  password: string;
+}
+
+interface Request {
+  path: string;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+interface Row {
+  service: ServiceName;
+  /** `METHOD /path/{param}` as the OpenAPI document names it. */
+  call: string;
+  /** The status of each caller, in the order of `CALLERS`. */
+  answers: readonly [number, number, number, number, number, number];
+  request: (setting: Setting) => Request | Promise<Request>;
+}
 
 const site = {
   name: 'Matrix Site',
@@ -48,187 +52,217 @@ const site = {
   latitude: 30.26,
   longitude: -97.74,
 };
-
-interface Case {
-  call: string;
-  request: (who: Who, scope: 'own' | 'other', serials: Record<number, string>) => [string, string, unknown?];
-  expect: (who: Who, scope: 'own' | 'other') => number;
-}
-
-const staffOr = (ok: number, refused: number) => (who: Who, scope: 'own' | 'other') =>
-  scope === 'own' || who === 'admin' ? ok : refused;
-const siteOf = (who: Who, scope: 'own' | 'other') => (scope === 'own' ? OWN_SITE : OTHER_SITE)[who];
-const userOf = (who: Who, scope: 'own' | 'other') => (scope === 'own' ? SELF : OTHER_USER)[who];
-
-const CASES: Case[] = [
-  {
-    call: 'GET /fleet/sites/{id}',
-    request: (w, s) => ['GET', `/fleet/sites/${siteOf(w, s)}`],
-    expect: staffOr(200, 403),
-  },
-  {
-    call: 'PUT /sites/{id}',
-    request: (w, s) => ['PUT', `/sites/${siteOf(w, s)}`, site],
-    expect: staffOr(200, 403),
-  },
-  {
-    call: 'GET /fleet/sites/installs/{siteId}',
-    request: (w, s) => ['GET', `/fleet/sites/installs/${siteOf(w, s)}`],
-    expect: staffOr(200, 403),
-  },
-  {
-    call: 'GET /install/device/{id}?serial=',
-    request: (w, s, serials) => {
-      const serial = serials[siteOf(w, s)] ?? '';
-      return [
-        'GET',
-        `/install/device/${serial.startsWith('HX5K') ? 'HX-5000' : serial.startsWith('BX10') ? 'BX-10' : 'E1-40'}?serial=${serial}`,
-      ];
-    },
-    expect: staffOr(200, 404),
-  },
-  {
-    call: 'GET /fleet/sites/all/{userId}/{page}',
-    request: (w, s) => ['GET', `/fleet/sites/all/${userOf(w, s)}/0`],
-    expect: staffOr(200, 403),
-  },
-  {
-    call: 'GET /fleet/site-list/{userId}/{page}',
-    request: (w, s) => ['GET', `/fleet/site-list/${userOf(w, s)}/0`],
-    expect: staffOr(200, 403),
-  },
-  {
-    call: 'GET /fleet/user-list/{userId}/{page}',
-    request: (w, s) => ['GET', `/fleet/user-list/${userOf(w, s)}/0`],
-    expect: staffOr(200, 403),
-  },
-  {
-    call: 'GET /fleet/devices/all/{userId}',
-    request: (w, s) => ['GET', `/fleet/devices/all/${userOf(w, s)}`],
-    expect: staffOr(200, 403),
-  },
-  {
-    call: 'GET /fleet/device-list/{userId}/{page}',
-    request: (w, s) => ['GET', `/fleet/device-list/${userOf(w, s)}/0`],
-    expect: staffOr(200, 403),
-  },
-  {
-    call: 'GET /users/{id}',
-    request: (w, s) => ['GET', `/users/${userOf(w, s)}`],
-    expect: staffOr(200, 403),
-  },
-  {
-    call: 'PUT /users/{id}',
-    request: (w, s) => ['PUT', `/users/${userOf(w, s)}`, { phone: '+1 555 0100' }],
-    expect: staffOr(200, 403),
-  },
-  {
-    call: 'PUT /fleet/site-access/change-roles',
-    request: (w, s) => [
-      'PUT',
-      '/fleet/site-access/change-roles',
-      {
-        siteId: siteOf(w, s),
-        userId: SELF[w],
-        roles: w === 'admin' ? ['viewer'] : ['installer', 'configurator'],
-      },
-    ],
-    expect: (w, s) => (w === 'admin' ? 200 : w === 'owner' ? 403 : s === 'own' ? 200 : 403),
-  },
-  {
-    call: 'PUT /fleet/site-access/set-access',
-    request: (w, s) => [
-      'PUT',
-      '/fleet/site-access/set-access',
-      { siteId: siteOf(w, s), userId: SELF[w], access: true },
-    ],
-    expect: (w, s) => (w === 'admin' ? 200 : w === 'owner' ? 403 : s === 'own' ? 200 : 403),
-  },
-  {
-    call: 'PUT /users/installer/add/{a}/{b}',
-    request: (w, s) => [
-      'PUT',
-      `/users/installer/add/${s === 'own' ? MANAGED[w] : OTHER_USER[w]}/${IDS.installerB}`,
-    ],
-    expect: (w, s) => (w === 'admin' ? 200 : w === 'owner' ? 403 : s === 'own' ? 200 : 403),
-  },
-  {
-    call: 'POST /fleet/users/access-code',
-    request: (w, s) => [
-      'POST',
-      '/fleet/users/access-code',
-      { main_email: EMAILS[s === 'own' ? MANAGED[w] : OTHER_USER[w]] },
-    ],
-    // An account the caller cannot see answers as any address does (and gets no mail).
-    expect: (w) => (w === 'owner' ? 403 : 202),
-  },
-  {
-    call: 'POST /sites',
-    request: () => ['POST', '/sites', site],
-    expect: (w) => (w === 'owner' ? 403 : 201),
-  },
-  {
-    call: 'POST /fleet/users/create-installer',
-    request: (w, s) => [
-      'POST',
-      '/fleet/users/create-installer',
-      { main_email: `${w}.${s}@matrix.example`, name: 'Matrix' },
-    ],
-    expect: (w) => (w === 'admin' ? 201 : 403),
-  },
-  {
-    call: 'POST /fleet/users/create-owner',
-    request: (w, s) => [
-      'POST',
-      '/fleet/users/create-owner',
-      { main_email: `owner.${w}.${s}@matrix.example`, name: 'Matrix' },
-    ],
-    expect: (w) => (w === 'owner' ? 403 : 202),
-  },
-  {
-    call: 'GET /users/role/{role}',
-    request: () => ['GET', '/users/role/owner'],
-    expect: (w) => (w === 'owner' ? 403 : 200),
-  },
-];
+const historyRecord = () => ({
+  id: randomUUID(),
+  writtenAt: '2026-03-04T13:05:00.000Z',
+  transport: 'web-bluetooth',
+  changes: [{ field: 'workMode', label: 'Work mode', oldValue: '0', newValue: '2' }],
+});
+const base64 = (text: string) => Buffer.from(text).toString('base64');
 
 let t: TestServer;
-const tokens = {} as Record<Who, string>;
-const serials: Record<number, string> = {};
+
+/** A fresh refresh token of a service, from a sign-in as the setting's user. */
+async function refreshToken(service: ServiceName, setting: Setting): Promise<string> {
+  const answer =
+    service === 'config'
+      ? await t.call('POST', '/config/auth/v2/login', {
+          body: { main_email: setting.email, password: setting.password },
+        })
+      : await t.call('POST', '/monitoring/auth/v2/configurator-login', {
+          body: { username: setting.email, access_token: setting.configToken },
+        });
+  return (answer.body as { refresh_token: string }).refresh_token;
+}
+
+const open = [200, 200, 200, 200, 200, 200] as const;
+const signedIn = [200, 200, 200, 200, 200, 401] as const;
+/** Lists through THE USER's eyes: whoever may see THE USER. */
+const seesUser = [200, 200, 403, 200, 403, 401] as const;
+/** Reading THE SITE: whoever has access to it. */
+const seesSite = [200, 200, 403, 200, 200, 401] as const;
+/** Changing who has access to THE SITE: an admin or its installer. */
+const managesSite = [200, 200, 403, 403, 403, 401] as const;
+
+// biome-ignore format: the table reads best in columns
+const TABLE: Row[] = [
+  // answers: [admin, installer, elsewhere, owner, viewer, signedOut]
+  { service: 'config', call: 'GET /openapi.json',                      answers: open, request: () => ({ path: '/openapi.json' }) },
+  { service: 'config', call: 'GET /.well-known/jwks.json',             answers: open, request: () => ({ path: '/.well-known/jwks.json' }) },
+  { service: 'config', call: 'GET /devices-list',                      answers: open,
+    request: () => ({ path: '/devices-list', headers: { authorization: `Basic ${base64(t.server.ctx.env.LINK_KEY)}` } }) },
+  { service: 'config', call: 'POST /auth/v2/login',                    answers: open,
+    request: (s) => ({ path: '/auth/v2/login', body: { main_email: s.email, password: s.password } }) },
+  { service: 'config', call: 'POST /auth',                             answers: open,
+    request: (s) => ({ path: '/auth', body: { main_email: s.email, password: s.password } }) },
+  { service: 'config', call: 'POST /auth/v2/refresh',                  answers: open,
+    request: async (s) => ({ path: '/auth/v2/refresh', body: { refresh_token: await refreshToken('config', s) } }) },
+  { service: 'config', call: 'POST /auth/v2/logout',                   answers: [204, 204, 204, 204, 204, 204],
+    request: () => ({ path: '/auth/v2/logout', body: { refresh_token: 'not-a-token-of-anyone' } }) },
+  { service: 'config', call: 'POST /users/password-reset',             answers: [202, 202, 202, 202, 202, 202],
+    request: (s) => ({ path: '/users/password-reset', body: { main_email: `nobody.${s.who}@matrix.example` } }) },
+  // Anyone may try an access code; a wrong one is a 400.
+  { service: 'config', call: 'PUT /users/password',                    answers: [400, 400, 400, 400, 400, 400],
+    request: (s) => ({ path: '/users/password',
+      headers: { main_email: `nobody.${s.who}@matrix.example`, temp_code: '12345678', new_password: 'Matrix#2026-long' } }) },
+  { service: 'config', call: 'POST /sites',                            answers: [201, 201, 201, 403, 403, 401],
+    request: () => ({ path: '/sites', body: site }) },
+  // The owner's site role lets them edit the site; a viewer's does not.
+  { service: 'config', call: 'PUT /sites/{id}',                        answers: [200, 200, 403, 200, 403, 401],
+    request: () => ({ path: `/sites/${SITE}`, body: { ...site, name: 'Okafor Residence' } }) },
+  { service: 'config', call: 'GET /fleet/sites/all/{userId}/{page}',   answers: seesUser, request: () => ({ path: `/fleet/sites/all/${USER}/0` }) },
+  { service: 'config', call: 'GET /fleet/site-list/{userId}/{page}',   answers: seesUser, request: () => ({ path: `/fleet/site-list/${USER}/0` }) },
+  { service: 'config', call: 'GET /fleet/sites/{id}',                  answers: seesSite, request: () => ({ path: `/fleet/sites/${SITE}` }) },
+  { service: 'config', call: 'PUT /fleet/site-access/change-roles',    answers: managesSite,
+    request: (s) => ({ path: '/fleet/site-access/change-roles', body: { siteId: SITE, userId: s.viewerId, roles: ['viewer'] } }) },
+  { service: 'config', call: 'PUT /fleet/site-access/set-access',      answers: managesSite,
+    request: (s) => ({ path: '/fleet/site-access/set-access', body: { siteId: SITE, userId: s.viewerId, access: true } }) },
+  { service: 'config', call: 'GET /fleet/devices/all/{userId}',        answers: seesUser, request: () => ({ path: `/fleet/devices/all/${USER}` }) },
+  { service: 'config', call: 'GET /fleet/device-list/{userId}/{page}', answers: seesUser, request: () => ({ path: `/fleet/device-list/${USER}/0` }) },
+  { service: 'config', call: 'GET /fleet/sites/installs/{siteId}',     answers: seesSite, request: () => ({ path: `/fleet/sites/installs/${SITE}` }) },
+  // A device the caller cannot see is as unknown as one that does not exist.
+  { service: 'config', call: 'GET /install/device/{id}',               answers: [200, 200, 404, 200, 200, 401],
+    request: (s) => ({ path: `/install/device/${modelOf(s.serial)}?serial=${s.serial}` }) },
+  { service: 'config', call: 'POST /fleet/users/create-installer',     answers: [201, 403, 403, 403, 403, 401],
+    request: (s) => ({ path: '/fleet/users/create-installer', body: { main_email: `installer.${s.who}@matrix.example`, name: 'Matrix' } }) },
+  { service: 'config', call: 'POST /fleet/users/create-owner',         answers: [202, 202, 202, 403, 403, 401],
+    request: (s) => ({ path: '/fleet/users/create-owner', body: { main_email: `owner.${s.who}@matrix.example`, name: 'Matrix' } }) },
+  // Answered alike for an account the caller does not manage (which gets no mail).
+  { service: 'config', call: 'POST /fleet/users/access-code',          answers: [202, 202, 202, 403, 403, 401],
+    request: () => ({ path: '/fleet/users/access-code', body: { main_email: PASSWORDS.owner[0] } }) },
+  { service: 'config', call: 'GET /fleet/user-list/{userId}/{page}',   answers: seesUser, request: () => ({ path: `/fleet/user-list/${USER}/0` }) },
+  { service: 'config', call: 'GET /users/role/{role}',                 answers: [200, 200, 200, 403, 403, 401], request: () => ({ path: '/users/role/owner' }) },
+  { service: 'config', call: 'PUT /users/installer/add/{a}/{b}',       answers: [200, 200, 403, 403, 403, 401],
+    request: () => ({ path: `/users/installer/add/${USER}/${IDS.installerA}` }) },
+  { service: 'config', call: 'GET /users/{id}',                        answers: seesUser, request: () => ({ path: `/users/${USER}` }) },
+  // Installers change their owners; owners themselves.
+  { service: 'config', call: 'PUT /users/{id}',                        answers: seesUser,
+    request: () => ({ path: `/users/${USER}`, body: { phone: '+1 555 0100' } }) },
+  { service: 'config', call: 'POST /fleet/devices/{serial}/config-history', answers: [201, 201, 404, 201, 201, 401],
+    request: (s) => ({ path: `/fleet/devices/${s.serial}/config-history`, body: historyRecord() }) },
+  { service: 'config', call: 'GET /fleet/devices/{serial}/config-history',  answers: [200, 200, 404, 200, 200, 401],
+    request: (s) => ({ path: `/fleet/devices/${s.serial}/config-history` }) },
+  // Commands need company staff or the configurator or installer role; the device is offline here.
+  { service: 'config', call: 'POST /service-comms/command',            answers: [409, 409, 404, 403, 403, 401],
+    request: (s) => ({ path: '/service-comms/command', body: { serialNumber: s.serial, data: [1, 3, 0] } }) },
+  { service: 'config', call: 'GET /service-comms/devices/online',      answers: signedIn, request: () => ({ path: '/service-comms/devices/online' }) },
+  { service: 'config', call: 'GET /service-comms/devices/{serial}/log', answers: [200, 200, 404, 403, 403, 401],
+    request: (s) => ({ path: `/service-comms/devices/${s.serial}/log` }) },
+  { service: 'config', call: 'POST /service-comms/devices/{serial}/secret', answers: [201, 403, 403, 403, 403, 401],
+    request: (s) => ({ path: `/service-comms/devices/${s.serial}/secret` }) },
+
+  { service: 'monitoring', call: 'GET /openapi.json',                  answers: open, request: () => ({ path: '/openapi.json' }) },
+  { service: 'monitoring', call: 'POST /auth/v2/configurator-login',   answers: open,
+    request: (s) => ({ path: '/auth/v2/configurator-login', body: { username: s.email, access_token: s.configToken } }) },
+  { service: 'monitoring', call: 'POST /auth/v2/refresh',              answers: open,
+    request: async (s) => ({ path: '/auth/v2/refresh', body: { refresh_token: await refreshToken('monitoring', s) } }) },
+  { service: 'monitoring', call: 'POST /auth/v2/logout',               answers: [204, 204, 204, 204, 204, 204],
+    request: () => ({ path: '/auth/v2/logout', body: { refresh_token: 'not-a-token-of-anyone' } }) },
+  { service: 'monitoring', call: 'POST /auth/fleet-login',             answers: open,
+    request: (s) => ({ path: '/auth/fleet-login', body: { username: s.email, password: base64(s.password) } }) },
+  { service: 'monitoring', call: 'GET /me',                            answers: signedIn, request: () => ({ path: '/me' }) },
+];
+
+/** The devices-list model of a seeded serial number. */
+function modelOf(serial: string): string {
+  return serial.startsWith('HX5K') ? 'HX-5000' : serial.startsWith('BX10') ? 'BX-10' : 'E1-40';
+}
+
+const CREDENTIALS: Record<Caller, readonly [string, string]> = {
+  admin: PASSWORDS.admin,
+  installer: PASSWORDS.installerA,
+  elsewhere: PASSWORDS.installerB,
+  owner: PASSWORDS.owner,
+  viewer: [VIEWER_EMAIL, VIEWER_PASSWORD],
+  signedOut: PASSWORDS.admin,
+};
+const tokens = {} as Record<ServiceName, Record<Caller, string>>;
+let serial = '';
+let viewerId = 0;
+
 beforeAll(async () => {
   t = await startTestServer();
-  for (const who of ROLES) tokens[who] = (await t.login(who)).access_token;
-  const rows = await t.server.ctx.db
-    .selectFrom('devices')
-    .select(['site_id', 'serial'])
-    .where('site_id', 'in', [IDS.siteOfA, IDS.siteOfB, IDS.siteOfOwner])
+  const { db } = t.server.ctx;
+  const viewer = await db
+    .insertInto('users')
+    .values({
+      main_email: VIEWER_EMAIL,
+      display_name: 'Vera Viewer',
+      role: 'owner',
+      password_hash: await hashPassword(VIEWER_PASSWORD, t.server.ctx.scryptCost),
+      created_by: IDS.installerA,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  viewerId = viewer.id;
+  await db
+    .insertInto('user_installers')
+    .values({ user_id: viewerId, installer_id: IDS.installerA })
     .execute();
-  for (const row of rows) serials[row.site_id] ??= row.serial;
+  await db
+    .insertInto('site_access')
+    .values({ site_id: SITE, user_id: viewerId, roles: ['viewer'], access: true })
+    .execute();
+  const device = await db
+    .selectFrom('devices')
+    .select('serial')
+    .where('site_id', '=', SITE)
+    .executeTakeFirstOrThrow();
+  serial = device.serial;
+  tokens.config = {} as Record<Caller, string>;
+  tokens.monitoring = {} as Record<Caller, string>;
+  for (const [index, who] of CALLERS.entries()) {
+    const [main_email, password] = CREDENTIALS[who];
+    const login = await t.call('POST', '/config/auth/v2/login', {
+      body: { main_email, password },
+      ip: `198.51.100.${index + 10}`,
+    });
+    tokens.config[who] = (login.body as { access_token: string }).access_token;
+    const monitoring = await t.call('POST', '/monitoring/auth/v2/configurator-login', {
+      body: { username: main_email, access_token: tokens.config[who] },
+    });
+    tokens.monitoring[who] = (monitoring.body as { access_token: string }).access_token;
+  }
 });
 afterAll(() => t.close());
 
-describe('permission matrix', () => {
-  const rows = CASES.flatMap((entry) =>
-    ROLES.flatMap((who) =>
-      (['own', 'other'] as const).map((scope) => ({ entry, who, scope, status: entry.expect(who, scope) })),
-    ),
-  );
-  it.each(rows)(
-    '$entry.call as $who on $scope resource answers $status',
-    async ({ entry, who, scope, status }) => {
-      const [method, path, body] = entry.request(who, scope, serials);
-      const answer = await t.call(method, `/config${path}`, { token: tokens[who], body });
-      expect({ status: answer.status, body: answer.body }).toMatchObject({ status });
-    },
-  );
+/** `service METHOD /path/{param}` of every route the server registered. */
+function registeredCalls(): string[] {
+  const calls = SERVICE_NAMES.flatMap((service) => {
+    const mount = SERVICE_MOUNTS[service];
+    return t.server.app.routes
+      .filter((route) => route.method !== 'ALL' && route.path.startsWith(`${mount}/`))
+      .map(
+        (route) => `${service} ${route.method} ${route.path.slice(mount.length).replace(/:(\w+)/g, '{$1}')}`,
+      );
+  });
+  return [...new Set(calls)].sort();
+}
 
-  it.each(CASES.map((entry) => ({ call: entry.call })))(
-    '$call answers 401 without a token',
-    async ({ call }) => {
-      const entry = CASES.find((candidate) => candidate.call === call);
-      const [method, path, body] = entry?.request('admin', 'own', serials) ?? ['GET', '/'];
-      const answer = await t.call(method, `/config${path}`, { body });
-      expect(answer.status).toBe(401);
-    },
+describe('who may call what', () => {
+  it('has a row for every call the server registers, and no row for a call it does not', () => {
+    expect(TABLE.map((row) => `${row.service} ${row.call}`).sort()).toEqual(registeredCalls());
+  });
+
+  const cells = TABLE.flatMap((row) =>
+    CALLERS.map((who, index) => ({
+      row,
+      who,
+      status: row.answers[index] ?? 0,
+      name: `${row.service} ${row.call}`,
+    })),
   );
+  it.each(cells)('$name as $who answers $status', async ({ row, who, status }) => {
+    const [email, password] = CREDENTIALS[who];
+    const setting: Setting = { who, serial, viewerId, configToken: tokens.config[who], email, password };
+    const request = await row.request(setting);
+    const method = row.call.split(' ')[0] ?? 'GET';
+    const answer = await t.call(method, `${SERVICE_MOUNTS[row.service]}${request.path}`, {
+      body: request.body,
+      ...(request.headers && { headers: request.headers }),
+      ...(who !== 'signedOut' && !request.headers?.authorization && { token: tokens[row.service][who] }),
+      ip: `203.0.113.${CALLERS.indexOf(who) + 20}`,
+    });
+    expect({ status: answer.status, body: answer.body }).toMatchObject({ status });
+  });
 });
