@@ -40,12 +40,12 @@ export function documentedRoutes(
   app: Hono<any>,
   pending: Readonly<Record<string, PendingRouteDoc>> = {},
 ): DocumentedRoute[] {
-  const guards = new TrieRouter<number>();
+  const guards = new TrieRouter<{ index: number; scheme: SecurityScheme }>();
   const routes = new Map<string, { first: number; method: string; path: string; notes: RouteNote[] }>();
   app.routes.forEach((route, index) => {
     const note = noteOf(route.handler);
     if (route.method === 'ALL') {
-      if (note?.kind === 'guard') guards.add(route.method, route.path, index);
+      if (note?.kind === 'guard') guards.add(route.method, route.path, { index, scheme: note.scheme });
       return;
     }
     const key = `${route.method} ${route.path}`;
@@ -53,10 +53,6 @@ export function documentedRoutes(
     routes.set(key, entry);
     if (note) entry.notes.push(note);
   });
-  const schemeAt = (index: number) => {
-    const note = noteOf(app.routes[index]?.handler ?? (() => {}));
-    return note?.kind === 'guard' ? note.scheme : undefined;
-  };
   const documented: DocumentedRoute[] = [];
   for (const route of routes.values()) {
     const described = pending[`${route.method} ${route.path}`];
@@ -65,11 +61,11 @@ export function documentedRoutes(
     if (!description) continue;
     const mounted = guards
       .match(route.method, route.path)[0]
-      .map(([index]) => index)
-      .filter((index) => index < route.first)
-      .sort((a, b) => a - b)
-      .map(schemeAt);
-    const own = route.notes.map((note) => (note.kind === 'guard' ? note.scheme : undefined));
+      .map(([guard]) => guard)
+      .filter((guard) => guard.index < route.first)
+      .sort((a, b) => a.index - b.index)
+      .map((guard) => guard.scheme);
+    const own = route.notes.flatMap((note) => (note.kind === 'guard' ? [note.scheme] : []));
     const inputs: DocumentedRoute['inputs'] = { ...described?.inputs };
     for (const note of route.notes) if (note.kind === 'input') inputs[note.target] = note.schema;
     documented.push({
@@ -77,7 +73,7 @@ export function documentedRoutes(
       path: route.path.replace(/:([A-Za-z0-9_]+)/g, '{$1}'),
       description,
       inputs,
-      security: [...mounted, ...own].filter((scheme) => scheme !== undefined),
+      security: [...new Set([...mounted, ...own])],
     });
   }
   return documented;
