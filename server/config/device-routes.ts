@@ -2,12 +2,13 @@ import { type Context, Hono } from 'hono';
 import { z } from 'zod';
 import { devicePageSchema, installDeviceQuerySchema, modelIdSchema } from '../../contracts/devices.ts';
 import { idParamSchema } from '../../contracts/ids.ts';
+import { listQuerySchema } from '../../contracts/page.ts';
 import { readTotals } from '../access/list-totals.ts';
 import { likePattern, requireSiteAccess, siteVisible, type Viewer } from '../access/scope.ts';
 import type { ServerContext } from '../context.ts';
 import { ApiError } from '../http/errors.ts';
 import type { AuthVariables } from '../http/guards.ts';
-import { listQuery, type Paging, pagedQuery, toPaging } from '../http/paging.ts';
+import { type Paging, pagedQuery, toPaging } from '../http/paging.ts';
 import { validate } from '../http/validate.ts';
 import { toDevice } from '../mappers.ts';
 import { describeRoute, type RouteDescription } from '../openapi/route-notes.ts';
@@ -118,7 +119,7 @@ export function fleetDeviceRoutes(ctx: ServerContext): Hono<{ Variables: AuthVar
     '/device-list/:userId/:page',
     describeRoute(userListDescription('Devices at the sites a user is attached to')),
     validate('param', userPageParams),
-    validate('query', listQuery),
+    validate('query', listQuerySchema),
     (c) => {
       const { userId, page } = c.req.valid('param');
       const paging = toPaging({ page, ...c.req.valid('query') });

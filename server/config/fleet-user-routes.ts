@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import type { Kysely } from 'kysely';
+import { listQuerySchema } from '../../contracts/page.ts';
 import {
   acceptedSchema,
   accessCodeRequestSchema,
@@ -17,7 +18,7 @@ import type { ServerContext } from '../context.ts';
 import type { Database } from '../db/schema.ts';
 import { ApiError } from '../http/errors.ts';
 import type { AuthVariables } from '../http/guards.ts';
-import { listQuery, toPaging } from '../http/paging.ts';
+import { toPaging } from '../http/paging.ts';
 import { validate } from '../http/validate.ts';
 import { toUser } from '../mappers.ts';
 import { describeRoute } from '../openapi/route-notes.ts';
@@ -199,7 +200,7 @@ export function fleetUserRoutes(ctx: ServerContext): Hono<{ Variables: AuthVaria
       },
     }),
     validate('param', userPageParams),
-    validate('query', listQuery),
+    validate('query', listQuerySchema),
     async (c) => {
       const { userId, page } = c.req.valid('param');
       const { caller, target } = await listTarget(ctx, c.get('principal'), userId);

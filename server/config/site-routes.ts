@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import { type Kysely, sql } from 'kysely';
+import { listQuerySchema } from '../../contracts/page.ts';
 import {
   type SitePayload,
   type SiteRole,
@@ -24,7 +25,7 @@ import type { ServerContext } from '../context.ts';
 import type { Database } from '../db/schema.ts';
 import { ApiError, forbidden, notFound } from '../http/errors.ts';
 import type { AuthVariables } from '../http/guards.ts';
-import { listQuery, toPaging } from '../http/paging.ts';
+import { toPaging } from '../http/paging.ts';
 import { validate } from '../http/validate.ts';
 import { toSite } from '../mappers.ts';
 import { describeRoute } from '../openapi/route-notes.ts';
@@ -236,7 +237,7 @@ export function fleetSiteRoutes(ctx: ServerContext): Hono<{ Variables: AuthVaria
         },
       }),
       validate('param', userPageParams),
-      validate('query', listQuery),
+      validate('query', listQuerySchema),
       (c) => {
         const { userId, page } = c.req.valid('param');
         return listSites(ctx, c, {

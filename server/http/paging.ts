@@ -7,9 +7,6 @@ export interface Paging extends ListQuery {
   offset: number;
 }
 
-/** `?q=` and `?pageSize=` of a list whose page number is in the path. */
-export const listQuery = listQuerySchema;
-
 /** `?page=` (default 0), `?q=` and `?pageSize=` of a list whose path has no page number. */
 export const pagedQuery = z.object({ page: pageParamSchema.default(0), ...listQuerySchema.shape });
 
