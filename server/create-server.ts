@@ -107,6 +107,7 @@ async function buildContext(
       ...(databaseUrl ? { databaseUrl } : {}),
       timeoutMs: env.SERVICE_COMMS_TIMEOUT_MS,
       pingMs: env.SERVICE_COMMS_PING_MS,
+      trustProxy: env.TRUST_PROXY,
     }),
   };
 }

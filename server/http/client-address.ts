@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import type { Context } from 'hono';
 
 /**
@@ -7,9 +8,13 @@ import type { Context } from 'hono';
  * left was written by the client and proves nothing.
  * @example with 1 proxy, `X-Forwarded-For: 6.6.6.6, 203.0.113.7` gives `203.0.113.7`
  */
-export function clientAddress(c: Context, trustedProxies: number): string {
+export function addressFrom(
+  forwardedFor: string | undefined,
+  socketAddress: string | undefined,
+  trustedProxies: number,
+): string {
   if (trustedProxies > 0) {
-    const chain = (c.req.header('x-forwarded-for') ?? '')
+    const chain = (forwardedFor ?? '')
       .split(',')
       .map((entry) => entry.trim())
       .filter(Boolean);
@@ -18,6 +23,21 @@ export function clientAddress(c: Context, trustedProxies: number): string {
     const entry = chain[Math.max(0, chain.length - trustedProxies)];
     if (entry) return entry;
   }
+  return socketAddress ?? 'local';
+}
+
+/** The caller's address of a Hono request (see {@link addressFrom}). */
+export function clientAddress(c: Context, trustedProxies: number): string {
   const incoming = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming;
-  return incoming?.socket?.remoteAddress ?? 'local';
+  return addressFrom(c.req.header('x-forwarded-for'), incoming?.socket?.remoteAddress, trustedProxies);
+}
+
+/** The caller's address of a Node request, such as a WebSocket upgrade (see {@link addressFrom}). */
+export function requestAddress(request: IncomingMessage, trustedProxies: number): string {
+  const header = request.headers['x-forwarded-for'];
+  return addressFrom(
+    Array.isArray(header) ? header.join(',') : header,
+    request.socket.remoteAddress,
+    trustedProxies,
+  );
 }

@@ -1,5 +1,6 @@
 import type WebSocket from 'ws';
 import { type DeviceSocketCommand, deviceSocketAnswerSchema } from '../../contracts/service-comms.ts';
+import type { LogSummary } from '../logging/log-summary.ts';
 import { AwaitedAnswers, type Delivery, offline, timedOut } from './delivery.ts';
 import type { RegisteredDevice } from './device-secrets.ts';
 
@@ -19,6 +20,7 @@ export class DeviceConnection {
   constructor(
     readonly device: RegisteredDevice,
     readonly socket: WebSocket,
+    private readonly log: LogSummary,
   ) {
     socket.on('pong', () => {
       this.alive = true;
@@ -44,6 +46,14 @@ export class DeviceConnection {
     return delivery;
   }
 
+  /** A message from the device that is not an answer: ignored, and said so (summarised). */
+  ignored(what: string): void {
+    this.log.note(
+      '[service-comms] ignored device messages that are not answers',
+      `[service-comms] ${this.device.serial}: ignored ${what} that is not an answer`,
+    );
+  }
+
   /** A message from the device after its hello: an answer, or something to ignore (and say so). */
   receive(text: string): void {
     let parsed: unknown;
@@ -54,7 +64,7 @@ export class DeviceConnection {
     }
     const answer = deviceSocketAnswerSchema.safeParse(parsed);
     if (!answer.success) {
-      console.warn(`[service-comms] ${this.device.serial}: ignored a message that is not an answer`);
+      this.ignored('a message');
       return;
     }
     this.answers.settle(answer.data.id, { ok: true, data: answer.data.data });

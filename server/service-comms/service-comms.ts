@@ -2,9 +2,12 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Kysely } from 'kysely';
-import WebSocket, { WebSocketServer } from 'ws';
+import WebSocket, { type RawData, WebSocketServer } from 'ws';
 import { DEVICE_CLOSE, type DeviceWelcome, deviceHelloSchema } from '../../contracts/service-comms.ts';
 import type { Database } from '../db/schema.ts';
+import { requestAddress } from '../http/client-address.ts';
+import { LogSummary } from '../logging/log-summary.ts';
+import { closeSocket } from './close-socket.ts';
 import { type Delivery, offline } from './delivery.ts';
 import { DeviceConnection } from './device-connection.ts';
 import { checkDeviceSecret, type RegisteredDevice } from './device-secrets.ts';
@@ -23,23 +26,38 @@ export interface ServiceCommsOptions {
   databaseUrl?: string;
   timeoutMs: number;
   pingMs: number;
+  /** Trusted proxies in front of the server (`TRUST_PROXY`): where a device's address is read. */
+  trustProxy?: number;
+  /** Where summarised log lines go (default `console.warn`). */
+  log?: (line: string) => void;
 }
+
+/** The path of a request target, without its query and trailing slashes; never throws. */
+export function requestPath(target: string | undefined): string {
+  return (target ?? '/').split('?', 1)[0]?.replace(/\/+$/, '') ?? '';
+}
+
+const describe = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /**
  * Devices online (DESIGN.md §10): accepts device sockets, keeps presence in the database, and
  * delivers command frames to a device wherever its socket is: here, or on another server process
- * through PostgreSQL.
+ * through PostgreSQL. Nothing a device or a client sends may stop the process: every handler of a
+ * socket catches its own failures, logs them (summarised) and ends that socket only.
  */
 export class ServiceComms {
   /** This process, as named in `device_presence.holder` and its NOTIFY channel. */
   readonly holder = randomUUID().replaceAll('-', '');
   readonly presence: Presence;
+  /** Lines a caller can repeat at will (refused hellos, junk messages) are written summarised. */
+  readonly log: LogSummary;
   private readonly sockets = new WebSocketServer({ noServer: true, maxPayload: 16 * 1024 });
   private readonly connections = new Map<string, DeviceConnection>();
   private readonly relay: PgRelay | undefined;
   private ticker: NodeJS.Timeout | undefined;
 
   constructor(private readonly options: ServiceCommsOptions) {
+    this.log = new LogSummary(options.log ?? console.warn);
     // A process that stops answering pings for three rounds has died: its rows go stale.
     this.presence = new Presence(options.db, this.holder, Math.max(10, (options.pingMs * 3) / 1000));
     if (options.databaseUrl)
@@ -50,7 +68,13 @@ export class ServiceComms {
         (serial, data) => this.deliverHere(serial, data),
         (serial) => this.dropHere(serial),
       );
-    this.sockets.on('connection', (socket, request) => this.accept(socket, request));
+    this.sockets.on('connection', (socket, request) => {
+      try {
+        this.accept(socket, request);
+      } catch (error) {
+        this.failed(socket, 'accepting a device socket', error);
+      }
+    });
   }
 
   /** Start keep-alive and the relay. PGlite serves one process: rows left by an earlier run go. */
@@ -61,15 +85,35 @@ export class ServiceComms {
     this.ticker.unref();
   }
 
-  /** Route WebSocket upgrades of `DEVICE_SOCKET_PATH` on this HTTP server to the device sockets. */
+  /**
+   * Route WebSocket upgrades of `DEVICE_SOCKET_PATH` on this HTTP server to the device sockets.
+   * A failure while handling one upgrade request is logged and ends that connection only.
+   */
   attach(server: Server): void {
     server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
-      const path = new URL(request.url ?? '/', 'http://localhost').pathname.replace(/\/+$/, '');
-      if (path !== DEVICE_SOCKET_PATH) {
-        socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\n\r\n');
-        return;
+      // Node takes its own error handling off a socket it hands to 'upgrade': a client resetting
+      // the connection now would raise an error nobody listens to, which stops the process.
+      socket.on('error', (error) =>
+        this.log.note(
+          '[service-comms] upgrade socket errors',
+          `[service-comms] upgrade socket: ${error.message}`,
+        ),
+      );
+      try {
+        if (requestPath(request.url) !== DEVICE_SOCKET_PATH) {
+          socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+          return;
+        }
+        this.sockets.handleUpgrade(request, socket, head, (ws) =>
+          this.sockets.emit('connection', ws, request),
+        );
+      } catch (error) {
+        this.log.note(
+          '[service-comms] failed upgrades',
+          `[service-comms] an upgrade failed: ${describe(error)}`,
+        );
+        socket.destroy();
       }
-      this.sockets.handleUpgrade(request, socket, head, (ws) => this.sockets.emit('connection', ws, request));
     });
   }
 
@@ -93,7 +137,8 @@ export class ServiceComms {
   }
 
   private dropHere(serial: string): void {
-    this.connections.get(serial)?.socket.close(DEVICE_CLOSE.wrongSecret, 'the secret was replaced');
+    const connection = this.connections.get(serial);
+    if (connection) closeSocket(connection.socket, DEVICE_CLOSE.wrongSecret, 'the secret was replaced');
   }
 
   private deliverHere(serial: string, data: number[]): Promise<Delivery> {
@@ -101,63 +146,89 @@ export class ServiceComms {
     return connection ? connection.send(data, this.options.timeoutMs) : Promise.resolve(offline);
   }
 
+  /** Log a failure in one socket's handling (summarised) and close that socket. */
+  private failed(socket: WebSocket, doing: string, error: unknown): void {
+    this.log.note(`[service-comms] failed ${doing}`, `[service-comms] failed ${doing}: ${describe(error)}`);
+    closeSocket(socket, 1011, 'the service failed to handle this connection');
+  }
+
   private accept(socket: WebSocket, request: IncomingMessage): void {
-    const from = request.socket.remoteAddress ?? 'unknown address';
-    const refuse = (code: number, reason: string, serial = '?') => {
-      console.warn(`[service-comms] refused device ${serial} from ${from}: ${reason}`);
-      socket.close(code, reason);
-    };
+    const from = requestAddress(request, this.options.trustProxy ?? 0);
     const helloTimer = setTimeout(
-      () => refuse(DEVICE_CLOSE.helloTimeout, 'no hello within 10 seconds'),
+      () => this.refuse(socket, from, DEVICE_CLOSE.helloTimeout, 'no hello within 10 seconds'),
       HELLO_TIMEOUT_MS,
     );
-    socket.on('error', (error) => console.warn(`[service-comms] socket from ${from}:`, error.message));
+    socket.on('error', (error) =>
+      this.log.note(
+        '[service-comms] device socket errors',
+        `[service-comms] socket from ${from}: ${error.message}`,
+      ),
+    );
     socket.once('close', () => clearTimeout(helloTimer));
     socket.once('message', (raw, isBinary) => {
       clearTimeout(helloTimer);
-      let parsed: unknown;
-      try {
-        parsed = isBinary ? undefined : JSON.parse(raw.toString());
-      } catch {
-        parsed = undefined;
-      }
-      const hello = deviceHelloSchema.safeParse(parsed);
-      if (!hello.success) {
-        const issue = hello.error.issues[0];
-        const field = issue?.path.join('.') || 'message';
-        refuse(DEVICE_CLOSE.badHello, `the first message must be a hello: ${field}: ${issue?.message ?? ''}`);
-        return;
-      }
-      const { serialNumber, modelId, secret } = hello.data;
-      checkDeviceSecret(this.options.db, serialNumber, secret).then(
-        (check) => {
-          if (!check.ok && check.reason === 'unknown_serial')
-            return refuse(DEVICE_CLOSE.unknownSerial, 'unknown serial number', serialNumber);
-          if (!check.ok) return refuse(DEVICE_CLOSE.wrongSecret, 'wrong secret', serialNumber);
-          if (check.device.modelId !== modelId)
-            return refuse(
-              DEVICE_CLOSE.wrongModel,
-              `this serial number is a ${check.device.modelId}, not a ${modelId}`,
-              serialNumber,
-            );
-          return this.online(socket, check.device);
-        },
-        (error: unknown) => {
-          console.error('[service-comms] hello check failed:', error);
-          socket.close(1011, 'the service could not check the hello');
-        },
+      this.hello(socket, from, raw, isBinary).catch((error: unknown) =>
+        this.failed(socket, 'checking a hello', error),
       );
     });
   }
 
+  /**
+   * Refuse a device: close with a code and the service's own reason (never text the device sent),
+   * and log it summarised, since anyone can send hellos as fast as they like.
+   */
+  private refuse(socket: WebSocket, from: string, code: number, reason: string, serial = '?'): void {
+    this.log.note(
+      `[service-comms] refused device hellos (${code})`,
+      `[service-comms] refused device ${serial} from ${from}: ${reason}`,
+    );
+    closeSocket(socket, code, reason);
+  }
+
+  private async hello(socket: WebSocket, from: string, raw: RawData, isBinary: boolean): Promise<void> {
+    let parsed: unknown;
+    try {
+      parsed = isBinary ? undefined : JSON.parse(raw.toString());
+    } catch {
+      parsed = undefined;
+    }
+    const hello = deviceHelloSchema.safeParse(parsed);
+    if (!hello.success) {
+      // The field's name comes from the schema and the problem from its checks: no device text.
+      const issue = hello.error.issues[0];
+      const field = issue?.path.join('.') || 'message';
+      const problem = `the first message must be a hello: ${field}: ${issue?.message ?? 'invalid'}`;
+      return this.refuse(socket, from, DEVICE_CLOSE.badHello, problem);
+    }
+    const { serialNumber, modelId, secret } = hello.data;
+    const check = await checkDeviceSecret(this.options.db, serialNumber, secret);
+    if (!check.ok && check.reason === 'unknown_serial')
+      return this.refuse(socket, from, DEVICE_CLOSE.unknownSerial, 'unknown serial number', serialNumber);
+    if (!check.ok) return this.refuse(socket, from, DEVICE_CLOSE.wrongSecret, 'wrong secret', serialNumber);
+    if (check.device.modelId !== modelId)
+      return this.refuse(
+        socket,
+        from,
+        DEVICE_CLOSE.wrongModel,
+        `this serial number is a ${check.device.modelId}, not the model the hello names`,
+        serialNumber,
+      );
+    await this.online(socket, check.device);
+  }
+
   private async online(socket: WebSocket, device: RegisteredDevice): Promise<void> {
     if (socket.readyState !== WebSocket.OPEN) return;
-    const connection = new DeviceConnection(device, socket);
+    const connection = new DeviceConnection(device, socket, this.log);
     const earlier = this.connections.get(device.serial);
     this.connections.set(device.serial, connection);
-    earlier?.socket.close(DEVICE_CLOSE.replaced, 'the device connected again');
+    if (earlier) closeSocket(earlier.socket, DEVICE_CLOSE.replaced, 'the device connected again');
     socket.on('message', (raw, isBinary) => {
-      if (!isBinary) connection.receive(raw.toString());
+      try {
+        if (isBinary) connection.ignored('a binary message');
+        else connection.receive(raw.toString());
+      } catch (error) {
+        this.failed(socket, "reading a device's message", error);
+      }
     });
     socket.once('close', () => {
       connection.closedNow();
@@ -172,7 +243,7 @@ export class ServiceComms {
       await this.presence.claim(device);
     } catch (error) {
       console.error('[service-comms] presence claim failed:', error);
-      socket.close(1011, 'the service could not record the connection');
+      closeSocket(socket, 1011, 'the service could not record the connection');
       return;
     }
     // Closed while the claim was being written: the close handler's release may have run first.
@@ -188,13 +259,17 @@ export class ServiceComms {
   /** Keep-alive: drop sockets that missed a pong, ping the rest, and tell the database we live. */
   private tick(): void {
     for (const connection of this.connections.values()) {
-      if (!connection.alive) {
-        console.warn(`[service-comms] ${connection.device.serial} stopped answering pings`);
-        connection.socket.terminate();
-        continue;
+      try {
+        if (!connection.alive) {
+          console.warn(`[service-comms] ${connection.device.serial} stopped answering pings`);
+          connection.socket.terminate();
+          continue;
+        }
+        connection.alive = false;
+        connection.socket.ping();
+      } catch (error) {
+        this.failed(connection.socket, 'pinging a device', error);
       }
-      connection.alive = false;
-      connection.socket.ping();
     }
     this.presence
       .heartbeat()
@@ -205,10 +280,11 @@ export class ServiceComms {
   async close(): Promise<void> {
     if (this.ticker) clearInterval(this.ticker);
     for (const connection of this.connections.values())
-      connection.socket.close(1001, 'the service is shutting down');
+      closeSocket(connection.socket, 1001, 'the service is shutting down');
     this.connections.clear();
     for (const client of this.sockets.clients) client.terminate();
     this.sockets.close();
+    this.log.close();
     await this.presence.clear().catch(() => {});
     await this.relay?.close();
   }
