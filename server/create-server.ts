@@ -46,7 +46,7 @@ export interface CreateServerOptions {
   scryptCost?: ScryptCost;
   /**
    * Seed the demo data into an empty database. Default: `SEED_DEMO` when set, else only the
-   * embedded database (PGlite) is seeded.
+   * embedded database (PGlite) of a start without `NODE_ENV=production` is seeded.
    */
   seed?: boolean;
   /** Where mail goes; default SMTP with `SMTP_URL`, else the log. */
@@ -130,8 +130,10 @@ export async function createServer(options: CreateServerOptions): Promise<FleetS
     await migrate(db);
     if (usesDataDir) makeDataDirPrivate(env.DATA_DIR);
     const ctx = await buildContext({ ...options, services }, db, 'url' in target ? target.url : undefined);
-    // Demo users have published passwords: only the embedded database gets them unless asked.
-    const demo = options.seed ?? wantsDemoSeed(env.SEED_DEMO, 'pgliteDir' in target);
+    // Demo users have published passwords: only the embedded database outside production gets
+    // them unless asked.
+    const demo =
+      options.seed ?? wantsDemoSeed(env.SEED_DEMO, 'pgliteDir' in target, env.NODE_ENV === 'production');
     const seeded = demo ? await seedDemo(db, ctx.scryptCost) : false;
     // The demo's simulated devices keep their secrets in DATA_DIR, for `npm start`.
     // Every demo device has a secret (a data folder from before devices online gets them now).

@@ -33,10 +33,16 @@ const SITES_PER_INSTALLER = [70, 54];
 
 /**
  * Whether a database gets the demo users (whose passwords are published): as `SEED_DEMO` says
- * when set, else only the embedded database, never a PostgreSQL given by `DATABASE_URL`.
+ * when set, else only the embedded database of a start that is not production, never a
+ * PostgreSQL given by `DATABASE_URL` and never anything with `NODE_ENV=production`.
+ * @example wantsDemoSeed(undefined, true, true) // false: production on PGlite seeds nothing
  */
-export function wantsDemoSeed(seedDemo: boolean | undefined, embedded: boolean): boolean {
-  return seedDemo ?? embedded;
+export function wantsDemoSeed(
+  seedDemo: boolean | undefined,
+  embedded: boolean,
+  production: boolean,
+): boolean {
+  return seedDemo ?? (embedded && !production);
 }
 
 /**

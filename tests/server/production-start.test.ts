@@ -57,11 +57,50 @@ describe('a production start', () => {
   }, 120_000);
 
   it('seeds demo users into the embedded database by default, and into PostgreSQL only with SEED_DEMO=1', () => {
-    expect(wantsDemoSeed(undefined, true)).toBe(true);
-    expect(wantsDemoSeed(undefined, false)).toBe(false);
-    expect(wantsDemoSeed(true, false)).toBe(true);
-    expect(wantsDemoSeed(false, true)).toBe(false);
+    expect(wantsDemoSeed(undefined, true, false)).toBe(true);
+    expect(wantsDemoSeed(undefined, false, false)).toBe(false);
+    expect(wantsDemoSeed(true, false, false)).toBe(true);
+    expect(wantsDemoSeed(false, true, false)).toBe(false);
   });
+
+  it('seeds no demo users in production, even on the embedded database, unless SEED_DEMO=1', () => {
+    expect(wantsDemoSeed(undefined, true, true)).toBe(false);
+    expect(wantsDemoSeed(undefined, false, true)).toBe(false);
+    expect(wantsDemoSeed(true, true, true)).toBe(true);
+  });
+
+  it.each([
+    [{}, false],
+    [{ SEED_DEMO: '1' }, true],
+  ])(
+    'leaves the embedded database of a NODE_ENV=production start without demo users (%j seeds: %s)',
+    async (extra, seeds) => {
+      const server = await createServer({
+        env: parseEnv({
+          NODE_ENV: 'production',
+          API_KEY: 'k3y-of-our-own',
+          LINK_KEY: 'fleet:s3cret-link',
+          DATA_DIR: join(temp, 'unused'),
+          ...extra,
+        }),
+        database: { pgliteDir: 'memory://' },
+        keys: await keys(),
+        scryptCost,
+      });
+      try {
+        expect(server.demo).toBe(seeds);
+        const admins = await server.ctx.db
+          .selectFrom('users')
+          .select('id')
+          .where('main_email', '=', 'admin@fleet.example')
+          .execute();
+        expect(admins).toHaveLength(seeds ? 1 : 0);
+      } finally {
+        await server.close();
+      }
+    },
+    120_000,
+  );
 
   it('leaves an embedded database empty with SEED_DEMO=0', async () => {
     const server = await createServer({
