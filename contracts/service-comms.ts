@@ -84,16 +84,19 @@ export type DeviceHello = z.infer<typeof deviceHelloSchema>;
 export const DEVICE_CLOSE = {
   /** The first message was not a hello. */
   badHello: 4400,
-  /** The secret does not match the serial number's. */
+  /**
+   * No device has that serial number, or the secret does not match its secret: one code and one
+   * reason for both, so that the socket does not tell anyone which serial numbers exist.
+   */
   wrongSecret: 4401,
-  /** The hello's model is not the registered model of that serial number. */
+  /** The hello's model is not the registered model of that serial number (the secret was right). */
   wrongModel: 4403,
-  /** No device has that serial number. */
-  unknownSerial: 4404,
   /** No hello in time. */
   helloTimeout: 4408,
   /** The same device connected again: the older socket is closed. */
   replaced: 4409,
+  /** Too many hellos from this address in a minute: try again later. */
+  tooManyHellos: 4429,
 } as const;
 
 /** The service's answer to an accepted hello: the device is online from now on. */

@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { ApiError } from '../http/errors.ts';
+import { limitKey } from './rate-limit.ts';
 
 /**
  * Limits on failed attempts (wrong passwords, wrong codes) in a fixed window. Only failures count,
@@ -21,9 +22,9 @@ export interface FailurePolicy {
 
 function keys(policy: FailurePolicy, account: string, address: string) {
   return {
-    address: `${policy.name}:address:${address}`,
-    source: `${policy.name}:source:${account}:${address}`,
-    account: `${policy.name}:account:${account}`,
+    address: limitKey(`${policy.name}:address:${address}`),
+    source: limitKey(`${policy.name}:source:${account}:${address}`),
+    account: limitKey(`${policy.name}:account:${account}`),
   };
 }
 

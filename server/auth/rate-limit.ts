@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { ApiError } from '../http/errors.ts';
+import { sha256 } from './secrets.ts';
 
 /** A fixed-window limit: at most `limit` hits per `windowSeconds` for one key. */
 export interface Limit {
@@ -8,30 +9,54 @@ export interface Limit {
   windowSeconds: number;
 }
 
+/** Longest key stored as it is; a longer one (an address a client wrote) is stored as its hash. */
+const MAX_KEY_LENGTH = 200;
+
 /**
- * Count a hit against each key and refuse with 429 when any is over its limit. State lives in
- * the database (one upsert per key), so every server process agrees.
+ * A rate-limit key the table can index: kept as it is up to 200 characters, else its SHA-256.
+ * Keys hold text a client chose (an e-mail, an `X-Forwarded-For` entry), and PostgreSQL refuses
+ * an index entry of more than about 2.7 KB.
+ * @example limitKey(`hello:address:${'9'.repeat(5000)}`) // 'sha256:…' (71 characters)
+ */
+export function limitKey(key: string): string {
+  return key.length <= MAX_KEY_LENGTH ? key : `sha256:${sha256(key)}`;
+}
+
+/**
+ * Count a hit against each key; true when any is over its limit (the hit counts all the same).
+ * State lives in the database (one upsert per key), so every server process agrees.
+ */
+export async function overRateLimit(
+  db: Kysely<Database>,
+  checks: { key: string; limit: Limit }[],
+): Promise<boolean> {
+  let over = false;
+  for (const { key, limit } of checks) {
+    const windowMs = limit.windowSeconds * 1000;
+    const windowStart = new Date(Math.floor(Date.now() / windowMs) * windowMs);
+    const row = await db
+      .insertInto('rate_limits')
+      .values({ key: limitKey(key), window_start: windowStart, hits: 1 })
+      .onConflict((oc) =>
+        oc.columns(['key', 'window_start']).doUpdateSet({ hits: sql`rate_limits.hits + 1` }),
+      )
+      .returning('hits')
+      .executeTakeFirstOrThrow();
+    if (row.hits > limit.limit) over = true;
+  }
+  return over;
+}
+
+/**
+ * Count a hit against each key and refuse with 429 when any is over its limit.
  * @throws {ApiError} 429 `rate_limited`.
  */
 export async function hitRateLimit(
   db: Kysely<Database>,
   checks: { key: string; limit: Limit }[],
 ): Promise<void> {
-  for (const { key, limit } of checks) {
-    const windowMs = limit.windowSeconds * 1000;
-    const windowStart = new Date(Math.floor(Date.now() / windowMs) * windowMs);
-    const row = await db
-      .insertInto('rate_limits')
-      .values({ key, window_start: windowStart, hits: 1 })
-      .onConflict((oc) =>
-        oc.columns(['key', 'window_start']).doUpdateSet({ hits: sql`rate_limits.hits + 1` }),
-      )
-      .returning('hits')
-      .executeTakeFirstOrThrow();
-    if (row.hits > limit.limit) {
-      throw new ApiError(429, 'rate_limited', 'Too many attempts; wait a few minutes and try again');
-    }
-  }
+  if (await overRateLimit(db, checks))
+    throw new ApiError(429, 'rate_limited', 'Too many attempts; wait a few minutes and try again');
 }
 
 /**

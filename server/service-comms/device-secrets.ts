@@ -43,9 +43,10 @@ export async function checkDeviceSecret(
     .select(['devices.id', 'devices.serial', 'devices.model_id', 'device_secrets.secret_hash'])
     .where('devices.serial', '=', serial)
     .executeTakeFirst();
+  // Hashed either way, so that an unknown serial takes the same work as a wrong secret.
+  const given = sha256(secret);
   if (!row) return { ok: false, reason: 'unknown_serial' };
-  if (!row.secret_hash || !safeEqual(sha256(secret), row.secret_hash))
-    return { ok: false, reason: 'wrong_secret' };
+  if (!row.secret_hash || !safeEqual(given, row.secret_hash)) return { ok: false, reason: 'wrong_secret' };
   return { ok: true, device: { id: row.id, serial: row.serial, modelId: row.model_id } };
 }
 

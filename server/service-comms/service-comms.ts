@@ -4,8 +4,10 @@ import type { Duplex } from 'node:stream';
 import type { Kysely } from 'kysely';
 import WebSocket, { type RawData, WebSocketServer } from 'ws';
 import { DEVICE_CLOSE, type DeviceWelcome, deviceHelloSchema } from '../../contracts/service-comms.ts';
+import { overRateLimit } from '../auth/rate-limit.ts';
 import type { Database } from '../db/schema.ts';
 import { requestAddress } from '../http/client-address.ts';
+import { limitChecks } from '../limits/request-limits.ts';
 import { LogSummary } from '../logging/log-summary.ts';
 import { closeSocket } from './close-socket.ts';
 import { type Delivery, offline } from './delivery.ts';
@@ -201,10 +203,25 @@ export class ServiceComms {
       return this.refuse(socket, from, DEVICE_CLOSE.badHello, problem);
     }
     const { serialNumber, modelId, secret } = hello.data;
+    const limits = limitChecks('hello', { helloPerAddress: from });
+    if (await overRateLimit(this.options.db, limits))
+      return this.refuse(
+        socket,
+        from,
+        DEVICE_CLOSE.tooManyHellos,
+        'too many hellos from this address; wait a minute',
+      );
     const check = await checkDeviceSecret(this.options.db, serialNumber, secret);
-    if (!check.ok && check.reason === 'unknown_serial')
-      return this.refuse(socket, from, DEVICE_CLOSE.unknownSerial, 'unknown serial number', serialNumber);
-    if (!check.ok) return this.refuse(socket, from, DEVICE_CLOSE.wrongSecret, 'wrong secret', serialNumber);
+    // One code and one reason whether the serial is unknown or the secret wrong: the socket does
+    // not tell anyone which serial numbers exist.
+    if (!check.ok)
+      return this.refuse(
+        socket,
+        from,
+        DEVICE_CLOSE.wrongSecret,
+        'unknown serial number or wrong secret',
+        serialNumber,
+      );
     if (check.device.modelId !== modelId)
       return this.refuse(
         socket,

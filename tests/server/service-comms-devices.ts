@@ -31,8 +31,8 @@ export async function connectDevice(
 }
 
 /** A hand-driven socket: says `hello`, then answers nothing; resolves with how the service reacted. */
-export function rawDevice(origin: string, hello: unknown) {
-  const socket = new WebSocket(socketUrl(origin));
+export function rawDevice(origin: string, hello: unknown, headers: Record<string, string> = {}) {
+  const socket = new WebSocket(socketUrl(origin), { headers });
   const closed = new Promise<{ code: number; reason: string }>((resolve) =>
     socket.once('close', (code, reason) => resolve({ code, reason: reason.toString() })),
   );

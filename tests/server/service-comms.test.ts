@@ -7,6 +7,7 @@ import {
   deviceAnswerSchema,
   type OnlineDevices,
 } from '../../contracts/service-comms.ts';
+import { REQUEST_LIMITS } from '../../server/limits/request-limits.ts';
 import { loadCodec } from '../../src/codec/load-node.ts';
 import type { Codec } from '../../src/codec/types.ts';
 import type { SocketDevice } from '../../src/device-sim/online/socket-device.ts';
@@ -212,22 +213,39 @@ describe('a device held by a server process that died', () => {
 });
 
 describe('the device socket', () => {
-  it('refuses a wrong secret with a clear close reason', async () => {
-    const device = rawDevice(t.origin, { type: 'hello', ...ownersDevice, secret: 'x'.repeat(43) });
-    expect(await device.closed).toEqual({ code: DEVICE_CLOSE.wrongSecret, reason: 'wrong secret' });
-  });
-
-  it('refuses an unknown serial number', async () => {
-    const device = rawDevice(t.origin, {
+  it('refuses a wrong secret and an unknown serial number alike, so it tells no one which serials exist', async () => {
+    const wrong = rawDevice(t.origin, { type: 'hello', ...ownersDevice, secret: 'x'.repeat(43) });
+    const unknown = rawDevice(t.origin, {
       type: 'hello',
       serialNumber: 'HX5K-24-999999',
       modelId: 'HX-5000',
       secret: 'x'.repeat(43),
     });
-    expect(await device.closed).toEqual({
-      code: DEVICE_CLOSE.unknownSerial,
-      reason: 'unknown serial number',
-    });
+    const refused = { code: DEVICE_CLOSE.wrongSecret, reason: 'unknown serial number or wrong secret' };
+    expect(await wrong.closed).toEqual(refused);
+    expect(await unknown.closed).toEqual(refused);
+  });
+
+  it('refuses hellos past the limit per address, before it checks a secret', async () => {
+    const from = { 'x-forwarded-for': '192.0.2.77' };
+    const hello = {
+      type: 'hello',
+      serialNumber: 'HX5K-24-999999',
+      modelId: 'HX-5000',
+      secret: 'x'.repeat(43),
+    };
+    const limit = REQUEST_LIMITS.helloPerAddress.limit;
+    const within = await Promise.all(
+      Array.from({ length: limit }, () => rawDevice(t.origin, hello, from).closed),
+    );
+    expect(within.every((closed) => closed.code === DEVICE_CLOSE.wrongSecret)).toBe(true);
+    // The next one, even with the right secret, is refused for the address; another address is not.
+    expect((await rawDevice(t.origin, { type: 'hello', ...ownersDevice }, from).closed).code).toBe(
+      DEVICE_CLOSE.tooManyHellos,
+    );
+    expect((await rawDevice(t.origin, hello, { 'x-forwarded-for': '192.0.2.78' }).closed).code).toBe(
+      DEVICE_CLOSE.wrongSecret,
+    );
   });
 
   it('refuses a first message that is not a hello, naming what is wrong', async () => {

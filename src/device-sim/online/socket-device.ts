@@ -33,7 +33,6 @@ const FINAL_CODES: number[] = [
   DEVICE_CLOSE.badHello,
   DEVICE_CLOSE.wrongSecret,
   DEVICE_CLOSE.wrongModel,
-  DEVICE_CLOSE.unknownSerial,
   DEVICE_CLOSE.replaced,
 ];
 
