@@ -61,6 +61,9 @@ async function exportWith(name: string | RegExp): Promise<Saved> {
 }
 
 const lines = (csv: string) => csv.split('\r\n').filter(Boolean);
+/** The cells of one line: every cell is quoted, quotes inside doubled. */
+const cells = (line: string | undefined) =>
+  [...(line ?? '').matchAll(/"((?:[^"]|"")*)"/g)].map((match) => (match[1] ?? '').replaceAll('""', '"'));
 /** The total a pager shows ("1–50 of 70 · page 1 of 2"). */
 const pagerTotal = () =>
   Number(/of (\d+) ·/.exec(screen.getByRole('navigation', { name: 'Pages' }).textContent ?? '')?.[1]);
@@ -74,8 +77,27 @@ describe('CSV export', () => {
     const file = await exportWith('Export CSV');
     expect(file.name).toBe('sites.csv');
     const [header, ...rows] = lines(file.text);
-    expect(header).toBe('Name,Address,Town,State,Site id');
+    expect(cells(header)).toEqual(['Name', 'Address', 'Town', 'State', 'Site id']);
     expect(rows).toHaveLength(total);
+  });
+
+  it('keeps a site name a spreadsheet would split at ";" into a formula as text', async () => {
+    const db = server().server.ctx.db;
+    const site = await db
+      .selectFrom('sites')
+      .select(['id', 'name'])
+      .where('installer_id', '=', 2)
+      .orderBy('id')
+      .executeTakeFirstOrThrow();
+    await db.updateTable('sites').set({ name: 'ZZ Semi;=1+1' }).where('id', '=', site.id).execute();
+    try {
+      await signedInAt('/sites-list');
+      await screen.findByRole('heading', { name: 'Sites', level: 1 });
+      const row = lines((await exportWith('Export CSV')).text).find((line) => line.includes('ZZ Semi'));
+      expect(row?.startsWith(`"ZZ Semi;'=1+1",`)).toBe(true);
+    } finally {
+      await db.updateTable('sites').set({ name: site.name }).where('id', '=', site.id).execute();
+    }
   });
 
   it('says why an export failed and leaves the list as it was', async () => {
@@ -112,20 +134,20 @@ describe('CSV export', () => {
     await screen.findByRole('heading', { name: 'Sites', level: 1 });
     // A long list renders only the rows in view, and jsdom has no view: take a site from the CSV.
     const [, firstSite] = lines((await exportWith('Export CSV')).text);
-    const siteId = firstSite?.split(',').at(-1);
-    const siteName = firstSite?.split(',')[0] ?? '';
+    const siteId = cells(firstSite).at(-1);
+    const siteName = cells(firstSite)[0] ?? '';
     await app?.router.navigate({ href: `/site-details/${siteId}` });
     await screen.findByRole('heading', { name: siteName, level: 1 });
 
     const devices = await exportWith(`Export CSV of the devices at ${siteName}`);
     const [deviceHeader, ...deviceRows] = lines(devices.text);
-    expect(deviceHeader?.startsWith('Serial,Model,Name')).toBe(true);
+    expect(cells(deviceHeader).slice(0, 3)).toEqual(['Serial', 'Model', 'Name']);
     const shown = within(screen.getByRole('table', { name: `Devices at ${siteName}` })).getAllByRole('row');
     expect(deviceRows).toHaveLength(shown.length - 1);
 
     const people = await exportWith(`Export CSV of the people with access to ${siteName}`);
     const [peopleHeader, ...peopleRows] = lines(people.text);
-    expect(peopleHeader).toBe('Name,E-mail,Site roles,Access');
+    expect(cells(peopleHeader)).toEqual(['Name', 'E-mail', 'Site roles', 'Access']);
     expect(peopleRows.some((row) => row.includes(USERS.installer.email))).toBe(true);
   });
 
@@ -137,7 +159,7 @@ describe('CSV export', () => {
     await screen.findByRole('heading', { name: USERS.owner.name, level: 1 });
     const file = await exportWith(`Export CSV of the sites of ${USERS.owner.name}`);
     const [header, ...rows] = lines(file.text);
-    expect(header).toBe('Site,Address');
+    expect(cells(header)).toEqual(['Site', 'Address']);
     const shown = within(screen.getByRole('table', { name: `Sites of ${USERS.owner.name}` })).getAllByRole(
       'row',
     );

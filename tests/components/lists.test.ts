@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { collectAllPages, toCsv } from '../../src/components/lists/csv.ts';
 import { listSearchValidator, sortRows } from '../../src/components/lists/list-search.ts';
@@ -8,14 +9,49 @@ describe('CSV export', () => {
     { header: 'Len', text: (row: { name: string }) => String(row.name.length) },
   ];
 
-  it('quotes commas, quotes and line breaks, with CRLF line ends', () => {
+  it('quotes every cell, doubles quotes and keeps line breaks, with CRLF line ends', () => {
     expect(toCsv([{ name: 'Okafor, "Home"' }, { name: 'two\nlines' }], columns)).toBe(
-      'Name,Len\r\n"Okafor, ""Home""",14\r\n"two\nlines",9\r\n',
+      '"Name","Len"\r\n"Okafor, ""Home""","14"\r\n"two\nlines","9"\r\n',
     );
   });
 
   it('keeps a spreadsheet from running a cell as a formula', () => {
-    expect(toCsv([{ name: '=HYPERLINK("x")' }], columns)).toBe('Name,Len\r\n"\'=HYPERLINK(""x"")",15\r\n');
+    expect(toCsv([{ name: '=HYPERLINK("x")' }], columns)).toBe(
+      '"Name","Len"\r\n"\'=HYPERLINK(""x"")","15"\r\n',
+    );
+  });
+
+  // A spreadsheet in a locale that splits at `;` (or a paste split at tabs) makes a cell of each
+  // part: every part that starts a formula keeps its `'`.
+  it.each([
+    ['ZZ Semi;=1+1', "ZZ Semi;'=1+1"],
+    ['ZZ Comma,+1', "ZZ Comma,'+1"],
+    ['ZZ Tab\t@SUM(A1)', "ZZ Tab\t'@SUM(A1)"],
+    ['a;-1;=2', "a;'-1;'=2"],
+    [';\t=1', ";'\t'=1"],
+    ['\t=1', "'\t'=1"],
+    ['\r=1', "'\r=1"],
+    ['=1;=2', "'=1;'=2"],
+    ['Okafor; Home', 'Okafor; Home'],
+    ['Unit 5-6; Main Rd', 'Unit 5-6; Main Rd'],
+    ['', ''],
+  ])('writes %j as the text %j, quoted', (value, text) => {
+    const [, row] = toCsv([{ name: value }], columns).split('\r\n');
+    expect(row).toBe(`"${text}","${value.length}"`);
+  });
+
+  it('leaves no formula start at the beginning of a cell or of a part after a separator', () => {
+    fc.assert(
+      fc.property(
+        fc.string({ unit: fc.constantFrom('=', '+', '-', '@', '\t', '\r', ';', ',', '"', 'a', ' ', '1') }),
+        (value) => {
+          const csv = toCsv([{ name: value }], [columns[0] as (typeof columns)[0]]);
+          const text = csv.slice('"Name"\r\n"'.length, -'"\r\n'.length).replaceAll('""', '"');
+          expect(text).not.toMatch(/(^|[;,\t])[=+\-@\t\r]/);
+          expect(text.replaceAll("'", '')).toBe(value);
+        },
+      ),
+    );
   });
 
   it('collects every page of the current filter', async () => {

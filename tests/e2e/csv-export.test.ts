@@ -37,7 +37,7 @@ describe('CSV export in the browser', () => {
     expect(total).toBeGreaterThan(50);
     const sites = await download(page, 'Export CSV');
     expect(sites.name).toBe('sites.csv');
-    expect(sites.lines[0]).toBe('Name,Address,Town,State,Site id');
+    expect(sites.lines[0]).toBe('"Name","Address","Town","State","Site id"');
     expect(sites.lines).toHaveLength(total + 1);
 
     const first = page.getByRole('table', { name: 'Sites' }).getByRole('link').first();
@@ -46,14 +46,14 @@ describe('CSV export in the browser', () => {
     await page.getByRole('heading', { level: 1, name }).waitFor();
     await expectAccessible(page);
     const devices = await download(page, `Export CSV of the devices at ${name}`);
-    expect(devices.lines[0]?.startsWith('Serial,Model,Name')).toBe(true);
+    expect(devices.lines[0]?.startsWith('"Serial","Model","Name"')).toBe(true);
     const shown = await page
       .getByRole('table', { name: `Devices at ${name}` })
       .getByRole('row')
       .count();
     expect(devices.lines).toHaveLength(shown);
     const people = await download(page, `Export CSV of the people with access to ${name}`);
-    expect(people.lines[0]).toBe('Name,E-mail,Site roles,Access');
+    expect(people.lines[0]).toBe('"Name","E-mail","Site roles","Access"');
     expect(people.lines.some((line) => line.includes(INSTALLER.email))).toBe(true);
     expect(installer.errors).toEqual([]);
   });

@@ -4,17 +4,29 @@ export interface CsvColumn<T> {
   text: (row: T) => string;
 }
 
+/**
+ * Where a spreadsheet may start a formula: at the start of the text, and after every character
+ * that some spreadsheet splits cells at (`,`; `;` in locales whose decimal mark is a comma; tab),
+ * when the next character is `=`, `+`, `-`, `@`, a tab or a carriage return.
+ */
+const FORMULA_START = /(?<=^|[;,\t])(?=[=+\-@\t\r])/g;
+
+/**
+ * One cell: every place where a formula could start gets a `'` (which makes the rest text), and
+ * the cell is always quoted, so that no separator inside it splits it in any locale.
+ */
 function cell(value: string): string {
-  // A leading =, +, - or @ would run as a formula in a spreadsheet: quote it as text.
-  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+  const safe = value.replace(FORMULA_START, "'");
+  return `"${safe.replace(/"/g, '""')}"`;
 }
 
 /**
- * Rows as RFC 4180 CSV (CRLF line ends, quotes doubled), with a header line.
+ * Rows as RFC 4180 CSV (CRLF line ends, every cell quoted, quotes doubled), with a header line.
+ * Text that a spreadsheet would run as a formula, in a cell or after a `;`, `,` or tab inside
+ * one, is kept as text with a leading `'`.
  *
  * @example
- * toCsv([{ n: 'a,b' }], [{ header: 'Name', text: (r) => r.n }]) // 'Name\r\n"a,b"\r\n'
+ * toCsv([{ n: 'ZZ Semi;=1+1' }], [{ header: 'Name', text: (r) => r.n }]) // '"Name"\r\n"ZZ Semi;\'=1+1"\r\n'
  */
 export function toCsv<T>(rows: readonly T[], columns: readonly CsvColumn<T>[]): string {
   const lines = [columns.map((c) => cell(c.header)).join(',')];
