@@ -1,20 +1,23 @@
 import { Hono } from 'hono';
-import { type Kysely, sql } from 'kysely';
+import { sql } from 'kysely';
 import {
   type ConfigChange,
   type ConfigHistoryEntry,
+  type ConfigHistoryPage,
+  configHistoryQuerySchema,
   configHistoryRecordSchema,
+  MAX_HISTORY_PAGE_BYTES,
   historySerialSchema as serialParam,
+  WRITTEN_AT_BOUNDS,
 } from '../../contracts/config-history.ts';
-import { siteVisible, type Viewer } from '../access/scope.ts';
+import { deviceRights, requireConfiguringRight } from '../access/device-access.ts';
+import { hitRateLimit } from '../auth/rate-limit.ts';
 import type { ServerContext } from '../context.ts';
-import type { Database } from '../db/schema.ts';
+import { clientAddress } from '../http/client-address.ts';
 import { ApiError, notFound } from '../http/errors.ts';
 import type { AuthVariables } from '../http/guards.ts';
 import { readBody, readInput } from '../http/validate.ts';
-
-/** Most entries one read returns; a device configured more often than that shows its latest. */
-const HISTORY_LIMIT = 200;
+import { limitChecks } from '../limits/request-limits.ts';
 
 interface HistoryRow {
   id: string;
@@ -24,6 +27,8 @@ interface HistoryRow {
   transport: 'web-bluetooth' | 'simulated';
   written_at: Date | string;
   received_at: Date | string;
+  /** `received_at` in microseconds since the epoch: where the next page starts. */
+  received_us: string;
   changes: ConfigChange[] | string;
 }
 
@@ -42,40 +47,70 @@ function toEntry(row: HistoryRow): ConfigHistoryEntry {
   };
 }
 
+const ROW = sql`id, serial, user_id, user_email, transport, written_at, received_at, changes,
+  (extract(epoch FROM received_at) * 1000000)::bigint::text AS received_us`;
+
 /**
- * The device with this serial, when the caller may see it (through a site they have access to).
- * @throws {ApiError} 404 when there is no such device or the caller may not see it: a serial the
- *   caller cannot see is not confirmed to exist.
+ * The app's `writtenAt` as an instant the database holds, when it lies within the bounds around
+ * the time the record was received (a few minutes ahead for a fast clock, a year back for the
+ * offline queue).
+ * @throws {ApiError} 400 naming `writtenAt`.
  */
-async function requireVisibleDevice(db: Kysely<Database>, viewer: Viewer, serial: string): Promise<void> {
-  const row = await db
-    .selectFrom('devices')
-    .innerJoin('sites', 'sites.id', 'devices.site_id')
-    .select('devices.id')
-    .where('devices.serial', '=', serial)
-    .where(siteVisible(viewer))
-    .executeTakeFirst();
-  if (!row) throw notFound('Device');
+function boundedWrittenAt(writtenAt: string, receivedAt: number): Date {
+  const instant = new Date(writtenAt);
+  const time = instant.getTime();
+  const ahead = WRITTEN_AT_BOUNDS.aheadMs / 60_000;
+  if (Number.isNaN(time) || time > receivedAt + WRITTEN_AT_BOUNDS.aheadMs)
+    throw new ApiError(
+      400,
+      'invalid_input',
+      `writtenAt: must not be more than ${ahead} minutes after the time the service received it`,
+      'writtenAt',
+    );
+  if (time < receivedAt - WRITTEN_AT_BOUNDS.backMs)
+    throw new ApiError(
+      400,
+      'invalid_input',
+      'writtenAt: must not be more than a year before the time the service received it',
+      'writtenAt',
+    );
+  return instant;
 }
 
 /**
- * Configuration history of a device: `POST` records what a verified Bluetooth write changed,
- * `GET` reads it newest first. The caller must see the device for either.
+ * Configuration history of a device: `POST` records what a verified Bluetooth write changed (only
+ * those who may configure the device), `GET` reads it newest received first, a page at a time
+ * (anyone who sees the device).
  */
 export function configHistoryRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariables }> {
   const app = new Hono<{ Variables: AuthVariables }>();
 
   app.post('/fleet/devices/:serial/config-history', async (c) => {
+    const receivedAt = Date.now();
     const serial = readInput(c.req.param('serial'), serialParam, 'serial');
     const principal = c.get('principal');
-    await requireVisibleDevice(ctx.db, principal, serial);
+    const device = await requireConfiguringRight(
+      ctx.db,
+      principal,
+      serial,
+      'Recording configuration history',
+    );
+    await hitRateLimit(
+      ctx.db,
+      limitChecks('history-write', {
+        historyWritePerUser: principal.id,
+        historyWritePerDevice: device.id,
+        historyWritePerAddress: clientAddress(c, ctx.env.TRUST_PROXY),
+      }),
+    );
     const record = await readBody(c, configHistoryRecordSchema);
+    const writtenAt = boundedWrittenAt(record.writtenAt, receivedAt);
     await sql`
       INSERT INTO config_history (id, serial, user_id, user_email, transport, written_at, changes)
       VALUES (${record.id}, ${serial}, ${principal.id}, ${principal.email}, ${record.transport},
-              ${record.writtenAt}, ${JSON.stringify(record.changes)}::jsonb)
+              ${writtenAt.toISOString()}, ${JSON.stringify(record.changes)}::jsonb)
       ON CONFLICT (id) DO NOTHING`.execute(ctx.db);
-    const stored = await sql<HistoryRow>`SELECT * FROM config_history WHERE id = ${record.id}`.execute(
+    const stored = await sql<HistoryRow>`SELECT ${ROW} FROM config_history WHERE id = ${record.id}`.execute(
       ctx.db,
     );
     const row = stored.rows[0];
@@ -87,11 +122,47 @@ export function configHistoryRoutes(ctx: ServerContext): Hono<{ Variables: AuthV
 
   app.get('/fleet/devices/:serial/config-history', async (c) => {
     const serial = readInput(c.req.param('serial'), serialParam, 'serial');
-    await requireVisibleDevice(ctx.db, c.get('principal'), serial);
+    const query = readInput(
+      { cursor: c.req.query('cursor') || undefined, pageSize: c.req.query('pageSize') },
+      configHistoryQuerySchema,
+      'query',
+    );
+    const viewer = c.get('principal');
+    const device = await deviceRights(ctx.db, viewer, serial);
+    if (!device?.sees) throw notFound('Device');
+    await hitRateLimit(
+      ctx.db,
+      limitChecks('history-read', {
+        historyReadPerUser: viewer.id,
+        historyReadPerAddress: clientAddress(c, ctx.env.TRUST_PROXY),
+      }),
+    );
+    const [afterUs, afterId] = query.cursor?.split('_') ?? [];
+    const after =
+      afterUs && afterId
+        ? sql`AND (received_at, id) < (timestamptz 'epoch' + ${afterUs}::bigint * interval '1 microsecond', ${afterId}::uuid)`
+        : sql``;
+    // One more than a page: whether there is a next one.
     const result = await sql<HistoryRow>`
-      SELECT * FROM config_history WHERE serial = ${serial}
-      ORDER BY written_at DESC, received_at DESC, id LIMIT ${HISTORY_LIMIT}`.execute(ctx.db);
-    return c.json({ history: result.rows.map(toEntry) });
+      SELECT ${ROW} FROM config_history WHERE serial = ${serial} ${after}
+      ORDER BY received_at DESC, id DESC LIMIT ${query.pageSize + 1}`.execute(ctx.db);
+    const items: ConfigHistoryEntry[] = [];
+    let bytes = 0;
+    let last: HistoryRow | undefined;
+    for (const row of result.rows.slice(0, query.pageSize)) {
+      const entry = toEntry(row);
+      bytes += JSON.stringify(entry).length;
+      // A page ends before it grows past the cap; it always holds at least one entry.
+      if (items.length > 0 && bytes > MAX_HISTORY_PAGE_BYTES) break;
+      items.push(entry);
+      last = row;
+    }
+    const more = result.rows.length > items.length;
+    const body: ConfigHistoryPage = {
+      items,
+      nextCursor: more && last ? `${last.received_us}_${last.id}` : null,
+    };
+    return c.json(body);
   });
 
   return app;

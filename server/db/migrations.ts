@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import { CONFIG_HISTORY_SQL } from './migration-config-history.ts';
+import { HISTORY_ORDER_SQL } from './migration-history-order.ts';
 import { LIST_COUNTS_SQL } from './migration-list-counts.ts';
 import { LIST_VERSIONS_SQL } from './migration-list-versions.ts';
 import { SERVICE_COMMS_SQL } from './migration-service-comms.ts';
@@ -120,6 +121,7 @@ const migrations: { version: number; name: string; sql: string }[] = [
   { version: 5, name: 'session cut-off, refresh grace, mail queue', sql: SESSIONS_OUTBOX_SQL },
   { version: 6, name: 'configuration history', sql: CONFIG_HISTORY_SQL },
   { version: 7, name: 'device secrets, presence and command log', sql: SERVICE_COMMS_SQL },
+  { version: 8, name: 'configuration history in the order received', sql: HISTORY_ORDER_SQL },
 ];
 
 /**

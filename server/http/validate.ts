@@ -3,12 +3,21 @@ import { z } from 'zod';
 import { type InputTarget, withNote } from '../openapi/route-notes.ts';
 import { ApiError, validationError } from './errors.ts';
 
+/** Text PostgreSQL cannot hold: a NUL character, or a lone UTF-16 surrogate (`\ud800`). */
+function textProblem(text: string): string | undefined {
+  if (text.includes('\u0000')) return 'must not contain a NUL character';
+  // In a `u` regex a surrogate pair is one code point: only a lone surrogate matches.
+  if (/\p{Cs}/u.test(text)) return 'must be well-formed text (a lone surrogate such as \\ud800 is not)';
+  return undefined;
+}
+
 /**
- * The path of the first string (or key) holding a NUL character inside a JSON value, or undefined.
- * PostgreSQL text cannot hold NUL: such a value must be refused here, naming its field, before it
- * can reach a query and fail there. Walks with its own stack: a 64 KiB body can nest 30,000 deep.
+ * The path of the first string (or key) inside a JSON value that PostgreSQL cannot hold, and
+ * why: a NUL character (text cannot hold one), or a lone surrogate (neither UTF-8 text nor
+ * `jsonb` can). Such a value must be refused here, naming its field, before it can reach a query
+ * and fail there. Walks with its own stack: a 64 KiB body can nest 30,000 deep.
  */
-export function findNul(value: unknown): string[] | undefined {
+export function findBadText(value: unknown): { path: string[]; problem: string } | undefined {
   interface Step {
     value: unknown;
     key?: string;
@@ -22,13 +31,15 @@ export function findNul(value: unknown): string[] | undefined {
   const pending: Step[] = [{ value }];
   for (let step = pending.pop(); step; step = pending.pop()) {
     if (typeof step.value === 'string') {
-      if (step.value.includes('\u0000')) return pathOf(step);
+      const problem = textProblem(step.value);
+      if (problem) return { path: pathOf(step), problem };
     } else if (step.value !== null && typeof step.value === 'object') {
       const entries = Object.entries(step.value);
       // Pushed in reverse, so the first field is looked at first.
       for (let i = entries.length - 1; i >= 0; i--) {
         const [key, item] = entries[i] as [string, unknown];
-        if (key.includes('\u0000')) return pathOf(step, key);
+        const problem = textProblem(key);
+        if (problem) return { path: pathOf(step, key), problem };
         pending.push({ value: item, key, parent: step });
       }
     }
@@ -37,15 +48,16 @@ export function findNul(value: unknown): string[] | undefined {
 }
 
 /**
- * Check a value with a schema: a NUL character anywhere is refused first, then the schema's first
- * issue. `where` names the failure when the issue is about the value as a whole.
+ * Check a value with a schema: text PostgreSQL cannot hold (a NUL character, a lone surrogate)
+ * anywhere is refused first, then the schema's first issue. `where` names the failure when the
+ * issue is about the value as a whole.
  * @throws {ApiError} 400 `invalid_input` naming the field.
  */
 export function parseInput<S extends z.ZodType>(value: unknown, schema: S, where: string): z.output<S> {
-  const nul = findNul(value);
-  if (nul) {
-    const field = nul.join('.') || where;
-    throw new ApiError(400, 'invalid_input', `${field}: must not contain a NUL character`, field);
+  const bad = findBadText(value);
+  if (bad) {
+    const field = bad.path.join('.') || where;
+    throw new ApiError(400, 'invalid_input', `${field}: ${bad.problem}`, field);
   }
   const result = schema.safeParse(value);
   if (!result.success) throw validationError(result.error, where);

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import {
   configHistoryEntrySchema,
-  configHistoryListSchema,
+  configHistoryPageSchema,
+  configHistoryQuerySchema,
   configHistoryRecordSchema,
   historySerialSchema,
 } from '../../contracts/config-history.ts';
@@ -47,22 +48,30 @@ export const PENDING_CONFIG_ROUTE_DOCS: Readonly<Record<string, PendingRouteDoc>
           description: 'The stored record (the same record again for an id already stored)',
           schema: configHistoryEntrySchema,
         },
+        403: {
+          description: 'The caller sees the device without the installer or configurator role on its site',
+        },
         404: { description: 'No such device, or the caller may not see it' },
         409: { description: 'Another record already has this id' },
+        429: { description: 'Too many records from this user, for this device or from this address' },
       },
     },
     inputs: { param: historyParams, json: configHistoryRecordSchema },
   },
   'GET /fleet/devices/:serial/config-history': {
     description: {
-      summary: "A device's configuration history, newest first",
+      summary: "A device's configuration history, a page at a time, newest received first",
       tag: 'devices',
       responses: {
-        200: { description: 'History entries', schema: configHistoryListSchema },
+        200: {
+          description: 'One page of entries and where the next starts',
+          schema: configHistoryPageSchema,
+        },
         404: { description: 'No such device, or the caller may not see it' },
+        429: { description: 'Too many reads from this user or address' },
       },
     },
-    inputs: { param: historyParams },
+    inputs: { param: historyParams, query: configHistoryQuerySchema },
   },
   'POST /service-comms/command': {
     description: {

@@ -1,6 +1,6 @@
 import 'fake-indexeddb/auto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { configHistoryListSchema } from '../../contracts/config-history.ts';
+import { configHistoryPageSchema } from '../../contracts/config-history.ts';
 import { devicePageSchema } from '../../contracts/devices.ts';
 import { HistoryQueue, type SendRecord } from '../../src/features/devices/ble/history-queue.ts';
 import { IDS, startTestServer, type TestServer } from '../server/harness.ts';
@@ -40,9 +40,9 @@ const write = (newValue: string) => ({
 });
 
 async function history() {
-  return configHistoryListSchema.parse(
+  return configHistoryPageSchema.parse(
     (await t.call('GET', `/config/fleet/devices/${serial}/config-history`, { token })).body,
-  ).history;
+  ).items;
 }
 
 describe('the configuration history queue', () => {

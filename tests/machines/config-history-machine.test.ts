@@ -1,4 +1,6 @@
 import 'fake-indexeddb/auto';
+import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createActor, waitFor } from 'xstate';
 import { devicePageSchema } from '../../contracts/devices.ts';
@@ -27,9 +29,16 @@ afterAll(() => t.close());
  */
 function service(dbName: string) {
   const state = { online: true };
-  const configApi = (async (path: string, options: { method?: string; body?: unknown } = {}) => {
+  const configApi = (async (
+    path: string,
+    options: { method?: string; body?: unknown; query?: Record<string, string> } = {},
+  ) => {
     if (!state.online) throw Object.assign(new TypeError('Failed to fetch'), { status: 0 });
-    const answer = await t.call(options.method ?? 'GET', `/config${path}`, { token, body: options.body });
+    const search = new URLSearchParams(options.query ?? {}).toString();
+    const answer = await t.call(options.method ?? 'GET', `/config${path}${search ? `?${search}` : ''}`, {
+      token,
+      body: options.body,
+    });
     if (answer.status >= 400) throw Object.assign(new Error('refused'), { status: answer.status });
     return answer.body;
   }) as ApiClient;
@@ -99,6 +108,31 @@ describe('the configuration history of a device', () => {
     await waitFor(actor, (s) => s.matches('shown') && s.context.waiting.length === 0);
     expect(actor.getSnapshot().context.error).toBeNull();
     expect(actor.getSnapshot().context.entries?.[0]?.changes[0]?.newValue).toBe('6');
+    actor.stop();
+  });
+
+  it('reads the history a page at a time: "more" adds the older pages until none is left', async () => {
+    const { actor } = service('history-machine-pages');
+    await shown(actor);
+    // A device configured more often than one page holds (written straight into the table: the
+    // service takes at most 20 records an hour for one device).
+    for (let i = 0; i < 30; i++)
+      await sql`INSERT INTO config_history (id, serial, user_id, user_email, transport, written_at, changes)
+        VALUES (${randomUUID()}, ${serial}, ${IDS.installerA}, 'installer@solarpros.example', 'simulated',
+                now(), ${JSON.stringify(write(`p${i}`).changes)}::jsonb)`.execute(t.server.ctx.db);
+    actor.send({ type: 'history.refresh' });
+    await waitFor(actor, (s) => s.matches('shown') && s.context.entries?.[0]?.changes[0]?.newValue === 'p29');
+    const first = actor.getSnapshot().context.entries ?? [];
+    expect(actor.getSnapshot().context.nextCursor).not.toBeNull();
+    while (actor.getSnapshot().context.nextCursor !== null) {
+      const before = actor.getSnapshot().context.entries?.length ?? 0;
+      actor.send({ type: 'history.more' });
+      await waitFor(actor, (s) => s.matches('shown') && (s.context.entries?.length ?? 0) > before);
+    }
+    const all = actor.getSnapshot().context.entries ?? [];
+    expect(all.slice(0, first.length)).toEqual(first);
+    expect(new Set(all.map((e) => e.id)).size).toBe(all.length);
+    expect(actor.getSnapshot().can({ type: 'history.more' })).toBe(false);
     actor.stop();
   });
 });

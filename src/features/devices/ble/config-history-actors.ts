@@ -1,14 +1,26 @@
 import { fromCallback, fromPromise } from 'xstate';
-import { type ConfigHistoryRecord, configHistoryListSchema } from '../../../../contracts/config-history.ts';
+import {
+  type ConfigHistoryPage,
+  type ConfigHistoryRecord,
+  configHistoryPageSchema,
+} from '../../../../contracts/config-history.ts';
 import type {
   ConfigHistoryEvent,
   HistoryLoad,
   HistoryWrite,
+  OlderPage,
 } from '../../../../machines/ble/config-history-machine.ts';
 import type { ApiClient } from '../../../api/api-client.ts';
 import { HistoryQueue } from './history-queue.ts';
 
 const historyPath = (serial: string) => `/fleet/devices/${encodeURIComponent(serial)}/config-history`;
+
+/** One page of a device's history (`GET …/config-history?cursor=`), newest received first. */
+async function readPage(configApi: ApiClient, serial: string, cursor?: string): Promise<ConfigHistoryPage> {
+  return configHistoryPageSchema.parse(
+    await configApi(historyPath(serial), { query: cursor ? { cursor } : {} }),
+  );
+}
 
 /**
  * The queue that carries verified writes to the configuration service (one per API client, so
@@ -44,12 +56,16 @@ export function createConfigHistoryActors(
         .filter((q) => q.serialNumber === input.serial)
         .map((q) => q.record);
       try {
-        const answer = configHistoryListSchema.parse(await configApi(historyPath(input.serial)));
-        return { entries: answer.history, waiting, error: null };
+        const page = await readPage(configApi, input.serial);
+        return { entries: page.items, nextCursor: page.nextCursor, waiting, error: null };
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
-        return { entries: null, waiting, error: message };
+        return { entries: null, nextCursor: null, waiting, error: message };
       }
+    }),
+    loadOlder: fromPromise<OlderPage, { serial: string; cursor: string }>(async ({ input }) => {
+      const page = await readPage(configApi, input.serial, input.cursor);
+      return { entries: page.items, nextCursor: page.nextCursor };
     }),
     recordWrite: fromPromise<unknown, HistoryWrite>(({ input }) => queue.record(input)),
     watchOnline: fromCallback<ConfigHistoryEvent>(({ sendBack }) => {

@@ -54,10 +54,14 @@ function Entry({ record, by }: { record: WaitingRecord | ConfigHistoryEntry; by:
 
 /**
  * The device's configuration history, newest first: what every verified write changed, by whom and
- * over which transport; writes made without a reachable service show as waiting to be sent.
+ * over which transport; writes made without a reachable service show as waiting to be sent. The
+ * service answers a page at a time; "Show older changes" adds the next.
  */
 export function ConfigHistorySection({ history }: { history: HistoryActor }) {
   const loading = useSelector(history, (s) => !s.matches('shown'));
+  const loadingOlder = useSelector(history, (s) => s.matches('loadingOlder'));
+  const hasOlder = useSelector(history, (s) => s.context.nextCursor !== null);
+  const canLoadOlder = useSelector(history, (s) => s.can({ type: 'history.more' }));
   const entries = useSelector(history, (s) => s.context.entries);
   const waiting = useSelector(history, (s) => s.context.waiting);
   const error = useSelector(history, (s) => s.context.error);
@@ -102,6 +106,19 @@ export function ConfigHistorySection({ history }: { history: HistoryActor }) {
               <Entry key={e.id} record={e} by={e.userEmail} />
             ))}
           </ol>
+        ) : null}
+        {hasOlder ? (
+          <Group>
+            <Button
+              variant="default"
+              size="xs"
+              onClick={() => history.send({ type: 'history.more' })}
+              disabled={!canLoadOlder}
+              loading={loadingOlder}
+            >
+              Show older changes
+            </Button>
+          </Group>
         ) : null}
       </Stack>
     </Card>

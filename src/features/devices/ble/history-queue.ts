@@ -15,8 +15,12 @@ interface HistoryDb extends DBSchema {
 /** Sends one record; rejects with the HTTP status (0 when nothing answered) in `status`. */
 export type SendRecord = (serialNumber: string, record: ConfigHistoryRecord) => Promise<void>;
 
-/** Statuses worth sending again later: nothing answered, not signed in, or the server failing. */
-const retryable = (status: number) => status === 0 || status === 401 || status === 408 || status >= 500;
+/**
+ * Statuses worth sending again later: nothing answered, not signed in, too many records for now
+ * (429), or the server failing.
+ */
+const retryable = (status: number) =>
+  status === 0 || status === 401 || status === 408 || status === 429 || status >= 500;
 
 const statusOf = (error: unknown): number =>
   typeof error === 'object' && error !== null && 'status' in error && typeof error.status === 'number'
