@@ -4,8 +4,9 @@ import { serialNumberPattern } from './devices-list.ts';
 /**
  * Devices online (DESIGN.md §10, specification §7): devices hold a WebSocket to the configuration
  * service, and `/service-comms` calls reach them. These paths carry no `api-key`; they need a
- * Bearer token of company staff or of a user with the `configurator` or `installer` site role on
- * the device's site.
+ * Bearer token. Company staff (`company-staff.ts`) send any frame to any device; anyone else who
+ * may configure the device (an admin, or the `configurator` or `installer` role on its site)
+ * sends only its model's catalogue commands.
  */
 
 /** Longest frame a command may carry: one characteristic write (DESIGN.md §8). */
@@ -24,8 +25,9 @@ export const frameBytesSchema = z
 /**
  * `POST /config/service-comms/command`: the frame to deliver. Answers the device's answer frame in
  * the same shape (specification §7: a command built for a device yields `{serialNumber, data}`).
- * Errors: 400 malformed frame, 403 not allowed, 404 unknown serial, 409 `device_offline`,
- * 504 `device_timeout`.
+ * Errors: 400 malformed frame, 403 not allowed (`raw_frames_staff_only` for a frame that is not
+ * one of the model's catalogue commands, from anyone but company staff), 404 unknown serial, 409
+ * `device_offline`, 429 `rate_limited`, 504 `device_timeout`.
  */
 export const deviceCommandSchema = z.object({
   serialNumber: serviceCommsSerialSchema,
@@ -49,7 +51,13 @@ export type OnlineDevice = z.infer<typeof onlineDeviceSchema>;
 export const onlineDevicesSchema = z.object({ devices: z.array(onlineDeviceSchema) });
 export type OnlineDevices = z.infer<typeof onlineDevicesSchema>;
 
-/** One exchange in a device's command log. `answer` is null when the device did not answer. */
+/** How the command log names a sender who is company staff to a reader who is not (user id 0). */
+export const STAFF_SENDER = 'Company staff';
+
+/**
+ * One exchange in a device's command log. `answer` is null when the device did not answer. A
+ * reader who is not company staff sees a staff sender as {@link STAFF_SENDER}, never an address.
+ */
 export const commandLogEntrySchema = z.object({
   id: z.number().int(),
   serialNumber: z.string(),

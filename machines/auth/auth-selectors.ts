@@ -1,5 +1,6 @@
 import { decodeJwt } from 'jose';
 import type { SnapshotFrom } from 'xstate';
+import { isCompanyStaffEmail } from '../../contracts/company-staff.ts';
 import type { Service } from '../storage-keys.ts';
 import type { authMachine } from './auth-machine.ts';
 
@@ -51,9 +52,7 @@ export const isSigningIn = (s: AuthSnapshot): boolean => s.matches({ session: 's
 export const isRefreshing = (s: AuthSnapshot, service: Service): boolean =>
   s.matches({ [service]: 'refreshing' });
 
-/** Company staff: the signed-in e-mail ends with `@companyDomain`, case-insensitive. */
+/** Company staff: the signed-in e-mail ends with `@companyDomain`, case-insensitive (the server's rule too). */
 export function isCompanyStaff(s: AuthSnapshot, companyDomain: string): boolean {
-  const email = currentEmail(s);
-  const domain = companyDomain.trim().replace(/^@/, '').toLowerCase();
-  return email !== null && domain !== '' && email.toLowerCase().endsWith(`@${domain}`);
+  return isCompanyStaffEmail(currentEmail(s), companyDomain);
 }

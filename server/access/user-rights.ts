@@ -1,11 +1,7 @@
+import { isCompanyStaffEmail } from '../../contracts/company-staff.ts';
 import type { UserRole } from '../../contracts/users.ts';
 import { forbidden } from '../http/errors.ts';
 import type { Viewer } from './scope.ts';
-
-/** Whether an address is in the company domain (company staff). */
-export function isCompanyAddress(email: string, companyDomain: string): boolean {
-  return email.toLowerCase().endsWith(`@${companyDomain.toLowerCase()}`);
-}
 
 /**
  * Refuse an address in the company domain from anyone but an admin: such an address makes its
@@ -13,7 +9,7 @@ export function isCompanyAddress(email: string, companyDomain: string): boolean 
  * @throws {ApiError} 403 `admin_only`.
  */
 export function requireAdminForCompanyAddress(caller: Viewer, email: string, companyDomain: string): void {
-  if (caller.role !== 'admin' && isCompanyAddress(email, companyDomain)) {
+  if (caller.role !== 'admin' && isCompanyStaffEmail(email, companyDomain)) {
     throw forbidden(`Only an admin gives an address at ${companyDomain}`, 'admin_only');
   }
 }

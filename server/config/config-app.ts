@@ -9,6 +9,7 @@ import { type AuthVariables, requireApiKey, requireBearer } from '../http/guards
 import { openApiRoute } from '../openapi/openapi-document.ts';
 import { PENDING_CONFIG_ROUTE_DOCS } from '../openapi/pending-route-docs.ts';
 import { describeRoute } from '../openapi/route-notes.ts';
+import { catalogueIn } from '../service-comms/catalogue-commands.ts';
 import { serviceCommsRoutes } from '../service-comms/service-comms-routes.ts';
 import { configAuthRoutes } from './auth-routes.ts';
 import { configHistoryRoutes } from './config-history-routes.ts';
@@ -46,7 +47,7 @@ export function createConfigApp(ctx: ServerContext, publicDir: string): Hono<{ V
   app.route('/devices-list', devicesListRoute(ctx.env.LINK_KEY, join(publicDir, 'devices-list.json')));
 
   app.use('/service-comms/*', signedIn);
-  app.route('/', serviceCommsRoutes(ctx));
+  app.route('/', serviceCommsRoutes(ctx, catalogueIn(publicDir)));
 
   app.use(requireApiKey(ctx.env.API_KEY));
   app.route('/auth', configAuthRoutes(ctx));

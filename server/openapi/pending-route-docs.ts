@@ -80,7 +80,11 @@ export const PENDING_CONFIG_ROUTE_DOCS: Readonly<Record<string, PendingRouteDoc>
       example: { serialNumber: 'HX5K-24-000123', data: [1, 0, 0] },
       responses: {
         200: { description: "The device's answer frame", schema: deviceAnswerSchema },
-        403: { description: 'Not company staff, and no configurator or installer role on the site' },
+        403: {
+          description:
+            'No configurator or installer role on the site (service_comms_forbidden), or a raw frame from someone who is not company staff (raw_frames_staff_only)',
+        },
+        429: { description: 'Too many commands from this user or address' },
         404: { description: 'No such device, or the caller may not see it' },
         409: { description: 'device_offline: the device is not connected (or went away mid-command)' },
         504: { description: 'device_timeout: the device did not answer in time' },
@@ -101,7 +105,11 @@ export const PENDING_CONFIG_ROUTE_DOCS: Readonly<Record<string, PendingRouteDoc>
       summary: "A device's commands and answers with who sent them, newest first (no api-key)",
       tag: 'devices online',
       responses: {
-        200: { description: 'Log entries', schema: commandLogSchema },
+        200: {
+          description:
+            'Log entries; a reader who is not company staff sees a staff sender as "Company staff"',
+          schema: commandLogSchema,
+        },
         403: { description: 'Not company staff, and no configurator or installer role on the site' },
         404: { description: 'No such device, or the caller may not see it' },
       },

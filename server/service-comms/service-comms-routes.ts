@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import { isCompanyStaffEmail } from '../../contracts/company-staff.ts';
 import {
   commandLogQuerySchema,
   type DeviceAnswer,
@@ -6,63 +7,93 @@ import {
   deviceCommandSchema,
   type OnlineDevices,
   onlineDevicesQuerySchema,
+  STAFF_SENDER,
   serviceCommsSerialSchema,
 } from '../../contracts/service-comms.ts';
+import { type DeviceRights, deviceRights } from '../access/device-access.ts';
 import { likePattern, siteVisible } from '../access/scope.ts';
-import { isCompanyAddress } from '../access/user-rights.ts';
 import type { Principal } from '../auth/access-tokens.ts';
+import { hitRateLimit } from '../auth/rate-limit.ts';
 import type { ServerContext } from '../context.ts';
+import { clientAddress } from '../http/client-address.ts';
 import { ApiError, forbidden, notFound } from '../http/errors.ts';
 import type { AuthVariables } from '../http/guards.ts';
 import { readBody, readInput } from '../http/validate.ts';
+import { limitChecks } from '../limits/request-limits.ts';
+import { type CatalogueLookup, isCatalogueCommand } from './catalogue-commands.ts';
 import { logExchange, readCommandLog } from './command-log.ts';
 import { issueDeviceSecret } from './device-secrets.ts';
 
-/** Site roles that may send a device commands (besides company staff). */
-const COMMAND_ROLES = ['configurator', 'installer'];
-
-/** Company staff: the admin role, or an address in the company domain (which only an admin gives). */
-export function isCompanyStaff(ctx: ServerContext, principal: Principal): boolean {
-  return principal.role === 'admin' || isCompanyAddress(principal.email, ctx.env.COMPANY_DOMAIN);
+/** Company staff: the signed-in e-mail is in the company domain (the app's menu uses the same rule). */
+function isStaff(ctx: ServerContext, principal: Principal): boolean {
+  return isCompanyStaffEmail(principal.email, ctx.env.COMPANY_DOMAIN);
 }
 
 /**
- * The device a caller may send commands to and read the log of: company staff, or a user whose
- * switched-on access to the device's site holds the `configurator` or `installer` role.
+ * The device a caller may send commands to and read the log of: company staff (any device), or a
+ * caller who may configure it (an admin, or switched-on access with the `installer` or
+ * `configurator` site role).
  * @throws {ApiError} 404 unknown serial (or a site the caller cannot see), 403 a role that may not.
  */
 async function requireCommandRight(ctx: ServerContext, principal: Principal, serial: string) {
-  const device = await ctx.db
-    .selectFrom('devices')
-    .leftJoin('site_access', (join) =>
-      join.onRef('site_access.site_id', '=', 'devices.site_id').on('site_access.user_id', '=', principal.id),
-    )
-    .select(['devices.id', 'devices.serial', 'site_access.roles', 'site_access.access'])
-    .where('devices.serial', '=', serial)
-    .executeTakeFirst();
-  if (!device) throw notFound('Device');
-  const found = { id: device.id, serial: device.serial };
-  if (isCompanyStaff(ctx, principal)) return found;
-  // A device on a site the caller cannot see is as unknown to them as one that does not exist.
-  if (!device.access) throw notFound('Device');
-  if (!(device.roles ?? []).some((role) => COMMAND_ROLES.includes(role)))
+  const rights = await deviceRights(ctx.db, principal, serial);
+  if (!rights || (!rights.sees && !isStaff(ctx, principal))) throw notFound('Device');
+  if (!rights.configures && !isStaff(ctx, principal))
     throw forbidden(
       'Commands to this device need the configurator or installer role on its site',
       'service_comms_forbidden',
     );
-  return found;
+  return rights;
+}
+
+/**
+ * Raw frames are for company staff only. Anyone else who may configure the device sends only the
+ * catalogue commands of its model: a whole frame of the model's write size whose opcode is one of
+ * its commands.
+ * @throws {ApiError} 403 `raw_frames_staff_only`.
+ */
+async function requireCatalogueCommand(
+  ctx: ServerContext,
+  catalogue: CatalogueLookup,
+  principal: Principal,
+  device: DeviceRights,
+  frame: number[],
+): Promise<void> {
+  if (isStaff(ctx, principal)) return;
+  const entry = await catalogue(device.modelId);
+  if (entry && isCatalogueCommand(entry, frame)) return;
+  const allowed = entry
+    ? `: a frame of ${entry.write.bufferSize} bytes whose opcode is one of ${entry.commands
+        .map((command) => `0x${command.opCode.toString(16).padStart(2, '0')}`)
+        .join(', ')}`
+    : '';
+  throw forbidden(
+    `Only company staff send raw frames; send one of the ${device.modelId}'s catalogue commands${allowed}`,
+    'raw_frames_staff_only',
+  );
 }
 
 /** Devices online: commands to connected devices, their log, who is online, device secrets. */
-export function serviceCommsRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariables }> {
+export function serviceCommsRoutes(
+  ctx: ServerContext,
+  catalogue: CatalogueLookup,
+): Hono<{ Variables: AuthVariables }> {
   const app = new Hono<{ Variables: AuthVariables }>();
   const comms = ctx.comms;
   const timeout = ctx.env.SERVICE_COMMS_TIMEOUT_MS;
 
   app.post('/service-comms/command', async (c) => {
-    const { serialNumber, data } = await readBody(c, deviceCommandSchema);
     const sender = c.get('principal');
+    await hitRateLimit(
+      ctx.db,
+      limitChecks('command', {
+        commandPerUser: sender.id,
+        commandPerAddress: clientAddress(c, ctx.env.TRUST_PROXY),
+      }),
+    );
+    const { serialNumber, data } = await readBody(c, deviceCommandSchema);
     const device = await requireCommandRight(ctx, sender, serialNumber);
+    await requireCatalogueCommand(ctx, catalogue, sender, device, data);
     const sentAt = new Date();
     const delivery = await comms.deliver(serialNumber, data);
     await logExchange(ctx.db, { device, sender, command: data, delivery, sentAt });
@@ -81,7 +112,7 @@ export function serviceCommsRoutes(ctx: ServerContext): Hono<{ Variables: AuthVa
       .innerJoin('sites', 'sites.id', 'devices.site_id')
       .select(['device_presence.serial', 'devices.model_id', 'device_presence.connected_at'])
       .where(comms.presence.onlineCondition());
-    if (!isCompanyStaff(ctx, viewer)) query = query.where(siteVisible(viewer));
+    if (!isStaff(ctx, viewer)) query = query.where(siteVisible(viewer));
     if (q) query = query.where('device_presence.serial', 'ilike', likePattern(q));
     const rows = await query.orderBy('device_presence.serial').limit(1000).execute();
     const body: OnlineDevices = {
@@ -97,8 +128,18 @@ export function serviceCommsRoutes(ctx: ServerContext): Hono<{ Variables: AuthVa
   app.get('/service-comms/devices/:serial/log', async (c) => {
     const serial = readInput(c.req.param('serial'), serviceCommsSerialSchema, 'serial');
     const { limit } = readInput({ limit: c.req.query('limit') }, commandLogQuerySchema, 'limit');
-    const device = await requireCommandRight(ctx, c.get('principal'), serial);
-    return c.json({ entries: await readCommandLog(ctx.db, device.id, limit) });
+    const viewer = c.get('principal');
+    const device = await requireCommandRight(ctx, viewer, serial);
+    const entries = await readCommandLog(ctx.db, device.id, limit);
+    // Staff send from their own addresses; whoever is not staff sees only that staff sent it.
+    const shown = isStaff(ctx, viewer)
+      ? entries
+      : entries.map((entry) =>
+          isCompanyStaffEmail(entry.userEmail, ctx.env.COMPANY_DOMAIN)
+            ? { ...entry, userId: 0, userEmail: STAFF_SENDER }
+            : entry,
+        );
+    return c.json({ entries: shown });
   });
 
   app.post('/service-comms/devices/:serial/secret', async (c) => {

@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { devicesListSchema } from '../../contracts/devices-list.ts';
 import {
   type CommandLog,
   commandLogSchema,
@@ -6,6 +8,7 @@ import {
   type DeviceSecret,
   deviceAnswerSchema,
   type OnlineDevices,
+  STAFF_SENDER,
 } from '../../contracts/service-comms.ts';
 import { REQUEST_LIMITS } from '../../server/limits/request-limits.ts';
 import { loadCodec } from '../../src/codec/load-node.ts';
@@ -99,6 +102,48 @@ describe('a command to an online device', () => {
     const answer = await command(ownersDevice.serialNumber, frame);
     expect(answer.status).toBe(200);
     expect(deviceAnswerSchema.parse(answer.body).data.slice(0, 3)).toEqual([0xee, 0x01, 0x01]);
+  });
+});
+
+describe('raw frames and catalogue commands', () => {
+  const catalogueOf = (modelId: string) => {
+    const lists = ['public/devices-list.json', 'public/devices-list-e1.json'].map((file) =>
+      devicesListSchema.parse(JSON.parse(readFileSync(file, 'utf8'))),
+    );
+    const entry = lists.map((list) => list.devicesList[modelId]).find(Boolean);
+    if (!entry) throw new Error(`no catalogue entry for ${modelId}`);
+    return entry;
+  };
+
+  it("lets an installer send the model's own catalogue commands", async () => {
+    const entry = catalogueOf(ownersDevice.modelId);
+    const extra = entry.commands.find((c) => c.opCode > 0x04);
+    if (!extra) throw new Error('the model has no command of its own');
+    const answer = await command(
+      ownersDevice.serialNumber,
+      [...codec.buildFrame(extra.opCode, entry.write.bufferSize)],
+      tokens.installerA,
+    );
+    expect(answer.status).toBe(200);
+    // Delivered: the device answers it (here: locked until a password check on its link).
+    expect(deviceAnswerSchema.parse(answer.body).data.slice(0, 3)).toEqual([0xee, 0x05, extra.opCode]);
+  });
+
+  it.each([
+    ['an opcode outside the catalogue', () => [...codec.buildFrame(0x7f, 255)]],
+    ['a catalogue opcode in a short frame', () => [0x01]],
+    ['a catalogue opcode in a frame longer than the write size', () => [...codec.buildFrame(0x01, 255), 0]],
+  ])('refuses an installer a raw frame (%s) with 403: raw frames are for company staff', async (_, frame) => {
+    const answer = await command(ownersDevice.serialNumber, frame(), tokens.installerA);
+    expect(answer.status).toBe(403);
+    expect(answer.body).toMatchObject({ code: 'raw_frames_staff_only' });
+  });
+
+  it('lets company staff send any frame', async () => {
+    const answer = await command(ownersDevice.serialNumber, [...codec.buildFrame(0x7f, 255)]);
+    expect(answer.status).toBe(200);
+    // The device itself refuses an opcode it does not know.
+    expect(deviceAnswerSchema.parse(answer.body).data.slice(0, 2)).toEqual([0xee, 0x03]);
   });
 });
 
@@ -308,6 +353,22 @@ describe("a device's command log", () => {
     expect(ids).toEqual([...ids].sort((a, b) => b - a));
     // The refused callers (owner: 403, unknown device) left nothing in it.
     expect(log.entries.every((e) => e.userId !== IDS.owner)).toBe(true);
+  });
+
+  it('shows a reader who is not company staff no staff e-mail, only that staff sent it', async () => {
+    await command(ownersDevice.serialNumber, [...codec.buildFrame(0x01, 255)], tokens.admin);
+    const path = `/config/service-comms/devices/${ownersDevice.serialNumber}/log`;
+    const asInstaller = commandLogSchema.parse(
+      (await t.call('GET', path, { token: tokens.installerA, apiKey: null })).body,
+    );
+    const asStaff = commandLogSchema.parse(
+      (await t.call('GET', path, { token: tokens.admin, apiKey: null })).body,
+    );
+    expect(asStaff.entries[0]).toMatchObject({ userId: IDS.admin, userEmail: 'admin@fleet.example' });
+    expect(asInstaller.entries[0]).toMatchObject({ userId: 0, userEmail: STAFF_SENDER });
+    expect(JSON.stringify(asInstaller)).not.toContain('@fleet.example');
+    // Senders who are not staff keep their address for everyone.
+    expect(asInstaller.entries.some((e) => e.userEmail === 'installer@solarpros.example')).toBe(true);
   });
 
   it('records offline and time-out outcomes', async () => {

@@ -5,8 +5,11 @@ import { loadCodec } from '../../codec/load-browser.ts';
 import { requireCurrentUser } from '../../components/current-user.ts';
 
 /**
- * The Remote Debugger: company staff only (an e-mail of the company domain); the server refuses
- * anyone else's commands too. Loads the codec that builds and checks the frames.
+ * The Remote Debugger sends raw frames, which are for company staff only (an e-mail of the company
+ * domain, `contracts/company-staff.ts`): the page is theirs, and the service refuses a raw frame
+ * from anyone else, who may send only a device's catalogue commands, and only to devices on sites
+ * where they hold the installer or configurator role. Loads the codec that builds and checks the
+ * frames.
  *
  * @throws ApiError 403 for anyone who is not company staff; CodecLoadError when the codec fails to load
  */

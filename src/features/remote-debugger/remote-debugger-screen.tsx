@@ -51,7 +51,9 @@ export function RemoteDebuggerScreen() {
           Remote Debugger
         </Title>
         <Text c="dimmed" size="sm">
-          Send a device a raw command and read its answer, from your desk or at the device.
+          Send a device a raw command and read its answer, from your desk or at the device. Raw frames are for
+          company staff only: the service refuses them from anyone else, who may send only a device's
+          catalogue commands.
         </Text>
       </div>
       <Grid gap="xl">
