@@ -16,20 +16,31 @@ const claimsSchema = z.object({
   email: z.string(),
   name: z.string(),
   role: userRoleSchema,
+  /** The sign-in (refresh-token family) the token belongs to; absent for the older password sign-in. */
+  sid: z.uuid().optional(),
 });
 
 /** Issuer names: configuration tokens and monitoring tokens never pass for each other. */
 export type TokenIssuer = 'fleet-config' | 'fleet-monitoring';
 
-/** Sign a short-lived access token for a user. */
+/**
+ * Sign a short-lived access token for a user. `sessionId` is the refresh-token family of the
+ * sign-in it belongs to (claim `sid`): signing out revokes the family, and with it this token.
+ */
 export async function signAccessToken(
   key: SigningKey,
   issuer: TokenIssuer,
   user: Principal,
   ttlSeconds: number,
+  sessionId?: string,
 ): Promise<string> {
   return (
-    new SignJWT({ email: user.email, name: user.name, role: user.role })
+    new SignJWT({
+      email: user.email,
+      name: user.name,
+      role: user.role,
+      ...(sessionId ? { sid: sessionId } : {}),
+    })
       .setProtectedHeader({ alg: 'EdDSA', kid: key.kid, typ: 'at+jwt' })
       .setSubject(String(user.id))
       .setIssuer(issuer)
@@ -46,6 +57,8 @@ export interface VerifiedToken {
   principal: Principal;
   issuedAt: number;
   expiresAt: number;
+  /** The sign-in (refresh-token family) it belongs to, when it has one. */
+  sessionId?: string;
 }
 
 /**
@@ -65,6 +78,7 @@ export async function verifyAccessTokenClaims(
       principal: { id: Number(claims.sub), email: claims.email, name: claims.name, role: claims.role },
       issuedAt: payload.iat,
       expiresAt: payload.exp,
+      ...(claims.sid ? { sessionId: claims.sid } : {}),
     };
   } catch {
     return null;

@@ -36,7 +36,7 @@ export interface RotationPolicy {
 }
 
 type Outcome =
-  | { kind: 'rotated'; userId: number; refreshToken: string }
+  | { kind: 'rotated'; userId: number; familyId: string; refreshToken: string }
   | { kind: 'invalid' }
   | { kind: 'reused' };
 
@@ -77,7 +77,7 @@ export async function rotateRefreshToken(
   token: string,
   service: TokenService,
   policy: RotationPolicy,
-): Promise<{ userId: number; refreshToken: string }> {
+): Promise<{ userId: number; familyId: string; refreshToken: string }> {
   const hash = sha256(token);
   const outcome = await db.transaction().execute(async (trx): Promise<Outcome> => {
     const successor = newOpaqueToken();
@@ -93,7 +93,7 @@ export async function rotateRefreshToken(
       .executeTakeFirst();
     if (spent) {
       await issueRefreshToken(trx, spent.user_id, service, policy.ttlSeconds, spent.family_id, successor);
-      return { kind: 'rotated', userId: spent.user_id, refreshToken: successor };
+      return { kind: 'rotated', userId: spent.user_id, familyId: spent.family_id, refreshToken: successor };
     }
     const known = await trx
       .selectFrom('refresh_tokens')
@@ -109,13 +109,15 @@ export async function rotateRefreshToken(
         { ...known, used_at: known.used_at },
         policy.graceSeconds,
       );
-      if (again) return { kind: 'rotated', userId: known.user_id, refreshToken: again };
+      if (again)
+        return { kind: 'rotated', userId: known.user_id, familyId: known.family_id, refreshToken: again };
     }
     // Committed before answering: the revocation must survive the 401.
     await revokeFamily(trx, known.family_id);
     return { kind: 'reused' };
   });
-  if (outcome.kind === 'rotated') return { userId: outcome.userId, refreshToken: outcome.refreshToken };
+  if (outcome.kind === 'rotated')
+    return { userId: outcome.userId, familyId: outcome.familyId, refreshToken: outcome.refreshToken };
   if (outcome.kind === 'reused') {
     throw new ApiError(401, 'refresh_token_reused', 'The refresh token was already used; sign in again');
   }
@@ -132,22 +134,19 @@ export async function revokeFamily(db: Kysely<Database>, familyId: string): Prom
     .execute();
 }
 
-/**
- * Sign out one sign-in: revoke the family of a refresh token of this service, whatever state the
- * token is in. Unknown tokens are ignored (the answer is the same).
- */
-export async function revokeFamilyOf(
+/** The sign-in a refresh token of this service belongs to, whatever state it is in; undefined when unknown. */
+export async function familyOf(
   db: Kysely<Database>,
   token: string,
   service: TokenService,
-): Promise<void> {
+): Promise<{ familyId: string; userId: number } | undefined> {
   const known = await db
     .selectFrom('refresh_tokens')
-    .select('family_id')
+    .select(['family_id', 'user_id'])
     .where('token_hash', '=', sha256(token))
     .where('service', '=', service)
     .executeTakeFirst();
-  if (known) await revokeFamily(db, known.family_id);
+  return known ? { familyId: known.family_id, userId: known.user_id } : undefined;
 }
 
 /** Revoke every live refresh token of a user, on both services. */

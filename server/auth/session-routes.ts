@@ -4,8 +4,9 @@ import type { ServerContext } from '../context.ts';
 import { ApiError } from '../http/errors.ts';
 import { validate } from '../http/validate.ts';
 import { describeRoute } from '../openapi/route-notes.ts';
-import { revokeFamilyOf, rotateRefreshToken, type TokenService } from './refresh-tokens.ts';
+import { rotateRefreshToken, type TokenService } from './refresh-tokens.ts';
 import { configAccessToken, loadPrincipal, monitoringAccessToken } from './sign-in.ts';
+import { signOut } from './sign-out.ts';
 
 const ACCESS_TOKEN = { config: configAccessToken, monitoring: monitoringAccessToken };
 
@@ -37,7 +38,7 @@ export function sessionRoutes(ctx: ServerContext, service: TokenService): Hono {
       const user = await loadPrincipal(ctx, rotated.userId);
       if (!user) throw new ApiError(401, 'invalid_refresh_token', 'The refresh token is invalid or expired');
       return c.json({
-        access_token: await ACCESS_TOKEN[service](ctx, user),
+        access_token: await ACCESS_TOKEN[service](ctx, user, rotated.familyId),
         refresh_token: rotated.refreshToken,
       });
     },
@@ -49,12 +50,16 @@ export function sessionRoutes(ctx: ServerContext, service: TokenService): Hono {
       tag: 'sign-in',
       example: refreshExample,
       responses: {
-        204: { description: 'Signed out (also for a token that was already spent or unknown)' },
+        204: {
+          description:
+            "Signed out: the sign-in's refresh and access tokens stop working (also answered for a token that was already spent or unknown)",
+        },
+        429: { description: 'Too many logouts from this address or for this user' },
       },
     }),
     validate('json', refreshRequestSchema),
     async (c) => {
-      await revokeFamilyOf(ctx.db, c.req.valid('json').refresh_token, service);
+      await signOut(ctx, c, c.req.valid('json').refresh_token, service);
       return c.body(null, 204);
     },
   );

@@ -2,13 +2,26 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { revokeUserTokens } from './refresh-tokens.ts';
 
+interface Cached<T> {
+  value: Promise<T>;
+  readAt: number;
+  /** A verdict that cannot change (a revoked sign-in): kept past the age limit. */
+  kept?: boolean;
+}
+
 /**
- * Each user's session cut-off (`users.sessions_valid_after`), read at most once a second per user
- * and process: an access token issued before it answers 401 on both services. A change made by
- * this process is seen at once; one made by another process within `maxAgeMs`.
+ * Whether an access token's session still holds, read from the database at most once a second per
+ * user and per sign-in, in each process:
+ * - each user's cut-off (`users.sessions_valid_after`): a token issued before it is refused (a
+ *   password or e-mail change ended every session);
+ * - each sign-in's refresh-token family: a token of a family that was revoked (signed out, or a
+ *   refresh token replayed) is refused.
+ * A change made through this process is seen at once (`forget`, `signedOut`); one made through
+ * another process within `maxAgeMs`. A revoked family never comes back, so that verdict is kept.
  */
 export class SessionCutoffs {
-  readonly #entries = new Map<number, { cutoffMs: Promise<number | null | undefined>; readAt: number }>();
+  readonly #cutoffs = new Map<number, Cached<number | null | undefined>>();
+  readonly #families = new Map<string, Cached<boolean>>();
 
   constructor(
     readonly db: Kysely<Database>,
@@ -18,38 +31,79 @@ export class SessionCutoffs {
   ) {}
 
   /**
-   * Whether a token of this user issued at `issuedAt` (seconds since the epoch, fractional) is
-   * still good: the user exists and the token is not older than their cut-off.
+   * Whether a token of this user issued at `issuedAt` (seconds since the epoch, fractional), of
+   * the sign-in `sessionId` when it names one, is still good: the user exists, the token is not
+   * older than their cut-off, and the sign-in was not revoked.
    */
-  async isCurrent(userId: number, issuedAt: number): Promise<boolean> {
-    const cutoff = await this.#cutoff(userId);
-    if (cutoff === undefined) return false;
+  async isCurrent(userId: number, issuedAt: number, sessionId?: string): Promise<boolean> {
+    const [cutoff, revoked] = await Promise.all([
+      this.#cutoff(userId),
+      sessionId ? this.#revoked(sessionId) : false,
+    ]);
+    if (cutoff === undefined || revoked) return false;
     return cutoff === null || Math.round(issuedAt * 1000) >= cutoff;
   }
 
   /** Drop what this process knows of a user, after their cut-off moved. */
   forget(userId: number): void {
-    this.#entries.delete(userId);
+    this.#cutoffs.delete(userId);
+  }
+
+  /** The sign-in `sessionId` was revoked through this process: refuse its tokens from now on. */
+  signedOut(sessionId: string): void {
+    this.#remember(this.#families, sessionId, {
+      value: Promise.resolve(true),
+      readAt: this.now(),
+      kept: true,
+    });
   }
 
   #cutoff(userId: number): Promise<number | null | undefined> {
-    const known = this.#entries.get(userId);
-    if (known && this.now() - known.readAt < this.maxAgeMs) return known.cutoffMs;
-    if (this.#entries.size >= this.capacity) {
-      const oldest = this.#entries.keys().next();
-      if (!oldest.done) this.#entries.delete(oldest.value);
-    }
-    const cutoffMs = this.db
-      .selectFrom('users')
-      .select('sessions_valid_after')
-      .where('id', '=', userId)
-      .executeTakeFirst()
-      .then((row) => (row ? (row.sessions_valid_after?.getTime() ?? null) : undefined));
+    return this.#read(this.#cutoffs, userId, () =>
+      this.db
+        .selectFrom('users')
+        .select('sessions_valid_after')
+        .where('id', '=', userId)
+        .executeTakeFirst()
+        .then((row) => (row ? (row.sessions_valid_after?.getTime() ?? null) : undefined)),
+    );
+  }
+
+  #revoked(sessionId: string): Promise<boolean> {
+    return this.#read(this.#families, sessionId, async () => {
+      const row = await this.db
+        .selectFrom('refresh_tokens')
+        .select('id')
+        .where('family_id', '=', sessionId)
+        .where('revoked_at', 'is not', null)
+        .limit(1)
+        .executeTakeFirst();
+      const entry = this.#families.get(sessionId);
+      if (row && entry) entry.kept = true;
+      return row !== undefined;
+    });
+  }
+
+  /** A cached read, fresh for `maxAgeMs`; a failed read is not kept. */
+  #read<K, T>(cache: Map<K, Cached<T>>, key: K, load: () => Promise<T>): Promise<T> {
+    const known = cache.get(key);
+    if (known && (known.kept || this.now() - known.readAt < this.maxAgeMs)) return known.value;
+    const entry: Cached<T> = { value: load(), readAt: this.now() };
     // A failed read is not remembered: the next request asks again.
-    cutoffMs.catch(() => this.#entries.delete(userId));
-    this.#entries.delete(userId);
-    this.#entries.set(userId, { cutoffMs, readAt: this.now() });
-    return cutoffMs;
+    entry.value.catch(() => {
+      if (cache.get(key) === entry) cache.delete(key);
+    });
+    this.#remember(cache, key, entry);
+    return entry.value;
+  }
+
+  #remember<K, T>(cache: Map<K, Cached<T>>, key: K, entry: Cached<T>): void {
+    cache.delete(key);
+    if (cache.size >= this.capacity) {
+      const oldest = cache.keys().next();
+      if (!oldest.done) cache.delete(oldest.value);
+    }
+    cache.set(key, entry);
   }
 }
 

@@ -52,12 +52,16 @@ export async function loadPrincipal(ctx: ServerContext, userId: number): Promise
   return user ? { id: user.id, email: user.main_email, name: user.display_name, role: user.role } : null;
 }
 
-/** A configuration access token for a user. */
-export function configAccessToken(ctx: ServerContext, user: Principal): Promise<string> {
-  return signAccessToken(ctx.configKey, 'fleet-config', user, ctx.env.ACCESS_TOKEN_TTL);
+/** A configuration access token for a user's sign-in (its refresh-token family). */
+export function configAccessToken(ctx: ServerContext, user: Principal, sessionId: string): Promise<string> {
+  return signAccessToken(ctx.configKey, 'fleet-config', user, ctx.env.ACCESS_TOKEN_TTL, sessionId);
 }
 
-/** A monitoring access token for a user. */
-export function monitoringAccessToken(ctx: ServerContext, user: Principal): Promise<string> {
-  return signAccessToken(ctx.monitoringKey, 'fleet-monitoring', user, ctx.env.ACCESS_TOKEN_TTL);
+/** A monitoring access token for a user, of a sign-in when it has one (the older password sign-in has none). */
+export function monitoringAccessToken(
+  ctx: ServerContext,
+  user: Principal,
+  sessionId?: string,
+): Promise<string> {
+  return signAccessToken(ctx.monitoringKey, 'fleet-monitoring', user, ctx.env.ACCESS_TOKEN_TTL, sessionId);
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Hono } from 'hono';
 import { type LoginRequest, loginRequestSchema, tokenPairSchema } from '../../contracts/auth.ts';
 import { issueRefreshToken } from '../auth/refresh-tokens.ts';
@@ -26,8 +27,15 @@ export function configAuthRoutes(ctx: ServerContext): Hono {
   const app = new Hono();
   const login = async (body: LoginRequest, address: string) => {
     const user = await checkCredentials(ctx, body.main_email, body.password, address);
-    const refresh_token = await issueRefreshToken(ctx.db, user.id, 'config', ctx.env.REFRESH_TOKEN_TTL);
-    return { access_token: await configAccessToken(ctx, user), refresh_token };
+    const session = randomUUID();
+    const refresh_token = await issueRefreshToken(
+      ctx.db,
+      user.id,
+      'config',
+      ctx.env.REFRESH_TOKEN_TTL,
+      session,
+    );
+    return { access_token: await configAccessToken(ctx, user, session), refresh_token };
   };
   for (const [path, summary] of [
     ['/v2/login', 'Sign in'],

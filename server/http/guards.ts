@@ -32,7 +32,8 @@ export function requireApiKey(apiKey: string): MiddlewareHandler {
 /**
  * Require `Authorization: Bearer <access token>`; the verified user goes into the `principal`
  * variable. Verified tokens are remembered until they expire; a token issued before its user's
- * sessions were ended (password or e-mail change) answers 401 `session_ended`. Mounted like
+ * sessions were ended (password or e-mail change), or of a sign-in that was signed out, answers
+ * 401 `session_ended`. Mounted like
  * `requireApiKey`: the public calls are registered before it.
  */
 export function requireBearer(
@@ -48,7 +49,7 @@ export function requireBearer(
       if (!match?.[1]) throw unauthorized('A Bearer access token is required', 'token_missing');
       const verified = await tokens.verifyClaims(match[1]);
       if (!verified) throw unauthorized('The access token is invalid or expired', 'token_invalid');
-      if (!(await sessions.isCurrent(verified.principal.id, verified.issuedAt)))
+      if (!(await sessions.isCurrent(verified.principal.id, verified.issuedAt, verified.sessionId)))
         throw unauthorized('This session has ended; sign in again', 'session_ended');
       c.set('principal', verified.principal);
       await next();

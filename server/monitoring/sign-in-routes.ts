@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Hono } from 'hono';
 import { z } from 'zod';
 import {
@@ -47,8 +48,9 @@ export function monitoringSignInRoutes(ctx: ServerContext): Hono {
       if (!verified)
         throw new ApiError(401, 'token_invalid', 'The configuration access token is invalid or expired');
       const vouched = verified.principal;
-      // A configuration token from before a password or e-mail change mints nothing.
-      if (!(await ctx.sessions.isCurrent(vouched.id, verified.issuedAt)))
+      // A configuration token from before a password or e-mail change, or of a sign-in that
+      // was signed out, mints nothing.
+      if (!(await ctx.sessions.isCurrent(vouched.id, verified.issuedAt, verified.sessionId)))
         throw new ApiError(401, 'session_ended', 'This session has ended; sign in again');
       if (vouched.email.toLowerCase() !== body.username.toLowerCase()) {
         throw new ApiError(
@@ -59,8 +61,15 @@ export function monitoringSignInRoutes(ctx: ServerContext): Hono {
       }
       const user = await loadPrincipal(ctx, vouched.id);
       if (!user) throw new ApiError(401, 'token_invalid', 'The user of this token no longer exists');
-      const refresh_token = await issueRefreshToken(ctx.db, user.id, 'monitoring', ctx.env.REFRESH_TOKEN_TTL);
-      return c.json({ access_token: await monitoringAccessToken(ctx, user), refresh_token });
+      const session = randomUUID();
+      const refresh_token = await issueRefreshToken(
+        ctx.db,
+        user.id,
+        'monitoring',
+        ctx.env.REFRESH_TOKEN_TTL,
+        session,
+      );
+      return c.json({ access_token: await monitoringAccessToken(ctx, user, session), refresh_token });
     },
   );
 
