@@ -23,6 +23,8 @@ export interface ServerContext {
   /** How the monitoring service checks its own tokens. */
   monitoringJwks: JWTVerifyGetKey;
   mailer: Mailer;
+  /** The key one-time codes are stored under (HMAC), kept outside the database. */
+  codeKey: Buffer;
   /** Each user's session cut-off: access tokens issued before it answer 401. */
   sessions: SessionCutoffs;
   scryptCost: ScryptCost;

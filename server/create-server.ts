@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { Hono, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
@@ -7,6 +8,7 @@ import type { Kysely } from 'kysely';
 import type { AppConfig } from '../contracts/app-config.ts';
 import { type DeviceKey, PageAnchors } from './access/list-totals.ts';
 import { PageCache } from './access/page-cache.ts';
+import { loadCodeKey } from './auth/code-key.ts';
 import { DEFAULT_SCRYPT_COST, type ScryptCost } from './auth/passwords.ts';
 import { pruneExpired } from './auth/rate-limit.ts';
 import { SessionCutoffs } from './auth/sessions.ts';
@@ -41,8 +43,11 @@ export interface CreateServerOptions {
   /** Defaults to `DATABASE_URL`, else PGlite in `DATA_DIR/pglite`. */
   database?: DatabaseTarget;
   services?: ServiceSelection;
-  /** Signing keys; loaded from `SIGNING_KEY` or generated into `DATA_DIR` when absent. */
-  keys?: { config: SigningKey; monitoring: SigningKey };
+  /**
+   * Signing keys; loaded from `SIGNING_KEY` or generated into `DATA_DIR` when absent. With given
+   * keys and no `codes` key, one-time codes are keyed with a random key of this process.
+   */
+  keys?: { config: SigningKey; monitoring: SigningKey; codes?: Buffer };
   scryptCost?: ScryptCost;
   /**
    * Seed the demo data into an empty database. Default: `SEED_DEMO` when set, else only the
@@ -82,9 +87,15 @@ async function buildContext(
     options.services === 'monitoring' && env.CONFIG_SERVICE_URL
       ? createRemoteJWKSet(new URL(`${env.CONFIG_SERVICE_URL.replace(/\/$/, '')}/.well-known/jwks.json`))
       : createLocalJWKSet({ keys: [keys.config.publicJwk] });
+  const codeKey = env.CODE_HMAC_KEY
+    ? loadCodeKey(env.DATA_DIR, env.CODE_HMAC_KEY)
+    : options.keys
+      ? (options.keys.codes ?? randomBytes(32))
+      : loadCodeKey(env.DATA_DIR);
   return {
     db,
     env,
+    codeKey,
     configKey: keys.config,
     monitoringKey: keys.monitoring,
     configJwks,
@@ -94,6 +105,7 @@ async function buildContext(
       options.mailTransport ??
         (env.SMTP_URL ? smtpTransport(env.SMTP_URL, env.MAIL_FROM) : logTransport(env.MAIL_LOG_CODES)),
       { maxAttempts: env.MAIL_MAX_ATTEMPTS, firstDelaySeconds: 30, maxDelaySeconds: 3600 },
+      codeKey,
     ),
     sessions: new SessionCutoffs(db),
     scryptCost: options.scryptCost ?? DEFAULT_SCRYPT_COST,

@@ -43,6 +43,16 @@ export const envSchema = z.object({
   MAPS_API_KEY: optionalText,
   /** A private signing key as JWK JSON; generated into DATA_DIR when absent. */
   SIGNING_KEY: optionalText,
+  /** The key one-time codes are stored under (base64url, 32 bytes or more); generated into DATA_DIR when absent. */
+  CODE_HMAC_KEY: optionalText.pipe(
+    z
+      .string()
+      .regex(
+        /^[A-Za-z0-9_-]{43,}$/,
+        'CODE_HMAC_KEY must be at least 32 random bytes, base64url (43 characters or more)',
+      )
+      .optional(),
+  ),
   /** Where the monitoring service fetches the configuration service's JWKS when run alone. */
   CONFIG_SERVICE_URL: optionalText.pipe(z.url().optional()),
   /** Comma-separated origins allowed by CORS, for a split deployment; same-origin when empty. */

@@ -1,17 +1,24 @@
+import { createHmac } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import { newAccessCode, safeEqual, sha256 } from './secrets.ts';
+import { newAccessCode, safeEqual } from './secrets.ts';
 
 export type CodePurpose = 'reset' | 'access';
 
 /** How long a code stays valid: a reset code 30 minutes, an installer's access code 3 days. */
 export const CODE_TTL_SECONDS: Record<CodePurpose, number> = { reset: 30 * 60, access: 3 * 86_400 };
 
-const codeHash = (userId: number, code: string) => sha256(`${userId}:${code}`);
+/**
+ * What the database keeps of a code: HMAC-SHA-256 of user id and code under a key kept outside
+ * the database (`code-key.ts`). A plain hash of 8 digits is undone by trying all 10^8 of them.
+ */
+const codeHash = (key: Buffer, userId: number, code: string) =>
+  createHmac('sha256', key).update(`${userId}:${code}`).digest('hex');
 
-/** Create a single-use code for a user; answers the code (only its hash is stored). */
+/** Create a single-use code for a user; answers the code (only its HMAC is stored). */
 export async function createCode(
   db: Kysely<Database>,
+  key: Buffer,
   userId: number,
   purpose: CodePurpose,
 ): Promise<string> {
@@ -21,7 +28,7 @@ export async function createCode(
     .values({
       user_id: userId,
       purpose,
-      code_hash: codeHash(userId, code),
+      code_hash: codeHash(key, userId, code),
       expires_at: new Date(Date.now() + CODE_TTL_SECONDS[purpose] * 1000),
     })
     .execute();
@@ -32,8 +39,13 @@ export async function createCode(
  * Spend a code: true when it matches a live code of the user (compared in constant time). A spent
  * code cannot be used again, and spending one voids the user's other codes.
  */
-export async function spendCode(db: Kysely<Database>, userId: number, code: string): Promise<boolean> {
-  const given = codeHash(userId, code);
+export async function spendCode(
+  db: Kysely<Database>,
+  key: Buffer,
+  userId: number,
+  code: string,
+): Promise<boolean> {
+  const given = codeHash(key, userId, code);
   const live = await db
     .selectFrom('one_time_codes')
     .select(['id', 'code_hash'])

@@ -54,7 +54,12 @@ type Claimed = {
  * queue), sends each through the transport, and marks it `sent`, or schedules a retry with
  * doubling delay, or marks it `failed` after `maxAttempts`.
  */
-export function createMailer(db: Kysely<Database>, transport: MailTransport, retry: RetryPolicy): Mailer {
+export function createMailer(
+  db: Kysely<Database>,
+  transport: MailTransport,
+  retry: RetryPolicy,
+  codeKey: Buffer,
+): Mailer {
   let chain: Promise<void> = Promise.resolve();
   let timer: NodeJS.Timeout | undefined;
 
@@ -85,7 +90,7 @@ export function createMailer(db: Kysely<Database>, transport: MailTransport, ret
       // The code is made now, so it never rests anywhere but as its hash.
       const code =
         message.code_user_id !== null && message.code_purpose !== null
-          ? await createCode(db, message.code_user_id, message.code_purpose)
+          ? await createCode(db, codeKey, message.code_user_id, message.code_purpose)
           : undefined;
       const text = code ? message.body.replaceAll('{code}', code) : message.body;
       await transport.send({ to: message.to_address, subject: message.subject, text, code });
