@@ -20,6 +20,7 @@ import { ApiError } from '../http/errors.ts';
 import type { AuthVariables } from '../http/guards.ts';
 import { toPaging } from '../http/paging.ts';
 import { validate } from '../http/validate.ts';
+import { quotedName } from '../mail/quoted-name.ts';
 import { toUser } from '../mappers.ts';
 import { describeRoute } from '../openapi/route-notes.ts';
 import { listTarget, userPageParams } from './list-target.ts';
@@ -132,7 +133,7 @@ export function fleetUserRoutes(ctx: ServerContext): Hono<{ Variables: AuthVaria
           to: body.main_email,
           subject: 'Someone tried to add you to Fleet Manager',
           body: [
-            `${caller.name} tried to create a Fleet Manager account for ${body.main_email}, which already has one.`,
+            `${quotedName(caller.name)} tried to create a Fleet Manager account for this address, which already has one.`,
             'Nothing was changed. If you want them to manage your sites, ask them to contact you;',
             'if you forgot your password, choose "Forgot password" on the sign-in page.',
           ].join('\n'),
