@@ -1,9 +1,12 @@
 import { z } from 'zod';
 import { POINT_TYPES } from './point-types.ts';
 
-const name = z
-  .string()
-  .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a name of letters, digits and underscores');
+/**
+ * A group, point or scale-factor name. The official models use letters, digits and underscores,
+ * and hyphens too (model 805's group `lithium-ion-module`); what a name may not hold is what the
+ * point paths are made of (`.` between groups, `[n]` for a repeat) and spaces.
+ */
+const name = z.string().regex(/^[^\s.[\]]+$/, 'must be a name without spaces, dots or brackets');
 
 const symbol = z.looseObject({
   name: z.string().min(1, 'must not be empty'),

@@ -73,6 +73,37 @@ describe('sunspec decode', () => {
     expect(models[13]).toEqual({ id: 64900, name: 'vendor', points: { Code: 0x01020304, Flags: 4887.9 } });
   });
 
+  it('accepts names with hyphens, as the official models use (model 805: lithium-ion-module), and skips a bad file of the folder with its name and reason', () => {
+    const folder = mkdtempSync(join(scratch, 'models-'));
+    writeFileSync(
+      join(folder, 'model_64900.json'),
+      JSON.stringify({
+        id: 64900,
+        group: {
+          name: 'lithium-ion-vendor',
+          type: 'group',
+          points: [
+            { name: 'ID', type: 'uint16' },
+            { name: 'L', type: 'uint16' },
+            { name: 'vendor-code', type: 'uint32' },
+          ],
+          groups: [
+            { name: 'flag-block', type: 'group', points: [{ name: 'flag-word', type: 'uint16', sf: -1 }] },
+          ],
+        },
+      }),
+    );
+    writeFileSync(join(folder, 'model_64901.json'), '{"id": 64901, "group": ');
+    const run = sunspec('decode', '--models', folder, dump);
+    expect(run.status).toBe(0);
+    expect(run.stderr).toMatch(/^sunspec: skipped model_64901\.json: not valid JSON \(.+\)\n$/);
+    expect(JSON.parse(run.stdout)[13]).toEqual({
+      id: 64900,
+      name: 'lithium-ion-vendor',
+      points: { 'vendor-code': 0x01020304, 'flag-block': { 'flag-word': 4887.9 } },
+    });
+  });
+
   it.each([
     [
       ['decode', join(scratch, 'missing.hex')],
@@ -93,7 +124,7 @@ describe('sunspec decode', () => {
     expect(run.stderr.trim().split('\n')).toHaveLength(1);
   });
 
-  it('names the file, the point and the problem of a malformed model', () => {
+  it('names the file, the point and the problem of a malformed model it skips', () => {
     const folder = mkdtempSync(join(scratch, 'broken-'));
     writeFileSync(
       join(folder, 'model_64901.json'),
@@ -110,12 +141,12 @@ describe('sunspec decode', () => {
         },
       }),
     );
-    expect(sunspec('decode', '--models', folder, dump)).toEqual({
-      status: 2,
-      stdout: '',
-      stderr:
-        "sunspec: model_64901.json: group x, point W: sf 'W_SF' names no sunssf point in its group or an enclosing one\n",
-    });
+    const run = sunspec('decode', '--models', folder, dump);
+    expect(run.status).toBe(0);
+    expect(run.stderr).toBe(
+      "sunspec: skipped model_64901.json: group x, point W: sf 'W_SF' names no sunssf point in its group or an enclosing one\n",
+    );
+    expect(JSON.parse(run.stdout)).toHaveLength(14);
   });
 });
 

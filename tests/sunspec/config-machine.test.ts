@@ -110,4 +110,40 @@ describe('the configurator machine', () => {
     expect(loaded?.device.models.at(-1)?.points.find((p) => p.path === 'Code')?.value).toBe(0xbeef);
     expect(Object.keys(edits)).toEqual([editKey(settings, 'WMax')]);
   });
+
+  it('loads the good files of a folder and lists the bad ones with their reasons; none good is an error', async () => {
+    const { actor } = await withDemo();
+    const vendor = {
+      id: 64900,
+      group: {
+        name: 'vendor-block',
+        type: 'group',
+        points: [
+          { name: 'ID', type: 'uint16' },
+          { name: 'L', type: 'uint16' },
+          { name: 'serial-number', type: 'uint32' },
+        ],
+      },
+    };
+    actor.send({
+      type: 'sunspec.addDefinitions',
+      files: [
+        new File([JSON.stringify(vendor)], 'model_64900.json'),
+        new File(['{"id": 64901'], 'model_64901.json'),
+      ],
+    });
+    await waitFor(actor, (s) => s.matches('ready') && (s.context.loaded?.userModels.length ?? 0) > 0);
+    const { loaded, error } = actor.getSnapshot().context;
+    expect(error).toBeNull();
+    expect(loaded?.skipped).toEqual([
+      { name: 'model_64901.json', reason: expect.stringMatching(/^not valid JSON/) },
+    ]);
+    expect(loaded?.device.models.at(-1)?.definition?.group.name).toBe('vendor-block');
+
+    actor.send({ type: 'sunspec.addDefinitions', files: [new File(['nope'], 'model_64902.json')] });
+    await waitFor(actor, (s) => s.matches('ready') && s.context.error !== null);
+    expect(actor.getSnapshot().context.error).toMatch(
+      /^No definition loaded: model_64902\.json: not valid JSON/,
+    );
+  });
 });

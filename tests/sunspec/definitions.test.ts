@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { parseDefinitionFiles } from '../../src/sunspec/catalogue.ts';
 import { parseModelDefinition } from '../../src/sunspec/validate-model.ts';
 import { bundled } from './fixtures.ts';
 
@@ -62,6 +63,50 @@ describe('model definitions', () => {
     [JSON.stringify({ id: 0, group: {} }), 'model_x.json: id Too small: expected number to be >=1'],
   ])('rejects a malformed definition with a message naming file, point and problem (%#)', (text, message) => {
     expect(() => parseModelDefinition(text, 'model_x.json')).toThrow(message);
+  });
+
+  it('accepts the names the official models use: hyphens in groups and points (model 805)', () => {
+    const model = parseModelDefinition(
+      JSON.stringify({
+        id: 805,
+        group: {
+          name: 'lithium-ion-module',
+          type: 'group',
+          points: [...header, { name: 'NCell', type: 'uint16' }, { name: 'CellV_SF', type: 'sunssf' }],
+          groups: [
+            {
+              name: 'lithium-ion-module-cell',
+              type: 'group',
+              count: 'NCell',
+              points: [{ name: 'CellV', type: 'uint16', sf: 'CellV_SF' }],
+            },
+          ],
+        },
+      }),
+      'model_805.json',
+    );
+    expect(model.group.groups?.[0]?.name).toBe('lithium-ion-module-cell');
+  });
+
+  it.each(['cell.voltage', 'cell[0]', 'cell voltage'])(
+    'refuses a name a point path could not hold (%j), naming it',
+    (name) => {
+      expect(() => parseModelDefinition(file([{ name, type: 'uint16' }]), 'model_x.json')).toThrow(
+        'must be a name without spaces, dots or brackets',
+      );
+    },
+  );
+
+  it('reads a folder of files: a bad one is skipped with its name and reason, the rest load', () => {
+    const set = parseDefinitionFiles([
+      { name: 'model_64001.json', text: file([{ name: 'W', type: 'int16' }]) },
+      { name: 'model_64002.json', text: file([{ name: 'W', type: 'int17' }]) },
+      { name: 'model_64003.json', text: '{"id": 1' },
+    ]);
+    expect(set.models.map((m) => m.id)).toEqual([64001]);
+    expect(set.skipped.map((f) => f.name)).toEqual(['model_64002.json', 'model_64003.json']);
+    expect(set.skipped[0]?.reason).toMatch(/^group vendor, point W: type must be one of/);
+    expect(set.skipped[1]?.reason).toMatch(/^not valid JSON/);
   });
 
   it('accepts a new model in the same JSON form, nested groups and numeric scale factors included', () => {

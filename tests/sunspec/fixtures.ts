@@ -1,8 +1,8 @@
 import { buildCatalogue } from '../../src/sunspec/catalogue.ts';
-import { BUNDLED_MODELS_DIR, readModelFolder } from '../../src/sunspec/model-folder.ts';
+import { readBundledModels } from '../../src/sunspec/model-folder.ts';
 import type { ModelDef } from '../../src/sunspec/model-schema.ts';
 
-export const bundled: ModelDef[] = await readModelFolder(BUNDLED_MODELS_DIR);
+export const bundled: ModelDef[] = await readBundledModels();
 export const catalogue = buildCatalogue(bundled);
 
 export function model(id: number): ModelDef {

@@ -1,7 +1,7 @@
 import { fromPromise } from 'xstate';
 import { loadCodec } from '../../codec/load-browser.ts';
 import { loadBundledModels } from '../../sunspec/bundled-models.ts';
-import { buildCatalogue, parseDefinitionFiles } from '../../sunspec/catalogue.ts';
+import { buildCatalogue, describeSkipped, parseDefinitionFiles } from '../../sunspec/catalogue.ts';
 import { decodeDevice } from '../../sunspec/decode-device.ts';
 import { DemoSunSpecDevice } from '../../sunspec/demo-device.ts';
 import { parseDump } from '../../sunspec/register-dump.ts';
@@ -22,14 +22,25 @@ export const loadSource = fromPromise<Loaded, { request: LoadRequest; tools: Too
       const files = await Promise.all(
         request.files.map(async (f) => ({ name: f.name, text: await f.text() })),
       );
-      const added = parseDefinitionFiles(files);
+      // A bad file is skipped with its name and reason; the other files of the folder load.
+      const { models: added, skipped } = parseDefinitionFiles(files);
       const merged = [...userModels.filter((m) => !added.some((a) => a.id === m.id)), ...added];
       const catalogue = buildCatalogue(tools.bundled, merged);
       if (!loaded)
         return Promise.reject(
           new SunSpecError('bad-definition', 'Load a device first, then add definitions.'),
         );
-      return { ...loaded, userModels: merged, catalogue, device: decodeDevice(loaded.dump, catalogue) };
+      if (added.length === 0 && skipped.length > 0)
+        return Promise.reject(
+          new SunSpecError('bad-definition', `No definition loaded: ${describeSkipped(skipped).join('; ')}`),
+        );
+      return {
+        ...loaded,
+        userModels: merged,
+        catalogue,
+        skipped,
+        device: decodeDevice(loaded.dump, catalogue),
+      };
     }
     const catalogue = buildCatalogue(tools.bundled, userModels);
     if (request.kind === 'demo') {
@@ -41,6 +52,7 @@ export const loadSource = fromPromise<Loaded, { request: LoadRequest; tools: Too
         userModels,
         catalogue,
         source: 'Demo SunSpec device',
+        skipped: [],
         device: decodeDevice(dump, catalogue),
       };
     }
@@ -53,6 +65,7 @@ export const loadSource = fromPromise<Loaded, { request: LoadRequest; tools: Too
         userModels,
         catalogue,
         source: request.file.name,
+        skipped: [],
         device: decodeDevice(dump, catalogue),
       };
     } catch (error) {

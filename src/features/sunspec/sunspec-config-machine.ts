@@ -1,4 +1,5 @@
 import { assign, fromPromise, setup } from 'xstate';
+import type { SkippedFile } from '../../sunspec/catalogue.ts';
 import type { DecodedDevice, ModelCatalogue } from '../../sunspec/decode-device.ts';
 import { decodeDevice } from '../../sunspec/decode-device.ts';
 import type { DemoSunSpecDevice } from '../../sunspec/demo-device.ts';
@@ -30,6 +31,8 @@ export interface Loaded {
   demo: DemoSunSpecDevice | null;
   userModels: ModelDef[];
   catalogue: ModelCatalogue;
+  /** Definition files of the last "add definitions" that were left out, with why. */
+  skipped: SkippedFile[];
 }
 
 export type LoadRequest =

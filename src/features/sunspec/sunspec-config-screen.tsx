@@ -1,4 +1,4 @@
-import { Alert, Button, Group, Loader, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Group, List, Loader, Stack, Text, Title } from '@mantine/core';
 import { useActorRef, useSelector } from '@xstate/react';
 import { useMemo } from 'react';
 import { DeviceView } from './device-view.tsx';
@@ -21,6 +21,7 @@ export function SunSpecConfigScreen() {
   const error = useSelector(actor, (s) => s.context.error);
   const notice = useSelector(actor, (s) => s.context.notice);
   const loaded = useSelector(actor, (s) => s.context.loaded !== null);
+  const skipped = useSelector(actor, (s) => s.context.loaded?.skipped ?? []);
   const loading = useSelector(actor, (s) => s.matches('loading'));
   return (
     <Stack gap="md">
@@ -70,6 +71,24 @@ export function SunSpecConfigScreen() {
           onClose={() => actor.send({ type: 'sunspec.dismiss' })}
         >
           {notice}
+        </Alert>
+      ) : null}
+      {skipped.length > 0 ? (
+        <Alert
+          color="yellow"
+          role="status"
+          title={`${skipped.length} definition file${skipped.length === 1 ? ' was' : 's were'} skipped; the others loaded`}
+        >
+          <List size="sm">
+            {skipped.map((file) => (
+              <List.Item key={file.name}>
+                <Text span fw={600} size="sm">
+                  {file.name}
+                </Text>
+                : {file.reason}
+              </List.Item>
+            ))}
+          </List>
         </Alert>
       ) : null}
       {loading ? (

@@ -3,12 +3,12 @@ import { parseArgs, required } from '../../codec/cli/args.ts';
 import { parseWhole } from '../../codec/cli/hex.ts';
 import { InputError } from '../../codec/cli/input-error.ts';
 import type { Codec } from '../../codec/types.ts';
-import { buildCatalogue } from '../catalogue.ts';
+import { buildCatalogue, describeSkipped } from '../catalogue.ts';
 import { type DecodedDevice, decodeDevice } from '../decode-device.ts';
 import { changesFromJson, deviceJson, stringifyJson } from '../device-json.ts';
 import { checkEdit } from '../edit-point.ts';
 import { changedRanges } from '../encode-model.ts';
-import { BUNDLED_MODELS_DIR, readModelFolder } from '../model-folder.ts';
+import { readBundledModels, readModelFolder } from '../model-folder.ts';
 import { parseDump } from '../register-dump.ts';
 import { SunSpecError } from '../sunspec-error.ts';
 import { writeRequests } from '../write-requests.ts';
@@ -21,7 +21,8 @@ export const USAGE = `usage: sunspec <command> …
       values in changes.json (the shape decode prints; only values that differ are written), one
       hex frame a line
 The bundled model definitions are always loaded; --models adds every *.json file of a folder
-(a file for a model id already known replaces it). Bad input exits 2 with one line on stderr.`;
+(a file for a model id already known replaces it; a malformed file is skipped with its name and
+reason on stderr, and the others load). Bad input exits 2 with one line on stderr.`;
 
 export interface Io {
   out(line: string): void;
@@ -37,13 +38,13 @@ async function readText(path: string, what: string): Promise<string> {
   }
 }
 
-async function loadDevice(args: readonly string[], known: string[]) {
+async function loadDevice(args: readonly string[], known: string[], io: Io) {
   const parsed = parseArgs(args, ['models', ...known]);
   const folder = parsed.options.get('models');
-  const catalogue = buildCatalogue(
-    await readModelFolder(BUNDLED_MODELS_DIR),
-    folder === undefined ? [] : await readModelFolder(folder),
-  );
+  const extra = folder === undefined ? { models: [], skipped: [] } : await readModelFolder(folder);
+  // A bad file of the folder is said and left out; the rest of the folder loads.
+  for (const line of describeSkipped(extra.skipped)) io.err(`sunspec: skipped ${line}`);
+  const catalogue = buildCatalogue(await readBundledModels(), extra.models);
   const dumpPath = parsed.words[0];
   if (dumpPath === undefined) throw new InputError('the dump file is missing');
   const dump = parseDump(await readText(dumpPath, 'the dump file'));
@@ -57,14 +58,14 @@ async function loadDevice(args: readonly string[], known: string[]) {
   return { parsed, device };
 }
 
-async function decode(_codec: Codec, args: readonly string[]): Promise<string> {
-  const { parsed, device } = await loadDevice(args, []);
+async function decode(_codec: Codec, args: readonly string[], io: Io): Promise<string> {
+  const { parsed, device } = await loadDevice(args, [], io);
   if (parsed.words.length > 1) throw new InputError(`unexpected argument '${parsed.words[1]}'`);
   return stringifyJson(deviceJson(device), 2);
 }
 
-async function encode(codec: Codec, args: readonly string[]): Promise<string> {
-  const { parsed, device } = await loadDevice(args, ['unit']);
+async function encode(codec: Codec, args: readonly string[], io: Io): Promise<string> {
+  const { parsed, device } = await loadDevice(args, ['unit'], io);
   const unit = parsed.options.has('unit') ? parseWhole(required(parsed, 'unit'), '--unit') : 1;
   const changesPath = parsed.words[1];
   if (changesPath === undefined) throw new InputError('the changes file is missing');
@@ -92,7 +93,7 @@ async function encode(codec: Codec, args: readonly string[]): Promise<string> {
   return lines.join('\n');
 }
 
-const commands: Record<string, (codec: Codec, args: readonly string[]) => Promise<string>> = {
+const commands: Record<string, (codec: Codec, args: readonly string[], io: Io) => Promise<string>> = {
   decode,
   encode,
 };
@@ -116,7 +117,7 @@ export async function runSunSpecCli(codec: Codec, argv: readonly string[], io: I
     return 2;
   }
   try {
-    const output = await command(codec, args);
+    const output = await command(codec, args, io);
     if (output) io.out(output);
     return 0;
   } catch (error) {
