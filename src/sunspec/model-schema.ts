@@ -6,7 +6,7 @@ import { POINT_TYPES } from './point-types.ts';
  * and hyphens too (model 805's group `lithium-ion-module`); what a name may not hold is what the
  * point paths are made of (`.` between groups, `[n]` for a repeat) and spaces.
  */
-const name = z.string().regex(/^[^\s.[\]]+$/, 'must be a name without spaces, dots or brackets');
+const name = z.string().regex(/^[^\s.[\]]+$/, 'must hold no space, dot or bracket');
 
 const symbol = z.looseObject({
   name: z.string().min(1, 'must not be empty'),

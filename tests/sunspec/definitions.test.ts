@@ -92,7 +92,7 @@ describe('model definitions', () => {
     'refuses a name a point path could not hold (%j), naming it',
     (name) => {
       expect(() => parseModelDefinition(file([{ name, type: 'uint16' }]), 'model_x.json')).toThrow(
-        'must be a name without spaces, dots or brackets',
+        'must hold no space, dot or bracket',
       );
     },
   );
