@@ -155,7 +155,8 @@ export class ServiceComms {
   }
 
   private accept(socket: WebSocket, request: IncomingMessage): void {
-    const from = requestAddress(request, this.options.trustProxy ?? 0);
+    // An X-Forwarded-For entry is the client's text: kept short for the log and the limit's key.
+    const from = requestAddress(request, this.options.trustProxy ?? 0).slice(0, 64);
     const helloTimer = setTimeout(
       () => this.refuse(socket, from, DEVICE_CLOSE.helloTimeout, 'no hello within 10 seconds'),
       HELLO_TIMEOUT_MS,
