@@ -22,6 +22,24 @@ const sunspec = (...args: string[]) => {
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 };
 
+/** A folder of model definition files: JSON values, or text as it is. */
+const modelFolder = (files: Record<string, unknown>) => {
+  const folder = mkdtempSync(join(scratch, 'models-'));
+  for (const [name, content] of Object.entries(files))
+    writeFileSync(join(folder, name), typeof content === 'string' ? content : JSON.stringify(content));
+  return folder;
+};
+/** A model 64900 (the demo's vendor block) with these points after ID and L, and these groups. */
+const vendorModel = (name: string, points: unknown[], groups?: unknown[]) => ({
+  id: 64900,
+  group: {
+    name,
+    type: 'group',
+    points: [{ name: 'ID', type: 'uint16' }, { name: 'L', type: 'uint16' }, ...points],
+    ...(groups ? { groups } : {}),
+  },
+});
+
 const demo = new DemoSunSpecDevice(catalogue);
 const dump = file('demo.hex', formatDump(demo.start, demo.registers));
 const codec = await loadCodec();
@@ -52,48 +70,25 @@ describe('sunspec decode', () => {
   });
 
   it('loads extra model definitions from --models, so a vendor model needs no code', () => {
-    const folder = mkdtempSync(join(scratch, 'models-'));
-    writeFileSync(
-      join(folder, 'model_64900.json'),
-      JSON.stringify({
-        id: 64900,
-        group: {
-          name: 'vendor',
-          type: 'group',
-          points: [
-            { name: 'ID', type: 'uint16' },
-            { name: 'L', type: 'uint16' },
-            { name: 'Code', type: 'uint32' },
-            { name: 'Flags', type: 'uint16', sf: -1 },
-          ],
-        },
-      }),
-    );
+    const folder = modelFolder({
+      'model_64900.json': vendorModel('vendor', [
+        { name: 'Code', type: 'uint32' },
+        { name: 'Flags', type: 'uint16', sf: -1 },
+      ]),
+    });
     const models = JSON.parse(sunspec('decode', '--models', folder, dump).stdout);
     expect(models[13]).toEqual({ id: 64900, name: 'vendor', points: { Code: 0x01020304, Flags: 4887.9 } });
   });
 
   it('accepts names with hyphens, as the official models use (model 805: lithium-ion-module), and skips a bad file of the folder with its name and reason', () => {
-    const folder = mkdtempSync(join(scratch, 'models-'));
-    writeFileSync(
-      join(folder, 'model_64900.json'),
-      JSON.stringify({
-        id: 64900,
-        group: {
-          name: 'lithium-ion-vendor',
-          type: 'group',
-          points: [
-            { name: 'ID', type: 'uint16' },
-            { name: 'L', type: 'uint16' },
-            { name: 'vendor-code', type: 'uint32' },
-          ],
-          groups: [
-            { name: 'flag-block', type: 'group', points: [{ name: 'flag-word', type: 'uint16', sf: -1 }] },
-          ],
-        },
-      }),
-    );
-    writeFileSync(join(folder, 'model_64901.json'), '{"id": 64901, "group": ');
+    const folder = modelFolder({
+      'model_64900.json': vendorModel(
+        'lithium-ion-vendor',
+        [{ name: 'vendor-code', type: 'uint32' }],
+        [{ name: 'flag-block', type: 'group', points: [{ name: 'flag-word', type: 'uint16', sf: -1 }] }],
+      ),
+      'model_64901.json': '{"id": 64901, "group": ',
+    });
     const run = sunspec('decode', '--models', folder, dump);
     expect(run.status).toBe(0);
     expect(run.stderr).toMatch(/^sunspec: skipped model_64901\.json: not valid JSON \(.+\)\n$/);
@@ -125,22 +120,9 @@ describe('sunspec decode', () => {
   });
 
   it('names the file, the point and the problem of a malformed model it skips', () => {
-    const folder = mkdtempSync(join(scratch, 'broken-'));
-    writeFileSync(
-      join(folder, 'model_64901.json'),
-      JSON.stringify({
-        id: 64901,
-        group: {
-          name: 'x',
-          type: 'group',
-          points: [
-            { name: 'ID', type: 'uint16' },
-            { name: 'L', type: 'uint16' },
-            { name: 'W', type: 'int16', sf: 'W_SF' },
-          ],
-        },
-      }),
-    );
+    const folder = modelFolder({
+      'model_64901.json': { ...vendorModel('x', [{ name: 'W', type: 'int16', sf: 'W_SF' }]), id: 64901 },
+    });
     const run = sunspec('decode', '--models', folder, dump);
     expect(run.status).toBe(0);
     expect(run.stderr).toBe(
