@@ -138,13 +138,16 @@ const TABLE: Row[] = [
   // Installers change their owners; owners themselves.
   { service: 'config', call: 'PUT /users/{id}',                        answers: seesUser,
     request: () => ({ path: `/users/${USER}`, body: { phone: '+1 555 0100' } }) },
-  { service: 'config', call: 'POST /fleet/devices/{serial}/config-history', answers: [201, 201, 404, 201, 201, 401],
+  // Only those who configure the device record its history; its owner and viewers read it.
+  { service: 'config', call: 'POST /fleet/devices/{serial}/config-history', answers: [201, 201, 404, 403, 403, 401],
     request: (s) => ({ path: `/fleet/devices/${s.serial}/config-history`, body: historyRecord() }) },
   { service: 'config', call: 'GET /fleet/devices/{serial}/config-history',  answers: [200, 200, 404, 200, 200, 401],
     request: (s) => ({ path: `/fleet/devices/${s.serial}/config-history` }) },
   // Commands need company staff or the configurator or installer role; the device is offline here.
+  // A catalogue command (Read configuration, a whole 255-byte frame): raw frames are for company
+  // staff only (tests/server/service-comms.test.ts).
   { service: 'config', call: 'POST /service-comms/command',            answers: [409, 409, 404, 403, 403, 401],
-    request: (s) => ({ path: '/service-comms/command', body: { serialNumber: s.serial, data: [1, 3, 0] } }) },
+    request: (s) => ({ path: '/service-comms/command', body: { serialNumber: s.serial, data: [1, ...Array(254).fill(0)] } }) },
   { service: 'config', call: 'GET /service-comms/devices/online',      answers: signedIn, request: () => ({ path: '/service-comms/devices/online' }) },
   { service: 'config', call: 'GET /service-comms/devices/{serial}/log', answers: [200, 200, 404, 403, 403, 401],
     request: (s) => ({ path: `/service-comms/devices/${s.serial}/log` }) },
