@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { chromium } from 'playwright-core';
 import { exchange, readConfiguration, targetOf } from '../src/ble/device-commands.ts';
 import type { BleLink } from '../src/ble/transport.ts';
-import { differingSettings } from '../src/ble/verify-write.ts';
+import { differingSettings } from '../src/device-config/differing-settings.ts';
 import type { BluetoothLike } from '../src/ble/web-bluetooth-types.ts';
 import { loadCodec } from '../src/codec/load-node.ts';
 import { encodeConfiguration } from '../src/device-config/encode-form.ts';

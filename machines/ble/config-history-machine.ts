@@ -1,11 +1,15 @@
 import { assign, fromCallback, fromPromise, setup } from 'xstate';
-import type { ConfigChange, ConfigHistoryEntry } from '../../contracts/config-history.ts';
+import type {
+  ConfigChange,
+  ConfigHistoryEntry,
+  ConfigHistoryRecord,
+} from '../../contracts/config-history.ts';
 
 /** A verified write still waiting in the browser to reach the configuration service. */
 export interface WaitingRecord {
   id: string;
   writtenAt: string;
-  transport: ConfigHistoryEntry['transport'];
+  transport: ConfigHistoryRecord['transport'];
   changes: ConfigChange[];
 }
 
@@ -29,7 +33,7 @@ export interface OlderPage {
 /** A verified write to record, as the Configure panel reports it. */
 export interface HistoryWrite {
   serialNumber: string;
-  transport: ConfigHistoryEntry['transport'];
+  transport: ConfigHistoryRecord['transport'];
   changes: ConfigChange[];
 }
 

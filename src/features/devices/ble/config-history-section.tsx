@@ -14,6 +14,7 @@ type HistoryActor = ActorRefFrom<typeof configHistoryMachine>;
 const TRANSPORT_LABELS: Record<ConfigHistoryEntry['transport'], string> = {
   'web-bluetooth': 'Bluetooth',
   simulated: 'demo device',
+  'service-comms': 'online',
 };
 
 function Changes({ changes }: { changes: ConfigChange[] }) {
