@@ -75,14 +75,19 @@ async function lastWritten(
   const product = await catalogue.product(modelId).catch(() => undefined);
   const order = product
     ? buildForm(product.config, { raw: {}, values: {} }, { excludedGroups: EXCLUDED_GROUPS }).flatMap(
-        (group) => group.fields.map((field) => ({ field: field.name, group: group.title })),
+        (group) => group.fields.map((field) => ({ field: field.name, group: group.title, unit: field.unit })),
       )
     : [];
   const settings: ReportSetting[] = [];
-  for (const { field, group } of order) {
+  for (const { field, group, unit } of order) {
     const setting = newest.get(field);
     if (!setting) continue;
-    settings.push({ ...setting, group });
+    // Numbers with the unit the form shows them in; text (a choice, a name) as it is.
+    const value =
+      unit && setting.value !== '' && Number.isFinite(Number(setting.value))
+        ? `${setting.value} ${unit}`
+        : setting.value;
+    settings.push({ ...setting, group, value });
     newest.delete(field);
   }
   return { settings: [...settings, ...newest.values()], template };
