@@ -235,6 +235,21 @@ export function installRoutes(
       const target =
         moving && body.siteId !== undefined ? await requireInstallSite(db, principal, body.siteId) : null;
       const renaming = body.name !== undefined && body.name !== device.name;
+      // The site and name it has already: nothing to change, nothing to record.
+      if (!target && !renaming)
+        return c.json(
+          asDevice(
+            {
+              id: device.id,
+              model_id: device.modelId,
+              serial: device.serial,
+              name: device.name,
+              site_id: device.siteId,
+              installed_at: device.installedAt,
+            },
+            device.siteName,
+          ),
+        );
       const updated = await db.transaction().execute(async (trx) => {
         const row = await trx
           .updateTable('devices')

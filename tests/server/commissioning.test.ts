@@ -139,6 +139,16 @@ describe('moving and renaming', () => {
     ]);
   });
 
+  it('changes and records nothing when the device is already there with that name', async () => {
+    const device = await installed(SITE_A, 'HX5K-26-000913');
+    const answer = await t.call('PUT', `/config/fleet/installs/${device.id}`, {
+      token: token.installerA,
+      body: { siteId: SITE_A, name: device.name },
+    });
+    expect(answer).toMatchObject({ status: 200, body: { id: device.id, siteId: SITE_A, name: device.name } });
+    expect((await audit('devices/HX5K-26-000913')).map((r) => r.action)).toEqual(['installed']);
+  });
+
   it('answers 404 for a move to a site the installer cannot see, and moves nothing', async () => {
     const device = await installed(SITE_A, 'HX5K-26-000911');
     const answer = await t.call('PUT', `/config/fleet/installs/${device.id}`, {
