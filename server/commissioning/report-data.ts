@@ -54,8 +54,7 @@ async function lastWritten(
     .selectFrom('config_history')
     .select(['user_email', 'template_name', 'written_at', 'changes'])
     .where('serial', '=', serial)
-    .orderBy('received_at', 'desc')
-    .orderBy('id', 'desc')
+    .orderBy('seq', 'desc')
     .limit(500)
     .execute();
   const newest = new Map<string, ReportSetting>();

@@ -1,5 +1,5 @@
 /**
- * Migration 10, commissioning: devices put on, moved between and taken off sites, and sites
+ * Migration 11, commissioning: devices put on, moved between and taken off sites, and sites
  * archived, each change recorded; settings templates; the template a recorded write applied and
  * writes the service made over service-comms; mail attachments (the commissioning report).
  *

@@ -141,6 +141,8 @@ export interface Database {
     template_name: string | null;
     written_at: Timestamp;
     received_at: DefaultNow;
+    /** Its place in the order received (migration 10). */
+    seq: Generated<string>;
     changes: ColumnType<
       { field: string; label: string; oldValue: string; newValue: string }[],
       string,
