@@ -11,6 +11,7 @@ export interface WaitingRecord {
   writtenAt: string;
   transport: ConfigHistoryRecord['transport'];
   changes: ConfigChange[];
+  template?: string | null;
 }
 
 /** What one load found: the service's history (null when it could not be reached) and the waiting records. */
@@ -35,6 +36,8 @@ export interface HistoryWrite {
   serialNumber: string;
   transport: ConfigHistoryRecord['transport'];
   changes: ConfigChange[];
+  /** The settings template the write applied, if any. */
+  template?: string;
 }
 
 export interface ConfigHistoryContext {

@@ -2,10 +2,12 @@ import { Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { getRouteApi } from '@tanstack/react-router';
 import type { Device } from '../../../contracts/devices.ts';
 import { AnchorLink } from '../../components/anchor-link.tsx';
+import { AuditRecords } from '../../components/audit/audit-records.tsx';
 import { DataList } from '../../components/lists/data-list.tsx';
 import { EmptyState } from '../../components/page-state.tsx';
 import { DeviceConfiguration } from './ble/device-configuration.tsx';
 import { deviceColumns } from './device-columns.tsx';
+import { DeviceInstallActions } from './device-install-actions.tsx';
 import { useModelName } from './device-models.ts';
 import { DeviceOnlineBadge } from './online-badge.tsx';
 
@@ -22,7 +24,17 @@ function Fact({ label, children }: { label: string; children: React.ReactNode })
   );
 }
 
-function OneDevice({ device, modelName }: { device: Device; modelName: string }) {
+function OneDevice({
+  device,
+  modelName,
+  userId,
+  mayInstall,
+}: {
+  device: Device;
+  modelName: string;
+  userId: number;
+  mayInstall: boolean;
+}) {
   return (
     <Stack gap="lg">
       <div>
@@ -49,18 +61,35 @@ function OneDevice({ device, modelName }: { device: Device; modelName: string })
           </Fact>
           <Fact label="Installed">{new Date(device.installedAt).toLocaleString()}</Fact>
         </SimpleGrid>
+        {mayInstall ? (
+          <Stack mt="md" gap="xs">
+            <DeviceInstallActions device={device} userId={userId} />
+          </Stack>
+        ) : null}
       </Card>
       <DeviceConfiguration serial={device.serial} modelId={device.modelId} />
+      <AuditRecords
+        of={{ serial: device.serial }}
+        version={Date.parse(device.installedAt) + device.name.length}
+      />
     </Stack>
   );
 }
 
 /** Device details: one device by model and serial, or every visible device of a model. */
 export function DeviceDetailsScreen() {
-  const { modelId, serial, page } = route.useLoaderData();
+  const { modelId, serial, page, userId, mayInstall } = route.useLoaderData();
   const modelName = useModelName();
   const device = serial ? page.items[0] : undefined;
-  if (device) return <OneDevice device={device} modelName={modelName(device.modelId)} />;
+  if (device)
+    return (
+      <OneDevice
+        device={device}
+        modelName={modelName(device.modelId)}
+        userId={userId}
+        mayInstall={mayInstall}
+      />
+    );
   return (
     <Stack gap="md">
       <div>

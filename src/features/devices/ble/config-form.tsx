@@ -14,6 +14,8 @@ import {
 import { useSelector } from '@xstate/react';
 import { useEffect, useMemo, useRef } from 'react';
 import { type UseFormRegister, useForm, useWatch } from 'react-hook-form';
+import type { TemplateSettings } from '../../../../contracts/config-templates.ts';
+import { templateFromValues } from '../../../device-config/config-template.ts';
 import { EXCLUDED_GROUPS } from '../../../device-config/excluded-groups.ts';
 import { buildForm, type FormField, formDefaults } from '../../../device-config/form-fields.ts';
 import type { ConfigValue } from '../../../device-config/process-data.ts';
@@ -100,7 +102,14 @@ function FieldControl({
  * inactive fields disabled, excluded groups without controls, enumerated values as selects, changed
  * fields highlighted; Write and Revert. Read-only until the device is unlocked.
  */
-export function ConfigForm({ session }: { session: ConfigureSession }) {
+export function ConfigForm({
+  session,
+  onSaveTemplate,
+}: {
+  session: ConfigureSession;
+  /** Given, a "Save as template" button hands over the form's settings as they are now. */
+  onSaveTemplate?: ((settings: TemplateSettings) => void) | undefined;
+}) {
   const { connection, password, write, product } = session;
   const config = useSelector(connection, (s) => s.context.config);
   const link = useSelector(connection, (s) => (s.matches('ready') ? s.context.link : null));
@@ -215,6 +224,18 @@ export function ConfigForm({ session }: { session: ConfigureSession }) {
           >
             Revert
           </Button>
+          {onSaveTemplate ? (
+            <Button
+              variant="default"
+              disabled={writing}
+              onClick={() => {
+                const settings = templateFromValues(groups, form.getValues());
+                if (Object.keys(settings).length > 0) onSaveTemplate(settings);
+              }}
+            >
+              Save as template
+            </Button>
+          ) : null}
         </Group>
       </Stack>
     </form>

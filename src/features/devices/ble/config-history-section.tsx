@@ -40,6 +40,7 @@ function Entry({ record, by }: { record: WaitingRecord | ConfigHistoryEntry; by:
           </Text>
           <Text size="sm" c="gray.7" component="span">
             {by ? `by ${by}, ` : ''}over {TRANSPORT_LABELS[record.transport]}
+            {record.template ? `, template “${record.template}”` : ''}
           </Text>
           {by === null ? (
             <Badge color="yellow.9" variant="light">

@@ -3,7 +3,7 @@ import type { ConfigChange } from '../../../../contracts/config-history.ts';
 import { commandMachine } from '../../../../machines/ble/command-machine.ts';
 import { connectionMachine } from '../../../../machines/ble/connection-machine.ts';
 import { passwordMachine } from '../../../../machines/ble/password-machine.ts';
-import { writeMachine } from '../../../../machines/ble/write-machine.ts';
+import { type WriteRequest, writeMachine } from '../../../../machines/ble/write-machine.ts';
 import { createBleActors } from '../../../ble/ble-actors.ts';
 import { type DeviceProduct, targetOf } from '../../../ble/device-commands.ts';
 import { SimulatedTransport } from '../../../ble/simulated-transport.ts';
@@ -23,6 +23,8 @@ export interface VerifiedWrite {
   serialNumber: string;
   transport: BleTransport['kind'];
   changes: ConfigChange[];
+  /** The settings template the write applied, if any. */
+  template?: string;
 }
 
 export interface ConfigureSessionOptions {
@@ -91,8 +93,11 @@ export function startConfigureSession(options: ConfigureSessionOptions) {
   });
 
   let reported: unknown = null;
+  // The template the write under way applies, for its history record; a plain write has none.
+  let applyingTemplate: string | undefined;
   const writeWatch = write.subscribe((snapshot) => {
     const { readBack, request } = snapshot.context;
+    if (snapshot.matches('failed') || snapshot.matches('invalid')) applyingTemplate = undefined;
     if (!snapshot.matches('done') || !readBack || !request || reported === readBack) return;
     reported = readBack;
     connection.send({ type: 'ble.configWritten', config: readBack });
@@ -100,7 +105,10 @@ export function startConfigureSession(options: ConfigureSessionOptions) {
     const changes = configChanges(request.groups, before, readBack.decoded.values, choices);
     const transport = connection.getSnapshot().context.transport?.kind ?? 'simulated';
     const serialNumber = options.serialNumber ?? request.link.name;
-    if (changes.length > 0) options.onVerifiedWrite?.({ serialNumber, transport, changes });
+    const template = applyingTemplate;
+    applyingTemplate = undefined;
+    if (changes.length > 0)
+      options.onVerifiedWrite?.({ serialNumber, transport, changes, ...(template ? { template } : {}) });
   });
 
   return {
@@ -111,6 +119,14 @@ export function startConfigureSession(options: ConfigureSessionOptions) {
     command,
     demoTransport,
     webTransport,
+    /**
+     * Write a settings template's values with the verified write: the same write as the form's,
+     * recorded in the history with the template's name.
+     */
+    writeTemplate(name: string, request: WriteRequest) {
+      applyingTemplate = name;
+      write.send({ type: 'config.write', ...request });
+    },
     /** The demo device behind the simulated transport, once it was used. */
     demoDevice: () => demoDevice,
     stop() {
