@@ -41,10 +41,15 @@ export function AuditRecords({
   of: { siteId: number } | { serial: string };
   version?: number;
 }) {
-  const { configApi } = useRuntime();
   const key = 'siteId' in of ? `site:${of.siteId}` : `device:${of.serial}`;
-  // biome-ignore lint/correctness/useExhaustiveDependencies: a new read per subject and version
-  const load = useMemo(() => fromPromise(() => fetchAudit(configApi, of)), [configApi, key, version]);
+  // A new card, and so a new read, per subject and version.
+  return <AuditCard key={`${key}:${version}`} of={of} id={key} />;
+}
+
+function AuditCard({ of, id: key }: { of: { siteId: number } | { serial: string }; id: string }) {
+  const { configApi } = useRuntime();
+  // biome-ignore lint/correctness/useExhaustiveDependencies: read once, for the card's subject
+  const load = useMemo(() => fromPromise(() => fetchAudit(configApi, of)), [configApi]);
   const [state] = useActor(load);
   return (
     <Card withBorder component="section" aria-labelledby={`changes-${key}`}>

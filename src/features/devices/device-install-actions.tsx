@@ -195,6 +195,7 @@ export function DeviceInstallActions({ device, userId }: { device: Device; userI
         ))}
       </Group>
       <Modal
+        closeButtonProps={{ 'aria-label': 'Close' }}
         opened={open !== null}
         onClose={() => send({ type: 'action.cancel' })}
         title={open ? TITLES[open] : ''}

@@ -161,10 +161,16 @@ export function SiteDetailsScreen() {
         <SiteAccessTable site={site} canManage={canManageAccess(site, user)} />
       </Stack>
       <AuditRecords of={{ siteId: site.id }} version={installs.total} />
-      <Modal opened={adding} onClose={addDialog.close} title="Add device" size="lg">
+      <Modal
+        closeButtonProps={{ 'aria-label': 'Close' }}
+        opened={adding}
+        onClose={addDialog.close}
+        title="Add device"
+        size="lg"
+      >
         <AddDevice siteId={site.id} onClose={addDialog.close} />
       </Modal>
-      <Modal opened={editing} onClose={close} title="Edit site">
+      <Modal closeButtonProps={{ 'aria-label': 'Close' }} opened={editing} onClose={close} title="Edit site">
         <SiteEditForm site={site} owners={owners} onDone={close} />
       </Modal>
     </Stack>

@@ -47,6 +47,7 @@ function SaveDialog({ templates }: { templates: TemplatesActor }) {
   const count = draft ? Object.keys(draft).length : 0;
   return (
     <Modal
+      closeButtonProps={{ 'aria-label': 'Close' }}
       opened={draft !== null}
       onClose={() => templates.send({ type: 'templates.cancel' })}
       title="Save as template"
@@ -424,8 +425,7 @@ export function TemplatesSection({
                     </Button>
                     <Button
                       size="xs"
-                      variant="subtle"
-                      color="red.8"
+                      variant="default"
                       onClick={() => {
                         if (
                           window.confirm(
@@ -459,7 +459,12 @@ export function TemplatesSection({
       ) : null}
       {chosen ? <ApplyPreview session={session} template={chosen} /> : null}
       <SaveDialog templates={templates} />
-      <Modal opened={renaming !== null} onClose={() => setRenaming(null)} title="Rename template">
+      <Modal
+        closeButtonProps={{ 'aria-label': 'Close' }}
+        opened={renaming !== null}
+        onClose={() => setRenaming(null)}
+        title="Rename template"
+      >
         <form
           noValidate
           onSubmit={(event) => {
@@ -492,6 +497,7 @@ export function TemplatesSection({
         </form>
       </Modal>
       <Modal
+        closeButtonProps={{ 'aria-label': 'Close' }}
         opened={remote !== null}
         onClose={() => setRemote(null)}
         title={`Write “${remote?.name ?? ''}” to devices online`}
