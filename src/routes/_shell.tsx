@@ -1,5 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { requireAuth } from '../components/route-guards.ts';
+import { requireAuth } from '../app/route-guards.ts';
 import { ShellLayout } from '../components/shell/shell-layout.tsx';
 
 // Every screen inside the side-menu shell needs a user signed in to both services.

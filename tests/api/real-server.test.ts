@@ -13,7 +13,7 @@ import {
 } from '../../machines/auth/auth-selectors.ts';
 import { isLoading, listVersion } from '../../machines/devices-list/devices-list-selectors.ts';
 import { refreshTokenKey } from '../../machines/storage-keys.ts';
-import { createAppRuntime } from '../../src/app-runtime.ts';
+import { createAppRuntime } from '../../src/app/app-runtime.ts';
 import { MemoryStorage } from '../machines/fakes.ts';
 import { startTestServer, type TestServer } from '../server/harness.ts';
 

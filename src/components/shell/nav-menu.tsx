@@ -12,8 +12,8 @@ import { Link, useRouterState } from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';
 import type { ReactNode } from 'react';
 import { currentEmail, currentUserName, isCompanyStaff } from '../../../machines/auth/auth-selectors.ts';
+import { useRuntime } from '../../app/runtime-context.tsx';
 import { DevicesListStatus } from '../../features/devices-list/devices-list-status.tsx';
-import { useRuntime } from '../runtime-context.tsx';
 import { MotionSetting } from './motion-setting.tsx';
 
 type MenuPath =

@@ -3,7 +3,7 @@ import { useMediaQuery } from '@mantine/hooks';
 import { useRouter } from '@tanstack/react-router';
 import { useState } from 'react';
 import type { SiteDetails, SiteRole } from '../../../contracts/sites.ts';
-import { useRuntime } from '../runtime-context.tsx';
+import { useRuntime } from '../../app/runtime-context.tsx';
 import { changeRoles, setAccess } from './site-access-api.ts';
 
 export const SITE_ROLES: { value: SiteRole; label: string }[] = [

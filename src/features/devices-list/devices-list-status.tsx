@@ -7,7 +7,7 @@ import {
   isLoading,
   listVersion,
 } from '../../../machines/devices-list/devices-list-selectors.ts';
-import { useRuntime } from '../../components/runtime-context.tsx';
+import { useRuntime } from '../../app/runtime-context.tsx';
 
 function versionLabel(version: number, loading: boolean, noFallback: boolean): string {
   if (loading) return 'Devices list: loading…';

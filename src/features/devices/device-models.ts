@@ -1,6 +1,6 @@
 import { useSelector } from '@xstate/react';
 import { devicesList, e1DevicesList } from '../../../machines/devices-list/devices-list-selectors.ts';
-import { useRuntime } from '../../components/runtime-context.tsx';
+import { useRuntime } from '../../app/runtime-context.tsx';
 
 /** Model id → display name from the devices list the shell keeps (both lists); the id when unknown. */
 export function useModelName(): (modelId: string) => string {

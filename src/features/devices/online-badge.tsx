@@ -4,7 +4,7 @@ import { useMemo } from 'react';
 import { fromPromise } from 'xstate';
 import { onlineDevicesMachine } from '../../../machines/devices-online/online-devices-machine.ts';
 import type { ApiClient } from '../../api/api-client.ts';
-import { useRuntime } from '../../components/runtime-context.tsx';
+import { useRuntime } from '../../app/runtime-context.tsx';
 import { fetchOnlineSerials } from './devices-api.ts';
 
 /**

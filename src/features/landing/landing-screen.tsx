@@ -5,8 +5,8 @@ import { useSelector } from '@xstate/react';
 import type { FormEvent } from 'react';
 import { currentEmail, currentUserName } from '../../../machines/auth/auth-selectors.ts';
 import { listVersion } from '../../../machines/devices-list/devices-list-selectors.ts';
+import { useRuntime } from '../../app/runtime-context.tsx';
 import { AnchorLink } from '../../components/anchor-link.tsx';
-import { useRuntime } from '../../components/runtime-context.tsx';
 
 const route = getRouteApi('/_shell/landing');
 

@@ -3,7 +3,7 @@ import { useRouter } from '@tanstack/react-router';
 import { useState } from 'react';
 import type { SiteRole } from '../../../contracts/sites.ts';
 import type { User } from '../../../contracts/users.ts';
-import { useRuntime } from '../../components/runtime-context.tsx';
+import { useRuntime } from '../../app/runtime-context.tsx';
 import { changeRoles } from '../../components/site-access/site-access-api.ts';
 import { SITE_ROLES } from '../../components/site-access/site-access-table.tsx';
 import { findUsers } from './site-manager-api.ts';

@@ -1,13 +1,13 @@
 import { Anchor, Card, Stack, Text, Title } from '@mantine/core';
 import { getRouteApi } from '@tanstack/react-router';
 import type { Site } from '../../../contracts/sites.ts';
+import { useRuntime } from '../../app/runtime-context.tsx';
 import { AnchorLink } from '../../components/anchor-link.tsx';
 import { collectAllPages, downloadCsv, toCsv } from '../../components/lists/csv.ts';
 import { type Column, DataList } from '../../components/lists/data-list.tsx';
 import { sortRows } from '../../components/lists/list-search.ts';
 import { ListToolbar, Pager } from '../../components/lists/list-toolbar.tsx';
 import { EmptyState } from '../../components/page-state.tsx';
-import { useRuntime } from '../../components/runtime-context.tsx';
 import { SiteAccessTable } from '../../components/site-access/site-access-table.tsx';
 import { AddSiteUser } from './add-site-user.tsx';
 import { fetchAllSites } from './site-manager-api.ts';

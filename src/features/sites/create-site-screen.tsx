@@ -1,6 +1,6 @@
 import { Stack, Title } from '@mantine/core';
 import { getRouteApi, useNavigate, useRouter } from '@tanstack/react-router';
-import { useRuntime } from '../../components/runtime-context.tsx';
+import { useRuntime } from '../../app/runtime-context.tsx';
 import { SiteForm } from './site-form.tsx';
 import { EMPTY_SITE_FORM, sitePayloadFromForm } from './site-form-schema.ts';
 import { createSite } from './sites-api.ts';

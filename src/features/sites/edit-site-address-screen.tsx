@@ -1,6 +1,6 @@
 import { Stack, Text, Title } from '@mantine/core';
 import { getRouteApi, useNavigate, useRouter } from '@tanstack/react-router';
-import { useRuntime } from '../../components/runtime-context.tsx';
+import { useRuntime } from '../../app/runtime-context.tsx';
 import { SiteForm } from './site-form.tsx';
 import { siteFormValuesOf, sitePayloadFromForm } from './site-form-schema.ts';
 import { updateSite } from './sites-api.ts';

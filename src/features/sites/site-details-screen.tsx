@@ -4,11 +4,11 @@ import { IconEdit, IconMapPin } from '@tabler/icons-react';
 import { getRouteApi, Link } from '@tanstack/react-router';
 import type { Device } from '../../../contracts/devices.ts';
 import type { SiteDetails } from '../../../contracts/sites.ts';
+import { useRuntime } from '../../app/runtime-context.tsx';
 import { type CsvColumn, collectAllPages, downloadCsv, toCsv } from '../../components/lists/csv.ts';
 import { type Column, DataList } from '../../components/lists/data-list.tsx';
 import { ExportCsvButton } from '../../components/lists/export-csv-button.tsx';
 import { EmptyState } from '../../components/page-state.tsx';
-import { useRuntime } from '../../components/runtime-context.tsx';
 import {
   canEditSite,
   canManageAccess,

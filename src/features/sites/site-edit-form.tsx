@@ -5,7 +5,7 @@ import { Controller, useForm } from 'react-hook-form';
 import { z } from 'zod';
 import type { SiteDetails } from '../../../contracts/sites.ts';
 import type { User } from '../../../contracts/users.ts';
-import { useRuntime } from '../../components/runtime-context.tsx';
+import { useRuntime } from '../../app/runtime-context.tsx';
 import { sitePayloadOf } from './site-payload.ts';
 import { updateSite } from './sites-api.ts';
 

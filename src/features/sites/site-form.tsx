@@ -2,13 +2,13 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert, Button, Group, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { Controller, useForm } from 'react-hook-form';
 import type { User } from '../../../contracts/users.ts';
+import { useRuntime } from '../../app/runtime-context.tsx';
 import { AddressInput } from '../../components/address/address-input.tsx';
 import {
   type AddressRecord,
   type PlaceLike,
   postalCodeText,
 } from '../../components/address/address-record.ts';
-import { useRuntime } from '../../components/runtime-context.tsx';
 import { type SiteFormValues, siteFormSchema } from './site-form-schema.ts';
 
 interface SiteFormProps {

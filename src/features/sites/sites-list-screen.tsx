@@ -1,13 +1,13 @@
 import { Button, Group, Stack, Title } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { getRouteApi, Link } from '@tanstack/react-router';
+import { useRuntime } from '../../app/runtime-context.tsx';
 import { collectAllPages, downloadCsv, toCsv } from '../../components/lists/csv.ts';
 import { DataList } from '../../components/lists/data-list.tsx';
 import type { ListSearch } from '../../components/lists/list-search.ts';
 import { sortRows } from '../../components/lists/list-search.ts';
 import { ListToolbar, Pager } from '../../components/lists/list-toolbar.tsx';
 import { EmptyState } from '../../components/page-state.tsx';
-import { useRuntime } from '../../components/runtime-context.tsx';
 import { SITE_COLUMNS, SITE_SORT_OPTIONS, siteText } from './site-columns.tsx';
 import { fetchSitesPage } from './sites-api.ts';
 

@@ -2,7 +2,7 @@ import { Alert, Button, Group, Select, Stack, Text } from '@mantine/core';
 import { useRouter } from '@tanstack/react-router';
 import { useState } from 'react';
 import type { User } from '../../../contracts/users.ts';
-import { useRuntime } from '../../components/runtime-context.tsx';
+import { useRuntime } from '../../app/runtime-context.tsx';
 import { linkInstaller, sendAccessCode } from './users-api.ts';
 
 type Outcome = { ok: boolean; message: string } | null;

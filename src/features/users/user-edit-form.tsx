@@ -4,7 +4,7 @@ import { useRouter } from '@tanstack/react-router';
 import { Controller, useForm } from 'react-hook-form';
 import { z } from 'zod';
 import type { User, UserRole } from '../../../contracts/users.ts';
-import { useRuntime } from '../../components/runtime-context.tsx';
+import { useRuntime } from '../../app/runtime-context.tsx';
 import { ROLE_LABELS } from './user-columns.tsx';
 import { updateUser } from './users-api.ts';
 

@@ -2,7 +2,7 @@ import { Stack } from '@mantine/core';
 import { useActorRef } from '@xstate/react';
 import { useCallback } from 'react';
 import { configHistoryMachine } from '../../../../machines/ble/config-history-machine.ts';
-import { useRuntime } from '../../../components/runtime-context.tsx';
+import { useRuntime } from '../../../app/runtime-context.tsx';
 import { createConfigHistoryActors, historyQueueFor } from './config-history-actors.ts';
 import { ConfigHistorySection } from './config-history-section.tsx';
 import { ConfigurePanel } from './configure-panel.tsx';

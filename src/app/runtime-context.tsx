@@ -1,5 +1,5 @@
 import { createContext, type ReactNode, useContext } from 'react';
-import type { AppRuntime } from '../app-runtime.ts';
+import type { AppRuntime } from './app-runtime.ts';
 
 const RuntimeContext = createContext<AppRuntime | null>(null);
 

@@ -1,8 +1,8 @@
 import type { RouterHistory } from '@tanstack/react-router';
 import type { AppConfig } from '../../contracts/app-config.ts';
-import { type AppRuntime, createAppRuntime, type MachineClock } from '../app-runtime.ts';
-import { type AppRouter, createAppRouter } from '../router.tsx';
+import { type AppRuntime, createAppRuntime, type MachineClock } from './app-runtime.ts';
 import { rememberResumePath, withTabResumePath } from './resume-path.ts';
+import { type AppRouter, createAppRouter } from './router.tsx';
 
 export interface AppDeps {
   storage: Storage;

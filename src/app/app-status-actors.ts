@@ -1,8 +1,5 @@
 import { fromCallback } from 'xstate';
-import type {
-  AppStatusEvent,
-  ServiceWorkerCommand,
-} from '../../../machines/app-status/app-status-machine.ts';
+import type { AppStatusEvent, ServiceWorkerCommand } from '../../machines/app-status/app-status-machine.ts';
 
 /** How often an open app asks whether a new version was deployed (a navigation asks too). */
 export const UPDATE_CHECK_MS = 60 * 60 * 1000;

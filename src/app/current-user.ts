@@ -1,6 +1,6 @@
 import { decodeJwt } from 'jose';
 import type { AuthSnapshot } from '../../machines/auth/auth-selectors.ts';
-import type { AppRuntime } from '../app-runtime.ts';
+import type { AppRuntime } from './app-runtime.ts';
 
 /** The signed-in user as the screens need them: id (the token's `sub`) and role. */
 export interface CurrentUser {

@@ -1,19 +1,19 @@
 import { createFetch } from 'ofetch';
 import { type ActorOptions, type ActorRefFrom, type AnyActorLogic, createActor } from 'xstate';
-import type { AppConfig } from '../contracts/app-config.ts';
-import { authMachine } from '../machines/auth/auth-machine.ts';
-import { passwordResetMachine } from '../machines/auth/password-reset-machine.ts';
-import { devicesListMachine } from '../machines/devices-list/devices-list-machine.ts';
-import { type ApiClient, createApiClient } from './api/api-client.ts';
-import type { ApiError } from './api/api-error.ts';
-import { createTokenSession } from './api/token-session.ts';
-import { createAuthActors } from './features/auth/auth-actors.ts';
-import { createPasswordResetActors } from './features/auth/password-reset-actors.ts';
-import { browserTabChannel, createTabChannel, type TabChannelOptions } from './features/auth/tab-channel.ts';
-import { browserLocks, createRefreshLock, type LockManagerLike } from './features/auth/tab-lock.ts';
-import { createDevicesListActors } from './features/devices-list/devices-list-actors.ts';
+import type { AppConfig } from '../../contracts/app-config.ts';
+import { authMachine } from '../../machines/auth/auth-machine.ts';
+import { passwordResetMachine } from '../../machines/auth/password-reset-machine.ts';
+import { devicesListMachine } from '../../machines/devices-list/devices-list-machine.ts';
+import { type ApiClient, createApiClient } from '../api/api-client.ts';
+import type { ApiError } from '../api/api-error.ts';
+import { createTokenSession } from '../api/token-session.ts';
+import { createAuthActors } from '../features/auth/auth-actors.ts';
+import { createPasswordResetActors } from '../features/auth/password-reset-actors.ts';
+import { browserTabChannel, createTabChannel, type TabChannelOptions } from '../features/auth/tab-channel.ts';
+import { browserLocks, createRefreshLock, type LockManagerLike } from '../features/auth/tab-lock.ts';
+import { createDevicesListActors } from '../features/devices-list/devices-list-actors.ts';
 
-export type { ApiClient } from './api/api-client.ts';
+export type { ApiClient } from '../api/api-client.ts';
 
 /** What sets and clears the machines' timers (xstate's own clock, or its `SimulatedClock`). */
 export type MachineClock = NonNullable<ActorOptions<AnyActorLogic>['clock']>;

@@ -2,7 +2,7 @@ import { type ParsedLocation, redirect } from '@tanstack/react-router';
 import { waitFor } from 'xstate';
 import { isAuthenticated, isInitialised } from '../../machines/auth/auth-selectors.ts';
 import { STORAGE_KEYS } from '../../machines/storage-keys.ts';
-import type { RouterContext } from '../router.tsx';
+import type { RouterContext } from '../routes/__root.tsx';
 import { forgetResumePath, rememberResumePath, safeResumePath } from './resume-path.ts';
 
 interface GuardArgs {

@@ -1,14 +1,8 @@
 import { createRouter, type RouterHistory } from '@tanstack/react-router';
-import type { AppRuntime } from './app-runtime.ts';
-import { RouteFocus } from './components/route-focus.tsx';
-import { RoutePending } from './components/route-pending.tsx';
-import { routeTree } from './route-tree.gen.ts';
-
-/** What every route's `beforeLoad` can read: the running machines and where the resume path is kept. */
-export interface RouterContext {
-  runtime: AppRuntime;
-  storage: Storage;
-}
+import { RouteFocus } from '../components/route-focus.tsx';
+import { RoutePending } from '../components/route-pending.tsx';
+import { routeTree } from '../route-tree.gen.ts';
+import type { RouterContext } from '../routes/__root.tsx';
 
 /**
  * Builds the app's router over the generated route tree.

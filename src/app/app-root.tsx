@@ -1,13 +1,13 @@
 import { MantineProvider } from '@mantine/core';
 import { RouterProvider } from '@tanstack/react-router';
 import { lazy, Suspense } from 'react';
-import type { AppRuntime } from '../app-runtime.ts';
-import type { AppRouter } from '../router.tsx';
 import { theme } from '../styles/theme.ts';
+import type { AppRuntime } from './app-runtime.ts';
+import type { AppRouter } from './router.tsx';
 import { RuntimeProvider } from './runtime-context.tsx';
 
 // Loaded after the first screen: it is not needed to show it (see toasts.tsx).
-const Toasts = lazy(() => import('./toasts.tsx'));
+const Toasts = lazy(() => import('../components/toasts.tsx'));
 
 /** Everything above the routes: theme, toasts, the runtime for views, and the router. */
 export function AppRoot({ runtime, router }: { runtime: AppRuntime; router: AppRouter }) {
