@@ -13,7 +13,6 @@ import { useSelector } from '@xstate/react';
 import type { ReactNode } from 'react';
 import { currentEmail, currentUserName, isCompanyStaff } from '../../../machines/auth/auth-selectors.ts';
 import { useRuntime } from '../../app/runtime-context.tsx';
-import { DevicesListStatus } from '../../features/devices-list/devices-list-status.tsx';
 import { MotionSetting } from './motion-setting.tsx';
 
 type MenuPath =
@@ -43,7 +42,13 @@ const STAFF_ITEMS: MenuItem[] = [
 ];
 
 /** The side menu: title, signed-in user, devices-list version, screens, and the Account section. */
-export function NavMenu({ onNavigate }: { onNavigate: () => void }) {
+export function NavMenu({
+  onNavigate,
+  catalogueStatus,
+}: {
+  onNavigate: () => void;
+  catalogueStatus: ReactNode;
+}) {
   const { auth, config } = useRuntime();
   const name = useSelector(auth, currentUserName);
   const email = useSelector(auth, currentEmail);
@@ -59,7 +64,7 @@ export function NavMenu({ onNavigate }: { onNavigate: () => void }) {
         <Text size="sm" fw={600} data-testid="user-name">
           {name || email}
         </Text>
-        <DevicesListStatus />
+        {catalogueStatus}
       </Stack>
       <ScrollArea component="nav" aria-labelledby="menu-title" style={{ flex: 1 }} px="xs">
         {items.map((item) => (

@@ -2,12 +2,12 @@ import { Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { getRouteApi } from '@tanstack/react-router';
 import type { Device } from '../../../contracts/devices.ts';
 import { AnchorLink } from '../../components/anchor-link.tsx';
+import { deviceColumns } from '../../components/devices/device-columns.tsx';
+import { useModelName } from '../../components/devices/model-names.ts';
 import { DataList } from '../../components/lists/data-list.tsx';
 import { EmptyState } from '../../components/page-state.tsx';
 import { DeviceConfiguration } from './ble/device-configuration.tsx';
-import { deviceColumns } from './device-columns.tsx';
-import { useModelName } from './device-models.ts';
-import { DeviceOnlineBadge } from './online-badge.tsx';
+import { DeviceOnlineBadge } from './online-devices.tsx';
 
 const route = getRouteApi('/_shell/device-details/$deviceid');
 

@@ -1,15 +1,15 @@
 import { Stack, Title } from '@mantine/core';
 import { getRouteApi } from '@tanstack/react-router';
 import { useRuntime } from '../../app/runtime-context.tsx';
+import { DEVICE_SORT_OPTIONS, deviceColumns } from '../../components/devices/device-columns.tsx';
+import { useModelName } from '../../components/devices/model-names.ts';
 import { collectAllPages, downloadCsv, toCsv } from '../../components/lists/csv.ts';
 import { DataList } from '../../components/lists/data-list.tsx';
 import { type ListSearch, sortRows } from '../../components/lists/list-search.ts';
 import { ListToolbar, Pager } from '../../components/lists/list-toolbar.tsx';
 import { EmptyState } from '../../components/page-state.tsx';
-import { DEVICE_SORT_OPTIONS, deviceColumns } from './device-columns.tsx';
-import { useModelName } from './device-models.ts';
 import { fetchDevicesPage } from './devices-api.ts';
-import { useOnlineDevices } from './online-badge.tsx';
+import { useOnlineDevices } from './online-devices.tsx';
 
 const route = getRouteApi('/_shell/devices-list');
 

@@ -5,6 +5,8 @@ import { getRouteApi, Link } from '@tanstack/react-router';
 import type { Device } from '../../../contracts/devices.ts';
 import type { SiteDetails } from '../../../contracts/sites.ts';
 import { useRuntime } from '../../app/runtime-context.tsx';
+import { deviceColumns } from '../../components/devices/device-columns.tsx';
+import { useModelName } from '../../components/devices/model-names.ts';
 import { type CsvColumn, collectAllPages, downloadCsv, toCsv } from '../../components/lists/csv.ts';
 import { type Column, DataList } from '../../components/lists/data-list.tsx';
 import { ExportCsvButton } from '../../components/lists/export-csv-button.tsx';
@@ -14,8 +16,6 @@ import {
   canManageAccess,
   SiteAccessTable,
 } from '../../components/site-access/site-access-table.tsx';
-import { deviceColumns } from '../devices/device-columns.tsx';
-import { useModelName } from '../devices/device-models.ts';
 import { SiteEditForm } from './site-edit-form.tsx';
 import { positionText } from './site-payload.ts';
 import { fetchInstalls } from './sites-api.ts';

@@ -1,10 +1,10 @@
 import { type Actor, createActor } from 'xstate';
 import type { ConfigChange } from '../../../../contracts/config-history.ts';
+import { createBleActors } from '../../../../machines/ble/ble-actors.ts';
 import { commandMachine } from '../../../../machines/ble/command-machine.ts';
 import { connectionMachine } from '../../../../machines/ble/connection-machine.ts';
 import { passwordMachine } from '../../../../machines/ble/password-machine.ts';
 import { writeMachine } from '../../../../machines/ble/write-machine.ts';
-import { createBleActors } from '../../../ble/ble-actors.ts';
 import { type DeviceProduct, targetOf } from '../../../ble/device-commands.ts';
 import { SimulatedTransport } from '../../../ble/simulated-transport.ts';
 import type { BleLink, BleTransport } from '../../../ble/transport.ts';

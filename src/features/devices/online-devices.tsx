@@ -1,10 +1,10 @@
-import { Badge } from '@mantine/core';
 import { useActorRef, useSelector } from '@xstate/react';
 import { useMemo } from 'react';
 import { fromPromise } from 'xstate';
 import { onlineDevicesMachine } from '../../../machines/devices-online/online-devices-machine.ts';
 import type { ApiClient } from '../../api/api-client.ts';
 import { useRuntime } from '../../app/runtime-context.tsx';
+import { OnlineBadge } from '../../components/devices/online-badge.tsx';
 import { fetchOnlineSerials } from './devices-api.ts';
 
 /**
@@ -21,16 +21,6 @@ export function useOnlineDevices(api: ApiClient): (serial: string) => boolean {
   const online = useSelector(actor, (s) => s.context.online);
   const set = useMemo(() => new Set(online), [online]);
   return (serial) => set.has(serial);
-}
-
-/** "Online" beside a device that is connected to the service now; nothing otherwise. */
-export function OnlineBadge({ online }: { online: boolean }) {
-  if (!online) return null;
-  return (
-    <Badge color="teal.9" variant="filled" size="sm" ml="xs" title="Connected to the service now">
-      Online
-    </Badge>
-  );
 }
 
 /** The badge of one device (device details), polling on its own while the screen is open. */

@@ -1,10 +1,4 @@
 import { fromCallback, fromPromise } from 'xstate';
-import type { ReadyLink, ReconnectInput } from '../../machines/ble/ble-types.ts';
-import type { ConnectionEvent } from '../../machines/ble/connection-machine.ts';
-import type { WriteRequest } from '../../machines/ble/write-machine.ts';
-import type { Codec } from '../codec/types.ts';
-import { encodeConfiguration } from '../device-config/encode-form.ts';
-import { OPCODE } from '../device-sim/protocol.ts';
 import {
   type DeviceProduct,
   exchange,
@@ -12,10 +6,16 @@ import {
   readConfiguration,
   runCommand,
   sendPassword,
-} from './device-commands.ts';
-import type { BleLink, BleTarget, BleTransport } from './transport.ts';
-import { TRANSPORT_MESSAGES, TransportError } from './transport-error.ts';
-import { WriteValidationError } from './write-validation-error.ts';
+} from '../../src/ble/device-commands.ts';
+import type { BleLink, BleTarget, BleTransport } from '../../src/ble/transport.ts';
+import { TRANSPORT_MESSAGES, TransportError } from '../../src/ble/transport-error.ts';
+import { WriteValidationError } from '../../src/ble/write-validation-error.ts';
+import type { Codec } from '../../src/codec/types.ts';
+import { encodeConfiguration } from '../../src/device-config/encode-form.ts';
+import { OPCODE } from '../../src/device-sim/protocol.ts';
+import type { ReadyLink, ReconnectInput } from './ble-types.ts';
+import type { ConnectionEvent } from './connection-machine.ts';
+import type { WriteRequest } from './write-machine.ts';
 
 /** How often the signal strength is read while connected. */
 export const RSSI_INTERVAL_MS = 2_000;

@@ -1,6 +1,6 @@
 import type { Device } from '../../../contracts/devices.ts';
-import { AnchorLink } from '../../components/anchor-link.tsx';
-import type { Column } from '../../components/lists/data-list.tsx';
+import { AnchorLink } from '../anchor-link.tsx';
+import type { Column } from '../lists/data-list.tsx';
 import { OnlineBadge } from './online-badge.tsx';
 
 export const DEVICE_SORT_OPTIONS = [
@@ -11,7 +11,8 @@ export const DEVICE_SORT_OPTIONS = [
 ];
 
 /**
- * Columns of the devices list, its cards and its CSV; model names come from the devices list.
+ * Columns of a list of devices (the devices screen, a site's devices), its cards and its CSV;
+ * model names come from the catalogue.
  * With `isOnline`, a device connected to the service now shows "Online" beside its serial.
  */
 export function deviceColumns(
