@@ -1,6 +1,5 @@
 import { fromCallback, fromPromise } from 'xstate';
 import {
-  type DeviceProduct,
   exchange,
   type ReadConfiguration,
   readConfiguration,
@@ -12,6 +11,7 @@ import { TRANSPORT_MESSAGES, TransportError } from '../../src/ble/transport-erro
 import { WriteValidationError } from '../../src/ble/write-validation-error.ts';
 import type { Codec } from '../../src/codec/types.ts';
 import { encodeConfiguration } from '../../src/device-config/encode-form.ts';
+import type { DeviceProduct } from '../../src/device-config/load-product.ts';
 import { OPCODE } from '../../src/device-sim/protocol.ts';
 import type { ReadyLink, ReconnectInput } from './ble-types.ts';
 import type { ConnectionEvent } from './connection-machine.ts';

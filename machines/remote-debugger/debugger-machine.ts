@@ -1,6 +1,6 @@
-import { and, assign, fromPromise, setup } from 'xstate';
+import { type ActorRefFrom, and, assign, fromPromise, setup } from 'xstate';
 import type { OnlineDevice } from '../../contracts/service-comms.ts';
-import type { DeviceProduct } from '../../src/ble/device-commands.ts';
+import type { DeviceProduct } from '../../src/device-config/load-product.ts';
 import { EMPTY_DRAFT } from './compose-frame.ts';
 import {
   type DebuggerContext,
@@ -371,3 +371,6 @@ export const remoteDebuggerMachine = setup({
     },
   },
 });
+
+/** A running console, as the view pieces read from and send to it. */
+export type RemoteDebuggerRef = ActorRefFrom<typeof remoteDebuggerMachine>;

@@ -3,7 +3,7 @@ import { type ActorOptions, type ActorRefFrom, type AnyActorLogic, createActor }
 import type { AppConfig } from '../../contracts/app-config.ts';
 import { authMachine } from '../../machines/auth/auth-machine.ts';
 import { passwordResetMachine } from '../../machines/auth/password-reset-machine.ts';
-import { devicesListMachine } from '../../machines/devices-list/devices-list-machine.ts';
+import { catalogueMachine } from '../../machines/catalogue/catalogue-machine.ts';
 import { type ApiClient, createApiClient } from '../api/api-client.ts';
 import type { ApiError } from '../api/api-error.ts';
 import { createTokenSession } from '../api/token-session.ts';
@@ -11,7 +11,7 @@ import { createAuthActors } from '../features/auth/auth-actors.ts';
 import { createPasswordResetActors } from '../features/auth/password-reset-actors.ts';
 import { browserTabChannel, createTabChannel, type TabChannelOptions } from '../features/auth/tab-channel.ts';
 import { browserLocks, createRefreshLock, type LockManagerLike } from '../features/auth/tab-lock.ts';
-import { createDevicesListActors } from '../features/devices-list/devices-list-actors.ts';
+import { createCatalogueActors } from '../features/catalogue/catalogue-actors.ts';
 
 export type { ApiClient } from '../api/api-client.ts';
 
@@ -22,7 +22,7 @@ export type MachineClock = NonNullable<ActorOptions<AnyActorLogic>['clock']>;
 export interface AppRuntime {
   config: AppConfig;
   auth: ActorRefFrom<typeof authMachine>;
-  devicesList: ActorRefFrom<typeof devicesListMachine>;
+  catalogue: ActorRefFrom<typeof catalogueMachine>;
   passwordReset: ActorRefFrom<typeof passwordResetMachine>;
   configApi: ApiClient;
   monitoringApi: ApiClient;
@@ -44,15 +44,15 @@ export interface AppRuntimeDeps {
   tabChannel?: TabChannelOptions;
   /** Prefix of the bundled JSON files; empty (same origin as the app) by default. */
   assetBaseUrl?: string;
-  /** Where failed calls and a failed devices-list download are logged; `console.error` by default. */
+  /** Where failed calls and a failed catalogue download are logged; `console.error` by default. */
   log?: (message: string, error?: ApiError) => void;
-  /** Timers of the devices-list cooldown; the real clock by default, a simulated one in tests. */
+  /** Timers of the catalogue cooldown; the real clock by default, a simulated one in tests. */
   clock?: MachineClock;
 }
 
 /**
  * Starts the app's machines over real I/O. The auth machine begins by refreshing any stored
- * refresh tokens; the devices list begins loading at once.
+ * refresh tokens; the catalogue begins loading at once.
  *
  * @example
  * const runtime = createAppRuntime(config, { navigate: (to, o) => router.navigate({ href: to, replace: o.replace }) });
@@ -80,9 +80,9 @@ export function createAppRuntime(config: AppConfig, deps: AppRuntimeDeps): AppRu
   const configApi = createApiClient({ ...common, service: 'config', baseURL: config.configUrl });
   const monitoringApi = createApiClient({ ...common, service: 'monitoring', baseURL: config.monitoringUrl });
 
-  const devicesList = createActor(
-    devicesListMachine.provide({
-      actors: createDevicesListActors(config, fetchImpl, deps.assetBaseUrl),
+  const catalogue = createActor(
+    catalogueMachine.provide({
+      actors: createCatalogueActors(config, fetchImpl, deps.assetBaseUrl),
       actions: {
         navigateToLanding: () => deps.navigate('/landing', { replace: false }),
         logDownloadError: (_, { message }) => log(message),
@@ -95,5 +95,5 @@ export function createAppRuntime(config: AppConfig, deps: AppRuntimeDeps): AppRu
     passwordResetMachine.provide({ actors: createPasswordResetActors(configApi) }),
   ).start();
 
-  return { config, auth, devicesList, passwordReset, configApi, monitoringApi };
+  return { config, auth, catalogue, passwordReset, configApi, monitoringApi };
 }

@@ -8,7 +8,7 @@ export interface AppDeps {
   storage: Storage;
   fetch?: typeof fetch;
   history?: RouterHistory;
-  /** Timers of the machines that wait (the devices-list cooldown); tests pass a simulated clock. */
+  /** Timers of the machines that wait (the catalogue cooldown); tests pass a simulated clock. */
   clock?: MachineClock;
 }
 

@@ -37,7 +37,7 @@ async function signedIn(logout: { config: Answer; monitoring: Answer }) {
   });
   stop = () => {
     runtime.auth.stop();
-    runtime.devicesList.stop();
+    runtime.catalogue.stop();
     runtime.passwordReset.stop();
   };
   const s = await signIn(runtime, 'installer@solarpros.example', 'Installer#2026');

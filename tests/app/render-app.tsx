@@ -52,7 +52,7 @@ export function renderApp(path: string, server: AppServer) {
   const cleanup = () => {
     view.unmount();
     runtime.auth.stop();
-    runtime.devicesList.stop();
+    runtime.catalogue.stop();
     runtime.passwordReset.stop();
   };
   return { runtime, router, server, storage, clock, user, location, signIn, cleanup };

@@ -1,11 +1,11 @@
 import { useSelector } from '@xstate/react';
-import { devicesList, e1DevicesList } from '../../../machines/devices-list/devices-list-selectors.ts';
+import { catalogueModels, e1CatalogueModels } from '../../../machines/catalogue/catalogue-selectors.ts';
 import { useRuntime } from '../../app/runtime-context.tsx';
 
-/** Model id → display name from the devices list the shell keeps (both lists); the id when unknown. */
+/** Model id → display name from the catalogue the app keeps (both lists); the id when unknown. */
 export function useModelName(): (modelId: string) => string {
-  const { devicesList: listActor } = useRuntime();
-  const models = useSelector(listActor, devicesList);
-  const e1Models = useSelector(listActor, e1DevicesList);
+  const { catalogue } = useRuntime();
+  const models = useSelector(catalogue, catalogueModels);
+  const e1Models = useSelector(catalogue, e1CatalogueModels);
   return (modelId) => models?.[modelId]?.name ?? e1Models?.[modelId]?.name ?? modelId;
 }

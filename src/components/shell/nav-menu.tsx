@@ -41,7 +41,7 @@ const STAFF_ITEMS: MenuItem[] = [
   { label: 'Remote Debugger', to: '/remote-debugger', icon: <IconBug size={18} aria-hidden /> },
 ];
 
-/** The side menu: title, signed-in user, devices-list version, screens, and the Account section. */
+/** The side menu: title, signed-in user, the catalogue's version, screens, and the Account section. */
 export function NavMenu({
   onNavigate,
   catalogueStatus,

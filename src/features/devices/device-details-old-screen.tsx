@@ -1,8 +1,8 @@
 import { Stack, Text, Title } from '@mantine/core';
 import { getRouteApi } from '@tanstack/react-router';
-import { serialNumberPattern } from '../../../contracts/devices-list.ts';
+import { serialNumberPattern } from '../../../contracts/catalogue.ts';
 import { OpenScreen } from '../../components/open-screen.tsx';
-import { ConfigurePanel } from './ble/configure-panel.tsx';
+import { ConfigurePanel } from './configure/configure-panel.tsx';
 
 const route = getRouteApi('/device-details-old/$deviceid');
 

@@ -6,7 +6,7 @@ import { deviceColumns } from '../../components/devices/device-columns.tsx';
 import { useModelName } from '../../components/devices/model-names.ts';
 import { DataList } from '../../components/lists/data-list.tsx';
 import { EmptyState } from '../../components/page-state.tsx';
-import { DeviceConfiguration } from './ble/device-configuration.tsx';
+import { DeviceConfiguration } from './configure/device-configuration.tsx';
 import { DeviceOnlineBadge } from './online-devices.tsx';
 
 const route = getRouteApi('/_shell/device-details/$deviceid');

@@ -4,7 +4,7 @@ import { getRouteApi, Link, useNavigate } from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';
 import type { FormEvent } from 'react';
 import { currentEmail, currentUserName } from '../../../machines/auth/auth-selectors.ts';
-import { listVersion } from '../../../machines/devices-list/devices-list-selectors.ts';
+import { listVersion } from '../../../machines/catalogue/catalogue-selectors.ts';
 import { useRuntime } from '../../app/runtime-context.tsx';
 import { AnchorLink } from '../../components/anchor-link.tsx';
 
@@ -34,12 +34,12 @@ function Count({
   );
 }
 
-/** Home: counts, the newest sites, quick actions and the devices-list version. */
+/** Home: counts, the newest sites, quick actions and the catalogue's version. */
 export function LandingScreen() {
-  const { auth, devicesList } = useRuntime();
+  const { auth, catalogue } = useRuntime();
   const name = useSelector(auth, currentUserName);
   const email = useSelector(auth, currentEmail);
-  const version = useSelector(devicesList, listVersion);
+  const version = useSelector(catalogue, listVersion);
   const { user, sites, devices, users, recent } = route.useLoaderData();
   const navigate = useNavigate();
   const findDevice = (event: FormEvent<HTMLFormElement>) => {

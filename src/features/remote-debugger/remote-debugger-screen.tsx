@@ -7,10 +7,10 @@ import { loadStoredLog, storeLog } from '../../../machines/remote-debugger/excha
 import { useRuntime } from '../../app/runtime-context.tsx';
 import { WebBluetoothTransport } from '../../ble/web-bluetooth-transport.ts';
 import { browserBluetooth } from '../../ble/web-bluetooth-types.ts';
+import { loadBundledProduct, readBundledFile } from '../../device-config/load-product.ts';
 import { StorageConfigStore } from '../../device-sim/config-store.ts';
 import { AnswerPanel } from './answer-panel.tsx';
 import { ComposePanel } from './compose-panel.tsx';
-import { loadDebugProduct } from './debug-product.ts';
 import { createDebuggerActors } from './debugger-actors.ts';
 import { DevicePicker } from './device-picker.tsx';
 import { LogPanel } from './log-panel.tsx';
@@ -26,7 +26,7 @@ export function RemoteDebuggerScreen() {
       api: runtime.configApi,
       userId: user.id,
       codec,
-      loadProduct: loadDebugProduct,
+      loadProduct: (modelId) => loadBundledProduct({ productId: modelId }, readBundledFile),
       webTransport: new WebBluetoothTransport(browserBluetooth()),
       demoStore: new StorageConfigStore(window.localStorage),
     });

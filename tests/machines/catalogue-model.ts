@@ -1,12 +1,12 @@
 import { createMachine } from 'xstate';
 
 /**
- * Abstract model of the devices-list machine: downloads that succeed or fail, the bundled
+ * Abstract model of the catalogue machine: downloads that succeed or fail, the bundled
  * fallback, the refresh button and its 20-second cooldown, with no actors or delays. Driven
- * against the real machine by `devices-list-model-driver.ts`.
+ * against the real machine by `catalogue-model-driver.ts`.
  */
-export const devicesListModel = createMachine({
-  id: 'devicesListModel',
+export const catalogueModel = createMachine({
+  id: 'catalogueModel',
   initial: 'loading',
   states: {
     loading: {
@@ -16,10 +16,10 @@ export const devicesListModel = createMachine({
       on: { 'bundled.ok': 'readyFallback' },
     },
     ready: {
-      on: { 'devicesList.refresh': 'refreshing', 'devicesList.load': 'loading' },
+      on: { 'catalogue.refresh': 'refreshing', 'catalogue.load': 'loading' },
     },
     readyFallback: {
-      on: { 'devicesList.refresh': 'refreshing', 'devicesList.load': 'loading' },
+      on: { 'catalogue.refresh': 'refreshing', 'catalogue.load': 'loading' },
     },
     refreshing: {
       on: { 'download.ok': 'cooldown', 'download.fail': 'refreshFallback' },

@@ -1,38 +1,38 @@
 import { expect } from 'vitest';
 import type { TestParam } from 'xstate/graph';
-import { DevicesListDownloadError } from '../../machines/devices-list/devices-list-error.ts';
+import { CatalogueDownloadError } from '../../machines/catalogue/catalogue-error.ts';
 import {
-  devicesList,
-  devicesListError,
+  catalogueError,
+  catalogueModels,
   isLoading,
   listVersion,
-} from '../../machines/devices-list/devices-list-selectors.ts';
-import { sampleConvertList, sampleList, startDevicesList } from './devices-list-harness.ts';
+} from '../../machines/catalogue/catalogue-selectors.ts';
+import { sampleConvertList, sampleList, startCatalogue } from './catalogue-harness.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: TestParam is generic over the model's snapshot and events
 type Params = TestParam<any, any>;
 
-/** Events and state checks that run one path of `devicesListModel` against the real machine. */
-export function devicesListModelDriver(): Params {
-  const h = startDevicesList();
+/** Events and state checks that run one path of `catalogueModel` against the real machine. */
+export function catalogueModelDriver(): Params {
+  const h = startCatalogue();
   const snap = () => h.actor.getSnapshot();
-  const canRefresh = () => snap().can({ type: 'devicesList.refresh' });
+  const canRefresh = () => snap().can({ type: 'catalogue.refresh' });
   const finishCompanions = async () => {
     await h.started(h.companions);
-    h.companions.last().resolve({ e1DevicesList: sampleList(3, 'E1-40'), convertList: sampleConvertList });
+    h.companions.last().resolve({ e1Catalogue: sampleList(3, 'E1-40'), convertList: sampleConvertList });
     await h.loaded();
   };
   const downloaded = () => {
     expect(isLoading(snap())).toBe(false);
     expect(listVersion(snap())).toBe(7);
-    expect(devicesListError(snap())).toBeNull();
-    expect(Object.keys(devicesList(snap()) ?? {})).toEqual(['HX-5000']);
+    expect(catalogueError(snap())).toBeNull();
+    expect(Object.keys(catalogueModels(snap()) ?? {})).toEqual(['HX-5000']);
   };
   const fellBack = () => {
     expect(isLoading(snap())).toBe(false);
     expect(listVersion(snap())).toBe(-1);
-    expect(devicesListError(snap())).toMatch(/^ERROR getting Devices List\. \{"status":502/);
-    expect(Object.keys(devicesList(snap()) ?? {})).toEqual(['BX-10']);
+    expect(catalogueError(snap())).toMatch(/^ERROR getting Devices List\. \{"status":502/);
+    expect(Object.keys(catalogueModels(snap()) ?? {})).toEqual(['BX-10']);
   };
   const loading = async () => {
     // At start the cached list is read first: the download begins right after.
@@ -53,15 +53,15 @@ export function devicesListModelDriver(): Params {
         await h.started(h.download);
         h.download
           .last()
-          .reject(new DevicesListDownloadError({ status: 502, statusText: 'Bad Gateway', body: '' }));
+          .reject(new CatalogueDownloadError({ status: 502, statusText: 'Bad Gateway', body: '' }));
         await h.started(h.bundled);
       },
       'bundled.ok': async () => {
         h.bundled.last().resolve(sampleList(7, 'BX-10'));
         await finishCompanions();
       },
-      'devicesList.refresh': () => h.actor.send({ type: 'devicesList.refresh' }),
-      'devicesList.load': () => h.actor.send({ type: 'devicesList.load' }),
+      'catalogue.refresh': () => h.actor.send({ type: 'catalogue.refresh' }),
+      'catalogue.load': () => h.actor.send({ type: 'catalogue.load' }),
       // Specification §9: 20000 ms, pinned here rather than read from the machine.
       'cooldown.elapsed': () => h.clock.increment(20_000),
     },

@@ -5,7 +5,7 @@ export const serialPrefixPattern = /^[A-Z0-9]{2,8}$/;
 
 /**
  * Serial numbers such as `HX5K-24-000123`: a serial prefix, a two-digit year, a six-digit number.
- * The one pattern for serials: the devices list, the device queries and the simulator agree on it.
+ * The one pattern for serials: the catalogue, the device queries and the simulator agree on it.
  */
 export const serialNumberPattern = /^[A-Z0-9]{2,8}-\d{2}-\d{6}$/;
 
@@ -33,7 +33,7 @@ export const writeDefinitionSchema = z.object({
 });
 export type WriteDefinition = z.infer<typeof writeDefinitionSchema>;
 
-/** One device model of a devices list, keyed by its model id (e.g. `HX-5000`). */
+/** One device model of the catalogue (a devices-list file), keyed by its model id (e.g. `HX-5000`). */
 export const deviceEntrySchema = z.object({
   /** Key into the convert list, naming the `{product}-to-form.json` file. */
   productKey: z.string().regex(/^[a-z0-9]+$/, 'must be lower-case letters and digits'),
@@ -47,11 +47,11 @@ export const deviceEntrySchema = z.object({
 export type DeviceEntry = z.infer<typeof deviceEntrySchema>;
 
 /** `devices-list.json`, `devices-list-e1.json` and the answer of `GET /config/devices-list`. */
-export const devicesListSchema = z.object({
+export const catalogueSchema = z.object({
   listVersion: z.number().int().min(-1),
   devicesList: z.record(z.string().min(1), deviceEntrySchema),
 });
-export type DevicesList = z.infer<typeof devicesListSchema>;
+export type Catalogue = z.infer<typeof catalogueSchema>;
 
 /** `convert-list.json`: product key → name of its device-configuration file. */
 export const convertListSchema = z.record(

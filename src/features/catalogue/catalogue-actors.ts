@@ -1,12 +1,12 @@
 import { fromPromise } from 'xstate';
 import type { AppConfig } from '../../../contracts/app-config.ts';
-import type { ConvertList, DevicesList } from '../../../contracts/devices-list.ts';
-import { DevicesListDownloadError } from '../../../machines/devices-list/devices-list-error.ts';
+import type { Catalogue, ConvertList } from '../../../contracts/catalogue.ts';
+import { CatalogueDownloadError } from '../../../machines/catalogue/catalogue-error.ts';
 import {
   BUNDLED_CONVERT_LIST,
-  BUNDLED_E1_DEVICES_LIST,
+  BUNDLED_E1_CATALOGUE,
   type CompanionLists,
-} from '../../../machines/devices-list/devices-list-machine.ts';
+} from '../../../machines/catalogue/catalogue-machine.ts';
 import { CACHE_KEYS } from '../../../machines/storage-keys.ts';
 import { whenIdle } from '../../when-idle.ts';
 
@@ -20,12 +20,12 @@ export function base64Utf8(text: string): string {
 /**
  * The list schemas, and zod with them, are not part of the sign-in screen's scripts: they start
  * loading once the first screen is up and are awaited only where a list is checked, so the
- * devices list (read from the cache first) loads after the first screen too.
+ * catalogue (read from the cache first) loads after the first screen too.
  */
-let schemasLoading: Promise<typeof import('../../../contracts/devices-list.ts')> | undefined;
+let schemasLoading: Promise<typeof import('../../../contracts/catalogue.ts')> | undefined;
 function listSchemas() {
   if (!schemasLoading) {
-    schemasLoading = whenIdle().then(() => import('../../../contracts/devices-list.ts'));
+    schemasLoading = whenIdle().then(() => import('../../../contracts/catalogue.ts'));
     schemasLoading.catch(() => {
       schemasLoading = undefined;
     });
@@ -46,18 +46,18 @@ async function readBody(response: Response): Promise<unknown> {
 export const LIST_UNCHANGED = 304;
 
 /**
- * GET of the devices list (specification §7): Basic `Authorization` from the link key and the
+ * GET of the catalogue, the specification's devices list (§7): Basic `Authorization` from the link key and the
  * `list-version` header with the version held (-1 when none). A 200 with a valid list is a new
  * list; 304 means the held list is current and answers it. Nothing else counts.
  *
- * @example const list = await downloadDevicesList(config, fetch, heldList);
- * @throws DevicesListDownloadError with the serialized response (or network failure) otherwise
+ * @example const list = await downloadCatalogue(config, fetch, heldList);
+ * @throws CatalogueDownloadError with the serialized response (or network failure) otherwise
  */
-export async function downloadDevicesList(
+export async function downloadCatalogue(
   config: AppConfig,
   fetchImpl: typeof fetch,
-  held: DevicesList | null,
-): Promise<DevicesList> {
+  held: Catalogue | null,
+): Promise<Catalogue> {
   const listVersion = held?.listVersion ?? -1;
   const schemas = listSchemas();
   let response: Response;
@@ -71,17 +71,17 @@ export async function downloadDevicesList(
       },
     });
   } catch (error) {
-    throw new DevicesListDownloadError({ message: error instanceof Error ? error.message : String(error) });
+    throw new CatalogueDownloadError({ message: error instanceof Error ? error.message : String(error) });
   }
   if (response.status === LIST_UNCHANGED && held) return held;
   const body = await readBody(response);
   if (response.status !== 200) {
-    throw new DevicesListDownloadError({ status: response.status, statusText: response.statusText, body });
+    throw new CatalogueDownloadError({ status: response.status, statusText: response.statusText, body });
   }
-  const { devicesListSchema } = await schemas;
-  const parsed = devicesListSchema.safeParse(body);
+  const { catalogueSchema } = await schemas;
+  const parsed = catalogueSchema.safeParse(body);
   if (!parsed.success) {
-    throw new DevicesListDownloadError({ status: 200, invalid: parsed.error.issues.map((i) => i.message) });
+    throw new CatalogueDownloadError({ status: 200, invalid: parsed.error.issues.map((i) => i.message) });
   }
   return parsed.data;
 }
@@ -105,10 +105,10 @@ async function readAsset<T>(
  * The list the last download left in the cache, or null when there is none or it no longer
  * passes the contract (a cache written by an older version of the app).
  */
-export async function readCachedList(storage: Storage): Promise<DevicesList | null> {
-  const { devicesListSchema } = await listSchemas();
+export async function readCachedList(storage: Storage): Promise<Catalogue | null> {
+  const { catalogueSchema } = await listSchemas();
   try {
-    const parsed = devicesListSchema.safeParse(JSON.parse(storage.getItem(CACHE_KEYS.devicesList) ?? 'null'));
+    const parsed = catalogueSchema.safeParse(JSON.parse(storage.getItem(CACHE_KEYS.catalogue) ?? 'null'));
     return parsed.success && parsed.data.listVersion >= 0 ? parsed.data : null;
   } catch {
     return null;
@@ -116,29 +116,29 @@ export async function readCachedList(storage: Storage): Promise<DevicesList | nu
 }
 
 /**
- * The devices-list machine's I/O over `fetch`. `assetBaseUrl` prefixes the bundled files
+ * The catalogue machine's I/O over `fetch`. `assetBaseUrl` prefixes the bundled files
  * (empty in the browser: they are served beside the app).
  */
-export function createDevicesListActors(config: AppConfig, fetchImpl: typeof fetch, assetBaseUrl = '') {
+export function createCatalogueActors(config: AppConfig, fetchImpl: typeof fetch, assetBaseUrl = '') {
   listSchemas().catch(() => undefined);
   const asset = (path: string) => `${assetBaseUrl.replace(/\/+$/, '')}${path}`;
   return {
-    readCachedList: fromPromise<DevicesList | null, { storage: Storage }>(async ({ input }) =>
+    readCachedList: fromPromise<Catalogue | null, { storage: Storage }>(async ({ input }) =>
       readCachedList(input.storage),
     ),
-    fetchDevicesList: fromPromise<DevicesList, { held: DevicesList | null }>(({ input }) =>
-      downloadDevicesList(config, fetchImpl, input.held),
+    fetchCatalogue: fromPromise<Catalogue, { held: Catalogue | null }>(({ input }) =>
+      downloadCatalogue(config, fetchImpl, input.held),
     ),
-    loadBundledList: fromPromise<DevicesList, { path: string }>(async ({ input }) =>
-      readAsset(fetchImpl, asset(input.path), (await listSchemas()).devicesListSchema),
+    loadBundledList: fromPromise<Catalogue, { path: string }>(async ({ input }) =>
+      readAsset(fetchImpl, asset(input.path), (await listSchemas()).catalogueSchema),
     ),
     loadCompanionLists: fromPromise<CompanionLists, void>(async () => {
-      const { convertListSchema, devicesListSchema } = await listSchemas();
-      const [e1DevicesList, convertList] = await Promise.all([
-        readAsset(fetchImpl, asset(BUNDLED_E1_DEVICES_LIST), devicesListSchema),
+      const { convertListSchema, catalogueSchema } = await listSchemas();
+      const [e1Catalogue, convertList] = await Promise.all([
+        readAsset(fetchImpl, asset(BUNDLED_E1_CATALOGUE), catalogueSchema),
         readAsset<ConvertList>(fetchImpl, asset(BUNDLED_CONVERT_LIST), convertListSchema),
       ]);
-      return { e1DevicesList, convertList };
+      return { e1Catalogue, convertList };
     }),
   };
 }

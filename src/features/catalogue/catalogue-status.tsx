@@ -2,11 +2,11 @@ import { ActionIcon, Group, Text, Tooltip } from '@mantine/core';
 import { IconRefresh } from '@tabler/icons-react';
 import { useSelector } from '@xstate/react';
 import {
-  devicesListError,
+  catalogueError,
   fallbackFailed,
   isLoading,
   listVersion,
-} from '../../../machines/devices-list/devices-list-selectors.ts';
+} from '../../../machines/catalogue/catalogue-selectors.ts';
 import { useRuntime } from '../../app/runtime-context.tsx';
 
 function versionLabel(version: number, loading: boolean, noFallback: boolean): string {
@@ -16,20 +16,20 @@ function versionLabel(version: number, loading: boolean, noFallback: boolean): s
 }
 
 /**
- * The devices-list version (or that the bundled copy is in use, or that it failed too) with the
- * refresh button beside it. The button is enabled exactly
- * when the devices-list machine accepts a refresh (it refuses during the 20-second cooldown).
+ * The catalogue's version, "the devices-list version" in the specification's words (or that the
+ * bundled copy is in use, or that it failed too) with the refresh button beside it. The button is
+ * enabled exactly when the catalogue machine accepts a refresh (it refuses during the 20-second cooldown).
  */
-export function DevicesListStatus() {
-  const { devicesList } = useRuntime();
-  const version = useSelector(devicesList, listVersion);
-  const loading = useSelector(devicesList, isLoading);
-  const error = useSelector(devicesList, devicesListError);
-  const noFallback = useSelector(devicesList, fallbackFailed);
-  const canRefresh = useSelector(devicesList, (s) => s.can({ type: 'devicesList.refresh' }));
+export function CatalogueStatus() {
+  const { catalogue } = useRuntime();
+  const version = useSelector(catalogue, listVersion);
+  const loading = useSelector(catalogue, isLoading);
+  const error = useSelector(catalogue, catalogueError);
+  const noFallback = useSelector(catalogue, fallbackFailed);
+  const canRefresh = useSelector(catalogue, (s) => s.can({ type: 'catalogue.refresh' }));
   return (
     <Group gap="xs" wrap="nowrap" justify="space-between">
-      <Text size="sm" c="dimmed" data-testid="devices-list-version" title={error ?? undefined}>
+      <Text size="sm" c="dimmed" data-testid="catalogue-version" title={error ?? undefined}>
         {versionLabel(version, loading, noFallback)}
       </Text>
       <Tooltip label="Check for a newer devices list" withArrow>
@@ -37,7 +37,7 @@ export function DevicesListStatus() {
           variant="subtle"
           aria-label="Refresh devices list"
           disabled={!canRefresh}
-          onClick={() => devicesList.send({ type: 'devicesList.refresh' })}
+          onClick={() => catalogue.send({ type: 'catalogue.refresh' })}
         >
           <IconRefresh size={18} aria-hidden />
         </ActionIcon>

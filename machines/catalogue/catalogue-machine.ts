@@ -1,23 +1,25 @@
 import { assign, fromPromise, setup } from 'xstate';
-import type { ConvertList, DevicesList } from '../../contracts/devices-list.ts';
+import type { Catalogue, ConvertList } from '../../contracts/catalogue.ts';
 import { CACHE_KEYS } from '../storage-keys.ts';
-import { devicesListErrorMessage } from './devices-list-error.ts';
+import { catalogueErrorMessage } from './catalogue-error.ts';
 
 /** The refresh button stays disabled this long after a refresh (specification §9). */
 export const REFRESH_COOLDOWN_MS = 20_000;
 /** Bundled fallback used when the download fails (specification §7). */
-export const BUNDLED_DEVICES_LIST = '/devices-list.json';
+export const BUNDLED_CATALOGUE = '/devices-list.json';
 /** Bundled list of E1 devices. */
-export const BUNDLED_E1_DEVICES_LIST = '/devices-list-e1.json';
+export const BUNDLED_E1_CATALOGUE = '/devices-list-e1.json';
 /** Bundled convert list: product key → `{product}-to-form.json`. */
 export const BUNDLED_CONVERT_LIST = '/convert-list.json';
 
-export interface DevicesListContext {
+export interface CatalogueContext {
   storage: Storage;
   /** Version of the downloaded list; -1 before a download and after a failed one. */
   listVersion: number;
-  devicesList: DevicesList['devicesList'] | null;
-  e1DevicesList: DevicesList['devicesList'] | null;
+  /** Device models by id (`devicesList` of the downloaded or the bundled file). */
+  models: Catalogue['devicesList'] | null;
+  /** E1 device models by id (`devices-list-e1.json`). */
+  e1Models: Catalogue['devicesList'] | null;
   convertList: ConvertList | null;
   /** `ERROR getting Devices List.` and the serialized response, after a failed download. */
   error: string | null;
@@ -27,29 +29,29 @@ export interface DevicesListContext {
   fallbackFailed: boolean;
 }
 
-export type DevicesListEvent = { type: 'devicesList.load' } | { type: 'devicesList.refresh' };
+export type CatalogueEvent = { type: 'catalogue.load' } | { type: 'catalogue.refresh' };
 
 export interface CompanionLists {
-  e1DevicesList: DevicesList;
+  e1Catalogue: Catalogue;
   convertList: ConvertList;
 }
 
 const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
-const devicesListSetup = setup({
+const catalogueSetup = setup({
   types: {
-    context: {} as DevicesListContext,
-    events: {} as DevicesListEvent,
+    context: {} as CatalogueContext,
+    events: {} as CatalogueEvent,
     input: {} as { storage: Storage },
   },
   actors: {
     /** The list a previous visit downloaded, or null; the app reads and validates its cache. */
-    readCachedList: fromPromise<DevicesList | null, { storage: Storage }>(async () => null),
+    readCachedList: fromPromise<Catalogue | null, { storage: Storage }>(async () => null),
     /** Downloads the list, sending the version held; answers `held` itself when it is current. */
-    fetchDevicesList: fromPromise<DevicesList, { held: DevicesList | null }>(async () => {
-      throw new Error('The fetchDevicesList actor is not provided');
+    fetchCatalogue: fromPromise<Catalogue, { held: Catalogue | null }>(async () => {
+      throw new Error('The fetchCatalogue actor is not provided');
     }),
-    loadBundledList: fromPromise<DevicesList, { path: string }>(async () => {
+    loadBundledList: fromPromise<Catalogue, { path: string }>(async () => {
       throw new Error('The loadBundledList actor is not provided');
     }),
     loadCompanionLists: fromPromise<CompanionLists, void>(async () => {
@@ -61,30 +63,30 @@ const devicesListSetup = setup({
     navigateToLanding: () => {},
     /** Injected by the app: logs the download failure (the error is also in the context). */
     logDownloadError: (_, _params: { message: string }) => {},
-    storeHeld: assign((_, list: DevicesList | null) =>
-      list ? { listVersion: list.listVersion, devicesList: list.devicesList } : {},
+    storeHeld: assign((_, list: Catalogue | null) =>
+      list ? { listVersion: list.listVersion, models: list.devicesList } : {},
     ),
-    storeDownloaded: assign((_, list: DevicesList) => ({
+    storeDownloaded: assign((_, list: Catalogue) => ({
       listVersion: list.listVersion,
-      devicesList: list.devicesList,
+      models: list.devicesList,
       error: null,
       fallbackFailed: false,
     })),
-    storeFallback: assign((_, list: DevicesList) => ({
+    storeFallback: assign((_, list: Catalogue) => ({
       listVersion: -1,
-      devicesList: list.devicesList,
+      models: list.devicesList,
       fallbackFailed: false,
     })),
     recordError: assign((_, { error }: { error: unknown }) => ({
       listVersion: -1,
-      error: devicesListErrorMessage(error),
+      error: catalogueErrorMessage(error),
     })),
     recordFallbackError: assign(({ context }, { error }: { error: unknown }) => ({
       error: `${context.error ?? ''} Bundled list: ${messageOf(error)}`.trim(),
       fallbackFailed: true,
     })),
     storeCompanions: assign((_, lists: CompanionLists) => ({
-      e1DevicesList: lists.e1DevicesList.devicesList,
+      e1Models: lists.e1Catalogue.devicesList,
       convertList: lists.convertList,
       companionError: null,
     })),
@@ -98,9 +100,9 @@ const devicesListSetup = setup({
 });
 
 /** The list the machine holds, as the download sends it: none after a fallback (version -1). */
-const heldList = (context: DevicesListContext): DevicesList | null =>
-  context.devicesList && context.listVersion >= 0
-    ? { listVersion: context.listVersion, devicesList: context.devicesList }
+const heldList = (context: CatalogueContext): Catalogue | null =>
+  context.models && context.listVersion >= 0
+    ? { listVersion: context.listVersion, devicesList: context.models }
     : null;
 
 /**
@@ -108,7 +110,7 @@ const heldList = (context: DevicesListContext): DevicesList | null =>
  * the bundled list; then the E1 and convert lists. Ends in `done`.
  */
 const loadSteps = (initial: 'cache' | 'remote') =>
-  devicesListSetup.createStateConfig({
+  catalogueSetup.createStateConfig({
     initial,
     states: {
       cache: {
@@ -121,7 +123,7 @@ const loadSteps = (initial: 'cache' | 'remote') =>
       },
       remote: {
         invoke: {
-          src: 'fetchDevicesList',
+          src: 'fetchCatalogue',
           input: ({ context }) => ({ held: heldList(context) }),
           onDone: {
             target: 'companions',
@@ -129,7 +131,7 @@ const loadSteps = (initial: 'cache' | 'remote') =>
               { type: 'storeDownloaded', params: ({ event }) => event.output },
               {
                 type: 'cache',
-                params: ({ event }) => ({ key: CACHE_KEYS.devicesList, value: event.output }),
+                params: ({ event }) => ({ key: CACHE_KEYS.catalogue, value: event.output }),
               },
             ],
           },
@@ -145,7 +147,7 @@ const loadSteps = (initial: 'cache' | 'remote') =>
       fallback: {
         invoke: {
           src: 'loadBundledList',
-          input: { path: BUNDLED_DEVICES_LIST },
+          input: { path: BUNDLED_CATALOGUE },
           onDone: {
             target: 'companions',
             actions: { type: 'storeFallback', params: ({ event }) => event.output },
@@ -166,8 +168,8 @@ const loadSteps = (initial: 'cache' | 'remote') =>
               {
                 type: 'cache',
                 params: ({ event }) => ({
-                  key: CACHE_KEYS.e1DevicesList,
-                  value: event.output.e1DevicesList,
+                  key: CACHE_KEYS.e1Catalogue,
+                  value: event.output.e1Catalogue,
                 }),
               },
               {
@@ -187,21 +189,21 @@ const loadSteps = (initial: 'cache' | 'remote') =>
   });
 
 /**
- * The devices list (specification §7, §8): the list cached by the last visit is held first; the
- * download sends Basic auth and the held version as `list-version` (-1 when none), and the
+ * The device catalogue, which the specification calls the devices list (§7, §8): the list
+ * cached by the last visit is held first; the download sends Basic auth and the held version as `list-version` (-1 when none), and the
  * server answers "unchanged" when it is current. On any failure version -1, the error and the
  * bundled list; then the E1 and convert lists. `refresh`
  * first goes to landing, reloads, then waits 20 s before it can be sent again.
- * Actors do the I/O (`readCachedList`, `fetchDevicesList`, `loadBundledList`, `loadCompanionLists`); navigation is
+ * Actors do the I/O (`readCachedList`, `fetchCatalogue`, `loadBundledList`, `loadCompanionLists`); navigation is
  * the injected action `navigateToLanding`.
  */
-export const devicesListMachine = devicesListSetup.createMachine({
-  id: 'devicesList',
+export const catalogueMachine = catalogueSetup.createMachine({
+  id: 'catalogue',
   context: ({ input }) => ({
     storage: input.storage,
     listVersion: -1,
-    devicesList: null,
-    e1DevicesList: null,
+    models: null,
+    e1Models: null,
     convertList: null,
     error: null,
     companionError: null,
@@ -215,8 +217,8 @@ export const devicesListMachine = devicesListSetup.createMachine({
     },
     ready: {
       on: {
-        'devicesList.load': 'loading',
-        'devicesList.refresh': { target: 'refreshing', actions: 'navigateToLanding' },
+        'catalogue.load': 'loading',
+        'catalogue.refresh': { target: 'refreshing', actions: 'navigateToLanding' },
       },
     },
     // A refresh is a load that ends in the cooldown instead of `ready`.

@@ -1,6 +1,6 @@
 import { Alert, Button, Group, Modal, Text, Title } from '@mantine/core';
 import { useSelector } from '@xstate/react';
-import { STANDARD_COMMANDS } from '../../../../contracts/devices-list.ts';
+import { STANDARD_COMMANDS } from '../../../../contracts/catalogue.ts';
 import type { ConfigureSession } from './configure-session.ts';
 import { READABLE_ALERT } from './readable-styles.ts';
 

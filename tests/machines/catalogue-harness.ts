@@ -1,13 +1,13 @@
 import { createActor, fromPromise, SimulatedClock, waitFor } from 'xstate';
-import type { ConvertList, DevicesList } from '../../contracts/devices-list.ts';
-import { type CompanionLists, devicesListMachine } from '../../machines/devices-list/devices-list-machine.ts';
-import { isLoading } from '../../machines/devices-list/devices-list-selectors.ts';
+import type { Catalogue, ConvertList } from '../../contracts/catalogue.ts';
+import { type CompanionLists, catalogueMachine } from '../../machines/catalogue/catalogue-machine.ts';
+import { isLoading } from '../../machines/catalogue/catalogue-selectors.ts';
 import { CACHE_KEYS } from '../../machines/storage-keys.ts';
-import { readCachedList } from '../../src/features/devices-list/devices-list-actors.ts';
+import { readCachedList } from '../../src/features/catalogue/catalogue-actors.ts';
 import { controlledActor, MemoryStorage } from './fakes.ts';
 
 /** A one-model list in the shape of the bundled catalogue. */
-export function sampleList(listVersion: number, id = 'HX-5000'): DevicesList {
+export function sampleList(listVersion: number, id = 'HX-5000'): Catalogue {
   return {
     listVersion,
     devicesList: {
@@ -29,23 +29,23 @@ export function sampleList(listVersion: number, id = 'HX-5000'): DevicesList {
 export const sampleConvertList: ConvertList = { hybrid5k: 'hybrid5k-to-form.json' };
 
 /**
- * The real devices-list machine over hand-answered actors and a simulated clock. `cached` is
+ * The real catalogue machine over hand-answered actors and a simulated clock. `cached` is
  * what an earlier visit left in storage; the app's own cache reader reads it.
  */
-export function startDevicesList(options: { cached?: unknown } = {}) {
+export function startCatalogue(options: { cached?: unknown } = {}) {
   const storage = new MemoryStorage();
-  if (options.cached !== undefined) storage.setItem(CACHE_KEYS.devicesList, JSON.stringify(options.cached));
-  const download = controlledActor<DevicesList, { held: DevicesList | null }>();
-  const bundled = controlledActor<DevicesList, { path: string }>();
+  if (options.cached !== undefined) storage.setItem(CACHE_KEYS.catalogue, JSON.stringify(options.cached));
+  const download = controlledActor<Catalogue, { held: Catalogue | null }>();
+  const bundled = controlledActor<Catalogue, { path: string }>();
   const companions = controlledActor<CompanionLists, void>();
   const navigations: string[] = [];
   const clock = new SimulatedClock();
-  const machine = devicesListMachine.provide({
+  const machine = catalogueMachine.provide({
     actors: {
       readCachedList: fromPromise(async ({ input }: { input: { storage: Storage } }) =>
         readCachedList(input.storage),
       ),
-      fetchDevicesList: download.logic,
+      fetchCatalogue: download.logic,
       loadBundledList: bundled.logic,
       loadCompanionLists: companions.logic,
     },

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { type DevicesList, devicesListSchema } from '../../contracts/devices-list.ts';
+import { type Catalogue, catalogueSchema } from '../../contracts/catalogue.ts';
 import { ApiError } from '../http/errors.ts';
 import { requireBasic } from '../http/guards.ts';
 import { validate } from '../http/validate.ts';
@@ -22,7 +22,7 @@ const listVersionHeaders = z.object({
  * `{listVersion, devicesList}` (validated by the shared contract). Both carry the served
  * version in the `list-version` response header.
  */
-export function devicesListRoute(linkKey: string, file: string): Hono {
+export function catalogueRoute(linkKey: string, file: string): Hono {
   const app = new Hono();
   app.get(
     '/',
@@ -32,7 +32,7 @@ export function devicesListRoute(linkKey: string, file: string): Hono {
       responses: {
         200: {
           description: 'The whole list; its version also in the list-version header',
-          schema: devicesListSchema,
+          schema: catalogueSchema,
         },
         503: { description: 'The list is missing or invalid' },
       },
@@ -41,9 +41,9 @@ export function devicesListRoute(linkKey: string, file: string): Hono {
     validate('header', listVersionHeaders),
     async (c) => {
       const version = c.req.valid('header')['list-version'];
-      let list: DevicesList;
+      let list: Catalogue;
       try {
-        list = devicesListSchema.parse(JSON.parse(await readFile(file, 'utf8')));
+        list = catalogueSchema.parse(JSON.parse(await readFile(file, 'utf8')));
       } catch (error) {
         console.error('[devices-list]', error);
         throw new ApiError(503, 'devices_list_unavailable', 'The devices list is not available');

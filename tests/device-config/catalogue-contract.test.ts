@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { convertListSchema, devicesListSchema, serialNumberPattern } from '../../contracts/devices-list.ts';
+import { catalogueSchema, convertListSchema, serialNumberPattern } from '../../contracts/catalogue.ts';
 import { readPublic } from './bundled-products.ts';
 
-describe('the devices-list contract', () => {
+describe('the catalogue contract', () => {
   it('accepts both bundled lists and the convert list', () => {
-    expect(devicesListSchema.parse(readPublic('devices-list.json')).listVersion).toBe(7);
-    expect(devicesListSchema.parse(readPublic('devices-list-e1.json')).listVersion).toBe(3);
+    expect(catalogueSchema.parse(readPublic('devices-list.json')).listVersion).toBe(7);
+    expect(catalogueSchema.parse(readPublic('devices-list-e1.json')).listVersion).toBe(3);
     expect(convertListSchema.parse(readPublic('convert-list.json')).e1mppt40).toBe('e1mppt40-to-form.json');
   });
 
@@ -15,7 +15,7 @@ describe('the devices-list contract', () => {
     };
     const entry = list.devicesList['HX-5000'];
     if (entry) entry.write.service = entry.write.service.toUpperCase();
-    const result = devicesListSchema.safeParse(list);
+    const result = catalogueSchema.safeParse(list);
     expect(result.success).toBe(false);
     expect(result.error?.issues.map((i) => [i.path.join('.'), i.message])).toEqual([
       ['devicesList.HX-5000.write.service', 'must be a lower-case 128-bit UUID'],

@@ -2,16 +2,20 @@ import { Alert, Card, Divider, Loader, Stack, Text, Title } from '@mantine/core'
 import { useActor } from '@xstate/react';
 import { useEffect, useState } from 'react';
 import { fromPromise } from 'xstate';
-import type { DeviceProduct } from '../../../ble/device-commands.ts';
 import { loadCodec } from '../../../codec/load-browser.ts';
 import type { Codec } from '../../../codec/types.ts';
+import {
+  type DeviceProduct,
+  loadBundledProduct,
+  type ProductQuery,
+  readBundledFile,
+} from '../../../device-config/load-product.ts';
 import { StorageConfigStore } from '../../../device-sim/config-store.ts';
 import { CommandsSection } from './commands-section.tsx';
 import { ConfigForm } from './config-form.tsx';
 import { type ConfigureSession, startConfigureSession, type VerifiedWrite } from './configure-session.ts';
 import { ConnectionSection } from './connection-section.tsx';
 import { LiveValues } from './live-values.tsx';
-import { loadBundledProduct, type ProductQuery } from './load-product.ts';
 import { PasswordSection } from './password-section.tsx';
 import { READABLE_ALERT } from './readable-styles.ts';
 
@@ -30,7 +34,7 @@ export interface ConfigurePanelProps {
 const DEMO_LATENCY_MS = 120;
 
 const loadPanel = fromPromise<{ codec: Codec; product: DeviceProduct }, ProductQuery>(async ({ input }) => {
-  const [codec, product] = await Promise.all([loadCodec(), loadBundledProduct(input)]);
+  const [codec, product] = await Promise.all([loadCodec(), loadBundledProduct(input, readBundledFile)]);
   return { codec, product };
 });
 

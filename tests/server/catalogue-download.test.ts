@@ -9,7 +9,7 @@ afterAll(() => t.close());
 
 const basic = (key: string) => `Basic ${Buffer.from(key).toString('base64')}`;
 
-describe('devices list', () => {
+describe('the catalogue download, GET /config/devices-list', () => {
   it('answers 401 without the link key, or with a wrong one, and needs no api-key', async () => {
     const none = await t.call('GET', '/config/devices-list', { apiKey: null });
     expect(none.status).toBe(401);
