@@ -36,13 +36,13 @@ const listLoaded = (current: ReturnType<typeof renderApp>) =>
 describe('shell', () => {
   it("shows the title, the user's name, the catalogue's version and the main menu", async () => {
     await signedIn('installer');
-    expect(await screen.findByText(USERS.installer.name)).toBeTruthy();
+    await screen.findByText(USERS.installer.name);
     expect((await screen.findByTestId('catalogue-version')).textContent).toBe('Devices list v7');
     const links = within(menu())
       .getAllByRole('link')
       .map((link) => link.textContent);
     expect(links).toEqual(['Home', 'Sites', 'Devices', 'Users']);
-    expect(screen.getByRole('button', { name: 'Logout' })).toBeTruthy();
+    screen.getByRole('button', { name: 'Logout' });
   });
 
   it('says the bundled copy is in use when the catalogue cannot be downloaded', async () => {
@@ -68,8 +68,8 @@ describe('shell', () => {
 
   it('adds Site Manager and Remote Debugger for company staff', async () => {
     await signedIn('admin');
-    expect(await within(menu()).findByRole('link', { name: 'Site Manager' })).toBeTruthy();
-    expect(within(menu()).getByRole('link', { name: 'Remote Debugger' })).toBeTruthy();
+    await within(menu()).findByRole('link', { name: 'Site Manager' });
+    within(menu()).getByRole('link', { name: 'Remote Debugger' });
   });
 
   it('logs out to /login, and the staff items go with the session', async () => {
