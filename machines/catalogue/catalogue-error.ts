@@ -1,3 +1,5 @@
+import { errorMessage } from '../../contracts/error-message.ts';
+
 /** Prefix of every catalogue download failure: the specification's words (§8). */
 export const CATALOGUE_ERROR = 'ERROR getting Devices List.';
 
@@ -27,6 +29,6 @@ function safeStringify(value: unknown): string {
 /** The message the catalogue machine shows for any download failure. */
 export function catalogueErrorMessage(error: unknown): string {
   if (error instanceof CatalogueDownloadError) return error.message;
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   return `${CATALOGUE_ERROR} ${safeStringify({ message })}`;
 }

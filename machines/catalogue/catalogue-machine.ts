@@ -1,5 +1,6 @@
 import { assign, fromPromise, setup } from 'xstate';
 import type { Catalogue, ConvertList } from '../../contracts/catalogue.ts';
+import { errorMessage } from '../../contracts/error-message.ts';
 import { CACHE_KEYS } from '../storage-keys.ts';
 import { catalogueErrorMessage } from './catalogue-error.ts';
 
@@ -35,8 +36,6 @@ export interface CompanionLists {
   e1Catalogue: Catalogue;
   convertList: ConvertList;
 }
-
-const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 const catalogueSetup = setup({
   types: {
@@ -82,7 +81,7 @@ const catalogueSetup = setup({
       error: catalogueErrorMessage(error),
     })),
     recordFallbackError: assign(({ context }, { error }: { error: unknown }) => ({
-      error: `${context.error ?? ''} Bundled list: ${messageOf(error)}`.trim(),
+      error: `${context.error ?? ''} Bundled list: ${errorMessage(error)}`.trim(),
       fallbackFailed: true,
     })),
     storeCompanions: assign((_, lists: CompanionLists) => ({
@@ -91,7 +90,7 @@ const catalogueSetup = setup({
       companionError: null,
     })),
     recordCompanionError: assign((_, { error }: { error: unknown }) => ({
-      companionError: messageOf(error),
+      companionError: errorMessage(error),
     })),
     cache: ({ context }, { key, value }: { key: string; value: unknown }) =>
       context.storage.setItem(key, JSON.stringify(value)),

@@ -81,7 +81,3 @@ export function entry(
 export function logged(context: DebuggerContext, line: LogEntry) {
   return { log: prepend(context.log, line), sequence: context.sequence + 1 };
 }
-
-export function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}

@@ -5,6 +5,7 @@ import {
   convertListSchema,
   type DeviceEntry,
 } from '../../contracts/catalogue.ts';
+import { errorMessage } from '../../contracts/error-message.ts';
 import type { DeviceConfig } from './config-schema.ts';
 import { type LoadConfigResult, loadDeviceConfig, makeIssue } from './load-config.ts';
 
@@ -60,7 +61,7 @@ export async function loadProductConfig(
   try {
     json = await read(file);
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = errorMessage(error);
     return { ok: false, issues: [makeIssue(file, {}, [], `could not be read: ${reason}`)] };
   }
   return loadDeviceConfig(file, json, entry.write.bufferSize);

@@ -1,6 +1,7 @@
 import { fromPromise } from 'xstate';
 import type { AppConfig } from '../../../contracts/app-config.ts';
 import type { Catalogue, ConvertList } from '../../../contracts/catalogue.ts';
+import { errorMessage } from '../../../contracts/error-message.ts';
 import { CatalogueDownloadError } from '../../../machines/catalogue/catalogue-error.ts';
 import {
   BUNDLED_CONVERT_LIST,
@@ -71,7 +72,7 @@ export async function downloadCatalogue(
       },
     });
   } catch (error) {
-    throw new CatalogueDownloadError({ message: error instanceof Error ? error.message : String(error) });
+    throw new CatalogueDownloadError({ message: errorMessage(error) });
   }
   if (response.status === LIST_UNCHANGED && held) return held;
   const body = await readBody(response);

@@ -1,4 +1,5 @@
 import { fromPromise } from 'xstate';
+import { errorMessage } from '../../../contracts/error-message.ts';
 import type { OnlineDevice } from '../../../contracts/service-comms.ts';
 import type { DebugDevice, SendInput } from '../../../machines/remote-debugger/debugger-types.ts';
 import { ExchangeFailure } from '../../../machines/remote-debugger/debugger-types.ts';
@@ -29,7 +30,7 @@ export interface DebuggerActorsOptions {
 function bluetoothFailure(error: unknown): ExchangeFailure {
   if (error instanceof TransportError && (error.kind === 'disconnected' || error.kind === 'out-of-range'))
     return new ExchangeFailure('offline', `The Bluetooth link dropped: ${error.message}`, { cause: error });
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   return new ExchangeFailure('failed', `Bluetooth: ${message}`, { cause: error });
 }
 

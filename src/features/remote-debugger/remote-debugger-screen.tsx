@@ -1,4 +1,4 @@
-import { Alert, Grid, Group, Loader, Stack, Text, Title } from '@mantine/core';
+import { Alert, Grid, Group, Loader, Stack, Text } from '@mantine/core';
 import { getRouteApi } from '@tanstack/react-router';
 import { useActorRef, useSelector } from '@xstate/react';
 import { useEffect, useMemo, useState } from 'react';
@@ -7,6 +7,7 @@ import { loadStoredLog, storeLog } from '../../../machines/remote-debugger/excha
 import { useRuntime } from '../../app/runtime-context.tsx';
 import { WebBluetoothTransport } from '../../ble/web-bluetooth-transport.ts';
 import { browserBluetooth } from '../../ble/web-bluetooth-types.ts';
+import { ScreenHeader } from '../../components/screen-header.tsx';
 import { loadBundledProduct, readBundledFile } from '../../device-config/load-product.ts';
 import { StorageConfigStore } from '../../device-sim/config-store.ts';
 import { AnswerPanel } from './answer-panel.tsx';
@@ -46,16 +47,10 @@ export function RemoteDebuggerScreen() {
   const noDevice = useSelector(actor, (s) => s.matches({ console: 'noDevice' }));
   return (
     <Stack gap="lg">
-      <div>
-        <Title order={1} size="h2">
-          Remote Debugger
-        </Title>
-        <Text c="dimmed" size="sm">
-          Send a device a raw command and read its answer, from your desk or at the device. Raw frames are for
-          company staff only: the service refuses them from anyone else, who may send only a device's
-          catalogue commands.
-        </Text>
-      </div>
+      <ScreenHeader
+        title="Remote Debugger"
+        description="Send a device a raw command and read its answer, from your desk or at the device. Raw frames are for company staff only: the service refuses them from anyone else, who may send only a device's catalogue commands."
+      />
       <Grid gap="xl">
         <Grid.Col span={{ base: 12, md: 4 }}>
           <DevicePicker actor={actor} />

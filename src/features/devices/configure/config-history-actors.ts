@@ -4,6 +4,7 @@ import {
   type ConfigHistoryRecord,
   configHistoryPageSchema,
 } from '../../../../contracts/config-history.ts';
+import { errorMessage } from '../../../../contracts/error-message.ts';
 import type {
   ConfigHistoryEvent,
   HistoryLoad,
@@ -59,7 +60,7 @@ export function createConfigHistoryActors(
         const page = await readPage(configApi, input.serial);
         return { entries: page.items, nextCursor: page.nextCursor, waiting, error: null };
       } catch (error) {
-        const message = error instanceof Error ? error.message : String(error);
+        const message = errorMessage(error);
         return { entries: null, nextCursor: null, waiting, error: message };
       }
     }),

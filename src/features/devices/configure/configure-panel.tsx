@@ -2,6 +2,7 @@ import { Alert, Card, Divider, Loader, Stack, Text, Title } from '@mantine/core'
 import { useActor } from '@xstate/react';
 import { useEffect, useState } from 'react';
 import { fromPromise } from 'xstate';
+import { errorMessage } from '../../../../contracts/error-message.ts';
 import { loadCodec } from '../../../codec/load-browser.ts';
 import type { Codec } from '../../../codec/types.ts';
 import {
@@ -108,7 +109,7 @@ export function ConfigurePanel({ serialNumber, productId, onVerifiedWrite }: Con
             role="alert"
             title="This device cannot be configured here"
           >
-            {state.error instanceof Error ? state.error.message : String(state.error)}
+            {errorMessage(state.error)}
           </Alert>
         ) : null}
         {state.output ? (
