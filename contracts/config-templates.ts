@@ -1,6 +1,6 @@
 import { z } from 'zod';
+import { serialNumberPattern } from './catalogue.ts';
 import { modelIdSchema } from './devices.ts';
-import { serialNumberPattern } from './devices-list.ts';
 import { idSchema } from './ids.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { z } from 'zod';
+import { serialNumberPattern } from './catalogue.ts';
 import { deviceSchema, modelIdSchema } from './devices.ts';
-import { serialNumberPattern } from './devices-list.ts';
 import { idSchema } from './ids.ts';
 import { siteSchema } from './sites.ts';
 

@@ -1,9 +1,9 @@
 import { Hono } from 'hono';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
+import type { DeviceEntry } from '../../contracts/catalogue.ts';
 import type { Device } from '../../contracts/devices.ts';
 import { deviceSchema } from '../../contracts/devices.ts';
-import type { DeviceEntry } from '../../contracts/devices-list.ts';
 import { idParamSchema } from '../../contracts/ids.ts';
 import {
   auditListSchema,

@@ -1,6 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { convertListSchema, type DeviceEntry } from '../../contracts/devices-list.ts';
+import { convertListSchema, type DeviceEntry } from '../../contracts/catalogue.ts';
 import type { DeviceConfig } from '../../src/device-config/config-schema.ts';
 import { loadProductConfig } from '../../src/device-config/load-product.ts';
 import { type CatalogueLookup, catalogueIn } from '../service-comms/catalogue-commands.ts';

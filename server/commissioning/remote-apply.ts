@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
+import { STANDARD_COMMANDS } from '../../contracts/catalogue.ts';
 import type { ConfigChange } from '../../contracts/config-history.ts';
 import type { DeviceApplyResult, TemplateSettings } from '../../contracts/config-templates.ts';
-import { STANDARD_COMMANDS } from '../../contracts/devices-list.ts';
 import { type Codec, CodecError } from '../../src/codec/types.ts';
 import {
   checkTemplate,

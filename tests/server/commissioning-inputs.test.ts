@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serialNumberPattern } from '../../contracts/devices-list.ts';
+import { serialNumberPattern } from '../../contracts/catalogue.ts';
 import { IDS, startTestServer, type TestServer } from './harness.ts';
 
 /**

@@ -4,7 +4,7 @@ import { useMemo } from 'react';
 import { fromPromise } from 'xstate';
 import type { AuditRecord } from '../../../contracts/installs.ts';
 import { fetchAudit } from '../../api/commissioning-api.ts';
-import { useRuntime } from '../runtime-context.tsx';
+import { useRuntime } from '../../app/runtime-context.tsx';
 
 const site = (name: string | null, id: number | null) =>
   name ? name : `another site${id ? ` (${id})` : ''}`;

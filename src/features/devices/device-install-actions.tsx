@@ -11,7 +11,7 @@ import {
   deviceActionMachine,
 } from '../../../machines/commissioning/device-action-machine.ts';
 import { removeInstall, replaceInstall, updateInstall } from '../../api/commissioning-api.ts';
-import { useRuntime } from '../../components/runtime-context.tsx';
+import { useRuntime } from '../../app/runtime-context.tsx';
 
 const TITLES: Record<DeviceAction['kind'], string> = {
   rename: 'Rename device',

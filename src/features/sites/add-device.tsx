@@ -15,25 +15,25 @@ import { useRouter } from '@tanstack/react-router';
 import { useActor, useSelector } from '@xstate/react';
 import { useEffect, useMemo, useRef } from 'react';
 import { fromPromise } from 'xstate';
-import type { DeviceEntry } from '../../../contracts/devices-list.ts';
+import type { DeviceEntry } from '../../../contracts/catalogue.ts';
+import { catalogueModels, e1CatalogueModels } from '../../../machines/catalogue/catalogue-selectors.ts';
 import {
   addDeviceMachine,
   type ModelChoice,
   type ReadSerial,
 } from '../../../machines/commissioning/add-device-machine.ts';
-import { devicesList, e1DevicesList } from '../../../machines/devices-list/devices-list-selectors.ts';
 import { installDevice } from '../../api/commissioning-api.ts';
+import { useRuntime } from '../../app/runtime-context.tsx';
 import { targetOf } from '../../ble/device-commands.ts';
 import { WebBluetoothTransport } from '../../ble/web-bluetooth-transport.ts';
 import { browserBluetooth } from '../../ble/web-bluetooth-types.ts';
-import { useRuntime } from '../../components/runtime-context.tsx';
 import { scanCode } from './code-scanner.ts';
 
 /** Every model of both devices lists, with its entry. */
 function useModels(): { choices: ModelChoice[]; entries: Map<string, DeviceEntry> } {
-  const { devicesList: listActor } = useRuntime();
-  const models = useSelector(listActor, devicesList);
-  const e1Models = useSelector(listActor, e1DevicesList);
+  const { catalogue } = useRuntime();
+  const models = useSelector(catalogue, catalogueModels);
+  const e1Models = useSelector(catalogue, e1CatalogueModels);
   return useMemo(() => {
     const entries = new Map(Object.entries({ ...models, ...e1Models }));
     const choices = [...entries].map(([modelId, entry]) => ({

@@ -4,7 +4,7 @@ import { useActor } from '@xstate/react';
 import { useMemo, useState } from 'react';
 import { fromPromise } from 'xstate';
 import { fetchReport, sendReport } from '../../api/commissioning-api.ts';
-import { useRuntime } from '../../components/runtime-context.tsx';
+import { useRuntime } from '../../app/runtime-context.tsx';
 
 /** Hand a downloaded file to the browser as a download. */
 function saveFile(blob: Blob, name: string) {
