@@ -19,8 +19,8 @@ import { templateFromValues } from '../../../device-config/config-template.ts';
 import { EXCLUDED_GROUPS } from '../../../device-config/excluded-groups.ts';
 import { buildForm, type FormField, formDefaults } from '../../../device-config/form-fields.ts';
 import type { ConfigValue } from '../../../device-config/process-data.ts';
+import { type Choice, settingChoices } from '../../../device-config/setting-choices.ts';
 import type { ConfigureSession } from './configure-session.ts';
-import { type Choice, fieldChoices } from './field-choices.ts';
 import { PRIMARY, READABLE_ALERT } from './readable-styles.ts';
 
 type Values = Record<string, ConfigValue>;
@@ -122,7 +122,7 @@ export function ConfigForm({
     s.matches('failed') || s.matches('invalid') ? s.context.failure : null,
   );
   const fieldErrors = useSelector(write, (s) => s.context.fieldErrors);
-  const choices = useMemo(() => fieldChoices(product.config), [product]);
+  const choices = useMemo(() => settingChoices(product.config), [product]);
   const groups = useMemo(
     () => (config ? buildForm(product.config, config.decoded, { excludedGroups: EXCLUDED_GROUPS }) : []),
     [config, product],

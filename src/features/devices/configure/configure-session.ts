@@ -14,10 +14,10 @@ import type { Codec } from '../../../codec/types.ts';
 import { decodeConfiguration } from '../../../device-config/decode-values.ts';
 import type { DeviceProduct } from '../../../device-config/load-product.ts';
 import { PASSWORD_ITEMS } from '../../../device-config/password.ts';
+import { settingChoices } from '../../../device-config/setting-choices.ts';
 import { type ConfigStore, MemoryConfigStore } from '../../../device-sim/config-store.ts';
 import { SimulatedDevice } from '../../../device-sim/simulated-device.ts';
 import { configChanges } from './config-changes.ts';
-import { fieldChoices } from './field-choices.ts';
 
 /** A verified write, as the configuration history keeps it. */
 export interface VerifiedWrite {
@@ -52,7 +52,7 @@ export function startConfigureSession(options: ConfigureSessionOptions) {
   const { codec, product } = options;
   const actors = createBleActors({ codec, product });
   const target = targetOf(product.entry);
-  const choices = fieldChoices(product.config);
+  const choices = settingChoices(product.config);
   const connection = createActor(connectionMachine.provide({ actors: actors.connection }), {
     input: { target },
   }).start();
