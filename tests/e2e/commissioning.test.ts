@@ -59,6 +59,9 @@ let browser: Browser;
 let codec: Codec;
 let peripheral: EmulatedPeripheral;
 let installer: Awaited<ReturnType<typeof signedInPage>>;
+let siteId = 0;
+let deviceId = 0;
+let templateId = 0;
 
 beforeAll(async () => {
   qrVideo(SERIAL, video);
@@ -80,6 +83,12 @@ beforeAll(async () => {
   });
 });
 afterAll(async () => {
+  // The other files count the installer's sites and devices on this server: take ours away again
+  // (an archived site leaves every list).
+  const service = await serviceAs(INSTALLER);
+  if (deviceId) expect((await service('DELETE', `/fleet/installs/${deviceId}`)).status).toBe(204);
+  if (templateId) await service('DELETE', `/fleet/config-templates/${templateId}`);
+  if (siteId) expect((await service('DELETE', `/sites/${siteId}`)).status).toBe(204);
   await installer?.context.close();
   await peripheral?.stop();
   await browser?.close();
@@ -110,10 +119,6 @@ async function serviceAs(user: { email: string; password: string }) {
 const siteIdOf = (page: Page) => Number(new URL(page.url()).pathname.split('/').at(-1));
 
 describe('commissioning a site', () => {
-  let siteId = 0;
-  let deviceId = 0;
-  let templateId = 0;
-
   it('creates a site and adds a device by scanning the QR code of its serial', async () => {
     const { page } = installer;
     await withMapsKey(page);
