@@ -101,7 +101,7 @@ describe('the templates of a product', () => {
       templatesMachine.provide({
         actors: {
           loadTemplates: fromPromise(async (): Promise<ConfigTemplate[]> => []),
-          changeTemplates: fromPromise(async () => {
+          changeTemplates: fromPromise(async (): Promise<unknown> => {
             if (!saved) throw new Error('A template of this product is already called "Standard"');
             return null;
           }),
