@@ -10,6 +10,7 @@ import { loadCodec } from '../../src/codec/load-node.ts';
 import { MemoryConfigStore } from '../../src/device-sim/config-store.ts';
 import { SimulatedDevice } from '../../src/device-sim/simulated-device.ts';
 import { bundledProducts } from '../device-config/bundled-products.ts';
+import { recordCoverage } from './paths/coverage-recorder.ts';
 
 const hybrid = bundledProducts().find((p) => p.modelId === 'HX-5000');
 if (!hybrid) throw new Error('HX-5000 missing');
@@ -123,11 +124,16 @@ export async function bleHarness(options: { password?: string } = {}) {
   const connection = createActor(connectionMachine.provide({ actors: actors.connection }), {
     input: { target },
     clock,
+    inspect: recordCoverage,
   }).start();
   const password = createActor(passwordMachine.provide({ actors: actors.password }), {
     input: { needsPassword: true },
+    inspect: recordCoverage,
   }).start();
-  const write = createActor(writeMachine.provide({ actors: actors.write }), { input: { product } }).start();
+  const write = createActor(writeMachine.provide({ actors: actors.write }), {
+    input: { product },
+    inspect: recordCoverage,
+  }).start();
   return {
     codec,
     device,

@@ -1,43 +1,38 @@
-import { describe, it } from 'vitest';
-import type { AnyStateMachine } from 'xstate';
-import { createTestModel } from 'xstate/graph';
-import { authModel } from './auth-model.ts';
-import { authModelDriver } from './auth-model-driver.ts';
-import {
-  bleConnectionModelDriver,
-  blePasswordModelDriver,
-  bleWriteModelDriver,
-} from './ble-model-drivers.ts';
-import { bleConnectionModel, blePasswordModel, bleWriteModel } from './ble-models.ts';
-import { devicesListModel } from './devices-list-model.ts';
-import { devicesListModelDriver } from './devices-list-model-driver.ts';
+import { describe, expect, it } from 'vitest';
+import { coverageOf, coverageReport, TARGETS } from './paths/coverage.ts';
+import { describePaths } from './paths/model-paths.ts';
+import { loadModels } from './paths/registry.ts';
 
-// Every shortest and every simple path of each abstract model, run against the real machine
-// with hand-answered actors. A fresh driver (and machine) per path.
-const suites: Array<[string, AnyStateMachine, () => ReturnType<typeof authModelDriver>]> = [
-  ['auth machine', authModel, authModelDriver],
-  ['devices list machine', devicesListModel, devicesListModelDriver],
-  ['Bluetooth connection machine', bleConnectionModel, bleConnectionModelDriver],
-  ['Bluetooth password machine', blePasswordModel, blePasswordModelDriver],
-  ['Bluetooth write machine', bleWriteModel, bleWriteModelDriver],
-];
+// Every shortest and every simple path of each registered model (tests/machines/models/), run
+// against the real machine with hand-answered actors, a fresh driver (and machine) per path. Then
+// what those paths reached of each real machine is held to the targets, so coverage cannot drop
+// without a test saying so.
+const models = await loadModels();
 
-for (const [name, machine, driver] of suites) {
-  const model = createTestModel(machine);
-  describe(`${name}: model-based paths`, () => {
-    describe('shortest paths', () => {
-      for (const path of model.getShortestPaths()) {
-        it(path.description, async () => {
-          await path.test(driver());
-        });
-      }
-    });
-    describe('simple paths', () => {
-      for (const path of model.getSimplePaths()) {
-        it(path.description, async () => {
-          await path.test(driver());
-        });
-      }
-    });
+for (const entry of models) {
+  describe(`${entry.title}: model-based paths`, () => {
+    for (const path of describePaths(entry)) {
+      it(`${path.kind} ${path.number}: ${path.path.description}`, async () => {
+        await path.path.test(entry.driver());
+      });
+    }
   });
 }
+
+describe('coverage of the real machines by the model paths', () => {
+  for (const entry of models) {
+    it(`${entry.name}: reaches every state and ${TARGETS.transitions * 100} % of transitions, and says why of the rest`, () => {
+      const coverage = coverageOf(entry);
+      const report = coverageReport([coverage]);
+      expect(coverage.states.missed, report).toEqual([]);
+      expect(coverage.transitions.reached / coverage.transitions.total, report).toBeGreaterThanOrEqual(
+        TARGETS.transitions,
+      );
+      expect(
+        coverage.transitions.missed.filter((t) => t.reason === null).map((t) => t.label),
+        'every transition not reached needs its reason in the model entry',
+      ).toEqual([]);
+      expect(coverage.stale, 'an unreachable entry that names nothing, or something reached').toEqual([]);
+    });
+  }
+});

@@ -1,55 +1,79 @@
-import type { AnyStateMachine } from 'xstate';
-import { createTestModel } from 'xstate/graph';
-import { authModel } from './auth-model.ts';
-import { bleConnectionModel, blePasswordModel, bleWriteModel } from './ble-models.ts';
-import { devicesListModel } from './devices-list-model.ts';
+import { parseArgs } from 'node:util';
+import { coverageOf, coverageReport } from './paths/coverage.ts';
+import { writeHtml } from './paths/html-pages.ts';
+import type { MachineModel } from './paths/model-entry.ts';
+import { type DescribedPath, describePaths, runPaths } from './paths/model-paths.ts';
+import { loadModels } from './paths/registry.ts';
 
 /**
- * `npm run test:paths`: prints every shortest and simple path of the abstract models that
+ * `npm run test:paths`: every shortest and simple path of the abstract models that
  * `model-paths.test.ts` runs against the real machines — first readable, then as JSON for QA.
+ *
+ *   --coverage       run the paths against the real machines here and print, per machine, the
+ *                    states and transitions reached and every one not reached, with why
+ *   --html <folder>  write one page per machine (state diagram, numbered paths, coverage), an
+ *                    index page and paths.json
  */
-interface PrintedPath {
-  model: string;
-  kind: 'shortest' | 'simple';
-  target: string;
-  events: string[];
-}
+const { values } = parseArgs({
+  options: { coverage: { type: 'boolean', default: false }, html: { type: 'string' } },
+});
 
-const models: Array<[string, AnyStateMachine]> = [
-  ['auth', authModel],
-  ['devices-list', devicesListModel],
-  ['ble-connection', bleConnectionModel],
-  ['ble-password', blePasswordModel],
-  ['ble-write', bleWriteModel],
-];
+/** The printed and JSON form of a path: what the real machine must do, in order. */
+export const pathJson = (p: DescribedPath) => ({
+  model: p.model,
+  kind: p.kind,
+  number: p.number,
+  target: p.target,
+  start: p.start,
+  events: p.steps.map((s) => s.event),
+  steps: p.steps.map(({ event, does, state, expect }) => ({ event, does, state, expect })),
+});
 
-function pathsOf(name: string, machine: AnyStateMachine): PrintedPath[] {
-  const model = createTestModel(machine);
-  const describe =
-    (kind: PrintedPath['kind']) => (path: ReturnType<typeof model.getShortestPaths>[number]) => ({
-      model: name,
-      kind,
-      target: JSON.stringify(path.state.value).replaceAll('"', ''),
-      events: path.steps.map((step) => step.event.type).filter((type) => type !== 'xstate.init'),
-    });
-  return [
-    ...model.getShortestPaths().map(describe('shortest')),
-    ...model.getSimplePaths().map(describe('simple')),
-  ];
-}
-
-const all = models.flatMap(([name, machine]) => pathsOf(name, machine));
-
-for (const [name] of models) {
-  for (const kind of ['shortest', 'simple'] as const) {
-    const group = all.filter((p) => p.model === name && p.kind === kind);
-    console.log(`\n${name} — ${kind} paths (${group.length})`);
-    group.forEach((p, i) => {
-      const steps = p.events.length ? p.events.join(' → ') : '(start)';
-      console.log(`  ${String(i + 1).padStart(3)}. ${p.target.padEnd(20)} ${steps}`);
-    });
+async function runAll(models: MachineModel[]) {
+  let failed = 0;
+  for (const entry of models) {
+    for (const run of await runPaths(entry)) {
+      if (run.error === null) continue;
+      failed += 1;
+      const message = run.error instanceof Error ? run.error.message : String(run.error);
+      console.error(`FAILED ${entry.name} ${run.path.kind} ${run.path.number}: ${message}`);
+    }
   }
+  return failed;
 }
 
-console.log('\nJSON');
-console.log(JSON.stringify(all, null, 2));
+const models = await loadModels();
+const paths = models.map((entry) => ({ entry, paths: describePaths(entry) }));
+
+if (values.coverage || values.html) {
+  const failed = await runAll(models);
+  const coverages = models.map(coverageOf);
+  if (values.coverage) console.log(coverageReport(coverages));
+  if (values.html) {
+    const written = await writeHtml(values.html, paths, coverages, pathJson);
+    console.log(`\nWrote ${written.length} pages to ${values.html}: ${written.join(', ')}`);
+  }
+  if (failed > 0) console.error(`\n${failed} paths failed against the real machines`);
+  // The drivers leave the simulated devices' and tabs' timers behind: end here, with the verdict.
+  process.exit(failed > 0 || coverages.some((c) => !c.meetsTargets) ? 1 : 0);
+} else {
+  for (const { entry, paths: all } of paths) {
+    for (const kind of ['shortest', 'simple'] as const) {
+      const group = all.filter((p) => p.kind === kind);
+      if (!group.length) continue;
+      console.log(`\n${entry.name} — ${kind} paths (${group.length})`);
+      for (const p of group) {
+        const steps = p.steps.length ? p.steps.map((s) => s.event).join(' → ') : '(start)';
+        console.log(`  ${String(p.number).padStart(3)}. ${p.target.padEnd(20)} ${steps}`);
+      }
+    }
+  }
+  console.log('\nJSON');
+  console.log(
+    JSON.stringify(
+      paths.flatMap((m) => m.paths.map(pathJson)),
+      null,
+      2,
+    ),
+  );
+}
