@@ -13,9 +13,14 @@ import { loadModels } from './paths/registry.ts';
  *                    states and transitions reached and every one not reached, with why
  *   --html <folder>  write one page per machine (state diagram, numbered paths, coverage), an
  *                    index page and paths.json
+ *   --model <name>   only this machine's model (repeatable), e.g. --model auth
  */
 const { values } = parseArgs({
-  options: { coverage: { type: 'boolean', default: false }, html: { type: 'string' } },
+  options: {
+    coverage: { type: 'boolean', default: false },
+    html: { type: 'string' },
+    model: { type: 'string', multiple: true },
+  },
 });
 
 /** The printed and JSON form of a path: what the real machine must do, in order. */
@@ -42,7 +47,9 @@ async function runAll(models: MachineModel[]) {
   return failed;
 }
 
-const models = await loadModels();
+const only = values.model ?? [];
+const models = (await loadModels()).filter((m) => only.length === 0 || only.includes(m.name));
+if (models.length === 0) throw new Error(`No model is named ${only.join(' or ')}`);
 const paths = models.map((entry) => ({ entry, paths: describePaths(entry) }));
 
 if (values.coverage || values.html) {

@@ -73,15 +73,28 @@ export interface PathRun {
   error: unknown;
 }
 
+/** A path that waits this long for a state the real machine never reaches has failed. */
+const PATH_TIMEOUT_MS = 30_000;
+
 /** Runs every path of a model against its real machine, one fresh driver each; never throws. */
 export async function runPaths(entry: MachineModel): Promise<PathRun[]> {
   const runs: PathRun[] = [];
   for (const path of describePaths(entry)) {
     let error: unknown = null;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    // The timer also keeps Node running while a driver waits on a promise that nothing else holds.
+    const stuck = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new Error(`no answer within ${PATH_TIMEOUT_MS / 1000} s: a state was never reached`)),
+        PATH_TIMEOUT_MS,
+      );
+    });
     try {
-      await path.path.test(entry.driver());
+      await Promise.race([path.path.test(entry.driver()), stuck]);
     } catch (e) {
       error = e;
+    } finally {
+      clearTimeout(timer);
     }
     runs.push({ path, error });
   }
