@@ -1,86 +1,24 @@
-import { parseArgs } from 'node:util';
-import { coverageOf, coverageReport } from './paths/coverage.ts';
-import { writeHtml } from './paths/html-pages.ts';
-import type { MachineModel } from './paths/model-entry.ts';
-import { type DescribedPath, describePaths, runPaths } from './paths/model-paths.ts';
-import { loadModels } from './paths/registry.ts';
+import { fileURLToPath } from 'node:url';
+import { createServer, createServerModuleRunner } from 'vite';
 
 /**
- * `npm run test:paths`: every shortest and simple path of the abstract models that
- * `model-paths.test.ts` runs against the real machines — first readable, then as JSON for QA.
- *
- *   --coverage       run the paths against the real machines here and print, per machine, the
- *                    states and transitions reached and every one not reached, with why
- *   --html <folder>  write one page per machine (state diagram, numbered paths, coverage), an
- *                    index page and paths.json
- *   --model <name>   only this machine's model (repeatable), e.g. --model auth
+ * `npm run test:paths [-- --coverage] [-- --html <folder>] [-- --model <name>]`: see
+ * `paths/cli.ts`. The models' drivers run the app's own modules (which import assets and folders
+ * the Vite way, as the tests do under vitest), so the command runs through Vite's module runner.
  */
-const { values } = parseArgs({
-  options: {
-    coverage: { type: 'boolean', default: false },
-    html: { type: 'string' },
-    model: { type: 'string', multiple: true },
-  },
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const server = await createServer({
+  root,
+  configFile: false,
+  logLevel: 'error',
+  appType: 'custom',
+  server: { middlewareMode: true, hmr: false, ws: false },
+  optimizeDeps: { noDiscovery: true, include: [] },
 });
-
-/** The printed and JSON form of a path: what the real machine must do, in order. */
-export const pathJson = (p: DescribedPath) => ({
-  model: p.model,
-  kind: p.kind,
-  number: p.number,
-  target: p.target,
-  start: p.start,
-  events: p.steps.map((s) => s.event),
-  steps: p.steps.map(({ event, does, state, expect }) => ({ event, does, state, expect })),
-});
-
-async function runAll(models: MachineModel[]) {
-  let failed = 0;
-  for (const entry of models) {
-    for (const run of await runPaths(entry)) {
-      if (run.error === null) continue;
-      failed += 1;
-      const message = run.error instanceof Error ? run.error.message : String(run.error);
-      console.error(`FAILED ${entry.name} ${run.path.kind} ${run.path.number}: ${message}`);
-    }
-  }
-  return failed;
-}
-
-const only = values.model ?? [];
-const models = (await loadModels()).filter((m) => only.length === 0 || only.includes(m.name));
-if (models.length === 0) throw new Error(`No model is named ${only.join(' or ')}`);
-const paths = models.map((entry) => ({ entry, paths: describePaths(entry) }));
-
-if (values.coverage || values.html) {
-  const failed = await runAll(models);
-  const coverages = models.map(coverageOf);
-  if (values.coverage) console.log(coverageReport(coverages));
-  if (values.html) {
-    const written = await writeHtml(values.html, paths, coverages, pathJson);
-    console.log(`\nWrote ${written.length} pages to ${values.html}: ${written.join(', ')}`);
-  }
-  if (failed > 0) console.error(`\n${failed} paths failed against the real machines`);
-  // The drivers leave the simulated devices' and tabs' timers behind: end here, with the verdict.
-  process.exit(failed > 0 || coverages.some((c) => !c.meetsTargets) ? 1 : 0);
-} else {
-  for (const { entry, paths: all } of paths) {
-    for (const kind of ['shortest', 'simple'] as const) {
-      const group = all.filter((p) => p.kind === kind);
-      if (!group.length) continue;
-      console.log(`\n${entry.name} — ${kind} paths (${group.length})`);
-      for (const p of group) {
-        const steps = p.steps.length ? p.steps.map((s) => s.event).join(' → ') : '(start)';
-        console.log(`  ${String(p.number).padStart(3)}. ${p.target.padEnd(20)} ${steps}`);
-      }
-    }
-  }
-  console.log('\nJSON');
-  console.log(
-    JSON.stringify(
-      paths.flatMap((m) => m.paths.map(pathJson)),
-      null,
-      2,
-    ),
-  );
+const runner = createServerModuleRunner(server.environments.ssr, { hmr: false });
+try {
+  await runner.import(fileURLToPath(new URL('./paths/cli.ts', import.meta.url)));
+} finally {
+  await runner.close();
+  await server.close();
 }

@@ -1,22 +1,19 @@
-import { readdirSync } from 'node:fs';
 import type { MachineModel } from './model-entry.ts';
 
-const folder = new URL('../models/', import.meta.url);
+// Vite (vitest, and `npm run test:paths` through Vite's module runner) reads the folder.
+const files = import.meta.glob<{ default?: MachineModel }>('../models/*.ts', { eager: true });
 
 /**
  * Every registered model: each `.ts` file of `tests/machines/models/` whose default export is a
  * {@link MachineModel}, in name order. A new machine needs only its file there.
  */
 export async function loadModels(): Promise<MachineModel[]> {
-  const files = readdirSync(folder)
-    .filter((f) => f.endsWith('.ts'))
-    .sort();
-  const models: MachineModel[] = [];
-  for (const file of files) {
-    const module = (await import(new URL(file, folder).href)) as { default?: MachineModel };
-    if (!module.default?.model) throw new Error(`tests/machines/models/${file} exports no model entry`);
-    models.push(module.default);
-  }
+  const models = Object.entries(files)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([file, module]) => {
+      if (!module.default?.model) throw new Error(`${file} exports no model entry`);
+      return module.default;
+    });
   const names = models.map((m) => m.name);
   const twice = names.find((n, i) => names.indexOf(n) !== i);
   if (twice) throw new Error(`two model entries are named ${twice}`);
