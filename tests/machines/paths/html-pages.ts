@@ -67,7 +67,10 @@ function pathHtml(p: DescribedPath): string {
 }
 
 function coverageHtml(c: Coverage, entry: MachineModel): string {
-  const missedStates = c.states.missed.map((s) => `<li class="missed">state <code>${html(s)}</code></li>`);
+  const missedStates = c.states.missed.map(
+    (s) =>
+      `<li>state <code class="missed">${html(s.label)}</code><br>Why: ${html(s.reason ?? 'no reason given')}</li>`,
+  );
   const missedTransitions = c.transitions.missed.map(
     (t) =>
       `<li><code class="missed">${html(t.label)}</code><br>Why: ${html(t.reason ?? 'no reason given')}</li>`,
@@ -76,7 +79,7 @@ function coverageHtml(c: Coverage, entry: MachineModel): string {
 <p>Read from <code>${html(entry.source)}</code> (machine <code>${html(c.machineId)}</code>) while every path below ran against it.</p>
 <table><tr><th>States</th><td>${statesFigure(c)}</td></tr>
 <tr><th>Transitions</th><td>${transitionsFigure(c)}</td></tr>
-<tr><th>Targets (${TARGETS.states * 100} % and ${TARGETS.transitions * 100} %)</th><td class="${c.meetsTargets ? 'ok' : 'bad'}">${c.meetsTargets ? 'met' : 'NOT met'}</td></tr></table>
+<tr><th>Targets (${TARGETS.states * 100} % and ${TARGETS.transitions * 100} % of what can be reached)</th><td class="${c.meetsTargets ? 'ok' : 'bad'}">${c.meetsTargets ? 'met' : 'NOT met'}</td></tr></table>
 ${missedStates.length || missedTransitions.length ? `<p>Not reached:</p><ul>${[...missedStates, ...missedTransitions].join('\n')}</ul>` : '<p>Every state and transition is reached.</p>'}`;
 }
 
@@ -105,7 +108,7 @@ function machinePage(
 <h2>States</h2>
 <table><tr><th>State</th><th>What must be true there</th></tr>${rows(entry.states)}</table>
 <h2>Shortest paths (${shortest.length})</h2>
-<p>One for each state of the model: the fewest events that reach it.</p>
+<p>The fewest events that reach each state of the model; where one such path is the start of another, only the longer is kept.</p>
 ${shortest.map(pathHtml).join('\n')}
 ${
   simple.length

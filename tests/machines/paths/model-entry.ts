@@ -31,8 +31,9 @@ export interface MachineModel {
   /** Every state of the model, in words: what a person sees there. */
   states: Record<string, string>;
   /**
-   * Transitions of the real machine that no path can take, by their label in the coverage report
-   * (`source → target on event [guard]`), with the reason.
+   * States and transitions of the real machine that no path can reach, by their label in the
+   * coverage report (`config.refreshing` or `source → target on event [guard]`), with the reason.
+   * They are printed with it and left out of the targets.
    */
   unreachable?: Record<string, string>;
   /** Whether the simple paths run as well as the shortest (default true). */
