@@ -17,8 +17,16 @@ if (!hybrid) throw new Error('HX-5000 missing');
 export const product = hybrid;
 export const target = targetOf(product.entry);
 
-/** What the next operation on the link does instead of its normal work. */
-export type Fault = 'drop-before-write' | 'corrupt-next-read' | 'alter-next-read';
+/**
+ * What the next operation on the link does instead of its normal work: drop before a write, or
+ * before the read-back after it; damage or alter the next answer; or have the device ignore a write.
+ */
+export type Fault =
+  | 'drop-before-write'
+  | 'corrupt-next-read'
+  | 'alter-next-read'
+  | 'drop-before-read-back'
+  | 'ignore-next-write';
 
 /**
  * A link over the real simulator with faults to inject: the link drops before a write reaches the
@@ -54,9 +62,21 @@ export class FaultyLink implements BleLink {
     this.inner.drop();
   }
   write(frame: Uint8Array) {
-    if (this.faults[0] === 'drop-before-write' && frame[0] === 0x02) {
+    const fault = this.faults[0];
+    if (fault === 'drop-before-write' && frame[0] === 0x02) {
       this.faults.shift();
       this.inner.drop();
+    } else if (fault === 'drop-before-read-back' && frame[0] === 0x01) {
+      this.faults.shift();
+      this.inner.drop();
+    } else if (fault === 'ignore-next-write' && frame[0] === 0x02) {
+      // The device answers, but as if it had been asked to read: it stores nothing.
+      this.faults.shift();
+      const read = frame.slice();
+      read.fill(0);
+      read[0] = 0x01;
+      this.reseal(read);
+      return this.inner.write(read);
     }
     return this.inner.write(frame);
   }

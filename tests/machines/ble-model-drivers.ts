@@ -1,9 +1,11 @@
 import { expect } from 'vitest';
-import { waitFor } from 'xstate';
+import { createActor, waitFor } from 'xstate';
 import type { TestParam } from 'xstate/graph';
 import { GET_CONFIG_INTERVAL_MS, MAX_RECONNECT_ATTEMPTS } from '../../machines/ble/connection-machine.ts';
-import { PASSWORD_MESSAGES } from '../../machines/ble/password-machine.ts';
+import { PASSWORD_MESSAGES, passwordMachine } from '../../machines/ble/password-machine.ts';
 import { WRITE_MESSAGES } from '../../machines/ble/write-machine.ts';
+import { createBleActors } from '../../src/ble/ble-actors.ts';
+import { sendPassword } from '../../src/ble/device-commands.ts';
 import type { BleTransport } from '../../src/ble/transport.ts';
 import { TransportError } from '../../src/ble/transport-error.ts';
 import { decodeConfiguration } from '../../src/device-config/decode-values.ts';
@@ -11,6 +13,7 @@ import { EXCLUDED_GROUPS } from '../../src/device-config/excluded-groups.ts';
 import { buildForm } from '../../src/device-config/form-fields.ts';
 import { OPCODE } from '../../src/device-sim/protocol.ts';
 import { bleHarness, product } from './ble-harness.ts';
+import { recordCoverage } from './paths/coverage-recorder.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: TestParam is generic over the model's snapshot and events
 type Params = TestParam<any, any>;
@@ -152,6 +155,7 @@ async function submit(h: Harness, password: string, until: 'locked' | 'unlocked'
 /** Events and state checks that run one path of `blePasswordModel` against the real machine. */
 export function blePasswordModelDriver(): Params {
   const started = connectedHarness();
+  let noPassword: ReturnType<typeof createActor<typeof passwordMachine>> | null = null;
   const snap = async () => (await started).password.getSnapshot();
   const lockedWith = async (message: string | null) => {
     const h = await started;
@@ -165,6 +169,24 @@ export function blePasswordModelDriver(): Params {
       'link.ready': async () => {
         const h = await started;
         h.password.send({ type: 'password.connected', link: h.link() });
+      },
+      'link.readyNoPassword': async () => {
+        const h = await started;
+        // The same machine, told by the catalogue that this product has no password.
+        noPassword = createActor(
+          passwordMachine.provide({ actors: createBleActors({ codec: h.codec, product }).password }),
+          {
+            input: { needsPassword: false },
+            inspect: recordCoverage,
+          },
+        ).start();
+        noPassword.send({ type: 'password.connected', link: h.link() });
+      },
+      'password.linkDropped': async () => {
+        const h = await started;
+        h.link().drop();
+        h.password.send({ type: 'password.submit', password: PASSWORD });
+        await waitFor(h.password, (s) => s.matches('locked') && s.context.problem !== null);
       },
       'password.wrong': async () => submit(await started, '42abc', 'locked'),
       'password.tooLong': async () => submit(await started, '0042abc0042abc004', 'locked'),
@@ -200,6 +222,18 @@ export function blePasswordModelDriver(): Params {
         expect(h.device.isUnlocked).toBe(false);
       },
       locked: () => lockedWith(null),
+      open: async () => {
+        expect(noPassword?.getSnapshot().matches('open')).toBe(true);
+        // Nothing was asked of the device.
+        expect((await started).device.isUnlocked).toBe(false);
+      },
+      checkFailed: async () => {
+        const s = await snap();
+        expect(s.matches('locked')).toBe(true);
+        expect(s.context.problem?.kind).not.toBe('unexpected');
+        expect(s.context.message).toBe(s.context.problem?.message);
+        expect(s.context.accepted).toBeNull();
+      },
       wrong: () => lockedWith(PASSWORD_MESSAGES.wrong),
       tooLong: () => lockedWith(PASSWORD_MESSAGES.tooLong),
       unlocked: async () => {
@@ -248,13 +282,17 @@ export function bleWriteModelDriver(): Params {
     }
     return h;
   };
-  const send = async (edits: Record<string, unknown>, until: 'done' | 'failed' | 'invalid') => {
+  const send = async (
+    edits: Record<string, unknown>,
+    until: 'done' | 'failed' | 'invalid',
+    base?: Uint8Array,
+  ) => {
     const h = await readyToWrite();
     const config = h.connection.getSnapshot().context.config;
     if (!config) throw new Error('nothing read yet');
     before = stored(h).maxChargeCurrent;
     const groups = buildForm(product.config, config.decoded, { excludedGroups: EXCLUDED_GROUPS });
-    h.write.send({ type: 'config.write', link: h.link(), groups, values: edits, base: config.frame });
+    h.write.send({ type: 'config.write', link: h.link(), groups, values: edits, base: base ?? config.frame });
     await waitFor(h.write, (s) => s.matches(until));
     return h;
   };
@@ -286,6 +324,26 @@ export function bleWriteModelDriver(): Params {
         const h = await readyToWrite();
         h.link().faults.push('alter-next-read');
         await send({ maxChargeCurrent: aValue() }, 'failed');
+      },
+      'write.deviceLocked': async () => {
+        const h = await readyToWrite();
+        // Another app gave it a wrong password: it is locked again.
+        await sendPassword(h.codec, h.link(), product, 'wrong');
+        await send({ maxChargeCurrent: aValue() }, 'failed');
+      },
+      'write.readBackLost': async () => {
+        const h = await readyToWrite();
+        h.link().faults.push('drop-before-read-back');
+        written = aValue();
+        await send({ maxChargeCurrent: written }, 'failed');
+      },
+      'write.ignored': async () => {
+        const h = await readyToWrite();
+        h.link().faults.push('ignore-next-write');
+        await send({ maxChargeCurrent: aValue() }, 'failed');
+      },
+      'write.staleBase': async () => {
+        await send({ maxChargeCurrent: aValue() }, 'failed', new Uint8Array(8));
       },
       'config.dismiss': async () => {
         const h = await started;
@@ -324,6 +382,44 @@ export function bleWriteModelDriver(): Params {
         const s = h.write.getSnapshot();
         expect(s.matches('failed')).toBe(true);
         expect(s.context.failure).toEqual({ message: WRITE_MESSAGES.lost, deviceKept: 'unknown' });
+        expect(stored(h).maxChargeCurrent).toBe(before);
+      },
+      doneAgain: async () => {
+        const h = await started;
+        expect(h.write.getSnapshot().matches('done')).toBe(true);
+        expect(stored(h).maxChargeCurrent).toBe(written);
+      },
+      refused: async () => {
+        const h = await started;
+        const s = h.write.getSnapshot();
+        expect(s.matches('failed')).toBe(true);
+        expect(s.context.failure).toEqual({
+          message: `The device is locked: give its password first. ${WRITE_MESSAGES.kept}`,
+          deviceKept: 'old',
+        });
+        expect(stored(h).maxChargeCurrent).toBe(before);
+      },
+      unreadable: async () => {
+        const h = await started;
+        const s = h.write.getSnapshot();
+        expect(s.matches('failed')).toBe(true);
+        expect(s.context.failure).toEqual({ message: WRITE_MESSAGES.unreadable, deviceKept: 'unknown' });
+        // The device did take it: only the check could not be made.
+        expect(stored(h).maxChargeCurrent).toBe(written);
+      },
+      kept: async () => {
+        const h = await started;
+        const s = h.write.getSnapshot();
+        expect(s.matches('failed')).toBe(true);
+        expect(s.context.failure).toEqual({ message: WRITE_MESSAGES.kept, deviceKept: 'old' });
+        expect(stored(h).maxChargeCurrent).toBe(before);
+      },
+      notSent: async () => {
+        const h = await started;
+        const s = h.write.getSnapshot();
+        expect(s.matches('failed')).toBe(true);
+        expect(s.context.failure?.deviceKept).toBe('old');
+        expect(s.context.failure?.message).toMatch(/ Nothing was sent to the device\.$/);
         expect(stored(h).maxChargeCurrent).toBe(before);
       },
       different: async () => {

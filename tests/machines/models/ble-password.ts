@@ -14,6 +14,8 @@ export default defineModel({
   driver: blePasswordModelDriver,
   events: {
     'link.ready': 'The Bluetooth connection is ready: the device asks for its password.',
+    'link.readyNoPassword': 'The Bluetooth connection to a product that has no password is ready.',
+    'password.linkDropped': 'The link drops just as the person sends the right password.',
     'password.wrong': 'The person types a wrong password (the right one without its leading zeros).',
     'password.tooLong': 'The person types a password of 17 characters, longer than a device holds.',
     'password.right': 'The person types the right password, leading zeros included.',
@@ -24,6 +26,9 @@ export default defineModel({
   states: {
     disconnected: 'No link yet: no password asked.',
     locked: 'The device asks for its password; it stays locked.',
+    open: 'The form is open at once: no password asked, nothing sent to the device.',
+    checkFailed:
+      'Still locked, with why the password could not be checked (the link dropped); nothing remembered.',
     wrong: 'Still locked, with "wrong password" shown.',
     tooLong: 'Still locked, with "too long" shown; nothing was sent.',
     unlocked: 'The device accepted the password and is unlocked.',

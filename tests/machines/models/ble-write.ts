@@ -19,6 +19,14 @@ export default defineModel({
     'write.readBackDiffers':
       'The person presses Write and the device reads back another value than was written.',
     'write.answerDamaged': "The person presses Write and the device's first answer arrives with a bad CRC.",
+    'write.deviceLocked':
+      'The person presses Write, but the device was locked again (given a wrong password), so it refuses the write.',
+    'write.readBackLost':
+      'The person presses Write; the device takes it, but the link drops before it can be read back.',
+    'write.ignored':
+      'The person presses Write; the device answers but stores nothing (the read-back shows the old values).',
+    'write.staleBase':
+      'A write is asked over a configuration frame cut short (8 bytes): it cannot be encoded.',
     'config.dismiss': 'The person dismisses the result.',
   },
   states: {
@@ -28,5 +36,11 @@ export default defineModel({
     lost: 'The link dropped: "lost" is shown, it is unknown whether the device took the write; the device is unchanged.',
     different: 'The read-back differs: the differing field is named.',
     dismissed: 'The result put away: ready for the next write.',
+    doneAgain: 'A second write, verified too: the device holds the newer value.',
+    refused: 'The device refused: "locked", and the device kept its old configuration (and holds it).',
+    unreadable:
+      'The device took the write but it could not be read back: "read the device again before trusting them".',
+    kept: 'The read-back shows the old values: "The device kept its old configuration."',
+    notSent: 'The reason is shown with "Nothing was sent to the device."; the device is unchanged.',
   },
 });
