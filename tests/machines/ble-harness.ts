@@ -35,6 +35,9 @@ export type Fault =
 export class FaultyLink implements BleLink {
   faults: Fault[] = [];
   reads = 0;
+  /** What the next connect or discover does instead: fail with this error, or wait for `release`. */
+  next: { connect?: Error | 'hold'; discover?: Error | 'hold' } = {};
+  private held: Array<() => void> = [];
 
   constructor(
     private readonly inner: BleLink & { drop(): void },
@@ -50,10 +53,21 @@ export class FaultyLink implements BleLink {
     return this.inner.connected;
   }
   connect() {
-    return this.inner.connect();
+    return this.instead('connect', () => this.inner.connect());
   }
   discover() {
-    return this.inner.discover();
+    return this.instead('discover', () => this.inner.discover());
+  }
+  private instead<T>(step: 'connect' | 'discover', normal: () => Promise<T>): Promise<T> {
+    const planned = this.next[step];
+    delete this.next[step];
+    if (planned === 'hold') return new Promise<void>((resolve) => this.held.push(resolve)).then(normal);
+    if (planned) return Promise.reject(planned);
+    return normal();
+  }
+  /** Lets a held connect or discover go on. */
+  release() {
+    for (const go of this.held.splice(0)) go();
   }
   disconnect() {
     this.inner.disconnect();
@@ -127,12 +141,15 @@ export async function bleHarness(options: { password?: string } = {}) {
   const simulated = new SimulatedTransport({ deviceFor: () => device });
   let link: FaultyLink | undefined;
   let chooserShown = 0;
+  /** Faults to give the link once the person chooses the device (it does not exist before). */
+  const plans: Array<(link: FaultyLink) => void> = [];
   const transport: BleTransport = {
     kind: 'simulated',
     async choose(t: BleTarget) {
       chooserShown += 1;
       const inner = (await simulated.choose(t)) as BleLink & { drop(): void };
       link ??= new FaultyLink(inner, (f) => codec.sealFrame(f));
+      for (const plan of plans.splice(0)) plan(link);
       return link;
     },
     async known(id: string) {
@@ -169,5 +186,10 @@ export async function bleHarness(options: { password?: string } = {}) {
       return link;
     },
     chooserShown: () => chooserShown,
+    /** Does `plan` to the link now, or as soon as the device is chosen. */
+    plan: (plan: (link: FaultyLink) => void) => {
+      if (link) plan(link);
+      else plans.push(plan);
+    },
   };
 }

@@ -1,6 +1,7 @@
 import { expect } from 'vitest';
 import { createActor, waitFor } from 'xstate';
 import type { TestParam } from 'xstate/graph';
+import type { ReadConfiguration } from '../../machines/ble/ble-types.ts';
 import { GET_CONFIG_INTERVAL_MS, MAX_RECONNECT_ATTEMPTS } from '../../machines/ble/connection-machine.ts';
 import { PASSWORD_MESSAGES, passwordMachine } from '../../machines/ble/password-machine.ts';
 import { WRITE_MESSAGES } from '../../machines/ble/write-machine.ts';
@@ -12,7 +13,7 @@ import { decodeConfiguration } from '../../src/device-config/decode-values.ts';
 import { EXCLUDED_GROUPS } from '../../src/device-config/excluded-groups.ts';
 import { buildForm } from '../../src/device-config/form-fields.ts';
 import { OPCODE } from '../../src/device-sim/protocol.ts';
-import { bleHarness, product } from './ble-harness.ts';
+import { bleHarness, type FaultyLink, product } from './ble-harness.ts';
 import { recordCoverage } from './paths/coverage-recorder.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: TestParam is generic over the model's snapshot and events
@@ -24,6 +25,15 @@ const PASSWORD = '0042abc';
 
 /** A transport whose chooser is closed without a device. */
 const closedChooser: BleTransport = { kind: 'simulated', choose: async () => null, known: async () => null };
+
+/** A transport whose chooser cannot open: Bluetooth is off. */
+const bluetoothOff: BleTransport = {
+  kind: 'simulated',
+  choose: async () => {
+    throw new TransportError('unavailable', 'Bluetooth is turned off.');
+  },
+  known: async () => null,
+};
 
 /** Brings a dropped link back after the first backoff (1 s) and waits until the connection is ready. */
 async function backAfterBackoff(h: Harness) {
@@ -44,6 +54,37 @@ export function bleConnectionModelDriver(): Params {
     const s = await snap();
     expect(s.matches('idle')).toBe(true);
     expect(s.context.problem).toBeNull();
+  };
+  let handed: ReadConfiguration | null = null;
+  /** Presses Connect with a plan for the link, and waits until the machine is in `until`. */
+  const connectWith = async (
+    plan: (link: FaultyLink) => void,
+    until: 'failed' | 'connecting' | 'discovering',
+  ) => {
+    const h = await started;
+    h.plan(plan);
+    connects += 1;
+    h.connection.send({ type: 'ble.connect', transport: h.transport });
+    await waitFor(h.connection, (s) => s.matches(until));
+  };
+  const cancelWhile = async (step: 'connect' | 'discover') => {
+    const h = await started;
+    await connectWith(
+      (link) => {
+        link.next[step] = 'hold';
+      },
+      step === 'connect' ? 'connecting' : 'discovering',
+    );
+    h.connection.send({ type: 'ble.disconnect' });
+    await waitFor(h.connection, (s) => s.matches('idle'));
+    // The step cut short ends late: that must not bring the connection back.
+    h.link().release();
+    await new Promise((resolve) => setImmediate(resolve));
+  };
+  const failedWith = async (kind: string) => {
+    const s = await snap();
+    expect(s.matches('failed')).toBe(true);
+    expect(s.context.problem?.kind).toBe(kind);
   };
   const ready = async () => {
     const h = await started;
@@ -69,6 +110,43 @@ export function bleConnectionModelDriver(): Params {
         await waitFor(h.connection, (s) => !s.matches('choosing'));
       },
       // Specification §9: getConfigInterval is 20000 ms, pinned here rather than read from the machine.
+      'chooser.fails': async () => {
+        const h = await started;
+        h.connection.send({ type: 'ble.connect', transport: bluetoothOff });
+        await waitFor(h.connection, (s) => s.matches('failed'));
+      },
+      'connect.outOfRange': () =>
+        connectWith((link) => {
+          link.next.connect = new TransportError('out-of-range', 'The device is out of range.');
+        }, 'failed'),
+      'connect.noService': () =>
+        connectWith((link) => {
+          link.next.discover = new TransportError(
+            'missing-service',
+            'The device does not offer the configuration service.',
+          );
+        }, 'failed'),
+      'disconnect.whileConnecting': () => cancelWhile('connect'),
+      'disconnect.whileDiscovering': () => cancelWhile('discover'),
+      'ble.refresh': async () => {
+        const h = await started;
+        const before = h.link().reads;
+        h.connection.send({ type: 'ble.refresh' });
+        await waitFor(h.connection, (s) => s.matches({ ready: 'waiting' }) && h.link().reads > before);
+      },
+      'read.damaged': async () => {
+        const h = await started;
+        h.link().faults.push('corrupt-next-read');
+        h.connection.send({ type: 'ble.refresh' });
+        await waitFor(h.connection, (s) => s.matches({ ready: 'waiting' }) && s.context.problem !== null);
+      },
+      'config.written': async () => {
+        const h = await started;
+        // What a verified write read back, handed over so the form shows it without another read.
+        const frame = h.device.request(h.codec.buildFrame(OPCODE.readConfiguration, 255));
+        handed = { frame, decoded: decodeConfiguration(h.codec, product.config, frame) };
+        h.connection.send({ type: 'ble.configWritten', config: handed });
+      },
       'interval.elapsed': async () => {
         const h = await started;
         expect(GET_CONFIG_INTERVAL_MS).toBe(20_000);
@@ -129,6 +207,36 @@ export function bleConnectionModelDriver(): Params {
         expect(s.context.attempt).toBe(1);
       },
       reconnected: ready,
+      chooserFailed: async () => {
+        await failedWith('unavailable');
+        // No device was ever chosen: there is nothing to reconnect to.
+        expect((await snap()).can({ type: 'ble.reconnect' })).toBe(false);
+      },
+      connectedAfterFailure: ready,
+      connectFailed: () => failedWith('out-of-range'),
+      discoverFailed: async () => {
+        await failedWith('missing-service');
+        expect((await started).link().connected).toBe(false);
+      },
+      cancelledConnecting: idle,
+      cancelledDiscovering: async () => {
+        await idle();
+        expect((await started).link().connected).toBe(false);
+      },
+      readOnRequest: async () => {
+        await ready();
+        expect((await started).link().reads).toBeGreaterThan(readsAtReady);
+      },
+      readFailed: async () => {
+        const s = await snap();
+        expect(s.matches('ready')).toBe(true);
+        expect(s.context.problem?.kind).toBe('bad-answer');
+      },
+      configHandedOver: async () => {
+        await ready();
+        expect((await snap()).context.config).toBe(handed);
+        expect((await started).link().reads).toBe(readsAtReady);
+      },
       failed: async () => {
         const s = await snap();
         expect(s.matches('failed')).toBe(true);

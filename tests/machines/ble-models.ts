@@ -10,8 +10,22 @@ export const bleConnectionModel = createMachine({
   initial: 'idle',
   states: {
     idle: {
-      on: { 'ble.connect': 'ready', 'chooser.closed': 'chooserClosed' },
+      on: {
+        'ble.connect': 'ready',
+        'chooser.closed': 'chooserClosed',
+        'chooser.fails': 'chooserFailed',
+        'connect.outOfRange': 'connectFailed',
+        'connect.noService': 'discoverFailed',
+        'disconnect.whileConnecting': 'cancelledConnecting',
+        'disconnect.whileDiscovering': 'cancelledDiscovering',
+      },
     },
+    chooserFailed: { on: { 'ble.connect': 'connectedAfterFailure' } },
+    connectedAfterFailure: {},
+    connectFailed: {},
+    discoverFailed: {},
+    cancelledConnecting: {},
+    cancelledDiscovering: {},
     chooserClosed: {
       on: { 'ble.connect': 'ready' },
     },
@@ -20,13 +34,23 @@ export const bleConnectionModel = createMachine({
         'interval.elapsed': 'readAgain',
         'link.dropped': 'reconnecting',
         'ble.disconnect': 'disconnected',
+        'ble.refresh': 'readOnRequest',
+        'read.damaged': 'readFailed',
+        'config.written': 'configHandedOver',
       },
     },
+    readOnRequest: {},
+    readFailed: {},
+    configHandedOver: {},
     readAgain: {
       on: { 'link.dropped': 'reconnecting', 'ble.disconnect': 'disconnected' },
     },
     reconnecting: {
-      on: { 'backoff.elapsed': 'reconnected', 'device.staysAway': 'failed' },
+      on: {
+        'backoff.elapsed': 'reconnected',
+        'device.staysAway': 'failed',
+        'ble.disconnect': 'disconnected',
+      },
     },
     reconnected: {
       on: { 'ble.disconnect': 'disconnected' },

@@ -21,6 +21,16 @@ export default defineModel({
     'device.staysAway': 'The device stays away through every reconnection attempt (1, 2 and 4 seconds).',
     'device.back': 'The device is back and the person presses Reconnect.',
     'ble.disconnect': 'The person presses Disconnect.',
+    'chooser.fails': 'The person presses Connect, but the chooser cannot open: Bluetooth is turned off.',
+    'connect.outOfRange': 'The person picks the device, but it is out of range: the connection fails.',
+    'connect.noService': 'The person picks a device that does not offer the configuration service.',
+    'disconnect.whileConnecting':
+      'The person picks the device and presses Disconnect before it is connected.',
+    'disconnect.whileDiscovering':
+      'The person picks the device and presses Disconnect while its services are read.',
+    'ble.refresh': 'The person presses Read again.',
+    'read.damaged': "The person presses Read again and the device's answer arrives with a bad CRC.",
+    'config.written': 'A verified write hands over what it read back.',
   },
   states: {
     idle: 'Not connected, nothing to report.',
@@ -31,5 +41,14 @@ export default defineModel({
     reconnected: 'Connected again without the chooser, the configuration read again.',
     failed: 'The device stayed away: "out of range" is shown, with Reconnect offered.',
     disconnected: 'Disconnected by the person: idle, the link closed, nothing to report.',
+    chooserFailed: '"Bluetooth is turned off." is shown; no device to reconnect to.',
+    connectedAfterFailure: 'Connected after all, the configuration read; the earlier problem is gone.',
+    connectFailed: '"The device is out of range." is shown.',
+    discoverFailed: 'The missing service is named and the link is closed.',
+    cancelledConnecting: 'Idle, nothing to report; the connection that ended late did not come back.',
+    cancelledDiscovering: 'Idle, nothing to report, the link closed.',
+    readOnRequest: 'Still connected, the configuration read again at once.',
+    readFailed: 'Still connected; the damaged answer is reported and the next read will try again.',
+    configHandedOver: 'Still connected, showing the configuration the write read back, without another read.',
   },
 });
