@@ -20,13 +20,24 @@ export default defineModel({
     'login.configFail': 'The configuration service refuses the e-mail and password.',
     'login.monitoringOk': "The monitoring service accepts the configuration service's access token.",
     'login.monitoringFail': "The monitoring service refuses the configuration service's access token.",
-    'auth.refresh': 'A call to the configuration service is answered 401: its session is refreshed.',
+    'boot.storedNoLocks':
+      'The app opens with stored refresh tokens in a browser without Web Locks (tabs cannot take turns).',
+    'auth.refresh':
+      'Calls to both services are answered 401 (the access tokens expired): both sessions are refreshed.',
+    'refresh.failMonitoring':
+      'The monitoring service refuses its refresh first; the configuration service answers late.',
+    'refresh.rotatedElsewhere':
+      'Another tab refreshed both services meanwhile, so each refuses the token this tab spent (it is the old one).',
+    'lock.releasedSignedOut':
+      'The other tab signs out while it holds the refresh locks, and tells nobody; the configuration lock is freed first.',
+    'lock.releasedSignedOutMonitoringFirst':
+      'The other tab signs out while it holds the refresh locks, and tells nobody; the monitoring lock is freed first.',
     'refresh.ok': 'The services answer the refresh with a new token pair.',
     'refresh.fail': 'The server refuses the refresh: the refresh token expired or was revoked.',
     'auth.logout': 'The person chooses Sign out.',
     'lock.heldElsewhere': 'Another tab is refreshing the session: it holds the refresh lock.',
     'lock.released': 'The other tab finishes its refresh and tells nobody (its message is lost).',
-    'sibling.refreshed': 'The other tab finishes its refresh and shares its new token pair.',
+    'sibling.refreshed': 'Another tab finishes a refresh and shares its new token pairs.',
     'sibling.signedOut': 'The person signs out in another tab.',
     'sibling.signedIn': 'The person signs in in another tab.',
   },
@@ -42,7 +53,16 @@ export default defineModel({
       'Signing in: the configuration service said yes, waiting for the monitoring service.',
     loginFailed: "Signed out, with the service's refusal shown on the sign-in screen.",
     signedIn: 'Signed in on both services; only the refresh token is stored.',
-    refreshing: 'Signed in, refreshing the configuration session under the cross-tab lock.',
+    refreshing: 'Signed in, refreshing both sessions, each under its cross-tab lock.',
+    sessionLostOnMonitoring:
+      'Signed out at the sign-in screen (to come back after): the late answer brought nothing back.',
+    initialisingNoLocks: 'Both stored tokens are spent at once (no lock to wait for).',
+    retryingWithSiblingTokens: "Trying again with the other tab's tokens: nothing wiped, no sign-in screen.",
+    signedInAfterRetry: 'Signed in on the second try, without ever seeing the sign-in screen.',
+    adoptedSiblingPairs: "Signed in with the other tab's fresh pairs; nothing refreshed here.",
+    sessionGone: 'Signed out and sent to the sign-in screen: the session ended in the other tab.',
+    signedInBySiblingWhileWaiting:
+      "Signed in as the other tab's new user; the refresh that waited spent nothing.",
     refreshingShared:
       'A second caller asked while the refresh ran: it waits for the same one, no second refresh.',
     sessionLost: 'The refresh failed: tokens cleared, the other tabs told, sent to the sign-in screen.',

@@ -74,7 +74,7 @@ export interface PathRun {
 }
 
 /** A path that waits this long for a state the real machine never reaches has failed. */
-const PATH_TIMEOUT_MS = 30_000;
+const PATH_TIMEOUT_MS = Number(process.env.PATH_TIMEOUT_MS ?? 30_000);
 
 /** Runs every path of a model against its real machine, one fresh driver each; never throws. */
 export async function runPaths(entry: MachineModel): Promise<PathRun[]> {
