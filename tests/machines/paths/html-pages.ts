@@ -76,7 +76,7 @@ function coverageHtml(c: Coverage, entry: MachineModel): string {
       `<li><code class="missed">${html(t.label)}</code><br>Why: ${html(t.reason ?? 'no reason given')}</li>`,
   );
   return `<h2>What the paths reach of the real machine</h2>
-<p>Read from <code>${html(entry.source)}</code> (machine <code>${html(c.machineId)}</code>) while every path below ran against it.</p>
+<p>Read from <code>${html(entry.source)}</code> (machine <code>${html(c.machineId)}</code>) while every path above ran against it.</p>
 <table><tr><th>States</th><td>${statesFigure(c)}</td></tr>
 <tr><th>Transitions</th><td>${transitionsFigure(c)}</td></tr>
 <tr><th>Targets (${TARGETS.states * 100} % and ${TARGETS.transitions * 100} % of what can be reached)</th><td class="${c.meetsTargets ? 'ok' : 'bad'}">${c.meetsTargets ? 'met' : 'NOT met'}</td></tr></table>
