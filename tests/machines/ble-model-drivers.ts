@@ -1,11 +1,11 @@
 import { expect } from 'vitest';
 import { createActor, waitFor } from 'xstate';
 import type { TestParam } from 'xstate/graph';
+import { createBleActors } from '../../machines/ble/ble-actors.ts';
 import type { ReadConfiguration } from '../../machines/ble/ble-types.ts';
 import { GET_CONFIG_INTERVAL_MS, MAX_RECONNECT_ATTEMPTS } from '../../machines/ble/connection-machine.ts';
 import { PASSWORD_MESSAGES, passwordMachine } from '../../machines/ble/password-machine.ts';
 import { WRITE_MESSAGES } from '../../machines/ble/write-machine.ts';
-import { createBleActors } from '../../src/ble/ble-actors.ts';
 import { sendPassword } from '../../src/ble/device-commands.ts';
 import type { BleTransport } from '../../src/ble/transport.ts';
 import { TransportError } from '../../src/ble/transport-error.ts';

@@ -1,9 +1,8 @@
 import { expect } from 'vitest';
 import { createActor, waitFor } from 'xstate';
-import type { Command } from '../../contracts/devices-list.ts';
+import type { Command } from '../../contracts/catalogue.ts';
+import { createBleActors } from '../../machines/ble/ble-actors.ts';
 import { commandMachine } from '../../machines/ble/command-machine.ts';
-
-import { createBleActors } from '../../src/ble/ble-actors.ts';
 import { sendPassword } from '../../src/ble/device-commands.ts';
 import { bleHarness, product } from './ble-harness.ts';
 import { recordCoverage } from './paths/coverage-recorder.ts';

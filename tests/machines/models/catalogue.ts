@@ -1,17 +1,17 @@
-import { devicesListMachine } from '../../../machines/devices-list/devices-list-machine.ts';
-import { devicesListModel } from '../devices-list-model.ts';
-import { devicesListModelDriver } from '../devices-list-model-driver.ts';
+import { catalogueMachine } from '../../../machines/catalogue/catalogue-machine.ts';
+import { catalogueModel } from '../catalogue-model.ts';
+import { catalogueModelDriver } from '../catalogue-model-driver.ts';
 import { defineModel } from '../paths/model-entry.ts';
 
 export default defineModel({
   name: 'catalogue',
-  title: 'Device catalogue (devices list)',
-  source: 'machines/devices-list/devices-list-machine.ts',
+  title: 'Device catalogue',
+  source: 'machines/catalogue/catalogue-machine.ts',
   about:
     'Downloading the catalogue of device models, falling back to the bundled copy when the download fails, and the Refresh button with its 20-second cooldown.',
-  machine: devicesListMachine,
-  model: devicesListModel,
-  driver: devicesListModelDriver,
+  machine: catalogueMachine,
+  model: catalogueModel,
+  driver: catalogueModelDriver,
   unreachable: {
     'refreshing.cache':
       'A refresh starts at the download (loadSteps("remote")): the cache step of a refresh is never entered.',
@@ -29,8 +29,8 @@ export default defineModel({
     'bundled.fail': 'The bundled copy cannot be read either (HTTP 404).',
     'companions.fail':
       'The configuration service sends the catalogue, but its companion lists (E1 models, convert list) fail (HTTP 503).',
-    'devicesList.refresh': 'The person presses Refresh on the catalogue.',
-    'devicesList.load': 'The app asks for the catalogue again (a new sign-in).',
+    'catalogue.refresh': 'The person presses Refresh on the catalogue.',
+    'catalogue.load': 'The app asks for the catalogue again (a new sign-in).',
     'cooldown.elapsed': '20 seconds pass since the last refresh.',
   },
   states: {
