@@ -35,7 +35,7 @@ const STYLE = `
   .bad { color: #b3261e; font-weight: 600; }
   details { margin: .5rem 0; }
   summary { cursor: pointer; font-weight: 600; }
-  @media (max-width: 40rem) { body { padding: .75rem; } th, td { padding: .2rem .3rem; } }
+  @media (max-width: 40rem) { body { padding: .75rem; } th, td { padding: .2rem .3rem; } .diagram svg { max-width: none; } }
 `;
 
 function page(title: string, body: string): string {
