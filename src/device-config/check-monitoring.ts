@@ -59,7 +59,7 @@ function checkStatus(config: DeviceConfig, raw: Map<string, RawItem>, out: Out):
     if (seen.has(status.item))
       out.push({ path: at('status', i, 'item'), problem: `"${status.item}" is listed twice` });
     seen.add(status.item);
-    if (!item || !item.readOnly || item.unit !== undefined) {
+    if (!item?.readOnly || item.unit !== undefined) {
       out.push({
         path: at('status', i, 'item'),
         problem: `"${status.item}" names no read-only rawData item without a unit`,
