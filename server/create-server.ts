@@ -6,6 +6,7 @@ import { etag } from 'hono/etag';
 import { createLocalJWKSet, createRemoteJWKSet } from 'jose';
 import type { Kysely } from 'kysely';
 import type { AppConfig } from '../contracts/app-config.ts';
+import { loadCodec } from '../src/codec/load-node.ts';
 import { type DeviceKey, PageAnchors } from './access/list-totals.ts';
 import { PageCache } from './access/page-cache.ts';
 import { loadCodeKey } from './auth/code-key.ts';
@@ -24,9 +25,16 @@ import type { Env } from './env.ts';
 import { compressJson } from './http/compress-json.ts';
 import { ApiError, handleError, handleNotFound } from './http/errors.ts';
 import { securityHeaders } from './http/security-headers.ts';
+import { LogSummary } from './logging/log-summary.ts';
 import { createMailer } from './mail/mailer.ts';
 import { logTransport, type MailTransport, smtpTransport } from './mail/transports.ts';
+import { AlarmService } from './monitoring/alarms/alarm-store.ts';
 import { createMonitoringApp } from './monitoring/monitoring-app.ts';
+import { TelemetryIngest } from './monitoring/telemetry/ingest.ts';
+import { LiveFeed } from './monitoring/telemetry/live-feed.ts';
+import { maintainPartitions } from './monitoring/telemetry/partitions.ts';
+import { ProductCatalogue } from './monitoring/telemetry/product-catalogue.ts';
+import { DayClock } from './monitoring/telemetry/time-buckets.ts';
 import { issueDemoSecrets, issueMissingSecrets } from './service-comms/device-secrets.ts';
 import { ServiceComms } from './service-comms/service-comms.ts';
 import { hasSimulatedDevices, writeSimulatedDevices } from './service-comms/simulated-devices-file.ts';
@@ -71,6 +79,35 @@ export interface FleetServer {
   close(): Promise<void>;
 }
 
+/** Telemetry, its live stream and alarms, on the catalogue of `publicDir`. */
+async function buildMonitoring(
+  env: Env,
+  db: Kysely<Database>,
+  databaseUrl: string | undefined,
+  mailer: ServerContext['mailer'],
+  publicDir: string,
+): Promise<ServerContext['monitoring']> {
+  const catalogue = new ProductCatalogue(await loadCodec(), publicDir);
+  await catalogue.load();
+  const days = new DayClock(env.TELEMETRY_TIME_ZONE);
+  const live = new LiveFeed(db, databaseUrl);
+  const alarms = new AlarmService({ db, mailer, catalogue, offlineAfterS: env.ALARM_OFFLINE_AFTER_S });
+  const ingest = new TelemetryIngest({
+    db,
+    catalogue,
+    days,
+    rawDays: env.TELEMETRY_RAW_DAYS,
+    // With PostgreSQL every process hears of a batch through NOTIFY, this one included.
+    notify: Boolean(databaseUrl),
+    log: new LogSummary(console.warn),
+    stored: async (batch) => {
+      if (!databaseUrl) live.published([...new Set(batch.fresh.map((r) => r.deviceId))]);
+      await alarms.afterReadings(batch.fresh);
+    },
+  });
+  return { catalogue, days, ingest, live, alarms };
+}
+
 async function buildContext(
   options: CreateServerOptions,
   db: Kysely<Database>,
@@ -92,6 +129,14 @@ async function buildContext(
     : options.keys
       ? (options.keys.codes ?? randomBytes(32))
       : loadCodeKey(env.DATA_DIR);
+  const mailer = createMailer(
+    db,
+    options.mailTransport ??
+      (env.SMTP_URL ? smtpTransport(env.SMTP_URL, env.MAIL_FROM) : logTransport(env.MAIL_LOG_CODES)),
+    { maxAttempts: env.MAIL_MAX_ATTEMPTS, firstDelaySeconds: 30, maxDelaySeconds: 3600 },
+    codeKey,
+  );
+  const monitoring = await buildMonitoring(env, db, databaseUrl, mailer, options.publicDir ?? 'public');
   return {
     db,
     env,
@@ -100,13 +145,7 @@ async function buildContext(
     monitoringKey: keys.monitoring,
     configJwks,
     monitoringJwks: createLocalJWKSet({ keys: [keys.monitoring.publicJwk] }),
-    mailer: createMailer(
-      db,
-      options.mailTransport ??
-        (env.SMTP_URL ? smtpTransport(env.SMTP_URL, env.MAIL_FROM) : logTransport(env.MAIL_LOG_CODES)),
-      { maxAttempts: env.MAIL_MAX_ATTEMPTS, firstDelaySeconds: 30, maxDelaySeconds: 3600 },
-      codeKey,
-    ),
+    mailer,
     sessions: new SessionCutoffs(db),
     scryptCost: options.scryptCost ?? DEFAULT_SCRYPT_COST,
     lists: {
@@ -120,7 +159,9 @@ async function buildContext(
       timeoutMs: env.SERVICE_COMMS_TIMEOUT_MS,
       pingMs: env.SERVICE_COMMS_PING_MS,
       trustProxy: env.TRUST_PROXY,
+      telemetry: { sink: monitoring.ingest, intervalS: env.TELEMETRY_INTERVAL_S },
     }),
+    monitoring,
   };
 }
 
@@ -208,13 +249,23 @@ export async function createServer(options: CreateServerOptions): Promise<FleetS
       return c.json(body);
     });
     if (services === 'all') serveApp(app, options.distDir ?? 'dist');
+    const partitions = () =>
+      maintainPartitions(db, Date.now(), env.TELEMETRY_RAW_DAYS).then((dropped) => {
+        if (dropped.length > 0) console.log(`[telemetry] dropped old partitions: ${dropped.join(', ')}`);
+      });
+    await partitions();
     const pruning = setInterval(() => {
       pruneExpired(db).catch((error: unknown) => console.error('[prune]', error));
+      partitions().catch((error: unknown) => console.error('[telemetry] partition upkeep failed:', error));
     }, 3_600_000);
     pruning.unref();
     if (services !== 'monitoring') {
       ctx.mailer.start();
       await ctx.comms.start();
+    }
+    if (services !== 'config') {
+      await ctx.monitoring.live.start();
+      ctx.monitoring.alarms.start();
     }
     return {
       app,
@@ -223,7 +274,11 @@ export async function createServer(options: CreateServerOptions): Promise<FleetS
       demo,
       close: async () => {
         clearInterval(pruning);
+        ctx.monitoring.alarms.stop();
         await ctx.comms.close();
+        // Readings already received are written before the database closes.
+        await ctx.monitoring.ingest.close();
+        await ctx.monitoring.live.close();
         await ctx.mailer.stop();
         await db.destroy();
       },

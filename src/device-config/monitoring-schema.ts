@@ -1,40 +1,13 @@
 import { z } from 'zod';
+import { ALARM_SEVERITIES, MONITORING_ROLES } from '../../contracts/monitoring-terms.ts';
 
 /** An item name, as in rawData and otherData. */
 const itemName = z.string().regex(/^[A-Za-z][A-Za-z0-9_]*$/, 'must be an identifier (letters, digits, _)');
 
-/** How serious an alarm is. */
-export const ALARM_SEVERITIES = ['info', 'warning', 'critical'] as const;
 export const alarmSeveritySchema = z.enum(ALARM_SEVERITIES);
-export type AlarmSeverity = z.infer<typeof alarmSeveritySchema>;
 
 /** Text of an alarm as people read it in the app and in mail. */
 const alarmText = z.string().trim().min(1).max(120);
-
-/**
- * What an item means for a site, so that screens and site totals read every product alike. Power
- * roles are in W: `grid` is positive while importing, `battery` positive while charging.
- * `producedEnergy` is an energy counter (kWh) of what the device produced.
- */
-export const MONITORING_ROLES = [
-  'production',
-  'consumption',
-  'grid',
-  'battery',
-  'soc',
-  'producedEnergy',
-] as const;
-export type MonitoringRole = (typeof MONITORING_ROLES)[number];
-
-/** The unit an item of each role must have. */
-export const ROLE_UNITS: Readonly<Record<MonitoringRole, string>> = {
-  production: 'W',
-  consumption: 'W',
-  grid: 'W',
-  battery: 'W',
-  soc: '%',
-  producedEnergy: 'kWh',
-};
 
 /** A status value that raises an alarm while the item holds it. */
 export const statusCodeSchema = z.strictObject({

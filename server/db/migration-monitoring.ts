@@ -1,0 +1,101 @@
+/**
+ * Migration 10: telemetry, rollups and alarms (docs/api.md, "Monitoring").
+ *
+ * - `telemetry_raw`: one row per stored reading, partitioned by day on the device's time. The
+ *   partitions are made ahead and dropped whole after `TELEMETRY_RAW_DAYS` by
+ *   `server/monitoring/telemetry/partitions.ts`, never emptied with DELETE. No foreign key: it is
+ *   the hot path, and a reading outlives its device by at most the days raw readings are kept.
+ * - `telemetry_5m` (partitioned by month, kept 400 days) and `telemetry_1d` (kept): per device
+ *   and metric, the count, sum, least, greatest and newest value of each step, and for energy
+ *   counters their increase. Rows are merged as readings arrive, so they hold any arrival order.
+ * - `telemetry_latest`: each device's newest reading, for the latest call, the live stream's first
+ *   event and the offline check.
+ * - `telemetry_counts`: what was stored, refused or marked, per day and kind.
+ * - `alarms`, `alarm_transitions`: each alarm and every state it entered, with when and who. At
+ *   most one alarm per device and rule is open (not cleared): the unique index is what makes one
+ *   process, and one only, raise it. One transition row per state and alarm: one mail each.
+ * - `users.alarm_mail`: the user's opt-in to alarm mail for the sites they have access to.
+ */
+export const MONITORING_SQL = `
+  ALTER TABLE users ADD COLUMN alarm_mail boolean NOT NULL DEFAULT false;
+
+  CREATE TABLE telemetry_raw (
+    device_id integer NOT NULL,
+    device_time timestamptz NOT NULL,
+    received_at timestamptz NOT NULL,
+    flags smallint NOT NULL DEFAULT 0,
+    vals jsonb NOT NULL,
+    PRIMARY KEY (device_id, device_time)
+  ) PARTITION BY RANGE (device_time);
+
+  CREATE TABLE telemetry_5m (
+    device_id integer NOT NULL REFERENCES devices(id) ON DELETE CASCADE,
+    metric text NOT NULL,
+    bucket timestamptz NOT NULL,
+    n integer NOT NULL,
+    total double precision NOT NULL,
+    min double precision,
+    max double precision,
+    last double precision,
+    last_at timestamptz,
+    increase double precision,
+    PRIMARY KEY (device_id, metric, bucket)
+  ) PARTITION BY RANGE (bucket);
+
+  CREATE TABLE telemetry_1d (
+    device_id integer NOT NULL REFERENCES devices(id) ON DELETE CASCADE,
+    metric text NOT NULL,
+    day date NOT NULL,
+    n integer NOT NULL,
+    total double precision NOT NULL,
+    min double precision,
+    max double precision,
+    last double precision,
+    last_at timestamptz,
+    increase double precision,
+    PRIMARY KEY (device_id, metric, day)
+  ) WITH (fillfactor = 80);
+
+  CREATE TABLE telemetry_latest (
+    device_id integer PRIMARY KEY REFERENCES devices(id) ON DELETE CASCADE,
+    device_time timestamptz NOT NULL,
+    received_at timestamptz NOT NULL,
+    flags smallint NOT NULL DEFAULT 0,
+    vals jsonb NOT NULL
+  ) WITH (fillfactor = 70);
+
+  CREATE TABLE telemetry_counts (
+    day date NOT NULL,
+    kind text NOT NULL,
+    count bigint NOT NULL,
+    PRIMARY KEY (day, kind)
+  );
+
+  CREATE TABLE alarms (
+    id serial PRIMARY KEY,
+    device_id integer NOT NULL REFERENCES devices(id) ON DELETE CASCADE,
+    rule text NOT NULL,
+    kind text NOT NULL CHECK (kind IN ('offline', 'status', 'threshold')),
+    severity text NOT NULL CHECK (severity IN ('info', 'warning', 'critical')),
+    message text NOT NULL,
+    value double precision,
+    state text NOT NULL CHECK (state IN ('active', 'acknowledged', 'cleared')),
+    raised_at timestamptz NOT NULL,
+    acknowledged_at timestamptz,
+    acknowledged_by integer REFERENCES users(id) ON DELETE SET NULL,
+    ack_note text,
+    cleared_at timestamptz
+  );
+  CREATE UNIQUE INDEX alarms_open_key ON alarms (device_id, rule) WHERE state <> 'cleared';
+  CREATE INDEX alarms_device_idx ON alarms (device_id, raised_at DESC);
+  CREATE INDEX alarms_raised_idx ON alarms (raised_at DESC, id DESC);
+
+  CREATE TABLE alarm_transitions (
+    alarm_id integer NOT NULL REFERENCES alarms(id) ON DELETE CASCADE,
+    state text NOT NULL CHECK (state IN ('active', 'acknowledged', 'cleared')),
+    at timestamptz NOT NULL,
+    user_id integer REFERENCES users(id) ON DELETE SET NULL,
+    note text,
+    PRIMARY KEY (alarm_id, state)
+  );
+`;
