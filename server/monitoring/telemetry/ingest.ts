@@ -81,13 +81,15 @@ export class TelemetryIngest {
     this.schedule();
   }
 
-  /** The message's reading, or why it is refused (shape, spacing, then the frame itself). */
+  /**
+   * The message's reading, or why it is refused: its shape, its frame, then its spacing from the
+   * device's last accepted reading (a bad frame is refused for what is wrong with it and does not
+   * count towards the one a second).
+   */
   private check(source: FrameSource, message: unknown, receivedAt: number): FrameResult {
     const parsed = deviceTelemetrySchema.safeParse(message);
     if (!parsed.success) return { ok: false, refused: 'malformed' };
-    const last = this.lastAccepted.get(source.id);
-    if (last !== undefined && receivedAt - last < MIN_SPACING_MS) return { ok: false, refused: 'flood' };
-    return readFrame(
+    const result = readFrame(
       this.options.catalogue.codec,
       this.options.catalogue.product(source.modelId),
       source,
@@ -95,6 +97,9 @@ export class TelemetryIngest {
       receivedAt,
       oldestAccepted(receivedAt, this.options.rawDays),
     );
+    const last = this.lastAccepted.get(source.id);
+    if (result.ok && last !== undefined && receivedAt - last < MIN_SPACING_MS) return { ok: false, refused: 'flood' };
+    return result;
   }
 
   /** The device's socket closed: its spacing starts afresh on its next socket. */
