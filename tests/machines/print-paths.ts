@@ -1,12 +1,14 @@
 import type { AnyStateMachine } from 'xstate';
 import { createTestModel } from 'xstate/graph';
+import { alarmLifecycleModel } from './alarm-lifecycle-model.ts';
 import { authModel } from './auth-model.ts';
 import { bleConnectionModel, blePasswordModel, bleWriteModel } from './ble-models.ts';
 import { devicesListModel } from './devices-list-model.ts';
 
 /**
  * `npm run test:paths`: prints every shortest and simple path of the abstract models that
- * `model-paths.test.ts` runs against the real machines — first readable, then as JSON for QA.
+ * `model-paths.test.ts` runs against the real machines (and `tests/server/alarm-lifecycle-model.test.ts`
+ * against the monitoring service's alarm rules) — first readable, then as JSON for QA.
  */
 interface PrintedPath {
   model: string;
@@ -21,6 +23,7 @@ const models: Array<[string, AnyStateMachine]> = [
   ['ble-connection', bleConnectionModel],
   ['ble-password', blePasswordModel],
   ['ble-write', bleWriteModel],
+  ['alarm-lifecycle', alarmLifecycleModel],
 ];
 
 function pathsOf(name: string, machine: AnyStateMachine): PrintedPath[] {

@@ -1,7 +1,6 @@
 import fc from 'fast-check';
 import { type Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TelemetrySpec } from '../../src/device-config/telemetry-spec.ts';
 import { openDatabase } from '../../server/db/database.ts';
 import { migrate } from '../../server/db/migrations.ts';
 import type { Database } from '../../server/db/schema.ts';
@@ -9,6 +8,7 @@ import { ensurePartitions } from '../../server/monitoring/telemetry/partitions.t
 import type { Reading } from '../../server/monitoring/telemetry/read-frame.ts';
 import { storeBatch } from '../../server/monitoring/telemetry/store-batch.ts';
 import { DayClock } from '../../server/monitoring/telemetry/time-buckets.ts';
+import type { TelemetrySpec } from '../../src/device-config/telemetry-spec.ts';
 import { freshDatabase } from './harness.ts';
 
 /**
@@ -59,7 +59,9 @@ beforeAll(async () => {
     .executeTakeFirstOrThrow();
   const devices = await db
     .insertInto('devices')
-    .values([1, 2].map((n) => ({ model_id: 'M', serial: `HX5K-26-00000${n}`, name: `d${n}`, site_id: site.id })))
+    .values(
+      [1, 2].map((n) => ({ model_id: 'M', serial: `HX5K-26-00000${n}`, name: `d${n}`, site_id: site.id })),
+    )
     .returning('id')
     .execute();
   deviceIds = devices.map((d) => d.id);
@@ -116,7 +118,8 @@ const scenario = fc
     // A permutation from `order`: each number picks one of the readings still waiting.
     const waiting = [...arrivals];
     const shuffled: Reading[] = [];
-    for (let i = 0; waiting.length > 0; i++) shuffled.push(...waiting.splice((order[i] ?? 0) % waiting.length, 1));
+    for (let i = 0; waiting.length > 0; i++)
+      shuffled.push(...waiting.splice((order[i] ?? 0) % waiting.length, 1));
     const points = [...new Set(cuts.map((c) => c % (shuffled.length + 1)))].sort((a, b) => a - b);
     const batches = [...points, shuffled.length].map((end, i) => shuffled.slice(points[i - 1] ?? 0, end));
     return { readings, batches: batches.filter((b) => b.length > 0) };
@@ -174,7 +177,8 @@ function directAggregation(readings: Reading[], stepOf: (ms: number) => string):
       row.last = value;
       if (metric.counter) {
         const before = previous.get(r.deviceId);
-        row.increase = (row.increase ?? 0) + (before === undefined ? 0 : value >= before ? value - before : value);
+        row.increase =
+          (row.increase ?? 0) + (before === undefined ? 0 : value >= before ? value - before : value);
         previous.set(r.deviceId, value);
       }
       rows.set(key, row);
@@ -187,14 +191,18 @@ const byKey = (a: Row, b: Row) =>
   a.device_id - b.device_id || a.metric.localeCompare(b.metric) || a.step.localeCompare(b.step);
 
 async function storedRows(table: 'telemetry_5m' | 'telemetry_1d'): Promise<Row[]> {
-  const step = table === 'telemetry_5m' ? sql`to_char(bucket AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI')` : sql`day::text`;
+  const step =
+    table === 'telemetry_5m'
+      ? sql`to_char(bucket AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI')`
+      : sql`day::text`;
   const result = await sql<Row>`
     SELECT device_id, metric, ${step} AS step, n, total, min, max, last, increase
     FROM ${sql.table(table)}`.execute(db);
   return result.rows.sort(byKey);
 }
 
-const fiveMinuteStep = (ms: number) => new Date(Math.floor(ms / 300_000) * 300_000).toISOString().slice(0, 16);
+const fiveMinuteStep = (ms: number) =>
+  new Date(Math.floor(ms / 300_000) * 300_000).toISOString().slice(0, 16);
 
 async function run(batches: Reading[][]): Promise<void> {
   await sql`TRUNCATE telemetry_raw, telemetry_5m, telemetry_1d, telemetry_latest`.execute(db);

@@ -104,7 +104,8 @@ async function withTransitions(db: Kysely<Database>, rows: AlarmRow[]): Promise<
     SELECT t.alarm_id, t.state, t.at, t.user_id, u.display_name AS name, t.note
     FROM alarm_transitions t LEFT JOIN users u ON u.id = t.user_id
     WHERE t.alarm_id = ANY(${rows.map((r) => r.id)}::int[])
-    ORDER BY t.at, CASE t.state WHEN 'active' THEN 0 WHEN 'acknowledged' THEN 1 ELSE 2 END`.execute(db);
+    -- In the order the lifecycle enters them (processes' clocks may differ by a little).
+    ORDER BY CASE t.state WHEN 'active' THEN 0 WHEN 'acknowledged' THEN 1 ELSE 2 END`.execute(db);
   return rows.map((row) => ({
     id: row.id,
     serial: row.serial,

@@ -98,7 +98,8 @@ export class TelemetryIngest {
       oldestAccepted(receivedAt, this.options.rawDays),
     );
     const last = this.lastAccepted.get(source.id);
-    if (result.ok && last !== undefined && receivedAt - last < MIN_SPACING_MS) return { ok: false, refused: 'flood' };
+    if (result.ok && last !== undefined && receivedAt - last < MIN_SPACING_MS)
+      return { ok: false, refused: 'flood' };
     return result;
   }
 
