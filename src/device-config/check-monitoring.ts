@@ -1,7 +1,7 @@
+import { MONITORING_ROLES, ROLE_UNITS } from '../../contracts/monitoring-terms.ts';
 import type { ConfigProblem } from './check-config.ts';
 import type { DeviceConfig, RawItem } from './config-schema.ts';
 import { fieldRange } from './field-range.ts';
-import { MONITORING_ROLES, ROLE_UNITS } from '../../contracts/monitoring-terms.ts';
 
 type Out = ConfigProblem[];
 const at = (...path: (string | number)[]) => ['monitoring', ...path];

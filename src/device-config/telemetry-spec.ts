@@ -1,7 +1,7 @@
+import type { MonitoringRole } from '../../contracts/monitoring-terms.ts';
 import type { Codec } from '../codec/types.ts';
 import type { DeviceConfig } from './config-schema.ts';
 import { decodeConfiguration } from './decode-values.ts';
-import type { MonitoringRole } from '../../contracts/monitoring-terms.ts';
 import type { StatusItem, Threshold } from './monitoring-schema.ts';
 
 /** One telemetry metric of a product: a number with a unit, stored with every reading. */

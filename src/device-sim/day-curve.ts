@@ -103,7 +103,8 @@ export function demoSiteAt(serial: string, ms: number, size: DemoSiteSize): Demo
   const producedTodayKwh = peakKw * today * sunHours(hour);
   // Charging while cos(angle) > 0, i.e. hours SOC_PEAK_HOUR − 12 … SOC_PEAK_HOUR of each day.
   const dailyChargeKwh = (amplitude * 24) / Math.PI / 1000;
-  const chargedToday = ((amplitude * 24) / (2 * Math.PI) / 1000) * (Math.sin(Math.min(angle, Math.PI / 2)) + 1);
+  const chargedToday =
+    ((amplitude * 24) / (2 * Math.PI) / 1000) * (Math.sin(Math.min(angle, Math.PI / 2)) + 1);
   const charging = angle > -Math.PI / 2;
   return {
     production,

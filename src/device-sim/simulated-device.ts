@@ -1,11 +1,11 @@
 import type { DeviceEntry } from '../../contracts/devices-list.ts';
+import { scaleRaw, unscale } from '../codec/scale.ts';
 import { type Codec, CodecError } from '../codec/types.ts';
 import type { DeviceConfig } from '../device-config/config-schema.ts';
 import { buildConfigFrame, decodeConfiguration, defaultRawValues } from '../device-config/decode-values.ts';
 import { fieldRange } from '../device-config/field-range.ts';
 import { devicePasswordCodes } from '../device-config/password.ts';
 import { type ConfigStore, MemoryConfigStore } from './config-store.ts';
-import { scaleRaw, unscale } from '../codec/scale.ts';
 import { profileValues } from './demo-profiles.ts';
 import { liveRaw, rssiAt } from './live-values.ts';
 import {
@@ -180,7 +180,8 @@ export class SimulatedDevice {
   private measuredRaw(t: number): Record<string, number> {
     const raw = { ...this.settings };
     const items = new Map(this.config.rawData.map((item) => [item.name, item]));
-    for (const item of this.config.rawData) if (item.readOnly) raw[item.name] = liveRaw(item, t, this.startedAt);
+    for (const item of this.config.rawData)
+      if (item.readOnly) raw[item.name] = liveRaw(item, t, this.startedAt);
     const display = (name: string) => {
       const item = items.get(name);
       return item ? scaleRaw(raw[name] ?? item.value, item.multiplier) : 0;
