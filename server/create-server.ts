@@ -21,6 +21,7 @@ import { migrate } from './db/migrations.ts';
 import { makeDataDirPrivate } from './db/private-data-dir.ts';
 import type { Database } from './db/schema.ts';
 import { seedDemo, wantsDemoSeed } from './db/seed.ts';
+import { seedTelemetryHistory } from './db/seed-telemetry.ts';
 import type { Env } from './env.ts';
 import { compressJson } from './http/compress-json.ts';
 import { ApiError, handleError, handleNotFound } from './http/errors.ts';
@@ -62,6 +63,12 @@ export interface CreateServerOptions {
    * embedded database (PGlite) of a start without `NODE_ENV=production` is seeded.
    */
   seed?: boolean;
+  /**
+   * Seed the demo's telemetry history (a week of readings of eight devices, generated at seed
+   * time) along with the demo data. Default: only for a data folder of its own (`npm start`), not
+   * for a test's in-memory database.
+   */
+  seedHistory?: boolean;
   /** Where mail goes; default SMTP with `SMTP_URL`, else the log. */
   mailTransport?: MailTransport;
   /** Folder of the built app (default `dist`) and of the bundled lists (default `public`). */
@@ -165,6 +172,27 @@ async function buildContext(
   };
 }
 
+/** How many demo devices get a telemetry history (the simulated ones first). */
+const HISTORY_DEVICES = 8;
+
+async function seedHistory(ctx: ServerContext): Promise<void> {
+  const devices = await ctx.db
+    .selectFrom('devices')
+    .select(['id', 'serial', 'model_id as modelId'])
+    .orderBy('id')
+    .limit(HISTORY_DEVICES)
+    .execute();
+  const { catalogue, days, alarms } = ctx.monitoring;
+  const started = Date.now();
+  const count = await seedTelemetryHistory(
+    { db: ctx.db, catalogue, days, alarms, rawDays: ctx.env.TELEMETRY_RAW_DAYS },
+    devices,
+  );
+  console.log(
+    `Seeded ${count} readings of demo telemetry history in ${((Date.now() - started) / 1000).toFixed(1)} s (generated now, flagged as seeded).`,
+  );
+}
+
 /**
  * Open the database, migrate it, seed an empty one, and build the app with the selected services.
  * @example const server = await createServer({ env: parseEnv(process.env) }); serve(server.app)
@@ -193,6 +221,7 @@ export async function createServer(options: CreateServerOptions): Promise<FleetS
     if (demo) await issueMissingSecrets(db);
     if (demo && usesDataDir && !hasSimulatedDevices(env.DATA_DIR))
       writeSimulatedDevices(env.DATA_DIR, await issueDemoSecrets(db, SIMULATED_DEVICE_COUNT));
+    if (seeded && (options.seedHistory ?? usesDataDir)) await seedHistory(ctx);
     const app = new Hono();
     // The one error handler of the whole server: services and middleware throw `ApiError`
     // (an `HTTPException`) and register none of their own.

@@ -25,6 +25,9 @@ interface SiteRow {
   energy: number;
 }
 
+/** Energy to the watt-hour: sums of counter steps carry binary fractions (12.4000000001). */
+const kwh = (value: number) => Math.round(value * 1000) / 1000;
+
 /** Problems first: the most serious open alarm, then how many alarms, then devices offline; then by name. */
 function byProblems(a: SiteRow, b: SiteRow): number {
   return (
@@ -102,7 +105,7 @@ export function overviewRoute(ctx: ServerContext): Hono<{ Variables: AuthVariabl
         inAlarm: row.in_alarm,
         openAlarms: row.open_alarms,
         worstSeverity: row.worst === null ? null : (SEVERITY_NAMES[row.worst] ?? null),
-        energyTodayKwh: row.energy,
+        energyTodayKwh: kwh(row.energy),
       });
       const count = (state: string) => states.rows.find((row) => row.state === state)?.n ?? 0;
       const body: Overview = {
@@ -114,7 +117,7 @@ export function overviewRoute(ctx: ServerContext): Hono<{ Variables: AuthVariabl
           inAlarm: sum((r) => r.in_alarm),
         },
         alarms: { active: count('active'), acknowledged: count('acknowledged'), newest: newest.items },
-        energyTodayKwh: sum((r) => r.energy),
+        energyTodayKwh: kwh(sum((r) => r.energy)),
         sitesTotal: rows.length,
         sites: [...rows].sort(byProblems).slice(0, OVERVIEW_SITES).map(toSite),
       };
