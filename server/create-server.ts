@@ -35,6 +35,7 @@ import { TelemetryIngest } from './monitoring/telemetry/ingest.ts';
 import { LiveFeed } from './monitoring/telemetry/live-feed.ts';
 import { maintainPartitions } from './monitoring/telemetry/partitions.ts';
 import { ProductCatalogue } from './monitoring/telemetry/product-catalogue.ts';
+import { foldEveryMinute } from './monitoring/telemetry/rollup-fold.ts';
 import { DayClock } from './monitoring/telemetry/time-buckets.ts';
 import { issueDemoSecrets, issueMissingSecrets } from './service-comms/device-secrets.ts';
 import { ServiceComms } from './service-comms/service-comms.ts';
@@ -296,6 +297,7 @@ export async function createServer(options: CreateServerOptions): Promise<FleetS
       await ctx.monitoring.live.start();
       ctx.monitoring.alarms.start();
     }
+    const stopFolding = foldEveryMinute(db, ctx.monitoring.days);
     return {
       app,
       ctx,
@@ -303,6 +305,7 @@ export async function createServer(options: CreateServerOptions): Promise<FleetS
       demo,
       close: async () => {
         clearInterval(pruning);
+        stopFolding();
         ctx.monitoring.alarms.stop();
         await ctx.comms.close();
         // Readings already received are written before the database closes.

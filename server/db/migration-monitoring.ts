@@ -7,7 +7,11 @@
  *   the hot path, and a reading outlives its device by at most the days raw readings are kept.
  * - `telemetry_5m` (partitioned by month, kept 400 days) and `telemetry_1d` (kept): per device
  *   and metric, the count, sum, least, greatest and newest value of each step, and for energy
- *   counters their increase. Rows are merged as readings arrive, so they hold any arrival order.
+ *   counters their increase. 5-minute steps are merged as readings arrive (any arrival order);
+ *   a step is added to its hour and its day once it is over (`folded`), and a reading that comes
+ *   later to a folded step goes to all three. `telemetry_1h` (partitioned by month, kept 400 days)
+ *   is what a month's chart reads: 720 rows where the 5-minute steps are 8,640, scattered over
+ *   as many pages.
  * - `telemetry_latest`: each device's newest reading, for the latest call, the live stream's first
  *   event and the offline check.
  * - `telemetry_counts`: what was stored, refused or marked, per day and kind.
@@ -39,8 +43,25 @@ export const MONITORING_SQL = `
     last double precision,
     last_at timestamptz,
     increase double precision,
+    folded boolean NOT NULL DEFAULT false,
     PRIMARY KEY (device_id, metric, bucket)
   ) PARTITION BY RANGE (bucket);
+  -- The steps not yet added to their day (server/monitoring/telemetry/rollup-fold.ts).
+  CREATE INDEX telemetry_5m_unfolded_idx ON telemetry_5m (bucket) WHERE NOT folded;
+
+  CREATE TABLE telemetry_1h (
+    device_id integer NOT NULL REFERENCES devices(id) ON DELETE CASCADE,
+    metric text NOT NULL,
+    hour timestamptz NOT NULL,
+    n integer NOT NULL,
+    total double precision NOT NULL,
+    min double precision,
+    max double precision,
+    last double precision,
+    last_at timestamptz,
+    increase double precision,
+    PRIMARY KEY (device_id, metric, hour)
+  ) PARTITION BY RANGE (hour);
 
   CREATE TABLE telemetry_1d (
     device_id integer NOT NULL REFERENCES devices(id) ON DELETE CASCADE,

@@ -139,7 +139,8 @@ export interface Database {
     flags: number;
     vals: ColumnType<Record<string, number>, string, string>;
   };
-  telemetry_5m: RollupRow & { bucket: Timestamp };
+  telemetry_5m: RollupRow & { bucket: Timestamp; folded: Generated<boolean> };
+  telemetry_1h: RollupRow & { hour: Timestamp };
   telemetry_1d: RollupRow & { day: ColumnType<string, string, string> };
   telemetry_latest: {
     device_id: number;

@@ -8,6 +8,7 @@ import type { AlarmService } from '../monitoring/alarms/alarm-store.ts';
 import { ensurePartitions } from '../monitoring/telemetry/partitions.ts';
 import type { ProductCatalogue } from '../monitoring/telemetry/product-catalogue.ts';
 import { READING_FLAGS, type Reading, readFrame } from '../monitoring/telemetry/read-frame.ts';
+import { foldRollups } from '../monitoring/telemetry/rollup-fold.ts';
 import { storeBatch } from '../monitoring/telemetry/store-batch.ts';
 import type { DayClock } from '../monitoring/telemetry/time-buckets.ts';
 import type { Database } from './schema.ts';
@@ -160,6 +161,7 @@ export async function seedTelemetryHistory(
       await acknowledgeSeeded(db, alarms, device.id, story.acknowledged, now - story.to);
   }
   await alarms.sweepOffline(now);
+  await foldRollups(db, days, now);
   return stored;
 }
 

@@ -73,13 +73,20 @@ export function overviewRoute(ctx: ServerContext): Hono<{ Variables: AuthVariabl
                    max(CASE severity WHEN 'critical' THEN 3 WHEN 'warning' THEN 2 ELSE 1 END) AS worst
             FROM alarms WHERE state <> 'cleared' GROUP BY device_id) al ON al.device_id = d.id
           WHERE ${visible}
+        ), items AS (
+          SELECT * FROM unnest(${energyItems.map((e) => e.modelId)}::text[], ${energyItems.map((e) => e.metric)}::text[])
+            AS m(model_id, metric)
         ), energy AS (
-          SELECT r.device_id, r.increase
-          FROM telemetry_1d r
-          JOIN dev ON dev.id = r.device_id
-          JOIN unnest(${energyItems.map((e) => e.modelId)}::text[], ${energyItems.map((e) => e.metric)}::text[])
-            AS m(model_id, metric) ON m.model_id = dev.model_id AND m.metric = r.metric
+          -- Today: its folded steps, and the 5-minute steps not folded into it yet; one row a device.
+          SELECT device_id, sum(increase) AS increase FROM (
+          SELECT r.device_id, r.increase FROM telemetry_1d r
+          JOIN dev ON dev.id = r.device_id JOIN items m ON m.model_id = dev.model_id AND m.metric = r.metric
           WHERE r.day = ${today}::date
+          UNION ALL
+          SELECT f.device_id, f.increase FROM telemetry_5m f
+          JOIN dev ON dev.id = f.device_id JOIN items m ON m.model_id = dev.model_id AND m.metric = f.metric
+          WHERE NOT f.folded AND f.bucket >= ${new Date(days.startOf(today)).toISOString()}::timestamptz
+          ) today GROUP BY device_id
         )
         SELECT dev.site_id AS id, dev.site_name AS name, count(*)::int AS devices,
                (count(*) FILTER (WHERE dev.online))::int AS online,

@@ -81,26 +81,50 @@ export async function rollupPoints(
   const perDevice = value === 'increase' ? sql`sum(r.increase)` : sql`sum(r.total) / nullif(sum(r.n), 0)`;
   const combine = across === 'sum' ? sql`sum(v)` : sql`avg(v)`;
   if (step === '1day') {
+    // A day is its folded steps (telemetry_1d) and the 5-minute steps not folded into it yet.
     const rows = await sql<{ day: string; v: number | null }>`
       SELECT day::text AS day, ${combine} AS v FROM (
-        SELECT r.device_id, r.day, ${perDevice} AS v
-        FROM telemetry_1d r JOIN unnest(${devices}, ${metrics}) AS s(device_id, metric)
-          ON r.device_id = s.device_id AND r.metric = s.metric
-        WHERE r.day >= ${days.dayOf(from)}::date AND r.day <= ${days.dayOf(to - 1)}::date
+        SELECT r.device_id, r.day, ${perDevice} AS v FROM (
+          SELECT d.device_id, d.day, d.n, d.total, d.increase
+          FROM telemetry_1d d JOIN unnest(${devices}, ${metrics}) AS s(device_id, metric)
+            ON d.device_id = s.device_id AND d.metric = s.metric
+          WHERE d.day >= ${days.dayOf(from)}::date AND d.day <= ${days.dayOf(to - 1)}::date
+          UNION ALL
+          SELECT f.device_id, (f.bucket AT TIME ZONE ${days.zone})::date, f.n, f.total, f.increase
+          FROM telemetry_5m f JOIN unnest(${devices}, ${metrics}) AS s(device_id, metric)
+            ON f.device_id = s.device_id AND f.metric = s.metric
+          WHERE NOT f.folded AND f.bucket >= ${new Date(days.startOf(days.dayOf(from))).toISOString()}::timestamptz
+            AND f.bucket < ${new Date(to).toISOString()}::timestamptz) r
         GROUP BY r.device_id, r.day) per_device
       WHERE v IS NOT NULL
       GROUP BY day ORDER BY day`.execute(db);
     return rows.rows.flatMap((row) => (row.v === null ? [] : [[days.startOf(row.day), row.v] as Point]));
   }
-  const slot = step === '1h' ? sql`date_trunc('hour', r.bucket)` : sql`r.bucket`;
+  const fromStep = new Date(Math.floor(from / FIVE_MINUTES_MS) * FIVE_MINUTES_MS).toISOString();
+  const end = new Date(to).toISOString();
+  // An hour is its folded steps (telemetry_1h) and the 5-minute steps not folded into it yet.
+  const source =
+    step === '1h'
+      ? sql`
+        SELECT h.device_id, h.hour AS slot, h.n, h.total, h.increase
+        FROM telemetry_1h h JOIN unnest(${devices}, ${metrics}) AS s(device_id, metric)
+          ON h.device_id = s.device_id AND h.metric = s.metric
+        WHERE h.hour >= ${new Date(Math.floor(from / HOUR_MS) * HOUR_MS).toISOString()}::timestamptz
+          AND h.hour < ${end}::timestamptz
+        UNION ALL
+        SELECT f.device_id, date_trunc('hour', f.bucket), f.n, f.total, f.increase
+        FROM telemetry_5m f JOIN unnest(${devices}, ${metrics}) AS s(device_id, metric)
+          ON f.device_id = s.device_id AND f.metric = s.metric
+        WHERE NOT f.folded AND f.bucket >= ${fromStep}::timestamptz AND f.bucket < ${end}::timestamptz`
+      : sql`
+        SELECT f.device_id, f.bucket AS slot, f.n, f.total, f.increase
+        FROM telemetry_5m f JOIN unnest(${devices}, ${metrics}) AS s(device_id, metric)
+          ON f.device_id = s.device_id AND f.metric = s.metric
+        WHERE f.bucket >= ${fromStep}::timestamptz AND f.bucket < ${end}::timestamptz`;
   const rows = await sql<{ t: number; v: number | null }>`
     SELECT (extract(epoch from slot) * 1000)::float8 AS t, ${combine} AS v FROM (
-      SELECT r.device_id, ${slot} AS slot, ${perDevice} AS v
-      FROM telemetry_5m r JOIN unnest(${devices}, ${metrics}) AS s(device_id, metric)
-        ON r.device_id = s.device_id AND r.metric = s.metric
-      WHERE r.bucket >= ${new Date(Math.floor(from / FIVE_MINUTES_MS) * FIVE_MINUTES_MS).toISOString()}::timestamptz
-        AND r.bucket < ${new Date(to).toISOString()}::timestamptz
-      GROUP BY r.device_id, slot) per_device
+      SELECT r.device_id, r.slot, ${perDevice} AS v FROM (${source}) r
+      GROUP BY r.device_id, r.slot) per_device
     WHERE v IS NOT NULL
     GROUP BY slot ORDER BY slot`.execute(db);
   return rows.rows.flatMap((row) => (row.v === null ? [] : [[Math.round(row.t), row.v] as Point]));

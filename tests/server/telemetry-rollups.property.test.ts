@@ -6,6 +6,7 @@ import { migrate } from '../../server/db/migrations.ts';
 import type { Database } from '../../server/db/schema.ts';
 import { ensurePartitions } from '../../server/monitoring/telemetry/partitions.ts';
 import type { Reading } from '../../server/monitoring/telemetry/read-frame.ts';
+import { foldRollups } from '../../server/monitoring/telemetry/rollup-fold.ts';
 import { storeBatch } from '../../server/monitoring/telemetry/store-batch.ts';
 import { DayClock } from '../../server/monitoring/telemetry/time-buckets.ts';
 import type { TelemetrySpec } from '../../src/device-config/telemetry-spec.ts';
@@ -13,7 +14,8 @@ import { freshDatabase } from './harness.ts';
 
 /**
  * Rollups of random readings, stored batch by batch in any arrival order (duplicates included),
- * equal a direct aggregation of the same readings: per device, metric and 5-minute step or day,
+ * with 5-minute steps folded into their hours and days at random moments between batches, equal a direct
+ * aggregation of the same readings: per device, metric and 5-minute step or day,
  * count, sum, least, greatest, newest, and for an energy counter its increase, robust to resets.
  * Values are multiples of 1/4, so sums are exact whatever the order of adding.
  */
@@ -99,8 +101,15 @@ const scenario = fc
     duplicates: fc.array(fc.nat(), { maxLength: 10 }),
     order: fc.array(fc.nat(), { maxLength: 80 }),
     cuts: fc.array(fc.nat({ max: 80 }), { maxLength: 6 }),
+    // After which batch steps are folded into their days, and up to when.
+    folds: fc.array(
+      fc.record({ after: fc.nat({ max: 7 }), upTo: fc.integer({ min: 0, max: SPAN_MS / 1000 }) }),
+      {
+        maxLength: 3,
+      },
+    ),
   })
-  .map(({ sent, duplicates, order, cuts }) => {
+  .map(({ sent, duplicates, order, cuts, folds }) => {
     // The counter of each device in time order: grows by its step, or restarts from the step.
     const byTime = [...sent].sort((a, b) => a.second - b.second || a.device - b.device);
     const counters = [100, 5000];
@@ -122,7 +131,7 @@ const scenario = fc
       shuffled.push(...waiting.splice((order[i] ?? 0) % waiting.length, 1));
     const points = [...new Set(cuts.map((c) => c % (shuffled.length + 1)))].sort((a, b) => a - b);
     const batches = [...points, shuffled.length].map((end, i) => shuffled.slice(points[i - 1] ?? 0, end));
-    return { readings, batches: batches.filter((b) => b.length > 0) };
+    return { readings, batches: batches.filter((b) => b.length > 0), folds };
   });
 
 function reading(s: Sent, energy: number): Reading {
@@ -190,31 +199,46 @@ function directAggregation(readings: Reading[], stepOf: (ms: number) => string):
 const byKey = (a: Row, b: Row) =>
   a.device_id - b.device_id || a.metric.localeCompare(b.metric) || a.step.localeCompare(b.step);
 
-async function storedRows(table: 'telemetry_5m' | 'telemetry_1d'): Promise<Row[]> {
+async function storedRows(table: 'telemetry_5m' | 'telemetry_1h' | 'telemetry_1d'): Promise<Row[]> {
   const step =
     table === 'telemetry_5m'
       ? sql`to_char(bucket AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI')`
-      : sql`day::text`;
+      : table === 'telemetry_1h'
+        ? sql`to_char(hour AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI')`
+        : sql`day::text`;
   const result = await sql<Row>`
     SELECT device_id, metric, ${step} AS step, n, total, min, max, last, increase
     FROM ${sql.table(table)}`.execute(db);
+  if (table === 'telemetry_5m')
+    expect(await sql`SELECT 1 FROM telemetry_5m WHERE NOT folded`.execute(db)).toMatchObject({ rows: [] });
   return result.rows.sort(byKey);
 }
 
+const hourStep = (ms: number) => new Date(Math.floor(ms / 3_600_000) * 3_600_000).toISOString().slice(0, 16);
 const fiveMinuteStep = (ms: number) =>
   new Date(Math.floor(ms / 300_000) * 300_000).toISOString().slice(0, 16);
 
-async function run(batches: Reading[][]): Promise<void> {
-  await sql`TRUNCATE telemetry_raw, telemetry_5m, telemetry_1d, telemetry_latest`.execute(db);
-  for (const batch of batches) await storeBatch(db, batch, () => SPEC, days);
+/**
+ * Store the batches; after the batches `folds` name, fold the 5-minute steps that ended by then
+ * into their days (readings after that reach folded steps); at the end, fold everything.
+ */
+async function run(batches: Reading[][], folds: { after: number; upTo: number }[] = []): Promise<void> {
+  await sql`TRUNCATE telemetry_raw, telemetry_5m, telemetry_1h, telemetry_1d, telemetry_latest`.execute(db);
+  for (const [i, batch] of batches.entries()) {
+    await storeBatch(db, batch, () => SPEC, days);
+    for (const fold of folds.filter((f) => f.after === i))
+      await foldRollups(db, days, START + fold.upTo * 1000);
+  }
+  await foldRollups(db, days, START + 10 * SPAN_MS);
 }
 
 describe('rollups of readings in any arrival order', () => {
   it('equal a direct aggregation of the same readings', async () => {
     await fc.assert(
-      fc.asyncProperty(scenario, async ({ readings, batches }) => {
-        await run(batches);
+      fc.asyncProperty(scenario, async ({ readings, batches, folds }) => {
+        await run(batches, folds);
         expect(await storedRows('telemetry_5m')).toEqual(directAggregation(readings, fiveMinuteStep));
+        expect(await storedRows('telemetry_1h')).toEqual(directAggregation(readings, hourStep));
         expect(await storedRows('telemetry_1d')).toEqual(directAggregation(readings, (ms) => days.dayOf(ms)));
       }),
       { numRuns: 40 },

@@ -2,7 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { DAY_MS } from './time-buckets.ts';
 
-/** 5-minute rollups are kept this many days (whole months are dropped once past it). */
+/** 5-minute and hourly rollups are kept this many days (whole months are dropped once past it). */
 export const ROLLUP_5M_DAYS = 400;
 /** Raw partitions are made this many days ahead, so a day's first reading never waits for one. */
 const DAYS_AHEAD = 2;
@@ -36,7 +36,7 @@ async function existing(db: Kysely<Database>, parent: string): Promise<Set<strin
 
 /**
  * Make the partitions that readings and rollups between `fromMs` and `toMs` need: one raw
- * partition per UTC day, one 5-minute rollup partition per UTC month. Several processes may call
+ * partition per UTC day, one 5-minute and one hourly rollup partition per UTC month. Several processes may call
  * it at once: an advisory lock lets one create while the others wait, then find them made.
  */
 export async function ensurePartitions(db: Kysely<Database>, fromMs: number, toMs: number): Promise<void> {
@@ -52,16 +52,18 @@ export async function ensurePartitions(db: Kysely<Database>, fromMs: number, toM
         )
         .execute(trx);
     }
-    const rollups = await existing(trx, 'telemetry_5m');
-    for (let month = monthStart(fromMs); month <= toMs; month = nextMonth(month)) {
-      const name = `telemetry_5m_p${compact(utcDay(month)).slice(0, 6)}`;
-      if (rollups.has(name)) continue;
-      // Steps are merged many times while their 5 minutes last: room on the page keeps updates in place.
-      await sql
-        .raw(
-          `CREATE TABLE ${name} PARTITION OF telemetry_5m FOR VALUES FROM ('${new Date(month).toISOString()}') TO ('${new Date(nextMonth(month)).toISOString()}') WITH (fillfactor = 70)`,
-        )
-        .execute(trx);
+    for (const table of ['telemetry_5m', 'telemetry_1h']) {
+      const rollups = await existing(trx, table);
+      for (let month = monthStart(fromMs); month <= toMs; month = nextMonth(month)) {
+        const name = `${table}_p${compact(utcDay(month)).slice(0, 6)}`;
+        if (rollups.has(name)) continue;
+        // Steps are merged many times while they last: room on the page keeps updates in place.
+        await sql
+          .raw(
+            `CREATE TABLE ${name} PARTITION OF ${table} FOR VALUES FROM ('${new Date(month).toISOString()}') TO ('${new Date(nextMonth(month)).toISOString()}') WITH (fillfactor = 70)`,
+          )
+          .execute(trx);
+      }
     }
   });
 }
@@ -97,6 +99,7 @@ export async function maintainPartitions(
     const old = [
       ...expired(await existing(trx, 'telemetry_raw'), rawDays * DAY_MS),
       ...expired(await existing(trx, 'telemetry_5m'), ROLLUP_5M_DAYS * DAY_MS),
+      ...expired(await existing(trx, 'telemetry_1h'), ROLLUP_5M_DAYS * DAY_MS),
     ];
     for (const name of old) {
       await sql.raw(`DROP TABLE IF EXISTS ${name}`).execute(trx);

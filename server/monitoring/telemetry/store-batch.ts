@@ -10,7 +10,7 @@ import {
   increaseChanges,
   type StepAggregate,
 } from './rollup-math.ts';
-import { bucket5m, type DayClock } from './time-buckets.ts';
+import { bucket5m, type DayClock, HOUR_MS } from './time-buckets.ts';
 
 /** What one batch stored: the readings that were new (duplicates left out), oldest first. */
 export interface StoredBatch {
@@ -21,7 +21,7 @@ export interface StoredBatch {
 /** The telemetry a model's readings carry, or undefined when the catalogue no longer has it. */
 export type SpecLookup = (modelId: string) => TelemetrySpec | undefined;
 
-interface StepKey {
+export interface StepKey {
   deviceId: number;
   metric: string;
   /** Epoch ms of a 5-minute step, or a `YYYY-MM-DD` day. */
@@ -29,7 +29,7 @@ interface StepKey {
 }
 
 /** Steps by key, merged as readings and counter changes come in. */
-class Steps<K extends number | string> {
+export class Steps<K extends number | string> {
   readonly map = new Map<string, { key: StepKey; step: StepAggregate }>();
 
   at(deviceId: number, metric: string, step: K, counter: boolean): StepAggregate {
@@ -43,37 +43,99 @@ class Steps<K extends number | string> {
   }
 }
 
-/** One upsert of many steps: count, sum, least, greatest and newest merge; increases add. */
-async function upsertSteps(
-  trx: Transaction<Database>,
-  table: 'telemetry_5m' | 'telemetry_1d',
+/** The columns of many steps as parameter arrays, for `unnest`. */
+function stepColumns(rows: { key: StepKey; step: StepAggregate }[]) {
+  const stepValue = (step: number | string) =>
+    typeof step === 'number' ? new Date(step).toISOString() : step;
+  return sql`${rows.map((r) => r.key.deviceId)}::int[], ${rows.map((r) => r.key.metric)}::text[],
+    ${rows.map((r) => stepValue(r.key.step))}::${sql.raw(typeof rows[0]?.key.step === 'number' ? 'timestamptz' : 'date')}[],
+    ${rows.map((r) => r.step.n)}::int[], ${rows.map((r) => r.step.total)}::float8[],
+    ${rows.map((r) => r.step.min)}::float8[], ${rows.map((r) => r.step.max)}::float8[],
+    ${rows.map((r) => r.step.last)}::float8[],
+    ${rows.map((r) => (r.step.lastAt === null ? null : new Date(r.step.lastAt).toISOString()))}::timestamptz[],
+    ${rows.map((r) => r.step.increase)}::float8[]`;
+}
+
+/** How a stored step takes in more: count, sum, least, greatest and newest merge; increases add. */
+const MERGE = sql`
+  n = t.n + EXCLUDED.n,
+  total = t.total + EXCLUDED.total,
+  min = LEAST(t.min, EXCLUDED.min),
+  max = GREATEST(t.max, EXCLUDED.max),
+  last = CASE WHEN t.last_at IS NULL OR EXCLUDED.last_at > t.last_at THEN EXCLUDED.last ELSE t.last END,
+  last_at = GREATEST(t.last_at, EXCLUDED.last_at),
+  increase = CASE WHEN EXCLUDED.increase IS NULL THEN t.increase
+                  ELSE coalesce(t.increase, 0) + EXCLUDED.increase END`;
+
+/**
+ * Merge 5-minute steps in one upsert. Answers the keys of steps already added to their day
+ * (`folded`): what was merged into those must go to the day as well.
+ */
+async function upsertFiveMinutes(trx: Transaction<Database>, steps: Steps<number>): Promise<Set<string>> {
+  if (steps.map.size === 0) return new Set();
+  // In key order, so that batches of several processes lock rows in one order.
+  const rows = [...steps.map.values()].sort(
+    (a, b) =>
+      a.key.deviceId - b.key.deviceId ||
+      (a.key.metric < b.key.metric ? -1 : a.key.metric > b.key.metric ? 1 : 0) ||
+      (a.key.step as number) - (b.key.step as number),
+  );
+  const folded = await sql<{ device_id: number; metric: string; t: number }>`
+    WITH merged AS (
+      INSERT INTO telemetry_5m AS t (device_id, metric, bucket, n, total, min, max, last, last_at, increase)
+      SELECT * FROM unnest(${stepColumns(rows)})
+      ON CONFLICT (device_id, metric, bucket) DO UPDATE SET ${MERGE}
+      RETURNING device_id, metric, bucket, folded)
+    SELECT device_id, metric, (extract(epoch from bucket) * 1000)::float8 AS t FROM merged WHERE folded`.execute(
+    trx,
+  );
+  return new Set(folded.rows.map((row) => `${row.device_id}\u0000${row.metric}\u0000${Math.round(row.t)}`));
+}
+
+/** Merge hourly or daily steps in one upsert. */
+export async function upsertCoarse(
+  trx: Kysely<Database>,
+  table: 'telemetry_1h' | 'telemetry_1d',
   steps: Steps<number> | Steps<string>,
 ): Promise<void> {
   if (steps.map.size === 0) return;
   const rows = [...steps.map.values()];
-  const column = table === 'telemetry_5m' ? 'bucket' : 'day';
-  const stepType = table === 'telemetry_5m' ? 'timestamptz' : 'date';
-  const stepValue = (step: number | string) =>
-    typeof step === 'number' ? new Date(step).toISOString() : step;
+  const column = table === 'telemetry_1h' ? 'hour' : 'day';
   await sql`
     INSERT INTO ${sql.table(table)} AS t (device_id, metric, ${sql.ref(column)}, n, total, min, max, last, last_at, increase)
-    SELECT * FROM unnest(
-      ${rows.map((r) => r.key.deviceId)}::int[], ${rows.map((r) => r.key.metric)}::text[],
-      ${rows.map((r) => stepValue(r.key.step))}::${sql.raw(stepType)}[],
-      ${rows.map((r) => r.step.n)}::int[], ${rows.map((r) => r.step.total)}::float8[],
-      ${rows.map((r) => r.step.min)}::float8[], ${rows.map((r) => r.step.max)}::float8[],
-      ${rows.map((r) => r.step.last)}::float8[],
-      ${rows.map((r) => (r.step.lastAt === null ? null : new Date(r.step.lastAt).toISOString()))}::timestamptz[],
-      ${rows.map((r) => r.step.increase)}::float8[])
-    ON CONFLICT (device_id, metric, ${sql.ref(column)}) DO UPDATE SET
-      n = t.n + EXCLUDED.n,
-      total = t.total + EXCLUDED.total,
-      min = LEAST(t.min, EXCLUDED.min),
-      max = GREATEST(t.max, EXCLUDED.max),
-      last = CASE WHEN t.last_at IS NULL OR EXCLUDED.last_at > t.last_at THEN EXCLUDED.last ELSE t.last END,
-      last_at = GREATEST(t.last_at, EXCLUDED.last_at),
-      increase = CASE WHEN EXCLUDED.increase IS NULL THEN t.increase
-                      ELSE coalesce(t.increase, 0) + EXCLUDED.increase END`.execute(trx);
+    SELECT * FROM unnest(${stepColumns(rows)})
+    ON CONFLICT (device_id, metric, ${sql.ref(column)}) DO UPDATE SET ${MERGE}`.execute(trx);
+}
+
+/** 5-minute steps merged into their hours and days (the fold, and what comes late to a folded step). */
+export async function addToHoursAndDays(
+  trx: Kysely<Database>,
+  days: DayClock,
+  steps: Iterable<{ key: StepKey; step: StepAggregate }>,
+): Promise<void> {
+  const hourly = new Steps<number>();
+  const daily = new Steps<string>();
+  for (const { key, step } of steps) {
+    const at = key.step as number;
+    const counter = step.increase !== null;
+    mergeInto(hourly.at(key.deviceId, key.metric, Math.floor(at / HOUR_MS) * HOUR_MS, counter), step);
+    mergeInto(daily.at(key.deviceId, key.metric, days.dayOf(at), counter), step);
+  }
+  await upsertCoarse(trx, 'telemetry_1h', hourly);
+  await upsertCoarse(trx, 'telemetry_1d', daily);
+}
+
+/** `into` with `step` merged in, as the upsert merges them. */
+export function mergeInto(into: StepAggregate, step: StepAggregate): void {
+  into.n += step.n;
+  into.total += step.total;
+  if (step.min !== null) into.min = into.min === null ? step.min : Math.min(into.min, step.min);
+  if (step.max !== null) into.max = into.max === null ? step.max : Math.max(into.max, step.max);
+  if (step.lastAt !== null && (into.lastAt === null || step.lastAt > into.lastAt)) {
+    into.last = step.last;
+    into.lastAt = step.lastAt;
+  }
+  if (step.increase !== null) into.increase = (into.increase ?? 0) + step.increase;
 }
 
 /** New readings into `telemetry_raw`; answers the keys actually inserted (not already stored). */
@@ -91,21 +153,52 @@ async function insertRaw(trx: Transaction<Database>, readings: Reading[]): Promi
   return new Set(inserted.rows.map((row) => `${row.device_id}:${Math.round(row.t)}`));
 }
 
+/** Each device's latest reading as stored before this batch (its time and values), by device id. */
+async function latestBefore(
+  trx: Transaction<Database>,
+  fresh: readonly Reading[],
+): Promise<Map<number, { at: number; values: Record<string, number> }>> {
+  const ids = [...new Set(fresh.map((r) => r.deviceId))];
+  if (ids.length === 0) return new Map();
+  const rows = await sql<{ device_id: number; t: number; vals: Record<string, number> }>`
+    SELECT device_id, (extract(epoch from device_time) * 1000)::float8 AS t, vals
+    FROM telemetry_latest WHERE device_id = ANY(${ids}::int[])`.execute(trx);
+  return new Map(rows.rows.map((row) => [row.device_id, { at: Math.round(row.t), values: row.vals }]));
+}
+
 /**
  * For each device and counter with fresh readings: the stored readings around and between them
  * (the one before the first fresh reading, all up to the last, and the one after), oldest first.
+ * When every fresh reading of a series is newer than the device's latest before the batch (the
+ * usual case, readings in order), that latest is the one before and nothing lies after: no query.
  */
 async function counterWindows(
   trx: Transaction<Database>,
   series: { deviceId: number; metric: string; from: number; to: number }[],
+  latest: ReadonlyMap<number, { at: number; values: Record<string, number> }>,
+  fresh: readonly Reading[],
 ): Promise<Map<string, { at: number; value: number }[]>> {
   const windows = new Map<string, { at: number; value: number }[]>();
-  if (series.length === 0) return windows;
+  const inOrder = (s: (typeof series)[number]) => {
+    const before = latest.get(s.deviceId);
+    return before === undefined || before.at < s.from;
+  };
+  for (const s of series.filter(inOrder)) {
+    const before = latest.get(s.deviceId);
+    const value = before?.values[s.metric];
+    const window = value === undefined || !before ? [] : [{ at: before.at, value }];
+    for (const reading of fresh)
+      if (reading.deviceId === s.deviceId && reading.values[s.metric] !== undefined)
+        window.push({ at: reading.deviceTime, value: reading.values[s.metric] as number });
+    windows.set(`${s.deviceId}\u0000${s.metric}`, window);
+  }
+  const late = series.filter((s) => !inOrder(s));
+  if (late.length === 0) return windows;
   const rows = await sql<{ device_id: number; metric: string; t: number; v: number }>`
     SELECT s.device_id, s.metric, (extract(epoch from r.device_time) * 1000)::float8 AS t, r.v
-    FROM unnest(${series.map((s) => s.deviceId)}::int[], ${series.map((s) => s.metric)}::text[],
-                ${series.map((s) => new Date(s.from).toISOString())}::timestamptz[],
-                ${series.map((s) => new Date(s.to).toISOString())}::timestamptz[]) AS s(device_id, metric, t0, t1)
+    FROM unnest(${late.map((s) => s.deviceId)}::int[], ${late.map((s) => s.metric)}::text[],
+                ${late.map((s) => new Date(s.from).toISOString())}::timestamptz[],
+                ${late.map((s) => new Date(s.to).toISOString())}::timestamptz[]) AS s(device_id, metric, t0, t1)
     CROSS JOIN LATERAL (
       (SELECT device_time, (vals->>s.metric)::float8 AS v FROM telemetry_raw
         WHERE device_id = s.device_id AND device_time < s.t0 AND vals ? s.metric
@@ -168,9 +261,10 @@ export async function addCounts(
 
 /**
  * Store a batch of readings in one transaction: the raw rows in one multi-row insert (a reading
- * already stored, same device and device time, is left out), then the 5-minute and daily rollups
- * of every metric merged in one upsert each, energy counters' increases corrected around readings
- * that arrived out of order, and each device's latest reading. `within` runs last, in the same
+ * already stored, same device and device time, is left out), then the 5-minute rollups of every
+ * metric merged in one upsert (and into their days where a step was already folded into its day,
+ * rollup-fold.ts), energy counters' increases corrected around readings that arrived out of
+ * order, and each device's latest reading. `within` runs last, in the same
  * transaction (counts, a NOTIFY), so it commits with the readings or not at all.
  */
 export async function storeBatch(
@@ -193,13 +287,11 @@ export async function storeBatch(
       .filter((r) => inserted.has(`${r.deviceId}:${r.deviceTime}`))
       .sort((a, b) => a.deviceTime - b.deviceTime);
     const fiveMinutes = new Steps<number>();
-    const daily = new Steps<string>();
     const counterSeries = new Map<string, { deviceId: number; metric: string; from: number; to: number }>();
     for (const reading of fresh) {
       const spec = specOf(reading.modelId);
       if (!spec) continue;
       const bucket = bucket5m(reading.deviceTime);
-      const day = days.dayOf(reading.deviceTime);
       for (const metric of spec.metrics) {
         const value = reading.values[metric.name];
         if (value === undefined) continue;
@@ -208,7 +300,6 @@ export async function storeBatch(
           value,
           reading.deviceTime,
         );
-        addToStep(daily.at(reading.deviceId, metric.name, day, metric.counter), value, reading.deviceTime);
         if (!metric.counter) continue;
         const key = `${reading.deviceId}\u0000${metric.name}`;
         const series = counterSeries.get(key);
@@ -223,7 +314,12 @@ export async function storeBatch(
       }
     }
     const freshAt = new Set(fresh.map((r) => `${r.deviceId}:${r.deviceTime}`));
-    const windows = await counterWindows(trx, [...counterSeries.values()]);
+    const windows = await counterWindows(
+      trx,
+      [...counterSeries.values()],
+      await latestBefore(trx, fresh),
+      fresh,
+    );
     for (const series of counterSeries.values()) {
       const window = windows.get(`${series.deviceId}\u0000${series.metric}`) ?? [];
       const points: CounterPoint[] = window.map((p) => ({
@@ -233,12 +329,16 @@ export async function storeBatch(
       for (const change of increaseChanges(points)) {
         const five = fiveMinutes.at(series.deviceId, series.metric, bucket5m(change.at), true);
         five.increase = (five.increase ?? 0) + change.delta;
-        const day = daily.at(series.deviceId, series.metric, days.dayOf(change.at), true);
-        day.increase = (day.increase ?? 0) + change.delta;
       }
     }
-    await upsertSteps(trx, 'telemetry_5m', fiveMinutes);
-    await upsertSteps(trx, 'telemetry_1d', daily);
+    const folded = await upsertFiveMinutes(trx, fiveMinutes);
+    // What came to steps already added to their hour and day is added to those too.
+    if (folded.size > 0)
+      await addToHoursAndDays(
+        trx,
+        days,
+        [...fiveMinutes.map].filter(([id]) => folded.has(id)).map(([, entry]) => entry),
+      );
     await upsertLatest(trx, fresh);
     const stored: StoredBatch = { fresh, duplicates: readings.length - fresh.length };
     await within?.(trx, stored);

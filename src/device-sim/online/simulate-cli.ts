@@ -7,7 +7,9 @@ import { DEFAULT_TELEMETRY_INTERVAL_S, SocketDevice } from './socket-device.ts';
 const USAGE = `Usage: npm run simulate -- --serial <serial> --model <model id> [--url <ws url>] [--secret <secret>]
        npm run simulate -- --file data/${SIMULATED_DEVICES_FILE} [--url <ws url>]
        npm run simulate -- --count <n> (--file <file> | --serial <first serial> --model <id> --secret <secret>)
-       options: --quiet (no line per device), --stats (print {"telemetrySent": n} as JSON when stopped)
+       options: --quiet (no line per device), --stats (print {"telemetrySent": n} as JSON when stopped),
+                --spread-addresses (each device says X-Forwarded-For 10.x.y.z, as many devices behind a
+                load balancer do; the service reads it only with TRUST_PROXY)
 
 Runs simulated devices that connect to the configuration service's device socket, answer
 commands as the device answers over Bluetooth, and send their live values as telemetry every
@@ -95,6 +97,7 @@ async function main(): Promise<void> {
       count: { type: 'string' },
       quiet: { type: 'boolean' },
       stats: { type: 'boolean' },
+      'spread-addresses': { type: 'boolean' },
       help: { type: 'boolean' },
       'with-parent': { type: 'boolean' },
     },
@@ -109,7 +112,8 @@ async function main(): Promise<void> {
   // Many devices start together: each sends its first telemetry at a random moment of the interval.
   const spread = wanted.length > 10;
   const quiet = values.quiet === true || spread;
-  const devices = wanted.map(({ serialNumber, modelId, secret }) => {
+  const address = (i: number) => `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
+  const devices = wanted.map(({ serialNumber, modelId, secret }, i) => {
     const model = fleet.model(serialNumber);
     if (!model) fail(`No model in the devices lists has the prefix of ${serialNumber}.`);
     if (model.modelId !== modelId) fail(`${serialNumber} is a ${model.modelId}, not a ${modelId}.`);
@@ -121,6 +125,7 @@ async function main(): Promise<void> {
       device: fleet.device(serialNumber),
       ...(spread ? { firstTelemetryMs: Math.random() * interval * 1000 } : {}),
       ...(quiet ? { log: () => {} } : {}),
+      ...(values['spread-addresses'] ? { headers: { 'x-forwarded-for': address(i + 1) } } : {}),
     });
   });
   for (const device of devices) device.start();

@@ -36,6 +36,8 @@ export interface SocketDeviceOptions {
    * one process spread their messages over the interval with a random start.
    */
   firstTelemetryMs?: number;
+  /** Headers of the socket's upgrade request (a load test's `X-Forwarded-For`). */
+  headers?: Record<string, string>;
   log?: (line: string) => void;
 }
 
@@ -99,7 +101,7 @@ export class SocketDevice {
 
   private connect(): void {
     const { url, serialNumber, modelId, secret, device } = this.options;
-    const socket = new WebSocket(url);
+    const socket = new WebSocket(url, this.options.headers ? { headers: this.options.headers } : {});
     this.socket = socket;
     socket.on('open', () => {
       const hello: DeviceHello = { type: 'hello', serialNumber, modelId, secret };

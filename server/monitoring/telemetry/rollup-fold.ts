@@ -1,0 +1,79 @@
+import { type Kysely, sql } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import { emptyStep } from './rollup-math.ts';
+import { addToHoursAndDays } from './store-batch.ts';
+import { type DayClock, FIVE_MINUTES_MS } from './time-buckets.ts';
+
+/** A 5-minute step is added to its day this long after it ends (readings in flight have landed). */
+export const FOLD_AFTER_MS = 60_000;
+
+interface FoldedRow {
+  device_id: number;
+  metric: string;
+  t: number;
+  n: number;
+  total: number;
+  min: number | null;
+  max: number | null;
+  last: number | null;
+  last_t: number | null;
+  increase: number | null;
+}
+
+/**
+ * Add the 5-minute steps that ended before `cutoff` to their hours and days, once: each step is marked
+ * `folded` in the same statement that reads it, so two processes folding at once never add one
+ * step twice (the second finds it folded), and a reading merged into a step while it is folded
+ * waits for the fold and then sees it folded (and goes to the day itself, storeBatch). Answers how
+ * many steps were added. Days are those of `TELEMETRY_TIME_ZONE`.
+ */
+export async function foldRollups(db: Kysely<Database>, days: DayClock, cutoff: number): Promise<number> {
+  const before = new Date(
+    Math.floor((cutoff - FOLD_AFTER_MS) / FIVE_MINUTES_MS) * FIVE_MINUTES_MS,
+  ).toISOString();
+  return db.transaction().execute(async (trx) => {
+    const folded = await sql<FoldedRow>`
+      UPDATE telemetry_5m SET folded = true
+      WHERE NOT folded AND bucket < ${before}::timestamptz
+      RETURNING device_id, metric, (extract(epoch from bucket) * 1000)::float8 AS t, n, total, min, max, last,
+                (extract(epoch from last_at) * 1000)::float8 AS last_t, increase`.execute(trx);
+    if (folded.rows.length === 0) return 0;
+    await addToHoursAndDays(
+      trx,
+      days,
+      folded.rows.map((row) => ({
+        key: { deviceId: row.device_id, metric: row.metric, step: Math.round(row.t) },
+        step: {
+          ...emptyStep(row.increase !== null),
+          n: row.n,
+          total: row.total,
+          min: row.min,
+          max: row.max,
+          last: row.last,
+          lastAt: row.last_t === null ? null : Math.round(row.last_t),
+          increase: row.increase,
+        },
+      })),
+    );
+    return folded.rows.length;
+  });
+}
+
+/**
+ * Fold every minute, in every process (folding is safe from several at once), until stopped.
+ * @example const stop = foldEveryMinute(db, days); … stop();
+ */
+export function foldEveryMinute(db: Kysely<Database>, days: DayClock): () => void {
+  let running = false;
+  const timer = setInterval(() => {
+    if (running) return;
+    running = true;
+    foldRollups(db, days, Date.now())
+      .catch((error: unknown) => console.error('[telemetry] folding 5-minute steps into days failed:', error))
+      .finally(() => {
+        running = false;
+      });
+  }, 60_000);
+  timer.unref();
+  return () => clearInterval(timer);
+}
