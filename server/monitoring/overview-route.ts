@@ -13,6 +13,7 @@ import { describeRoute } from '../openapi/route-notes.ts';
 import { alarmPage } from './alarms/alarm-queries.ts';
 import { SEVERITY_NAMES } from './device-status.ts';
 import { visibleSites } from './monitoring-scope.ts';
+import { unfoldedFrom } from './series.ts';
 
 interface SiteRow {
   id: number;
@@ -85,7 +86,7 @@ export function overviewRoute(ctx: ServerContext): Hono<{ Variables: AuthVariabl
           UNION ALL
           SELECT f.device_id, f.increase FROM telemetry_5m f
           JOIN dev ON dev.id = f.device_id JOIN items m ON m.model_id = dev.model_id AND m.metric = f.metric
-          WHERE NOT f.folded AND f.bucket >= ${new Date(days.startOf(today)).toISOString()}::timestamptz
+          WHERE NOT f.folded AND f.bucket >= ${unfoldedFrom(days.startOf(today))}::timestamptz
           ) today GROUP BY device_id
         )
         SELECT dev.site_id AS id, dev.site_name AS name, count(*)::int AS devices,

@@ -9,6 +9,18 @@ function stepMs(step: SeriesStep, intervalS: number): number {
   return { raw: intervalS * 1000, '5min': FIVE_MINUTES_MS, '1h': HOUR_MS, '1day': DAY_MS }[step];
 }
 
+/**
+ * Steps not folded into their hour and day yet are recent: the fold (every minute) takes each step
+ * a minute after it ends. Looking this far back for them keeps a chart's read to a few rows; a
+ * reading that comes late to an old step shows in its hour and day at the next fold.
+ */
+const UNFOLDED_MS = 15 * 60_000;
+
+/** Where to look for steps not folded yet: from `from`, at most {@link UNFOLDED_MS} back. */
+export function unfoldedFrom(from: number, now = Date.now()): string {
+  return new Date(Math.max(from, now - UNFOLDED_MS)).toISOString();
+}
+
 /** A named step may give up to a tenth more than the points an unnamed one stays under. */
 const NAMED_STEP_SLACK = 1.1;
 
@@ -93,7 +105,7 @@ export async function rollupPoints(
           SELECT f.device_id, (f.bucket AT TIME ZONE ${days.zone})::date, f.n, f.total, f.increase
           FROM telemetry_5m f JOIN unnest(${devices}, ${metrics}) AS s(device_id, metric)
             ON f.device_id = s.device_id AND f.metric = s.metric
-          WHERE NOT f.folded AND f.bucket >= ${new Date(days.startOf(days.dayOf(from))).toISOString()}::timestamptz
+          WHERE NOT f.folded AND f.bucket >= ${unfoldedFrom(days.startOf(days.dayOf(from)))}::timestamptz
             AND f.bucket < ${new Date(to).toISOString()}::timestamptz) r
         GROUP BY r.device_id, r.day) per_device
       WHERE v IS NOT NULL
@@ -115,7 +127,8 @@ export async function rollupPoints(
         SELECT f.device_id, date_trunc('hour', f.bucket), f.n, f.total, f.increase
         FROM telemetry_5m f JOIN unnest(${devices}, ${metrics}) AS s(device_id, metric)
           ON f.device_id = s.device_id AND f.metric = s.metric
-        WHERE NOT f.folded AND f.bucket >= ${fromStep}::timestamptz AND f.bucket < ${end}::timestamptz`
+        WHERE NOT f.folded AND f.bucket >= ${unfoldedFrom(Date.parse(fromStep))}::timestamptz
+          AND f.bucket < ${end}::timestamptz`
       : sql`
         SELECT f.device_id, f.bucket AS slot, f.n, f.total, f.increase
         FROM telemetry_5m f JOIN unnest(${devices}, ${metrics}) AS s(device_id, metric)

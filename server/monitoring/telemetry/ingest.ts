@@ -49,6 +49,8 @@ export class TelemetryIngest {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
   private closed = false;
+  /** The work after stored batches (alarms), one batch at a time. */
+  private following: Promise<unknown> = Promise.resolve();
   private readonly now: () => number;
 
   constructor(private readonly options: IngestOptions) {
@@ -151,10 +153,13 @@ export class TelemetryIngest {
           if (this.options.notify && result.fresh.length > 0) await notifyStored(trx, result.fresh);
         },
       );
-      if (stored.fresh.length > 0)
-        await this.options
-          .stored?.(stored)
+      // Alarms and this process's streams follow, in batch order, without holding up the next batch.
+      if (stored.fresh.length > 0 && this.options.stored) {
+        const after = this.options.stored;
+        this.following = this.following
+          .then(() => after(stored))
           .catch((error: unknown) => console.error('[telemetry] after a stored batch:', error));
+      }
     } catch (error) {
       // Nothing of the batch was written: it goes back in front, the counts with it.
       this.waiting.unshift(...batch);
@@ -177,7 +182,7 @@ export class TelemetryIngest {
     for (const day of missing) this.partitionDays.add(day);
   }
 
-  /** Write everything waiting (tests, shutdown). */
+  /** Write everything waiting, and what follows the batches (tests, shutdown). */
   async flush(): Promise<void> {
     for (
       let round = 0;
@@ -189,6 +194,7 @@ export class TelemetryIngest {
       if (!this.running) this.run();
       await this.running;
     }
+    await this.following;
   }
 
   /** Write what waits and stop. */

@@ -28,15 +28,35 @@ interface FoldedRow {
  * many steps were added. Days are those of `TELEMETRY_TIME_ZONE`.
  */
 export async function foldRollups(db: Kysely<Database>, days: DayClock, cutoff: number): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const folded = await foldSome(db, days, cutoff);
+    total += folded;
+    if (folded < FOLD_CHUNK) return total;
+    // Room for the ingest between chunks.
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
+/** Steps folded in one transaction: a fold of a large fleet goes in chunks, not one long burst. */
+const FOLD_CHUNK = 5000;
+
+async function foldSome(db: Kysely<Database>, days: DayClock, cutoff: number): Promise<number> {
   const before = new Date(
     Math.floor((cutoff - FOLD_AFTER_MS) / FIVE_MINUTES_MS) * FIVE_MINUTES_MS,
   ).toISOString();
   return db.transaction().execute(async (trx) => {
+    // A step being merged right now is left for the next chunk (SKIP LOCKED).
     const folded = await sql<FoldedRow>`
-      UPDATE telemetry_5m SET folded = true
-      WHERE NOT folded AND bucket < ${before}::timestamptz
-      RETURNING device_id, metric, (extract(epoch from bucket) * 1000)::float8 AS t, n, total, min, max, last,
-                (extract(epoch from last_at) * 1000)::float8 AS last_t, increase`.execute(trx);
+      UPDATE telemetry_5m f SET folded = true
+      FROM (SELECT device_id, metric, bucket FROM telemetry_5m
+            WHERE NOT folded AND bucket < ${before}::timestamptz
+            LIMIT ${FOLD_CHUNK} FOR UPDATE SKIP LOCKED) pick
+      WHERE f.device_id = pick.device_id AND f.metric = pick.metric AND f.bucket = pick.bucket
+      RETURNING f.device_id, f.metric, (extract(epoch from f.bucket) * 1000)::float8 AS t, f.n, f.total, f.min,
+                f.max, f.last, (extract(epoch from f.last_at) * 1000)::float8 AS last_t, f.increase`.execute(
+      trx,
+    );
     if (folded.rows.length === 0) return 0;
     await addToHoursAndDays(
       trx,
