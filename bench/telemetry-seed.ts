@@ -62,22 +62,28 @@ export async function seedChartRollups(
   for (let i = 0; i < deviceIds.length; i += 25) {
     const chunk = deviceIds.slice(i, i + 25);
     const result = await client.query(
-      `INSERT INTO telemetry_5m (device_id, metric, bucket, n, total, min, max, last, last_at, increase, folded)
-       SELECT d, m, b, 30, 30 * v, v * 0.9, v * 1.1, v, b + interval '295 seconds',
-              CASE WHEN m = 'energyTotal' THEN 0.25 END, true
+      `INSERT INTO telemetry_5m (device_id, bucket, metrics, n, total, min, max, last, last_at, increase, folded)
+       SELECT d, b, ARRAY['pvPower', 'batterySoc', 'energyTotal'], ARRAY[30, 30, 30],
+              ARRAY[30 * v, 30 * soc, 30 * 1000], ARRAY[v * 0.9, soc - 1, 1000], ARRAY[v * 1.1, soc + 1, 1000],
+              ARRAY[v, soc, 1000], ARRAY[b + interval '295 seconds', b + interval '295 seconds', b + interval '295 seconds'],
+              ARRAY[NULL, NULL, 0.25]::float8[], true
        FROM unnest($1::int[]) d
-       CROSS JOIN unnest(ARRAY['pvPower', 'batterySoc', 'energyTotal']) m
        CROSS JOIN generate_series($2::timestamptz, $3::timestamptz, interval '5 minutes') b
-       CROSS JOIN LATERAL (SELECT greatest(0, 2500 * sin(extract(epoch FROM b) / 13751.0 + d))::float8 AS v) val
+       CROSS JOIN LATERAL (SELECT greatest(0, 2500 * sin(extract(epoch FROM b) / 13751.0 + d))::float8 AS v,
+                                  (55 + 35 * sin(extract(epoch FROM b) / 13751.0))::float8 AS soc) val
        ON CONFLICT DO NOTHING`,
       [chunk, new Date(from).toISOString(), new Date(to).toISOString()],
     );
+    // The fold's work: each metric's steps into its hours and days.
+    const narrow = `SELECT f.device_id, m.metric, f.bucket, m.n, m.total, m.min, m.max, m.last, m.last_at, m.increase
+       FROM telemetry_5m f CROSS JOIN LATERAL unnest(f.metrics, f.n, f.total, f.min, f.max, f.last, f.last_at, f.increase)
+         AS m(metric, n, total, min, max, last, last_at, increase)
+       WHERE f.device_id = ANY($1::int[])`;
     await client.query(
       `INSERT INTO telemetry_1h (device_id, metric, hour, n, total, min, max, last, last_at, increase)
        SELECT device_id, metric, date_trunc('hour', bucket), sum(n), sum(total), min(min), max(max),
               max(last), max(last_at), sum(increase)
-       FROM telemetry_5m WHERE device_id = ANY($1::int[])
-       GROUP BY device_id, metric, date_trunc('hour', bucket)
+       FROM (${narrow}) s GROUP BY device_id, metric, date_trunc('hour', bucket)
        ON CONFLICT DO NOTHING`,
       [chunk],
     );
@@ -85,8 +91,7 @@ export async function seedChartRollups(
       `INSERT INTO telemetry_1d (device_id, metric, day, n, total, min, max, last, last_at, increase)
        SELECT device_id, metric, (bucket AT TIME ZONE 'UTC')::date, sum(n), sum(total), min(min), max(max),
               max(last), max(last_at), sum(increase)
-       FROM telemetry_5m WHERE device_id = ANY($1::int[])
-       GROUP BY device_id, metric, (bucket AT TIME ZONE 'UTC')::date
+       FROM (${narrow}) s GROUP BY device_id, metric, (bucket AT TIME ZONE 'UTC')::date
        ON CONFLICT DO NOTHING`,
       [chunk],
     );

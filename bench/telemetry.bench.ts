@@ -71,7 +71,8 @@ function postgresCpu(): Map<number, number> {
     if (!/^\d+$/.test(name)) continue;
     try {
       const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      if (stat.includes('(postgres)') || stat.includes('(postmaster)')) cpu.set(Number(name), cpuSeconds(Number(name)));
+      if (stat.includes('(postgres)') || stat.includes('(postmaster)'))
+        cpu.set(Number(name), cpuSeconds(Number(name)));
     } catch {
       // gone meanwhile
     }

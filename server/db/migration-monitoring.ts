@@ -5,8 +5,9 @@
  *   partitions are made ahead and dropped whole after `TELEMETRY_RAW_DAYS` by
  *   `server/monitoring/telemetry/partitions.ts`, never emptied with DELETE. No foreign key: it is
  *   the hot path, and a reading outlives its device by at most the days raw readings are kept.
- * - `telemetry_5m` (partitioned by month, kept 400 days) and `telemetry_1d` (kept): per device
- *   and metric, the count, sum, least, greatest and newest value of each step, and for energy
+ * - `telemetry_5m` (partitioned by month, kept 400 days; one row per device and step, the metrics
+ *   side by side in arrays) and `telemetry_1h`, `telemetry_1d` (one row per device, metric and
+ *   step): the count, sum, least, greatest and newest value of each step, and for energy
  *   counters their increase. 5-minute steps are merged as readings arrive (any arrival order);
  *   a step is added to its hour and its day once it is over (`folded`), and a reading that comes
  *   later to a folded step goes to all three. `telemetry_1h` (partitioned by month, kept 400 days)
@@ -32,22 +33,46 @@ export const MONITORING_SQL = `
     PRIMARY KEY (device_id, device_time)
   ) PARTITION BY RANGE (device_time);
 
+  -- A device's 5-minute step, every metric of its product side by side: arrays in the order of
+  -- metrics, so that a reading is one row to merge, not one per metric.
   CREATE TABLE telemetry_5m (
     device_id integer NOT NULL REFERENCES devices(id) ON DELETE CASCADE,
-    metric text NOT NULL,
     bucket timestamptz NOT NULL,
-    n integer NOT NULL,
-    total double precision NOT NULL,
-    min double precision,
-    max double precision,
-    last double precision,
-    last_at timestamptz,
-    increase double precision,
+    metrics text[] NOT NULL,
+    n integer[] NOT NULL,
+    total double precision[] NOT NULL,
+    min double precision[] NOT NULL,
+    max double precision[] NOT NULL,
+    last double precision[] NOT NULL,
+    last_at timestamptz[] NOT NULL,
+    increase double precision[] NOT NULL,
     folded boolean NOT NULL DEFAULT false,
-    PRIMARY KEY (device_id, metric, bucket)
+    PRIMARY KEY (device_id, bucket, metrics)
   ) PARTITION BY RANGE (bucket);
-  -- The steps not yet added to their day (server/monitoring/telemetry/rollup-fold.ts).
+  -- The steps not yet added to their hour and day (server/monitoring/telemetry/rollup-fold.ts).
   CREATE INDEX telemetry_5m_unfolded_idx ON telemetry_5m (bucket) WHERE NOT folded;
+
+  -- Merging two steps' arrays element by element (a NULL element: no value yet).
+  CREATE FUNCTION telemetry_add(a double precision[], b double precision[]) RETURNS double precision[]
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE AS
+    $$ SELECT array_agg(CASE WHEN x IS NULL THEN y WHEN y IS NULL THEN x ELSE x + y END ORDER BY i)
+       FROM unnest(a, b) WITH ORDINALITY AS u(x, y, i) $$;
+  CREATE FUNCTION telemetry_add_counts(a integer[], b integer[]) RETURNS integer[]
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE AS
+    $$ SELECT array_agg(coalesce(x, 0) + coalesce(y, 0) ORDER BY i) FROM unnest(a, b) WITH ORDINALITY AS u(x, y, i) $$;
+  CREATE FUNCTION telemetry_least(a double precision[], b double precision[]) RETURNS double precision[]
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE AS
+    $$ SELECT array_agg(LEAST(x, y) ORDER BY i) FROM unnest(a, b) WITH ORDINALITY AS u(x, y, i) $$;
+  CREATE FUNCTION telemetry_greatest(a double precision[], b double precision[]) RETURNS double precision[]
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE AS
+    $$ SELECT array_agg(GREATEST(x, y) ORDER BY i) FROM unnest(a, b) WITH ORDINALITY AS u(x, y, i) $$;
+  CREATE FUNCTION telemetry_greatest_at(a timestamptz[], b timestamptz[]) RETURNS timestamptz[]
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE AS
+    $$ SELECT array_agg(GREATEST(x, y) ORDER BY i) FROM unnest(a, b) WITH ORDINALITY AS u(x, y, i) $$;
+  CREATE FUNCTION telemetry_newest(a double precision[], a_at timestamptz[], b double precision[], b_at timestamptz[])
+    RETURNS double precision[] LANGUAGE sql IMMUTABLE PARALLEL SAFE AS
+    $$ SELECT array_agg(CASE WHEN yt IS NOT NULL AND (xt IS NULL OR yt > xt) THEN y ELSE x END ORDER BY i)
+       FROM unnest(a, a_at, b, b_at) WITH ORDINALITY AS u(x, xt, y, yt, i) $$;
 
   CREATE TABLE telemetry_1h (
     device_id integer NOT NULL REFERENCES devices(id) ON DELETE CASCADE,

@@ -139,7 +139,20 @@ export interface Database {
     flags: number;
     vals: ColumnType<Record<string, number>, string, string>;
   };
-  telemetry_5m: RollupRow & { bucket: Timestamp; folded: Generated<boolean> };
+  telemetry_5m: {
+    device_id: number;
+    bucket: Timestamp;
+    /** The metrics of the arrays, in order. */
+    metrics: string[];
+    n: number[];
+    total: number[];
+    min: (number | null)[];
+    max: (number | null)[];
+    last: (number | null)[];
+    last_at: (Date | null)[];
+    increase: (number | null)[];
+    folded: Generated<boolean>;
+  };
   telemetry_1h: RollupRow & { hour: Timestamp };
   telemetry_1d: RollupRow & { day: ColumnType<string, string, string> };
   telemetry_latest: {

@@ -84,9 +84,9 @@ export function overviewRoute(ctx: ServerContext): Hono<{ Variables: AuthVariabl
           JOIN dev ON dev.id = r.device_id JOIN items m ON m.model_id = dev.model_id AND m.metric = r.metric
           WHERE r.day = ${today}::date
           UNION ALL
-          SELECT f.device_id, f.increase FROM telemetry_5m f
-          JOIN dev ON dev.id = f.device_id JOIN items m ON m.model_id = dev.model_id AND m.metric = f.metric
-          WHERE NOT f.folded AND f.bucket >= ${unfoldedFrom(days.startOf(today))}::timestamptz
+          SELECT f.device_id, f.increase[array_position(f.metrics, m.metric)] FROM telemetry_5m f
+          JOIN dev ON dev.id = f.device_id JOIN items m ON m.model_id = dev.model_id
+          WHERE m.metric = ANY(f.metrics) AND NOT f.folded AND f.bucket >= ${unfoldedFrom(days.startOf(today))}::timestamptz
           ) today GROUP BY device_id
         )
         SELECT dev.site_id AS id, dev.site_name AS name, count(*)::int AS devices,

@@ -102,10 +102,10 @@ export async function rollupPoints(
             ON d.device_id = s.device_id AND d.metric = s.metric
           WHERE d.day >= ${days.dayOf(from)}::date AND d.day <= ${days.dayOf(to - 1)}::date
           UNION ALL
-          SELECT f.device_id, (f.bucket AT TIME ZONE ${days.zone})::date, f.n, f.total, f.increase
-          FROM telemetry_5m f JOIN unnest(${devices}, ${metrics}) AS s(device_id, metric)
-            ON f.device_id = s.device_id AND f.metric = s.metric
-          WHERE NOT f.folded AND f.bucket >= ${unfoldedFrom(days.startOf(days.dayOf(from)))}::timestamptz
+          SELECT f.device_id, (f.bucket AT TIME ZONE ${days.zone})::date, f.n[p.i], f.total[p.i], f.increase[p.i]
+          FROM telemetry_5m f JOIN unnest(${devices}, ${metrics}) AS s(device_id, metric) ON f.device_id = s.device_id
+          CROSS JOIN LATERAL (SELECT array_position(f.metrics, s.metric) AS i) p
+          WHERE p.i IS NOT NULL AND NOT f.folded AND f.bucket >= ${unfoldedFrom(days.startOf(days.dayOf(from)))}::timestamptz
             AND f.bucket < ${new Date(to).toISOString()}::timestamptz) r
         GROUP BY r.device_id, r.day) per_device
       WHERE v IS NOT NULL
@@ -124,16 +124,16 @@ export async function rollupPoints(
         WHERE h.hour >= ${new Date(Math.floor(from / HOUR_MS) * HOUR_MS).toISOString()}::timestamptz
           AND h.hour < ${end}::timestamptz
         UNION ALL
-        SELECT f.device_id, date_trunc('hour', f.bucket), f.n, f.total, f.increase
-        FROM telemetry_5m f JOIN unnest(${devices}, ${metrics}) AS s(device_id, metric)
-          ON f.device_id = s.device_id AND f.metric = s.metric
-        WHERE NOT f.folded AND f.bucket >= ${unfoldedFrom(Date.parse(fromStep))}::timestamptz
+        SELECT f.device_id, date_trunc('hour', f.bucket), f.n[p.i], f.total[p.i], f.increase[p.i]
+        FROM telemetry_5m f JOIN unnest(${devices}, ${metrics}) AS s(device_id, metric) ON f.device_id = s.device_id
+        CROSS JOIN LATERAL (SELECT array_position(f.metrics, s.metric) AS i) p
+        WHERE p.i IS NOT NULL AND NOT f.folded AND f.bucket >= ${unfoldedFrom(Date.parse(fromStep))}::timestamptz
           AND f.bucket < ${end}::timestamptz`
       : sql`
-        SELECT f.device_id, f.bucket AS slot, f.n, f.total, f.increase
-        FROM telemetry_5m f JOIN unnest(${devices}, ${metrics}) AS s(device_id, metric)
-          ON f.device_id = s.device_id AND f.metric = s.metric
-        WHERE f.bucket >= ${fromStep}::timestamptz AND f.bucket < ${end}::timestamptz`;
+        SELECT f.device_id, f.bucket AS slot, f.n[p.i] AS n, f.total[p.i] AS total, f.increase[p.i] AS increase
+        FROM telemetry_5m f JOIN unnest(${devices}, ${metrics}) AS s(device_id, metric) ON f.device_id = s.device_id
+        CROSS JOIN LATERAL (SELECT array_position(f.metrics, s.metric) AS i) p
+        WHERE p.i IS NOT NULL AND f.bucket >= ${fromStep}::timestamptz AND f.bucket < ${end}::timestamptz`;
   const rows = await sql<{ t: number; v: number | null }>`
     SELECT (extract(epoch from slot) * 1000)::float8 AS t, ${combine} AS v FROM (
       SELECT r.device_id, r.slot, ${perDevice} AS v FROM (${source}) r

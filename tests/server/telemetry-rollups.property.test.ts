@@ -200,17 +200,23 @@ const byKey = (a: Row, b: Row) =>
   a.device_id - b.device_id || a.metric.localeCompare(b.metric) || a.step.localeCompare(b.step);
 
 async function storedRows(table: 'telemetry_5m' | 'telemetry_1h' | 'telemetry_1d'): Promise<Row[]> {
+  if (table === 'telemetry_5m') {
+    expect((await sql`SELECT 1 FROM telemetry_5m WHERE NOT folded`.execute(db)).rows).toEqual([]);
+    // One row per device and step, metrics side by side: one row per metric here.
+    const wide = await sql<Row>`
+      SELECT f.device_id, m.metric, to_char(f.bucket AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI') AS step,
+             m.n, m.total, m.min, m.max, m.last, m.increase
+      FROM telemetry_5m f
+      CROSS JOIN LATERAL unnest(f.metrics, f.n, f.total, f.min, f.max, f.last, f.increase)
+        AS m(metric, n, total, min, max, last, increase)
+      WHERE m.n > 0`.execute(db);
+    return wide.rows.sort(byKey);
+  }
   const step =
-    table === 'telemetry_5m'
-      ? sql`to_char(bucket AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI')`
-      : table === 'telemetry_1h'
-        ? sql`to_char(hour AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI')`
-        : sql`day::text`;
+    table === 'telemetry_1h' ? sql`to_char(hour AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI')` : sql`day::text`;
   const result = await sql<Row>`
     SELECT device_id, metric, ${step} AS step, n, total, min, max, last, increase
     FROM ${sql.table(table)}`.execute(db);
-  if (table === 'telemetry_5m')
-    expect(await sql`SELECT 1 FROM telemetry_5m WHERE NOT folded`.execute(db)).toMatchObject({ rows: [] });
   return result.rows.sort(byKey);
 }
 

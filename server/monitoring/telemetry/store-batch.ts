@@ -3,14 +3,9 @@ import type { TelemetryCount } from '../../../contracts/monitoring.ts';
 import type { TelemetrySpec } from '../../../src/device-config/telemetry-spec.ts';
 import type { Database } from '../../db/schema.ts';
 import type { Reading } from './read-frame.ts';
-import {
-  addToStep,
-  type CounterPoint,
-  emptyStep,
-  increaseChanges,
-  type StepAggregate,
-} from './rollup-math.ts';
-import { bucket5m, type DayClock, HOUR_MS } from './time-buckets.ts';
+import { addToStep, type CounterPoint, increaseChanges } from './rollup-math.ts';
+import { addToHoursAndDays, upsertFiveMinutes, WideSteps } from './rollup-steps.ts';
+import { bucket5m, type DayClock } from './time-buckets.ts';
 
 /** What one batch stored: the readings that were new (duplicates left out), oldest first. */
 export interface StoredBatch {
@@ -20,123 +15,6 @@ export interface StoredBatch {
 
 /** The telemetry a model's readings carry, or undefined when the catalogue no longer has it. */
 export type SpecLookup = (modelId: string) => TelemetrySpec | undefined;
-
-export interface StepKey {
-  deviceId: number;
-  metric: string;
-  /** Epoch ms of a 5-minute step, or a `YYYY-MM-DD` day. */
-  step: number | string;
-}
-
-/** Steps by key, merged as readings and counter changes come in. */
-export class Steps<K extends number | string> {
-  readonly map = new Map<string, { key: StepKey; step: StepAggregate }>();
-
-  at(deviceId: number, metric: string, step: K, counter: boolean): StepAggregate {
-    const id = `${deviceId}\u0000${metric}\u0000${step}`;
-    let entry = this.map.get(id);
-    if (!entry) {
-      entry = { key: { deviceId, metric, step }, step: emptyStep(counter) };
-      this.map.set(id, entry);
-    }
-    return entry.step;
-  }
-}
-
-/** The columns of many steps as parameter arrays, for `unnest`. */
-function stepColumns(rows: { key: StepKey; step: StepAggregate }[]) {
-  const stepValue = (step: number | string) =>
-    typeof step === 'number' ? new Date(step).toISOString() : step;
-  return sql`${rows.map((r) => r.key.deviceId)}::int[], ${rows.map((r) => r.key.metric)}::text[],
-    ${rows.map((r) => stepValue(r.key.step))}::${sql.raw(typeof rows[0]?.key.step === 'number' ? 'timestamptz' : 'date')}[],
-    ${rows.map((r) => r.step.n)}::int[], ${rows.map((r) => r.step.total)}::float8[],
-    ${rows.map((r) => r.step.min)}::float8[], ${rows.map((r) => r.step.max)}::float8[],
-    ${rows.map((r) => r.step.last)}::float8[],
-    ${rows.map((r) => (r.step.lastAt === null ? null : new Date(r.step.lastAt).toISOString()))}::timestamptz[],
-    ${rows.map((r) => r.step.increase)}::float8[]`;
-}
-
-/** How a stored step takes in more: count, sum, least, greatest and newest merge; increases add. */
-const MERGE = sql`
-  n = t.n + EXCLUDED.n,
-  total = t.total + EXCLUDED.total,
-  min = LEAST(t.min, EXCLUDED.min),
-  max = GREATEST(t.max, EXCLUDED.max),
-  last = CASE WHEN t.last_at IS NULL OR EXCLUDED.last_at > t.last_at THEN EXCLUDED.last ELSE t.last END,
-  last_at = GREATEST(t.last_at, EXCLUDED.last_at),
-  increase = CASE WHEN EXCLUDED.increase IS NULL THEN t.increase
-                  ELSE coalesce(t.increase, 0) + EXCLUDED.increase END`;
-
-/**
- * Merge 5-minute steps in one upsert. Answers the keys of steps already added to their day
- * (`folded`): what was merged into those must go to the day as well.
- */
-async function upsertFiveMinutes(trx: Transaction<Database>, steps: Steps<number>): Promise<Set<string>> {
-  if (steps.map.size === 0) return new Set();
-  // In key order, so that batches of several processes lock rows in one order.
-  const rows = [...steps.map.values()].sort(
-    (a, b) =>
-      a.key.deviceId - b.key.deviceId ||
-      (a.key.metric < b.key.metric ? -1 : a.key.metric > b.key.metric ? 1 : 0) ||
-      (a.key.step as number) - (b.key.step as number),
-  );
-  const folded = await sql<{ device_id: number; metric: string; t: number }>`
-    WITH merged AS (
-      INSERT INTO telemetry_5m AS t (device_id, metric, bucket, n, total, min, max, last, last_at, increase)
-      SELECT * FROM unnest(${stepColumns(rows)})
-      ON CONFLICT (device_id, metric, bucket) DO UPDATE SET ${MERGE}
-      RETURNING device_id, metric, bucket, folded)
-    SELECT device_id, metric, (extract(epoch from bucket) * 1000)::float8 AS t FROM merged WHERE folded`.execute(
-    trx,
-  );
-  return new Set(folded.rows.map((row) => `${row.device_id}\u0000${row.metric}\u0000${Math.round(row.t)}`));
-}
-
-/** Merge hourly or daily steps in one upsert. */
-export async function upsertCoarse(
-  trx: Kysely<Database>,
-  table: 'telemetry_1h' | 'telemetry_1d',
-  steps: Steps<number> | Steps<string>,
-): Promise<void> {
-  if (steps.map.size === 0) return;
-  const rows = [...steps.map.values()];
-  const column = table === 'telemetry_1h' ? 'hour' : 'day';
-  await sql`
-    INSERT INTO ${sql.table(table)} AS t (device_id, metric, ${sql.ref(column)}, n, total, min, max, last, last_at, increase)
-    SELECT * FROM unnest(${stepColumns(rows)})
-    ON CONFLICT (device_id, metric, ${sql.ref(column)}) DO UPDATE SET ${MERGE}`.execute(trx);
-}
-
-/** 5-minute steps merged into their hours and days (the fold, and what comes late to a folded step). */
-export async function addToHoursAndDays(
-  trx: Kysely<Database>,
-  days: DayClock,
-  steps: Iterable<{ key: StepKey; step: StepAggregate }>,
-): Promise<void> {
-  const hourly = new Steps<number>();
-  const daily = new Steps<string>();
-  for (const { key, step } of steps) {
-    const at = key.step as number;
-    const counter = step.increase !== null;
-    mergeInto(hourly.at(key.deviceId, key.metric, Math.floor(at / HOUR_MS) * HOUR_MS, counter), step);
-    mergeInto(daily.at(key.deviceId, key.metric, days.dayOf(at), counter), step);
-  }
-  await upsertCoarse(trx, 'telemetry_1h', hourly);
-  await upsertCoarse(trx, 'telemetry_1d', daily);
-}
-
-/** `into` with `step` merged in, as the upsert merges them. */
-export function mergeInto(into: StepAggregate, step: StepAggregate): void {
-  into.n += step.n;
-  into.total += step.total;
-  if (step.min !== null) into.min = into.min === null ? step.min : Math.min(into.min, step.min);
-  if (step.max !== null) into.max = into.max === null ? step.max : Math.max(into.max, step.max);
-  if (step.lastAt !== null && (into.lastAt === null || step.lastAt > into.lastAt)) {
-    into.last = step.last;
-    into.lastAt = step.lastAt;
-  }
-  if (step.increase !== null) into.increase = (into.increase ?? 0) + step.increase;
-}
 
 /** New readings into `telemetry_raw`; answers the keys actually inserted (not already stored). */
 async function insertRaw(trx: Transaction<Database>, readings: Reading[]): Promise<Set<string>> {
@@ -286,26 +164,27 @@ export async function storeBatch(
     const fresh = candidates
       .filter((r) => inserted.has(`${r.deviceId}:${r.deviceTime}`))
       .sort((a, b) => a.deviceTime - b.deviceTime);
-    const fiveMinutes = new Steps<number>();
-    const counterSeries = new Map<string, { deviceId: number; metric: string; from: number; to: number }>();
+    const fiveMinutes = new WideSteps();
+    const counterSeries = new Map<
+      string,
+      { deviceId: number; modelId: string; metric: string; from: number; to: number }
+    >();
     for (const reading of fresh) {
       const spec = specOf(reading.modelId);
       if (!spec) continue;
       const bucket = bucket5m(reading.deviceTime);
       for (const metric of spec.metrics) {
         const value = reading.values[metric.name];
-        if (value === undefined) continue;
-        addToStep(
-          fiveMinutes.at(reading.deviceId, metric.name, bucket, metric.counter),
-          value,
-          reading.deviceTime,
-        );
+        const step = fiveMinutes.at(reading.deviceId, bucket, spec.metrics, metric.name);
+        if (value === undefined || !step) continue;
+        addToStep(step, value, reading.deviceTime);
         if (!metric.counter) continue;
         const key = `${reading.deviceId}\u0000${metric.name}`;
         const series = counterSeries.get(key);
         if (!series)
           counterSeries.set(key, {
             deviceId: reading.deviceId,
+            modelId: reading.modelId,
             metric: metric.name,
             from: reading.deviceTime,
             to: reading.deviceTime,
@@ -326,9 +205,10 @@ export async function storeBatch(
         ...p,
         fresh: freshAt.has(`${series.deviceId}:${p.at}`),
       }));
+      const metrics = specOf(series.modelId)?.metrics ?? [];
       for (const change of increaseChanges(points)) {
-        const five = fiveMinutes.at(series.deviceId, series.metric, bucket5m(change.at), true);
-        five.increase = (five.increase ?? 0) + change.delta;
+        const five = fiveMinutes.at(series.deviceId, bucket5m(change.at), metrics, series.metric);
+        if (five) five.increase = (five.increase ?? 0) + change.delta;
       }
     }
     const folded = await upsertFiveMinutes(trx, fiveMinutes);
@@ -337,7 +217,7 @@ export async function storeBatch(
       await addToHoursAndDays(
         trx,
         days,
-        [...fiveMinutes.map].filter(([id]) => folded.has(id)).map(([, entry]) => entry),
+        [...fiveMinutes.map].filter(([id]) => folded.has(id)).map(([, wide]) => wide),
       );
     await upsertLatest(trx, fresh);
     const stored: StoredBatch = { fresh, duplicates: readings.length - fresh.length };
