@@ -26,7 +26,7 @@ export interface IngestOptions {
   /** Runs after each batch committed: alarms, the live stream of this process. */
   stored?: (batch: StoredBatch) => Promise<void>;
   log: LogSummary;
-  /** A batch is written this long after its first reading came (default 200 ms), or at `maxBatch`. */
+  /** A batch is written this long after its first reading came (default 100 ms), or at `maxBatch`. */
   flushMs?: number;
   maxBatch?: number;
   /** Readings waiting past this (the database is away) are dropped and counted. */
@@ -118,7 +118,7 @@ export class TelemetryIngest {
     );
   }
 
-  private schedule(delay = this.options.flushMs ?? 200): void {
+  private schedule(delay = this.options.flushMs ?? 100): void {
     if (this.timer || this.running || this.closed) return;
     const full = this.waiting.length >= (this.options.maxBatch ?? 2000);
     this.timer = setTimeout(() => this.run(), full ? 0 : delay);
