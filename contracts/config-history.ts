@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { serialNumberPattern } from './devices-list.ts';
+import { serialNumberPattern } from './catalogue.ts';
 
 /** The `{serial}` of a configuration-history path. */
 export const historySerialSchema = z
@@ -15,8 +15,17 @@ export const configChangeSchema = z.object({
 });
 export type ConfigChange = z.infer<typeof configChangeSchema>;
 
-/** How the write reached the device. */
+/** How the app's write reached the device. */
 export const configTransportSchema = z.enum(['web-bluetooth', 'simulated']);
+
+/**
+ * How a recorded write reached the device: the app's transports, or `service-comms` for a
+ * template the service applied to a device online (the service records those itself).
+ */
+export const historyTransportSchema = z.enum(['web-bluetooth', 'simulated', 'service-comms']);
+
+/** The name of the settings template a write applied, when it applied one. */
+export const historyTemplateSchema = z.string().trim().min(1).max(80);
 
 /** Most bytes of JSON the changes of one record may take (a whole form's worth, not a page's). */
 export const MAX_CHANGES_BYTES = 16 * 1024;
@@ -47,6 +56,8 @@ const recordShape = z.object({
     ),
   transport: configTransportSchema,
   changes: z.array(configChangeSchema).min(1).max(200),
+  /** The settings template the write applied, if any. */
+  template: historyTemplateSchema.optional(),
 });
 
 /**
@@ -61,6 +72,8 @@ export type ConfigHistoryRecord = z.infer<typeof configHistoryRecordSchema>;
 
 /** One entry of `GET /fleet/devices/{serial}/config-history`: a record, who sent it and when it arrived. */
 export const configHistoryEntrySchema = recordShape.extend({
+  transport: historyTransportSchema,
+  template: z.string().nullable().optional(),
   serial: z.string(),
   userId: z.number().int(),
   userEmail: z.string(),
@@ -78,14 +91,8 @@ export const MAX_HISTORY_PAGE_BYTES = 256 * 1024;
 /** Where the next page starts: opaque to callers, who pass on the `nextCursor` they were given. */
 export const historyCursorSchema = z
   .string()
-  .regex(
-    /^\d{1,16}_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/,
-    'a nextCursor from an earlier page',
-  )
-  .refine(
-    (cursor) => Number(cursor.split('_')[0]) <= Number.MAX_SAFE_INTEGER,
-    'a nextCursor from an earlier page',
-  );
+  .regex(/^\d{1,16}$/, 'a nextCursor from an earlier page')
+  .refine((cursor) => Number(cursor) <= Number.MAX_SAFE_INTEGER, 'a nextCursor from an earlier page');
 
 /** Query of `GET /fleet/devices/{serial}/config-history`. */
 export const configHistoryQuerySchema = z.object({

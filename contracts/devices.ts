@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { serialNumberPattern } from './devices-list.ts';
+import { serialNumberPattern } from './catalogue.ts';
 import { pageOf } from './page.ts';
 
-/** A device installed at a site: `modelId` is the devices-list id (e.g. `HX-5000`). */
+/** A device installed at a site: `modelId` is the catalogue's model id (e.g. `HX-5000`). */
 export const deviceSchema = z.object({
   id: z.number().int(),
   modelId: z.string(),
@@ -17,7 +17,7 @@ export type Device = z.infer<typeof deviceSchema>;
 /** Device lists and `GET /fleet/sites/installs/{siteId}`. */
 export const devicePageSchema = pageOf(deviceSchema);
 
-/** The `{id}` of `GET /install/device/{id}`: a devices-list model id such as `HX-5000`. */
+/** The `{id}` of `GET /install/device/{id}`: a catalogue model id such as `HX-5000`. */
 export const modelIdSchema = z.string().regex(/^[A-Za-z0-9-]{1,32}$/, 'a model id such as HX-5000');
 
 /** `GET /install/device/{id}?serial=`: the id is the model id; `serial` picks one device. */

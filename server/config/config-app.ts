@@ -3,6 +3,11 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import { TOKEN_ISSUERS } from '../../contracts/services.ts';
 import { sessionRoutes } from '../auth/session-routes.ts';
+import { installRoutes as commissioningInstallRoutes } from '../commissioning/install-routes.ts';
+import { productCatalogueIn } from '../commissioning/product-catalogue.ts';
+import { reportRoutes } from '../commissioning/report-routes.ts';
+import { siteArchiveRoutes } from '../commissioning/site-archive-routes.ts';
+import { templateRoutes } from '../commissioning/template-routes.ts';
 import type { ServerContext } from '../context.ts';
 import { handleNotFound } from '../http/errors.ts';
 import { type AuthVariables, requireApiKey, requireBearer } from '../http/guards.ts';
@@ -12,9 +17,9 @@ import { describeRoute } from '../openapi/route-notes.ts';
 import { catalogueIn } from '../service-comms/catalogue-commands.ts';
 import { serviceCommsRoutes } from '../service-comms/service-comms-routes.ts';
 import { configAuthRoutes } from './auth-routes.ts';
+import { catalogueRoute } from './catalogue-route.ts';
 import { configHistoryRoutes } from './config-history-routes.ts';
 import { fleetDeviceRoutes, installRoutes } from './device-routes.ts';
-import { devicesListRoute } from './devices-list-route.ts';
 import { fleetUserRoutes } from './fleet-user-routes.ts';
 import { passwordRoutes } from './password-routes.ts';
 import { siteAccessRoutes } from './site-access-routes.ts';
@@ -44,7 +49,7 @@ export function createConfigApp(ctx: ServerContext, publicDir: string): Hono<{ V
     }),
     (c) => c.json({ keys: [ctx.configKey.publicJwk] }),
   );
-  app.route('/devices-list', devicesListRoute(ctx.env.LINK_KEY, join(publicDir, 'devices-list.json')));
+  app.route('/devices-list', catalogueRoute(ctx.env.LINK_KEY, join(publicDir, 'devices-list.json')));
 
   app.use('/service-comms/*', signedIn);
   app.route('/', serviceCommsRoutes(ctx, catalogueIn(publicDir)));
@@ -65,5 +70,10 @@ export function createConfigApp(ctx: ServerContext, publicDir: string): Hono<{ V
   app.route('/fleet', fleetUserRoutes(ctx));
   app.route('/fleet/site-access', siteAccessRoutes(ctx));
   app.route('/', configHistoryRoutes(ctx));
+  const products = productCatalogueIn(publicDir);
+  app.route('/fleet', commissioningInstallRoutes(ctx, products));
+  app.route('/', siteArchiveRoutes(ctx));
+  app.route('/fleet/config-templates', templateRoutes(ctx, products));
+  app.route('/fleet', reportRoutes(ctx, products));
   return app;
 }

@@ -12,6 +12,7 @@ import {
 } from '../../contracts/config-history.ts';
 import { deviceRights, requireConfiguringRight } from '../access/device-access.ts';
 import { hitRateLimit } from '../auth/rate-limit.ts';
+import { staffReadsRetired } from '../commissioning/install-routes.ts';
 import type { ServerContext } from '../context.ts';
 import { clientAddress } from '../http/client-address.ts';
 import { ApiError, notFound } from '../http/errors.ts';
@@ -24,11 +25,12 @@ interface HistoryRow {
   serial: string;
   user_id: number | null;
   user_email: string;
-  transport: 'web-bluetooth' | 'simulated';
+  transport: 'web-bluetooth' | 'simulated' | 'service-comms';
+  template_name: string | null;
   written_at: Date | string;
   received_at: Date | string;
-  /** `received_at` in microseconds since the epoch: where the next page starts. */
-  received_us: string;
+  /** Its place in the order received: where the next page starts. */
+  position: string;
   changes: ConfigChange[] | string;
 }
 
@@ -41,14 +43,15 @@ function toEntry(row: HistoryRow): ConfigHistoryEntry {
     userId: row.user_id ?? 0,
     userEmail: row.user_email,
     transport: row.transport,
+    template: row.template_name,
     writtenAt: iso(row.written_at),
     receivedAt: iso(row.received_at),
     changes: typeof row.changes === 'string' ? JSON.parse(row.changes) : row.changes,
   };
 }
 
-const ROW = sql`id, serial, user_id, user_email, transport, written_at, received_at, changes,
-  (extract(epoch FROM received_at) * 1000000)::bigint::text AS received_us`;
+const ROW = sql`id, serial, user_id, user_email, transport, template_name, written_at, received_at, changes,
+  seq::text AS position`;
 
 /**
  * The app's `writtenAt` as an instant the database holds, when it lies within the bounds around
@@ -106,9 +109,9 @@ export function configHistoryRoutes(ctx: ServerContext): Hono<{ Variables: AuthV
     const record = await readBody(c, configHistoryRecordSchema);
     const writtenAt = boundedWrittenAt(record.writtenAt, receivedAt);
     await sql`
-      INSERT INTO config_history (id, serial, user_id, user_email, transport, written_at, changes)
+      INSERT INTO config_history (id, serial, user_id, user_email, transport, template_name, written_at, changes)
       VALUES (${record.id}, ${serial}, ${principal.id}, ${principal.email}, ${record.transport},
-              ${writtenAt.toISOString()}, ${JSON.stringify(record.changes)}::jsonb)
+              ${record.template ?? null}, ${writtenAt.toISOString()}, ${JSON.stringify(record.changes)}::jsonb)
       ON CONFLICT (id) DO NOTHING`.execute(ctx.db);
     const stored = await sql<HistoryRow>`SELECT ${ROW} FROM config_history WHERE id = ${record.id}`.execute(
       ctx.db,
@@ -129,7 +132,9 @@ export function configHistoryRoutes(ctx: ServerContext): Hono<{ Variables: AuthV
     );
     const viewer = c.get('principal');
     const device = await deviceRights(ctx.db, viewer, serial);
-    if (!device?.sees) throw notFound('Device');
+    // A device taken off its site keeps its history, for company staff to read.
+    if (!device?.sees && !(await staffReadsRetired(ctx.db, viewer, serial, ctx.env.COMPANY_DOMAIN)))
+      throw notFound('Device');
     await hitRateLimit(
       ctx.db,
       limitChecks('history-read', {
@@ -137,15 +142,11 @@ export function configHistoryRoutes(ctx: ServerContext): Hono<{ Variables: AuthV
         historyReadPerAddress: clientAddress(c, ctx.env.TRUST_PROXY),
       }),
     );
-    const [afterUs, afterId] = query.cursor?.split('_') ?? [];
-    const after =
-      afterUs && afterId
-        ? sql`AND (received_at, id) < (timestamptz 'epoch' + ${afterUs}::bigint * interval '1 microsecond', ${afterId}::uuid)`
-        : sql``;
+    const after = query.cursor ? sql`AND seq < ${query.cursor}::bigint` : sql``;
     // One more than a page: whether there is a next one.
     const result = await sql<HistoryRow>`
       SELECT ${ROW} FROM config_history WHERE serial = ${serial} ${after}
-      ORDER BY received_at DESC, id DESC LIMIT ${query.pageSize + 1}`.execute(ctx.db);
+      ORDER BY seq DESC LIMIT ${query.pageSize + 1}`.execute(ctx.db);
     const items: ConfigHistoryEntry[] = [];
     let bytes = 0;
     let last: HistoryRow | undefined;
@@ -160,7 +161,7 @@ export function configHistoryRoutes(ctx: ServerContext): Hono<{ Variables: AuthV
     const more = result.rows.length > items.length;
     const body: ConfigHistoryPage = {
       items,
-      nextCursor: more && last ? `${last.received_us}_${last.id}` : null,
+      nextCursor: more && last ? last.position : null,
     };
     return c.json(body);
   });

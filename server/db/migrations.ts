@@ -1,7 +1,9 @@
 import { type Kysely, sql } from 'kysely';
 import { CODE_HMAC_SQL } from './migration-code-hmac.ts';
+import { COMMISSIONING_SQL } from './migration-commissioning.ts';
 import { CONFIG_HISTORY_SQL } from './migration-config-history.ts';
 import { HISTORY_ORDER_SQL } from './migration-history-order.ts';
+import { HISTORY_SEQUENCE_SQL } from './migration-history-sequence.ts';
 import { LIST_COUNTS_SQL } from './migration-list-counts.ts';
 import { LIST_VERSIONS_SQL } from './migration-list-versions.ts';
 import { MONITORING_SQL } from './migration-monitoring.ts';
@@ -125,7 +127,13 @@ const migrations: { version: number; name: string; sql: string }[] = [
   { version: 7, name: 'device secrets, presence and command log', sql: SERVICE_COMMS_SQL },
   { version: 8, name: 'configuration history in the order received', sql: HISTORY_ORDER_SQL },
   { version: 9, name: 'one-time codes keyed outside the database', sql: CODE_HMAC_SQL },
-  { version: 10, name: 'telemetry, rollups and alarms', sql: MONITORING_SQL },
+  { version: 10, name: 'configuration history numbered as received', sql: HISTORY_SEQUENCE_SQL },
+  {
+    version: 11,
+    name: 'commissioning: installs, archive, audit, templates, attachments',
+    sql: COMMISSIONING_SQL,
+  },
+  { version: 12, name: 'telemetry, rollups and alarms', sql: MONITORING_SQL },
 ];
 
 /**

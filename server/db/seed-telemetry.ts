@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { DeviceEntry } from '../../contracts/devices-list.ts';
+import type { DeviceEntry } from '../../contracts/catalogue.ts';
 import { unscale } from '../../src/codec/scale.ts';
 import type { DeviceConfig } from '../../src/device-config/config-schema.ts';
 import { rawFieldTable } from '../../src/device-config/decode-values.ts';

@@ -1,9 +1,9 @@
 import { MONITORING_ROLES, ROLE_UNITS } from '../../contracts/monitoring-terms.ts';
-import type { ConfigProblem } from './check-config.ts';
 import type { DeviceConfig, RawItem } from './config-schema.ts';
 import { fieldRange } from './field-range.ts';
 
-type Out = ConfigProblem[];
+/** Problems found, each at its JSON path (check-config.ts's `ConfigProblem`). */
+type Out = { path: (string | number)[]; problem: string }[];
 const at = (...path: (string | number)[]) => ['monitoring', ...path];
 
 function checkTimeItem(config: DeviceConfig, raw: Map<string, RawItem>, out: Out): void {

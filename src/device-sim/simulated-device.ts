@@ -1,4 +1,4 @@
-import type { DeviceEntry } from '../../contracts/devices-list.ts';
+import type { DeviceEntry } from '../../contracts/catalogue.ts';
 import { scaleRaw, unscale } from '../codec/scale.ts';
 import { type Codec, CodecError } from '../codec/types.ts';
 import type { DeviceConfig } from '../device-config/config-schema.ts';
@@ -20,7 +20,7 @@ import {
 
 export interface SimulatedDeviceOptions {
   codec: Codec;
-  /** The device's entry in a devices list: frame size and the commands it answers. */
+  /** The device's entry in the catalogue: frame size and the commands it answers. */
   entry: DeviceEntry;
   /** The loaded `{product}-to-form.json`. */
   config: DeviceConfig;

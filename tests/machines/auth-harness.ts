@@ -1,13 +1,14 @@
 import { type AnyActorLogic, createActor } from 'xstate';
 import type { TokenPair } from '../../contracts/auth.ts';
 import { authMachine } from '../../machines/auth/auth-machine.ts';
-import type { EndSessionInput, LoginNavigation } from '../../machines/auth/auth-setup.ts';
+import type { EndSessionInput, LoginNavigation } from '../../machines/auth/auth-types.ts';
 import type { AccessToken, RefreshToken } from '../../machines/auth/tokens.ts';
 import { refreshTokenKey, type Service, STORAGE_KEYS } from '../../machines/storage-keys.ts';
 import { createTabChannel, type TabChannelOptions } from '../../src/features/auth/tab-channel.ts';
 import { createRefreshLock, type LockManagerLike } from '../../src/features/auth/tab-lock.ts';
 import type { FakeChannelHub } from './auth-tab-fakes.ts';
 import { controlledActor, MemoryStorage } from './fakes.ts';
+import { recordCoverage } from './paths/coverage-recorder.ts';
 
 export interface AuthHarnessOptions {
   /** Refresh tokens stored before the app starts. */
@@ -50,7 +51,7 @@ export function startAuth(options: AuthHarnessOptions = {}) {
       navigateToLogin: (_, { replace, resume }) => navigations.push({ to: '/login', replace, resume }),
     },
   });
-  const actor = createActor(machine, { input: { storage } }).start();
+  const actor = createActor(machine, { input: { storage }, inspect: recordCoverage }).start();
   const refreshesOf = (service: Service) => refresh.calls.filter((c) => c.input.service === service);
   return { actor, storage, configLogin, monitoringLogin, refresh, refreshesOf, endSession, navigations };
 }

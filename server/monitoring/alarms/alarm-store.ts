@@ -1,10 +1,10 @@
 import { type Kysely, sql, type Transaction } from 'kysely';
-import { initialTransition, transition } from 'xstate';
+import { createActor, type InspectionEvent } from 'xstate';
 import {
   type AlarmLifecycleEvent,
   type AlarmLifecycleState,
   alarmLifecycleMachine,
-} from '../../../machines/alarms/alarm-lifecycle-machine.ts';
+} from './alarm-lifecycle-machine.ts';
 import type { Database } from '../../db/schema.ts';
 import type { Mailer } from '../../mail/mailer.ts';
 import type { ProductCatalogue } from '../telemetry/product-catalogue.ts';
@@ -40,12 +40,6 @@ function snapshotOf(row: OpenAlarm) {
   });
 }
 
-/** The state a new alarm starts in: the machine's initial state. */
-function initialState(raisedAt: number): AlarmLifecycleState {
-  const [snapshot] = initialTransition(alarmLifecycleMachine, { raisedAt });
-  return snapshot.value as AlarmLifecycleState;
-}
-
 export interface AlarmServiceOptions {
   db: Kysely<Database>;
   mailer: Mailer;
@@ -67,8 +61,33 @@ export type AcknowledgeResult = { ok: true } | { ok: false; state: AlarmLifecycl
 export class AlarmService {
   private sweeper: NodeJS.Timeout | undefined;
   private readonly startedAt = Date.now();
+  /** Sees every step of the lifecycle machine (the model-based tests' coverage); none by default. */
+  inspect: ((event: InspectionEvent) => void) | undefined;
 
   constructor(private readonly options: AlarmServiceOptions) {}
+
+  /** The state a new alarm starts in: the lifecycle machine's initial state. */
+  private initialState(raisedAt: number): AlarmLifecycleState {
+    const actor = createActor(alarmLifecycleMachine, { input: { raisedAt }, inspect: this.inspect });
+    actor.start();
+    const state = actor.getSnapshot().value as AlarmLifecycleState;
+    actor.stop();
+    return state;
+  }
+
+  /** The lifecycle machine, restored in the stored state, given one event: the snapshot it ends in. */
+  private lifecycle(row: OpenAlarm, event: AlarmLifecycleEvent) {
+    const actor = createActor(alarmLifecycleMachine, {
+      snapshot: snapshotOf(row),
+      input: { raisedAt: new Date(row.raised_at).getTime() },
+      inspect: this.inspect,
+    });
+    actor.start();
+    actor.send(event);
+    const after = actor.getSnapshot();
+    actor.stop();
+    return after;
+  }
 
   /**
    * Apply a lifecycle event to a stored alarm. Answers the state the machine moved to, or
@@ -80,9 +99,8 @@ export class AlarmService {
     event: AlarmLifecycleEvent,
     news: AlarmNews[],
   ): Promise<AlarmLifecycleState | undefined> {
-    const before = snapshotOf(row);
-    const [after] = transition(alarmLifecycleMachine, before, event);
-    if (after.value === before.value) return undefined;
+    const after = this.lifecycle(row, event);
+    if (after.value === row.state) return undefined;
     const state = after.value as AlarmLifecycleState;
     const { context } = after;
     const updated = await trx
@@ -127,7 +145,7 @@ export class AlarmService {
         ${raising.map((r) => r.deviceId)}::int[], ${raising.map((r) => r.condition.rule)}::text[],
         ${raising.map((r) => r.condition.kind)}::text[], ${raising.map((r) => r.condition.severity)}::text[],
         ${raising.map((r) => r.condition.message)}::text[], ${raising.map((r) => r.condition.value)}::float8[],
-        ${raising.map((r) => initialState(r.at))}::text[],
+        ${raising.map((r) => this.initialState(r.at))}::text[],
         ${raising.map((r) => new Date(r.at).toISOString())}::timestamptz[])
       ON CONFLICT (device_id, rule) WHERE state <> 'cleared' DO NOTHING
       RETURNING id, raised_at`.execute(trx);
@@ -232,7 +250,7 @@ export class AlarmService {
       const raised = await sql<{ id: number; raised_at: Date }>`
         INSERT INTO alarms (device_id, rule, kind, severity, message, value, state, raised_at)
         SELECT l.device_id, ${condition.rule}, ${condition.kind}, ${condition.severity}, ${condition.message},
-               NULL, ${initialState(now)}, ${new Date(now).toISOString()}::timestamptz
+               NULL, ${this.initialState(now)}, ${new Date(now).toISOString()}::timestamptz
         FROM telemetry_latest l
         WHERE l.received_at < ${cutoff}::timestamptz
         ON CONFLICT (device_id, rule) WHERE state <> 'cleared' DO NOTHING

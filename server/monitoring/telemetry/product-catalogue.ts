@@ -1,6 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type DeviceEntry, devicesListSchema } from '../../../contracts/devices-list.ts';
+import { catalogueSchema, type DeviceEntry } from '../../../contracts/catalogue.ts';
 import type { Codec } from '../../../src/codec/types.ts';
 import type { DeviceConfig } from '../../../src/device-config/config-schema.ts';
 import { requireDeviceConfig } from '../../../src/device-config/load-config.ts';
@@ -44,7 +44,7 @@ export class ProductCatalogue {
     const convert = (await read(CONVERT_FILE)) as Record<string, string>;
     const products = new Map<string, Product>();
     for (const listFile of LIST_FILES) {
-      const list = devicesListSchema.parse(await read(listFile));
+      const list = catalogueSchema.parse(await read(listFile));
       for (const [modelId, entry] of Object.entries(list.devicesList)) {
         const file = convert[entry.productKey] ?? `${entry.productKey}-to-form.json`;
         const config = requireDeviceConfig(file, await read(file), entry.write.bufferSize);

@@ -1,43 +1,39 @@
-import { Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { SimpleGrid, Stack } from '@mantine/core';
 import { getRouteApi } from '@tanstack/react-router';
 import type { Device } from '../../../contracts/devices.ts';
 import { AnchorLink } from '../../components/anchor-link.tsx';
+import { AuditRecords } from '../../components/audit/audit-records.tsx';
+import { deviceColumns } from '../../components/devices/device-columns.tsx';
+import { useModelName } from '../../components/devices/model-names.ts';
 import { DataList } from '../../components/lists/data-list.tsx';
 import { EmptyState } from '../../components/page-state.tsx';
-import { DeviceConfiguration } from './ble/device-configuration.tsx';
-import { deviceColumns } from './device-columns.tsx';
-import { useModelName } from './device-models.ts';
-import { DeviceOnlineBadge } from './online-badge.tsx';
+import { ScreenHeader } from '../../components/screen-header.tsx';
+import { Fact, SectionCard } from '../../components/section-card.tsx';
+import { DeviceConfiguration } from './configure/device-configuration.tsx';
+import { DeviceInstallActions } from './device-install-actions.tsx';
+import { DeviceOnlineBadge } from './online-devices.tsx';
 
 const route = getRouteApi('/_shell/device-details/$deviceid');
 
-function Fact({ label, children }: { label: string; children: React.ReactNode }) {
-  return (
-    <div>
-      <Text size="xs" c="dimmed" tt="uppercase" fw={700}>
-        {label}
-      </Text>
-      <Text>{children}</Text>
-    </div>
-  );
-}
-
-function OneDevice({ device, modelName }: { device: Device; modelName: string }) {
+function OneDevice({
+  device,
+  modelName,
+  userId,
+  mayInstall,
+}: {
+  device: Device;
+  modelName: string;
+  userId: number;
+  mayInstall: boolean;
+}) {
   return (
     <Stack gap="lg">
-      <div>
-        <Group gap={0} align="center">
-          <Title order={1} size="h2">
-            {device.serial}
-          </Title>
-          <DeviceOnlineBadge serial={device.serial} />
-        </Group>
-        <Text c="dimmed">{modelName}</Text>
-      </div>
-      <Card withBorder component="section" aria-labelledby="device-facts">
-        <Title order={2} size="h4" id="device-facts" mb="sm">
-          Device
-        </Title>
+      <ScreenHeader
+        title={device.serial}
+        badge={<DeviceOnlineBadge serial={device.serial} />}
+        description={modelName}
+      />
+      <SectionCard title="Device">
         <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }}>
           <Fact label="Model">{`${modelName} (${device.modelId})`}</Fact>
           <Fact label="Serial">{device.serial}</Fact>
@@ -49,28 +45,41 @@ function OneDevice({ device, modelName }: { device: Device; modelName: string })
           </Fact>
           <Fact label="Installed">{new Date(device.installedAt).toLocaleString()}</Fact>
         </SimpleGrid>
-      </Card>
+        {mayInstall ? (
+          <Stack mt="md" gap="xs">
+            <DeviceInstallActions device={device} userId={userId} />
+          </Stack>
+        ) : null}
+      </SectionCard>
       <DeviceConfiguration serial={device.serial} modelId={device.modelId} />
+      <AuditRecords
+        of={{ serial: device.serial }}
+        version={Date.parse(device.installedAt) + device.name.length}
+      />
     </Stack>
   );
 }
 
 /** Device details: one device by model and serial, or every visible device of a model. */
 export function DeviceDetailsScreen() {
-  const { modelId, serial, page } = route.useLoaderData();
+  const { modelId, serial, page, userId, mayInstall } = route.useLoaderData();
   const modelName = useModelName();
   const device = serial ? page.items[0] : undefined;
-  if (device) return <OneDevice device={device} modelName={modelName(device.modelId)} />;
+  if (device)
+    return (
+      <OneDevice
+        device={device}
+        modelName={modelName(device.modelId)}
+        userId={userId}
+        mayInstall={mayInstall}
+      />
+    );
   return (
     <Stack gap="md">
-      <div>
-        <Title order={1} size="h2">
-          {modelName(modelId)}
-        </Title>
-        <Text c="dimmed">
-          {page.total} device{page.total === 1 ? '' : 's'} of model {modelId} at your sites
-        </Text>
-      </div>
+      <ScreenHeader
+        title={modelName(modelId)}
+        description={`${page.total} device${page.total === 1 ? '' : 's'} of model ${modelId} at your sites`}
+      />
       {page.items.length === 0 ? (
         <EmptyState title={`No ${modelId} devices at your sites`} />
       ) : (

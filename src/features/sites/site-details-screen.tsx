@@ -1,37 +1,31 @@
-import { Button, Card, Group, Modal, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Button, Group, Modal, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { IconEdit, IconMapPin } from '@tabler/icons-react';
+import { IconEdit, IconMapPin, IconPlus } from '@tabler/icons-react';
 import { getRouteApi, Link } from '@tanstack/react-router';
 import type { Device } from '../../../contracts/devices.ts';
 import type { SiteDetails } from '../../../contracts/sites.ts';
+import { useRuntime } from '../../app/runtime-context.tsx';
+import { AuditRecords } from '../../components/audit/audit-records.tsx';
+import { deviceColumns } from '../../components/devices/device-columns.tsx';
+import { useModelName } from '../../components/devices/model-names.ts';
 import { type CsvColumn, collectAllPages, downloadCsv, toCsv } from '../../components/lists/csv.ts';
 import { type Column, DataList } from '../../components/lists/data-list.tsx';
 import { ExportCsvButton } from '../../components/lists/export-csv-button.tsx';
 import { EmptyState } from '../../components/page-state.tsx';
-import { useRuntime } from '../../components/runtime-context.tsx';
+import { ScreenHeader } from '../../components/screen-header.tsx';
+import { Fact, SectionCard } from '../../components/section-card.tsx';
 import {
   canEditSite,
   canManageAccess,
   SiteAccessTable,
 } from '../../components/site-access/site-access-table.tsx';
-import { deviceColumns } from '../devices/device-columns.tsx';
-import { useModelName } from '../devices/device-models.ts';
+import { AddDevice } from './add-device.tsx';
+import { ReportActions } from './report-actions.tsx';
 import { SiteEditForm } from './site-edit-form.tsx';
 import { positionText } from './site-payload.ts';
 import { fetchInstalls } from './sites-api.ts';
 
 const route = getRouteApi('/_shell/site-details/$siteid');
-
-function Fact({ label, children }: { label: string; children: React.ReactNode }) {
-  return (
-    <div>
-      <Text size="xs" c="dimmed" tt="uppercase" fw={700}>
-        {label}
-      </Text>
-      <Text>{children}</Text>
-    </div>
-  );
-}
 
 /** The site's devices: the devices list's columns, but for the site, which is this page. */
 function useInstallColumns(): Column<Device>[] {
@@ -53,6 +47,8 @@ export function SiteDetailsScreen() {
   const { user, site, installs, owners } = route.useLoaderData();
   const { configApi } = useRuntime();
   const [editing, { open, close }] = useDisclosure(false);
+  const [adding, addDialog] = useDisclosure(false);
+  const mayInstall = canManageAccess(site, user);
   const columns = useInstallColumns();
   const owner = site.access.find((row) => row.userId === site.ownerId);
   const mayEdit = canEditSite(site, user);
@@ -63,34 +59,29 @@ export function SiteDetailsScreen() {
   const exportPeople = async () => downloadCsv(`site-${site.id}-people.csv`, toCsv(site.access, ACCESS_CSV));
   return (
     <Stack gap="lg">
-      <Group justify="space-between" align="flex-start">
-        <div>
-          <Title order={1} size="h2">
-            {site.name}
-          </Title>
-          <Text c="dimmed">{site.displayAddress}</Text>
-        </div>
-        {mayEdit ? (
-          <Group gap="xs">
-            <Button variant="light" leftSection={<IconEdit size={16} aria-hidden />} onClick={open}>
-              Edit site
-            </Button>
-            <Button
-              renderRoot={(props) => (
-                <Link {...props} to="/edit-site-address/$siteid" params={{ siteid: String(site.id) }} />
-              )}
-              variant="light"
-              leftSection={<IconMapPin size={16} aria-hidden />}
-            >
-              Edit address
-            </Button>
-          </Group>
-        ) : null}
-      </Group>
-      <Card withBorder component="section" aria-labelledby="site-facts">
-        <Title order={2} size="h4" id="site-facts" mb="sm">
-          Site
-        </Title>
+      <ScreenHeader
+        title={site.name}
+        description={site.displayAddress}
+        actions={
+          mayEdit ? (
+            <>
+              <Button variant="light" leftSection={<IconEdit size={16} aria-hidden />} onClick={open}>
+                Edit site
+              </Button>
+              <Button
+                renderRoot={(props) => (
+                  <Link {...props} to="/edit-site-address/$siteid" params={{ siteid: String(site.id) }} />
+                )}
+                variant="light"
+                leftSection={<IconMapPin size={16} aria-hidden />}
+              >
+                Edit address
+              </Button>
+            </>
+          ) : null
+        }
+      />
+      <SectionCard title="Site">
         <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }}>
           <Fact label="Address">{site.displayAddress}</Fact>
           <Fact label="Position">{positionText(site)}</Fact>
@@ -101,15 +92,29 @@ export function SiteDetailsScreen() {
           <Fact label="Owner">{owner ? `${owner.name} (${owner.main_email})` : 'No owner attached'}</Fact>
           <Fact label="Devices">{site.deviceCount}</Fact>
         </SimpleGrid>
-      </Card>
+        <Group mt="md">
+          <ReportActions
+            siteId={site.id}
+            siteName={site.name}
+            canSend={mayInstall && site.ownerId !== null}
+          />
+        </Group>
+      </SectionCard>
       <Stack component="section" aria-labelledby="site-devices" gap="sm">
         <Group justify="space-between" align="flex-end">
           <Title order={2} size="h4" id="site-devices">
             Devices installed
           </Title>
-          {installs.items.length > 0 ? (
-            <ExportCsvButton onExport={exportDevices} label={`Export CSV of the devices at ${site.name}`} />
-          ) : null}
+          <Group gap="xs">
+            {mayInstall ? (
+              <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={addDialog.open}>
+                Add device
+              </Button>
+            ) : null}
+            {installs.items.length > 0 ? (
+              <ExportCsvButton onExport={exportDevices} label={`Export CSV of the devices at ${site.name}`} />
+            ) : null}
+          </Group>
         </Group>
         {installs.items.length === 0 ? (
           <EmptyState title="No devices installed here yet" />
@@ -141,7 +146,17 @@ export function SiteDetailsScreen() {
         </Group>
         <SiteAccessTable site={site} canManage={canManageAccess(site, user)} />
       </Stack>
-      <Modal opened={editing} onClose={close} title="Edit site">
+      <AuditRecords of={{ siteId: site.id }} version={installs.total} />
+      <Modal
+        opened={adding}
+        onClose={addDialog.close}
+        title="Add device"
+        size="lg"
+        closeButtonProps={{ 'aria-label': 'Close' }}
+      >
+        <AddDevice siteId={site.id} onClose={addDialog.close} />
+      </Modal>
+      <Modal opened={editing} onClose={close} title="Edit site" closeButtonProps={{ 'aria-label': 'Close' }}>
         <SiteEditForm site={site} owners={owners} onDone={close} />
       </Modal>
     </Stack>
