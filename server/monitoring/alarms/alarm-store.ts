@@ -1,14 +1,14 @@
 import { type Kysely, sql, type Transaction } from 'kysely';
 import { createActor, type InspectionEvent } from 'xstate';
+import type { Database } from '../../db/schema.ts';
+import type { Mailer } from '../../mail/mailer.ts';
+import type { ProductCatalogue } from '../telemetry/product-catalogue.ts';
+import type { Reading } from '../telemetry/read-frame.ts';
 import {
   type AlarmLifecycleEvent,
   type AlarmLifecycleState,
   alarmLifecycleMachine,
 } from './alarm-lifecycle-machine.ts';
-import type { Database } from '../../db/schema.ts';
-import type { Mailer } from '../../mail/mailer.ts';
-import type { ProductCatalogue } from '../telemetry/product-catalogue.ts';
-import type { Reading } from '../telemetry/read-frame.ts';
 import { type AlarmNews, queueAlarmMail } from './alarm-mail.ts';
 import { type AlarmCondition, alarmConditions, OFFLINE_RULE, offlineCondition } from './alarm-rules.ts';
 
