@@ -4,6 +4,7 @@ import { CONFIG_HISTORY_SQL } from './migration-config-history.ts';
 import { HISTORY_ORDER_SQL } from './migration-history-order.ts';
 import { LIST_COUNTS_SQL } from './migration-list-counts.ts';
 import { LIST_VERSIONS_SQL } from './migration-list-versions.ts';
+import { ONE_OWNER_SQL } from './migration-one-owner.ts';
 import { SERVICE_COMMS_SQL } from './migration-service-comms.ts';
 import { SESSIONS_OUTBOX_SQL } from './migration-sessions-outbox.ts';
 import type { Database } from './schema.ts';
@@ -124,6 +125,7 @@ const migrations: { version: number; name: string; sql: string }[] = [
   { version: 7, name: 'device secrets, presence and command log', sql: SERVICE_COMMS_SQL },
   { version: 8, name: 'configuration history in the order received', sql: HISTORY_ORDER_SQL },
   { version: 9, name: 'one-time codes keyed outside the database', sql: CODE_HMAC_SQL },
+  { version: 10, name: 'one owner per site, in sites.owner_id and the owner role', sql: ONE_OWNER_SQL },
 ];
 
 /**
