@@ -13,6 +13,7 @@ import { ApiError, forbidden } from '../http/errors.ts';
 /** Wrong current passwords given with an e-mail change, counted like failed sign-ins. */
 const PASSWORD_CHECK: FailurePolicy = {
   name: 'password-check',
+  refusal: (wait) => `Too many wrong passwords; try again ${wait}.`,
   windowSeconds: 15 * 60,
   perSource: 10,
   perAddress: 100,

@@ -16,7 +16,9 @@ const accessChange = (summary: string, example: Record<string, unknown>): RouteD
     200: { description: 'The access record', schema: siteAccessSchema },
     403: { description: 'Not an admin or the site installer, or the user is not theirs to see' },
     404: { description: 'No such site or user' },
-    409: { description: 'The change would take from the caller their own right to manage the site (self_lockout)' },
+    409: {
+      description: 'The change would take from the caller their own right to manage the site (self_lockout)',
+    },
   },
 });
 

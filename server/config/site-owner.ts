@@ -55,7 +55,11 @@ export async function checkOwner(
   field = 'ownerId',
 ): Promise<void> {
   if (ownerId === null) return;
-  const owner = await q.selectFrom('users').select(['id', 'role']).where('id', '=', ownerId).executeTakeFirst();
+  const owner = await q
+    .selectFrom('users')
+    .select(['id', 'role'])
+    .where('id', '=', ownerId)
+    .executeTakeFirst();
   if (owner?.role !== 'owner')
     throw new ApiError(
       400,

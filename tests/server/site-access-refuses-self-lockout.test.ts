@@ -31,7 +31,9 @@ describe('an installer cannot lock themself out of a site', () => {
     });
     expect(answer.status).toBe(409);
     expect(answer.body).toMatchObject({ code: 'self_lockout', field: 'roles' });
-    expect((answer.body as { message: string }).message).toMatch(/another installer of this site or an admin/i);
+    expect((answer.body as { message: string }).message).toMatch(
+      /another installer of this site or an admin/i,
+    );
     expect(await rolesOf(IDS.siteOfA, IDS.installerA)).toMatchObject({
       roles: ['installer', 'configurator'],
       access: true,
@@ -47,7 +49,9 @@ describe('an installer cannot lock themself out of a site', () => {
     expect(answer.status).toBe(409);
     expect(answer.body).toMatchObject({ code: 'self_lockout', field: 'access' });
     expect(await rolesOf(IDS.siteOfA, IDS.installerA)).toMatchObject({ access: true });
-    expect((await t.call('GET', `/config/fleet/sites/${IDS.siteOfA}`, { token: installer })).status).toBe(200);
+    expect((await t.call('GET', `/config/fleet/sites/${IDS.siteOfA}`, { token: installer })).status).toBe(
+      200,
+    );
   });
 
   it('lets an installer change their own other roles, and switch their access on again', async () => {
@@ -57,7 +61,11 @@ describe('an installer cannot lock themself out of a site', () => {
       roles: ['installer'],
     });
     expect(kept.body).toMatchObject({ roles: ['installer'], access: true });
-    const on = await change(installer, 'set-access', { siteId: IDS.siteOfA, userId: IDS.installerA, access: true });
+    const on = await change(installer, 'set-access', {
+      siteId: IDS.siteOfA,
+      userId: IDS.installerA,
+      access: true,
+    });
     expect(on.status).toBe(200);
     await change(installer, 'change-roles', {
       siteId: IDS.siteOfA,
@@ -67,7 +75,11 @@ describe('an installer cannot lock themself out of a site', () => {
   });
 
   it('lets an admin take an installer off a site, and an installer switch someone else off', async () => {
-    const other = await change(installer, 'set-access', { siteId: IDS.siteOfOwner, userId: IDS.owner, access: false });
+    const other = await change(installer, 'set-access', {
+      siteId: IDS.siteOfOwner,
+      userId: IDS.owner,
+      access: false,
+    });
     expect(other.status).toBe(200);
     await change(installer, 'set-access', { siteId: IDS.siteOfOwner, userId: IDS.owner, access: true });
     const byAdmin = await change(admin, 'change-roles', {

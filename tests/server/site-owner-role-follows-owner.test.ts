@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Site, siteDetailsSchema, siteSchema } from '../../contracts/sites.ts';
-import { ONE_OWNER_SQL } from '../../server/db/migration-one-owner.ts';
 import { userPageSchema } from '../../contracts/users.ts';
+import { ONE_OWNER_SQL } from '../../server/db/migration-one-owner.ts';
 import { IDS, startTestServer, type TestServer } from './harness.ts';
 
 let t: TestServer;
