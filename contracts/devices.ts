@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { serialNumberPattern } from './devices-list.ts';
-import { pageOf } from './page.ts';
+import { pageOf, sortedListQuerySchema } from './page.ts';
 
 /** A device installed at a site: `modelId` is the devices-list id (e.g. `HX-5000`). */
 export const deviceSchema = z.object({
@@ -16,6 +16,12 @@ export type Device = z.infer<typeof deviceSchema>;
 
 /** Device lists and `GET /fleet/sites/installs/{siteId}`. */
 export const devicePageSchema = pageOf(deviceSchema);
+
+/** What device lists sort by (`?sort=site`, `?sort=-installed` for the newest installs first). */
+export const DEVICE_SORT_KEYS = ['serial', 'model', 'name', 'site', 'installed'] as const;
+export type DeviceSortKey = (typeof DEVICE_SORT_KEYS)[number];
+/** The query of every device list: search, page size, sort. */
+export const deviceListQuerySchema = sortedListQuerySchema(DEVICE_SORT_KEYS);
 
 /** The `{id}` of `GET /install/device/{id}`: a devices-list model id such as `HX-5000`. */
 export const modelIdSchema = z.string().regex(/^[A-Za-z0-9-]{1,32}$/, 'a model id such as HX-5000');

@@ -1,9 +1,9 @@
 import { Hono } from 'hono';
-import { listQuerySchema } from '../../contracts/page.ts';
 import {
   type SitePayload,
   type SiteUpdate,
   siteDetailsSchema,
+  siteListQuerySchema,
   sitePageSchema,
   sitePayloadSchema,
   siteSchema,
@@ -171,7 +171,7 @@ export function fleetSiteRoutes(ctx: ServerContext): Hono<{ Variables: AuthVaria
         },
       }),
       validate('param', userPageParams),
-      validate('query', listQuerySchema),
+      validate('query', siteListQuerySchema),
       (c) => {
         const { userId, page } = c.req.valid('param');
         return listSites(ctx, c, {

@@ -7,6 +7,7 @@ import { LIST_VERSIONS_SQL } from './migration-list-versions.ts';
 import { ONE_OWNER_SQL } from './migration-one-owner.ts';
 import { SERVICE_COMMS_SQL } from './migration-service-comms.ts';
 import { SESSIONS_OUTBOX_SQL } from './migration-sessions-outbox.ts';
+import { SORT_INDEXES_SQL } from './migration-sort-indexes.ts';
 import type { Database } from './schema.ts';
 
 /**
@@ -126,6 +127,7 @@ const migrations: { version: number; name: string; sql: string }[] = [
   { version: 8, name: 'configuration history in the order received', sql: HISTORY_ORDER_SQL },
   { version: 9, name: 'one-time codes keyed outside the database', sql: CODE_HMAC_SQL },
   { version: 10, name: 'one owner per site, in sites.owner_id and the owner role', sql: ONE_OWNER_SQL },
+  { version: 11, name: 'indexes for lists sorted on the server', sql: SORT_INDEXES_SQL },
 ];
 
 /**
