@@ -27,8 +27,8 @@ interface HistoryRow {
   transport: 'web-bluetooth' | 'simulated';
   written_at: Date | string;
   received_at: Date | string;
-  /** `received_at` in microseconds since the epoch: where the next page starts. */
-  received_us: string;
+  /** Its place in the order received: where the next page starts. */
+  position: string;
   changes: ConfigChange[] | string;
 }
 
@@ -48,7 +48,7 @@ function toEntry(row: HistoryRow): ConfigHistoryEntry {
 }
 
 const ROW = sql`id, serial, user_id, user_email, transport, written_at, received_at, changes,
-  (extract(epoch FROM received_at) * 1000000)::bigint::text AS received_us`;
+  seq::text AS position`;
 
 /**
  * The app's `writtenAt` as an instant the database holds, when it lies within the bounds around
@@ -137,15 +137,11 @@ export function configHistoryRoutes(ctx: ServerContext): Hono<{ Variables: AuthV
         historyReadPerAddress: clientAddress(c, ctx.env.TRUST_PROXY),
       }),
     );
-    const [afterUs, afterId] = query.cursor?.split('_') ?? [];
-    const after =
-      afterUs && afterId
-        ? sql`AND (received_at, id) < (timestamptz 'epoch' + ${afterUs}::bigint * interval '1 microsecond', ${afterId}::uuid)`
-        : sql``;
+    const after = query.cursor ? sql`AND seq < ${query.cursor}::bigint` : sql``;
     // One more than a page: whether there is a next one.
     const result = await sql<HistoryRow>`
       SELECT ${ROW} FROM config_history WHERE serial = ${serial} ${after}
-      ORDER BY received_at DESC, id DESC LIMIT ${query.pageSize + 1}`.execute(ctx.db);
+      ORDER BY seq DESC LIMIT ${query.pageSize + 1}`.execute(ctx.db);
     const items: ConfigHistoryEntry[] = [];
     let bytes = 0;
     let last: HistoryRow | undefined;
@@ -160,7 +156,7 @@ export function configHistoryRoutes(ctx: ServerContext): Hono<{ Variables: AuthV
     const more = result.rows.length > items.length;
     const body: ConfigHistoryPage = {
       items,
-      nextCursor: more && last ? `${last.received_us}_${last.id}` : null,
+      nextCursor: more && last ? last.position : null,
     };
     return c.json(body);
   });

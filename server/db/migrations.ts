@@ -2,6 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import { CODE_HMAC_SQL } from './migration-code-hmac.ts';
 import { CONFIG_HISTORY_SQL } from './migration-config-history.ts';
 import { HISTORY_ORDER_SQL } from './migration-history-order.ts';
+import { HISTORY_SEQUENCE_SQL } from './migration-history-sequence.ts';
 import { LIST_COUNTS_SQL } from './migration-list-counts.ts';
 import { LIST_VERSIONS_SQL } from './migration-list-versions.ts';
 import { ONE_OWNER_SQL } from './migration-one-owner.ts';
@@ -126,8 +127,9 @@ const migrations: { version: number; name: string; sql: string }[] = [
   { version: 7, name: 'device secrets, presence and command log', sql: SERVICE_COMMS_SQL },
   { version: 8, name: 'configuration history in the order received', sql: HISTORY_ORDER_SQL },
   { version: 9, name: 'one-time codes keyed outside the database', sql: CODE_HMAC_SQL },
-  { version: 10, name: 'one owner per site, in sites.owner_id and the owner role', sql: ONE_OWNER_SQL },
-  { version: 11, name: 'indexes for lists sorted on the server', sql: SORT_INDEXES_SQL },
+  { version: 10, name: 'configuration history numbered as received', sql: HISTORY_SEQUENCE_SQL },
+  { version: 11, name: 'one owner per site, in sites.owner_id and the owner role', sql: ONE_OWNER_SQL },
+  { version: 12, name: 'indexes for lists sorted on the server', sql: SORT_INDEXES_SQL },
 ];
 
 /**

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type ConfigHistoryPage,
@@ -200,6 +201,27 @@ describe('reading the history a page at a time', () => {
     expect(seen).toEqual(posted);
   });
 
+  it('keeps records received within one clock tick in the order received', async () => {
+    // One statement: every row gets the same received_at, as records a millisecond apart do on
+    // the embedded database, whose clock ticks once a millisecond.
+    const serial = serials[3] ?? '';
+    const ids = Array.from({ length: 6 }, () => randomUUID());
+    const rows = ids.map(
+      (id) => sql`(${id}, ${serial}, ${IDS.admin}, 'admin@fleet.example', 'simulated', now(),
+        '[{"field":"workMode","label":"Work mode","oldValue":"0","newValue":"1"}]'::jsonb)`,
+    );
+    await sql`INSERT INTO config_history (id, serial, user_id, user_email, transport, written_at, changes)
+      VALUES ${sql.join(rows)}`.execute(t.server.ctx.db);
+    const seen: string[] = [];
+    let cursor: string | null = '';
+    while (cursor !== null) {
+      const next = await page(serial, admin, `?pageSize=4${cursor ? `&cursor=${cursor}` : ''}`);
+      seen.push(...next.items.map((e) => e.id));
+      cursor = next.nextCursor;
+    }
+    expect(seen.slice(0, ids.length)).toEqual([...ids].reverse());
+  });
+
   it('ends a page early rather than answer more than the page cap', async () => {
     const serial = serials[2] ?? '';
     const heavy = () =>
@@ -223,7 +245,7 @@ describe('reading the history a page at a time', () => {
   });
 
   it('refuses a cursor it did not make, naming it', async () => {
-    for (const cursor of ['abc', '99999999999999999_0b6c3c1e-4a52-4d8e-9a43-3f1f0e6c2d11', '1_not-a-uuid']) {
+    for (const cursor of ['abc', '99999999999999999', '1_0b6c3c1e-4a52-4d8e-9a43-3f1f0e6c2d11', '-1']) {
       const answer = await t.call('GET', `${path(ownersSerial)}?cursor=${cursor}`, { token: installerA });
       expect(answer.status).toBe(400);
       expect(answer.body).toMatchObject({ field: 'cursor' });
