@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { serialNumberPattern } from './devices-list.ts';
+import { serialNumberPattern } from './catalogue.ts';
 
 /** The `{serial}` of a configuration-history path. */
 export const historySerialSchema = z

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { serialNumberPattern } from './devices-list.ts';
+import { serialNumberPattern } from './catalogue.ts';
 import { pageOf, sortedListQuerySchema } from './page.ts';
 
-/** A device installed at a site: `modelId` is the devices-list id (e.g. `HX-5000`). */
+/** A device installed at a site: `modelId` is the catalogue's model id (e.g. `HX-5000`). */
 export const deviceSchema = z.object({
   id: z.number().int(),
   modelId: z.string(),
@@ -23,7 +23,7 @@ export type DeviceSortKey = (typeof DEVICE_SORT_KEYS)[number];
 /** The query of every device list: search, page size, sort. */
 export const deviceListQuerySchema = sortedListQuerySchema(DEVICE_SORT_KEYS);
 
-/** The `{id}` of `GET /install/device/{id}`: a devices-list model id such as `HX-5000`. */
+/** The `{id}` of `GET /install/device/{id}`: a catalogue model id such as `HX-5000`. */
 export const modelIdSchema = z.string().regex(/^[A-Za-z0-9-]{1,32}$/, 'a model id such as HX-5000');
 
 /** `GET /install/device/{id}?serial=`: the id is the model id; `serial` picks one device. */

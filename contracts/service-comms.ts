@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { serialNumberPattern } from './devices-list.ts';
+import { serialNumberPattern } from './catalogue.ts';
 
 /**
  * Devices online (DESIGN.md §10, specification §7): devices hold a WebSocket to the configuration

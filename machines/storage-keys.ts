@@ -22,8 +22,8 @@ export const STORAGE_KEYS = {
 
 /** Cache keys (specification §3, "Local cache keys"). */
 export const CACHE_KEYS = {
-  devicesList: 'fleet.cache.devicesList',
-  e1DevicesList: 'fleet.cache.devicesListE1',
+  catalogue: 'fleet.cache.devicesList',
+  e1Catalogue: 'fleet.cache.devicesListE1',
   convertList: 'fleet.cache.convertList',
   deviceSerial: 'fleet.cache.deviceSerial',
   modelNumber: 'fleet.cache.modelNumber',

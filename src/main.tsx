@@ -6,10 +6,10 @@ import * as v from 'valibot';
 import { createActor } from 'xstate';
 import { appConfigSchema } from '../contracts/app-config.ts';
 import { appStatusMachine } from '../machines/app-status/app-status-machine.ts';
-import { AppRoot } from './components/app-root.tsx';
-import { browserConnectivity, workboxServiceWorker } from './components/app-status/app-status-actors.ts';
+import { AppRoot } from './app/app-root.tsx';
+import { browserConnectivity, workboxServiceWorker } from './app/app-status-actors.ts';
+import { createApp } from './app/create-app.ts';
 import { AppStatusBar } from './components/app-status/app-status-bar.tsx';
-import { createApp } from './components/create-app.ts';
 
 // Zod (loaded later, with the screens) compiles its object checks with `new Function` where it may;
 // the Content-Security-Policy forbids eval, so it must not even try (a refused attempt is still

@@ -1,7 +1,8 @@
 import { and } from 'xstate';
 import type { Service } from '../storage-keys.ts';
-import { type AuthEvent, authSetup, messageOf, NO_REFRESH_TOKEN, SESSION_EXPIRED } from './auth-setup.ts';
+import { authSetup, messageOf, NO_REFRESH_TOKEN, SESSION_EXPIRED } from './auth-setup.ts';
 import type { TabMessage } from './auth-tabs.ts';
+import type { AuthEvent } from './auth-types.ts';
 import { asRefreshToken } from './tokens.ts';
 
 const SIGNED_OUT: TabMessage = { kind: 'signedOut' };

@@ -1,7 +1,7 @@
 // valibot rather than zod: the auth machine is part of the sign-in screen's scripts, which a phone
 // loads first (see contracts/app-config.ts).
 import * as v from 'valibot';
-import type { AuthEvent } from './auth-setup.ts';
+import type { AuthEvent } from './auth-types.ts';
 
 /** A token pair as another tab passes it on (the same shape as `tokenPairSchema` in contracts/auth.ts). */
 const tokenPairSchema = v.object({

@@ -1,3 +1,4 @@
+import { errorMessage } from '../../contracts/error-message.ts';
 import type { ReadConfiguration } from '../../src/ble/device-commands.ts';
 import type { BleLink, BleTarget, BleTransport } from '../../src/ble/transport.ts';
 import { TransportError, type TransportErrorKind } from '../../src/ble/transport-error.ts';
@@ -14,7 +15,7 @@ export interface BleProblem {
 /** Any thrown value as a {@link BleProblem}; unexpected errors keep their message. */
 export function problemOf(error: unknown): BleProblem {
   if (error instanceof TransportError) return { kind: error.kind, message: error.message };
-  return { kind: 'unexpected', message: error instanceof Error ? error.message : String(error) };
+  return { kind: 'unexpected', message: errorMessage(error) };
 }
 
 /** Input of the actor that reconnects to a device chosen before. */

@@ -1,5 +1,5 @@
 import { assign, fromPromise, setup } from 'xstate';
-import type { Command } from '../../contracts/devices-list.ts';
+import type { Command } from '../../contracts/catalogue.ts';
 import { type BleLink, type BleProblem, problemOf } from './ble-types.ts';
 
 export interface CommandContext {

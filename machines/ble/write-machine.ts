@@ -1,10 +1,10 @@
 import { assign, fromPromise, setup } from 'xstate';
-import type { DeviceProduct } from '../../src/ble/device-commands.ts';
 import { transportErrorKind } from '../../src/ble/transport-error.ts';
 import { differingSettings } from '../../src/ble/verify-write.ts';
 import { WriteValidationError } from '../../src/ble/write-validation-error.ts';
 import type { FieldError } from '../../src/device-config/encode-form.ts';
 import type { FormGroupModel } from '../../src/device-config/form-fields.ts';
+import type { DeviceProduct } from '../../src/device-config/load-product.ts';
 import { type BleLink, problemOf, type ReadConfiguration } from './ble-types.ts';
 
 /** Whether the device still holds what it held before the write, as far as the app can know. */

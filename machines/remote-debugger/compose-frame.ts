@@ -1,5 +1,5 @@
-import type { DeviceProduct } from '../../src/ble/device-commands.ts';
 import { type Codec, CodecError } from '../../src/codec/types.ts';
+import type { DeviceProduct } from '../../src/device-config/load-product.ts';
 import { parseHex, parseOpcode } from './hex.ts';
 
 /** How the payload after the opcode is entered: raw hex, or named rawData fields. */

@@ -1,6 +1,6 @@
 import type { OnlineDevice } from '../../contracts/service-comms.ts';
-import type { DeviceProduct } from '../../src/ble/device-commands.ts';
 import type { Codec } from '../../src/codec/types.ts';
+import type { DeviceProduct } from '../../src/device-config/load-product.ts';
 import { type Composed, composeFrame, type Draft } from './compose-frame.ts';
 import type { DebugDevice } from './debugger-types.ts';
 import { type DebugPath, type LogEntry, prepend } from './exchange-log.ts';
@@ -80,8 +80,4 @@ export function entry(
 
 export function logged(context: DebuggerContext, line: LogEntry) {
   return { log: prepend(context.log, line), sequence: context.sequence + 1 };
-}
-
-export function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

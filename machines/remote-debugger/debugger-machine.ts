@@ -1,6 +1,7 @@
-import { and, assign, fromPromise, setup } from 'xstate';
+import { type ActorRefFrom, and, assign, fromPromise, setup } from 'xstate';
+import { errorMessage } from '../../contracts/error-message.ts';
 import type { OnlineDevice } from '../../contracts/service-comms.ts';
-import type { DeviceProduct } from '../../src/ble/device-commands.ts';
+import type { DeviceProduct } from '../../src/device-config/load-product.ts';
 import { EMPTY_DRAFT } from './compose-frame.ts';
 import {
   type DebuggerContext,
@@ -9,7 +10,6 @@ import {
   entry,
   isOnline,
   logged,
-  messageOf,
   recompose,
 } from './debugger-context.ts';
 import type { DebugDevice, SendInput } from './debugger-types.ts';
@@ -139,7 +139,8 @@ export const remoteDebuggerMachine = setup({
             onError: {
               target: 'idle',
               actions: assign({
-                searchProblem: ({ event }) => `The devices could not be searched: ${messageOf(event.error)}`,
+                searchProblem: ({ event }) =>
+                  `The devices could not be searched: ${errorMessage(event.error)}`,
               }),
             },
           },
@@ -168,7 +169,7 @@ export const remoteDebuggerMachine = setup({
               target: 'failed',
               actions: assign({
                 onlineProblem: ({ event }) =>
-                  `Which devices are online could not be read: ${messageOf(event.error)}`,
+                  `Which devices are online could not be read: ${errorMessage(event.error)}`,
               }),
             },
           },
@@ -197,7 +198,7 @@ export const remoteDebuggerMachine = setup({
               target: 'productFailed',
               actions: assign({
                 productProblem: ({ event }) =>
-                  `This device's catalogue entry could not be loaded: ${messageOf(event.error)}`,
+                  `This device's catalogue entry could not be loaded: ${errorMessage(event.error)}`,
               }),
             },
           },
@@ -306,7 +307,7 @@ export const remoteDebuggerMachine = setup({
                       const failure = event.error instanceof ExchangeFailure ? event.error : null;
                       const line = entry(context, {
                         outcome: failure?.outcome ?? 'failed',
-                        message: messageOf(event.error),
+                        message: errorMessage(event.error),
                         sent: Array.from(context.sending ?? []),
                       });
                       return { ...logged(context, line), sending: null };
@@ -371,3 +372,6 @@ export const remoteDebuggerMachine = setup({
     },
   },
 });
+
+/** A running console, as the view pieces read from and send to it. */
+export type RemoteDebuggerRef = ActorRefFrom<typeof remoteDebuggerMachine>;

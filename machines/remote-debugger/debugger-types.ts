@@ -1,4 +1,4 @@
-import type { DeviceProduct } from '../../src/ble/device-commands.ts';
+import type { DeviceProduct } from '../../src/device-config/load-product.ts';
 import type { DebugPath, ExchangeOutcome } from './exchange-log.ts';
 
 /** A device the person may debug, as the device search finds it. */

@@ -1,6 +1,7 @@
-import { DeviceAnswerError, type DeviceProduct } from '../../src/ble/device-commands.ts';
+import { DeviceAnswerError } from '../../src/ble/device-commands.ts';
 import { type Codec, CodecError } from '../../src/codec/types.ts';
 import { decodeConfiguration } from '../../src/device-config/decode-values.ts';
+import type { DeviceProduct } from '../../src/device-config/load-product.ts';
 import type { ConfigValue } from '../../src/device-config/process-data.ts';
 import {
   answerOpcode,

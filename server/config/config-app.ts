@@ -12,9 +12,9 @@ import { describeRoute } from '../openapi/route-notes.ts';
 import { catalogueIn } from '../service-comms/catalogue-commands.ts';
 import { serviceCommsRoutes } from '../service-comms/service-comms-routes.ts';
 import { configAuthRoutes } from './auth-routes.ts';
+import { catalogueRoute } from './catalogue-route.ts';
 import { configHistoryRoutes } from './config-history-routes.ts';
 import { fleetDeviceRoutes, installRoutes } from './device-routes.ts';
-import { devicesListRoute } from './devices-list-route.ts';
 import { fleetUserRoutes } from './fleet-user-routes.ts';
 import { ownAccountRoutes } from './own-account-routes.ts';
 import { passwordRoutes } from './password-routes.ts';
@@ -45,7 +45,7 @@ export function createConfigApp(ctx: ServerContext, publicDir: string): Hono<{ V
     }),
     (c) => c.json({ keys: [ctx.configKey.publicJwk] }),
   );
-  app.route('/devices-list', devicesListRoute(ctx.env.LINK_KEY, join(publicDir, 'devices-list.json')));
+  app.route('/devices-list', catalogueRoute(ctx.env.LINK_KEY, join(publicDir, 'devices-list.json')));
 
   app.use('/service-comms/*', signedIn);
   app.route('/', serviceCommsRoutes(ctx, catalogueIn(publicDir)));

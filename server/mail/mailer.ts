@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { errorMessage } from '../../contracts/error-message.ts';
 import { type CodePurpose, createCode } from '../auth/one-time-codes.ts';
 import type { Database } from '../db/schema.ts';
 import type { MailTransport } from './transports.ts';
@@ -100,7 +101,7 @@ export function createMailer(
         .where('id', '=', message.id)
         .execute();
     } catch (error) {
-      const reason = (error instanceof Error ? error.message : String(error)).slice(0, 500);
+      const reason = errorMessage(error).slice(0, 500);
       const failed = message.attempts >= retry.maxAttempts;
       console.error(`[mail] attempt ${message.attempts} to ${message.to_address} failed: ${reason}`);
       await db

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type DeviceEntry, devicesListSchema } from '../../contracts/devices-list.ts';
+import { catalogueSchema, type DeviceEntry } from '../../contracts/catalogue.ts';
 
 /** The bundled devices lists (the catalogue): each model's commands and frame size. */
 const LIST_FILES = ['devices-list.json', 'devices-list-e1.json'];
@@ -16,7 +16,7 @@ export type CatalogueLookup = (modelId: string) => Promise<DeviceEntry | undefin
 export function catalogueIn(publicDir: string): CatalogueLookup {
   return async (modelId) => {
     for (const file of LIST_FILES) {
-      const list = devicesListSchema.parse(JSON.parse(await readFile(join(publicDir, file), 'utf8')));
+      const list = catalogueSchema.parse(JSON.parse(await readFile(join(publicDir, file), 'utf8')));
       const entry = list.devicesList[modelId];
       if (entry) return entry;
     }

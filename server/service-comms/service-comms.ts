@@ -3,6 +3,7 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Kysely } from 'kysely';
 import WebSocket, { type RawData, WebSocketServer } from 'ws';
+import { errorMessage } from '../../contracts/error-message.ts';
 import { DEVICE_CLOSE, type DeviceWelcome, deviceHelloSchema } from '../../contracts/service-comms.ts';
 import { overRateLimit } from '../auth/rate-limit.ts';
 import type { Database } from '../db/schema.ts';
@@ -38,8 +39,6 @@ export interface ServiceCommsOptions {
 export function requestPath(target: string | undefined): string {
   return (target ?? '/').split('?', 1)[0]?.replace(/\/+$/, '') ?? '';
 }
-
-const describe = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /**
  * Devices online (DESIGN.md §10): accepts device sockets, keeps presence in the database, and
@@ -112,7 +111,7 @@ export class ServiceComms {
       } catch (error) {
         this.log.note(
           '[service-comms] failed upgrades',
-          `[service-comms] an upgrade failed: ${describe(error)}`,
+          `[service-comms] an upgrade failed: ${errorMessage(error)}`,
         );
         socket.destroy();
       }
@@ -150,7 +149,10 @@ export class ServiceComms {
 
   /** Log a failure in one socket's handling (summarised) and close that socket. */
   private failed(socket: WebSocket, doing: string, error: unknown): void {
-    this.log.note(`[service-comms] failed ${doing}`, `[service-comms] failed ${doing}: ${describe(error)}`);
+    this.log.note(
+      `[service-comms] failed ${doing}`,
+      `[service-comms] failed ${doing}: ${errorMessage(error)}`,
+    );
     closeSocket(socket, 1011, 'the service failed to handle this connection');
   }
 

@@ -1,4 +1,5 @@
 import type { $Fetch, FetchOptions } from 'ofetch';
+import { errorMessage } from '../../contracts/error-message.ts';
 import type { AccessToken } from '../../machines/auth/tokens.ts';
 import type { Service } from '../../machines/storage-keys.ts';
 import { ApiError, statusOf, toApiError } from './api-error.ts';
@@ -79,7 +80,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     } catch (error) {
       throw fail(
         path,
-        new ApiError(error instanceof Error ? error.message : String(error), {
+        new ApiError(errorMessage(error), {
           status: 401,
           path,
           cause: error,

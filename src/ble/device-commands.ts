@@ -1,7 +1,7 @@
-import type { DeviceEntry } from '../../contracts/devices-list.ts';
+import type { DeviceEntry } from '../../contracts/catalogue.ts';
 import { type Codec, CodecError } from '../codec/types.ts';
-import type { DeviceConfig } from '../device-config/config-schema.ts';
 import { type DecodedConfig, decodeConfiguration } from '../device-config/decode-values.ts';
+import type { DeviceProduct } from '../device-config/load-product.ts';
 import {
   answerOpcode,
   ERROR_OPCODE,
@@ -13,13 +13,6 @@ import {
 import { OperationQueue } from './operation-queue.ts';
 import type { BleLink, BleTarget } from './transport.ts';
 import { TransportError } from './transport-error.ts';
-
-/** A device model as the Bluetooth code needs it: its devices-list entry and its loaded configuration. */
-export interface DeviceProduct {
-  modelId: string;
-  entry: DeviceEntry;
-  config: DeviceConfig;
-}
 
 /** What the person reads when the device answers with an error code. */
 const DEVICE_ERROR_MESSAGES: Record<ErrorCodeName, string> = {

@@ -1,3 +1,4 @@
+import { errorMessage } from '../../contracts/error-message.ts';
 import { TRANSPORT_MESSAGES, TransportError } from './transport-error.ts';
 
 /** The DOMException name of an error, if it has one. */
@@ -7,22 +8,18 @@ function nameOf(error: unknown): string {
     : '';
 }
 
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
 /**
  * A GATT failure worth one more try: Chromium answers a second operation while one is in flight with
  * a NetworkError "GATT operation already in progress", and some adapters with "Unknown error".
  */
 export function isTransientGattError(error: unknown): boolean {
-  return nameOf(error) === 'NetworkError' && /in progress|unknown error|busy/i.test(messageOf(error));
+  return nameOf(error) === 'NetworkError' && /in progress|unknown error|busy/i.test(errorMessage(error));
 }
 
 /** Closing the chooser without a device: the person changed their mind, not an error. */
 export function isChooserCancelled(error: unknown): boolean {
   return (
-    nameOf(error) === 'NotFoundError' && !/adapter|bluetooth.*(off|not available)/i.test(messageOf(error))
+    nameOf(error) === 'NotFoundError' && !/adapter|bluetooth.*(off|not available)/i.test(errorMessage(error))
   );
 }
 
@@ -45,10 +42,10 @@ export function webBluetoothError(error: unknown, stage: GattStage, connected = 
   if (stage === 'connect') return new TransportError('out-of-range', TRANSPORT_MESSAGES.outOfRange, options);
   if (!connected) return new TransportError('disconnected', TRANSPORT_MESSAGES.disconnected, options);
   if (isTransientGattError(error))
-    return new TransportError('transient', `The device was busy: ${messageOf(error)}`, options);
+    return new TransportError('transient', `The device was busy: ${errorMessage(error)}`, options);
   return new TransportError(
     'disconnected',
-    `${TRANSPORT_MESSAGES.disconnected} (${messageOf(error)})`,
+    `${TRANSPORT_MESSAGES.disconnected} (${errorMessage(error)})`,
     options,
   );
 }

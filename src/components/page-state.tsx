@@ -1,8 +1,10 @@
-import { Alert, Button, Center, Group, Loader, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Center, Group, Loader, Stack, Text } from '@mantine/core';
 import { IconAlertTriangle, IconLock, IconQuestionMark } from '@tabler/icons-react';
 import { useRouter } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
+import { errorMessage } from '../../contracts/error-message.ts';
 import { ApiError } from '../api/api-error.ts';
+import { ScreenHeader } from './screen-header.tsx';
 
 /** Shown while a route's loader runs for longer than the router's pending delay. */
 export function PageLoading({ label = 'Loading…' }: { label?: string }) {
@@ -56,12 +58,10 @@ export function PageError({ error, messages }: { error: unknown; messages?: Erro
     ) : (
       <IconAlertTriangle aria-hidden />
     );
-  const detail = error instanceof Error ? error.message : String(error);
+  const detail = errorMessage(error);
   return (
     <Stack gap="md" maw={640}>
-      <Title order={1} size="h2">
-        {errorTitle(error, messages)}
-      </Title>
+      <ScreenHeader title={errorTitle(error, messages)} />
       <Alert color={status === 403 || status === 404 ? 'yellow' : 'red'} icon={icon} role="alert">
         {detail}
       </Alert>

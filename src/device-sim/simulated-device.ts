@@ -1,4 +1,4 @@
-import type { DeviceEntry } from '../../contracts/devices-list.ts';
+import type { DeviceEntry } from '../../contracts/catalogue.ts';
 import { type Codec, CodecError } from '../codec/types.ts';
 import type { DeviceConfig } from '../device-config/config-schema.ts';
 import { buildConfigFrame, decodeConfiguration, defaultRawValues } from '../device-config/decode-values.ts';
@@ -18,7 +18,7 @@ import {
 
 export interface SimulatedDeviceOptions {
   codec: Codec;
-  /** The device's entry in a devices list: frame size and the commands it answers. */
+  /** The device's entry in the catalogue: frame size and the commands it answers. */
   entry: DeviceEntry;
   /** The loaded `{product}-to-form.json`. */
   config: DeviceConfig;

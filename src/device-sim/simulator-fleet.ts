@@ -1,4 +1,4 @@
-import type { DeviceEntry, DevicesList } from '../../contracts/devices-list.ts';
+import type { Catalogue, DeviceEntry } from '../../contracts/catalogue.ts';
 import type { Codec } from '../codec/types.ts';
 import type { DeviceConfig } from '../device-config/config-schema.ts';
 import type { ConfigStore } from './config-store.ts';
@@ -6,15 +6,15 @@ import { SimulatedDevice } from './simulated-device.ts';
 
 export interface SimulatorFleetOptions {
   codec: Codec;
-  /** Devices lists to find a serial number's model in (by its `serialPrefix`). */
-  lists: readonly DevicesList[];
+  /** Catalogue files to find a serial number's model in (by its `serialPrefix`). */
+  lists: readonly Catalogue[];
   /** Loaded device configurations by product key. */
   configs: Readonly<Record<string, DeviceConfig>>;
   store?: ConfigStore;
   now?: () => number;
 }
 
-/** A serial number that no devices list's model claims, or whose configuration is not loaded. */
+/** A serial number that no catalogue model claims, or whose configuration is not loaded. */
 export class UnknownDeviceError extends Error {
   constructor(
     readonly serialNumber: string,

@@ -1,9 +1,10 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { requireAuth } from '../components/route-guards.ts';
+import { requireAuth } from '../app/route-guards.ts';
 import { ShellLayout } from '../components/shell/shell-layout.tsx';
+import { CatalogueStatus } from '../features/catalogue/catalogue-status.tsx';
 
 // Every screen inside the side-menu shell needs a user signed in to both services.
 export const Route = createFileRoute('/_shell')({
   beforeLoad: requireAuth,
-  component: ShellLayout,
+  component: () => <ShellLayout catalogueStatus={<CatalogueStatus />} />,
 });

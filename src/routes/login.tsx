@@ -1,5 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { skipLoginWhenSignedIn } from '../components/route-guards.ts';
+import { skipLoginWhenSignedIn } from '../app/route-guards.ts';
 import { LoginScreen } from '../features/auth/login-screen.tsx';
 
 export const Route = createFileRoute('/login')({

@@ -222,7 +222,10 @@ export function encodePoint(p: PointDef, value: PointValue, sf: number | null | 
       if (typeof value !== 'number' || Number.isNaN(value)) return fail(p, 'takes a number');
       const scaled = typeof sf === 'number' && sf !== 0 ? value / 10 ** sf : value;
       const range = valueRange(p, 0);
-      if (range && (scaled < range.min || scaled > range.max)) fail(p, 'is too large for its type');
+      // ±Infinity is a float a device may send and is written back as it came; a finite value
+      // past the type's largest would only become one by overflowing, so it is refused.
+      const overflows = Number.isFinite(scaled) && range && (scaled < range.min || scaled > range.max);
+      if (overflows) fail(p, 'is too large for its type');
       return writeFloat(scaled, size);
     }
     case 'ipv4':

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { errorMessage } from '../../contracts/error-message.ts';
 import { type GroupDef, type ModelDef, modelSchema, type PointDef } from './model-schema.ts';
 import { bitsOf, isBitfield, isEnum, TYPE_INFO } from './point-types.ts';
 import { SunSpecError } from './sunspec-error.ts';
@@ -126,10 +127,7 @@ export function parseModelDefinition(input: string | unknown, source: string): M
     try {
       raw = JSON.parse(input);
     } catch (cause) {
-      throw new SunSpecError(
-        'bad-definition',
-        `${source}: not valid JSON (${cause instanceof Error ? cause.message : String(cause)})`,
-      );
+      throw new SunSpecError('bad-definition', `${source}: not valid JSON (${errorMessage(cause)})`);
     }
   }
   const parsed = modelSchema.safeParse(raw);

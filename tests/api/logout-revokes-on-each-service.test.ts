@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { waitFor } from 'xstate';
 import { isAuthenticated } from '../../machines/auth/auth-selectors.ts';
 import { refreshTokenKey } from '../../machines/storage-keys.ts';
-import { createAppRuntime } from '../../src/app-runtime.ts';
+import { createAppRuntime } from '../../src/app/app-runtime.ts';
 import { MemoryStorage } from '../machines/fakes.ts';
 import { signIn, testConfig } from './runtime-fixture.ts';
 import { type Answer, startTestServer, type TestServer } from './test-server.ts';
@@ -37,7 +37,7 @@ async function signedIn(logout: { config: Answer; monitoring: Answer }) {
   });
   stop = () => {
     runtime.auth.stop();
-    runtime.devicesList.stop();
+    runtime.catalogue.stop();
     runtime.passwordReset.stop();
   };
   const s = await signIn(runtime, 'installer@solarpros.example', 'Installer#2026');

@@ -11,9 +11,9 @@ import {
   isInitialised,
   loginError,
 } from '../../machines/auth/auth-selectors.ts';
-import { isLoading, listVersion } from '../../machines/devices-list/devices-list-selectors.ts';
+import { isLoading, listVersion } from '../../machines/catalogue/catalogue-selectors.ts';
 import { refreshTokenKey } from '../../machines/storage-keys.ts';
-import { createAppRuntime } from '../../src/app-runtime.ts';
+import { createAppRuntime } from '../../src/app/app-runtime.ts';
 import { MemoryStorage } from '../machines/fakes.ts';
 import { startTestServer, type TestServer } from '../server/harness.ts';
 
@@ -95,12 +95,12 @@ describe('app runtime against the real services', () => {
     expect(loginError(s)).not.toBe('Sign-in failed. Please try again.');
   });
 
-  it('downloads the served devices list with the configured link key', async () => {
+  it('downloads the served catalogue with the configured link key', async () => {
     const { runtime } = start();
-    const s = await waitFor(runtime.devicesList, (x) => !isLoading(x));
+    const s = await waitFor(runtime.catalogue, (x) => !isLoading(x));
     expect(s.context.error).toBeNull();
     expect(listVersion(s)).toBe(7);
-    expect(Object.keys(s.context.devicesList ?? {}).sort()).toEqual(['BX-10', 'HX-5000']);
+    expect(Object.keys(s.context.models ?? {}).sort()).toEqual(['BX-10', 'HX-5000']);
   });
 
   it('refreshes once for five parallel rejected calls on each service, and every call then succeeds', async () => {

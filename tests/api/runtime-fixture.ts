@@ -2,7 +2,7 @@ import { waitFor } from 'xstate';
 import type { AppConfig } from '../../contracts/app-config.ts';
 import { isAuthenticated } from '../../machines/auth/auth-selectors.ts';
 import type { ApiError } from '../../src/api/api-error.ts';
-import { createAppRuntime } from '../../src/app-runtime.ts';
+import { createAppRuntime } from '../../src/app/app-runtime.ts';
 import { MemoryStorage } from '../machines/fakes.ts';
 import type { TestServer } from './test-server.ts';
 

@@ -2,11 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { waitFor } from 'xstate';
 import { isAuthenticated, isInitialised, loginError } from '../../machines/auth/auth-selectors.ts';
 import { resetStep } from '../../machines/auth/password-reset-selectors.ts';
-import {
-  devicesListError,
-  isLoading,
-  listVersion,
-} from '../../machines/devices-list/devices-list-selectors.ts';
+import { catalogueError, isLoading, listVersion } from '../../machines/catalogue/catalogue-selectors.ts';
 import { CACHE_KEYS, refreshTokenKey, STORAGE_KEYS } from '../../machines/storage-keys.ts';
 import { HEADER_UNSAFE_PASSWORD } from '../../src/features/auth/password-reset-actors.ts';
 import { MemoryStorage } from '../machines/fakes.ts';
@@ -42,13 +38,13 @@ const assets = {
 };
 
 describe('app runtime over a real HTTP server', () => {
-  it('downloads the devices list with Basic auth and list-version -1', async () => {
+  it('downloads the catalogue with Basic auth and list-version -1', async () => {
     server = await startTestServer({
       ...assets,
       'GET /config/devices-list': () => ({ status: 200, body: list(9) }),
     });
     const { runtime, storage } = startRuntime(server);
-    const s = await waitFor(runtime.devicesList, (x) => !isLoading(x));
+    const s = await waitFor(runtime.catalogue, (x) => !isLoading(x));
     expect(listVersion(s)).toBe(9);
     const request = server.requests.find((r) => r.path === '/config/devices-list');
     expect(server.requests.every((r) => r.headers['content-type'] === 'application/json')).toBe(true);
@@ -56,9 +52,9 @@ describe('app runtime over a real HTTP server', () => {
       `Basic ${Buffer.from('fleet-link:s3cret').toString('base64')}`,
     );
     expect(request?.headers['list-version']).toBe('-1');
-    expect(JSON.parse(storage.getItem(CACHE_KEYS.devicesList) ?? '{}').listVersion).toBe(9);
+    expect(JSON.parse(storage.getItem(CACHE_KEYS.catalogue) ?? '{}').listVersion).toBe(9);
     expect(s.context.convertList).toEqual({ hybrid5k: 'hybrid5k-to-form.json' });
-    expect(Object.keys(s.context.e1DevicesList ?? {})).toEqual(['HX-5000']);
+    expect(Object.keys(s.context.e1Models ?? {})).toEqual(['HX-5000']);
   });
 
   it('falls back to the bundled devices-list.json and reports the serialized answer on a 401', async () => {
@@ -70,11 +66,11 @@ describe('app runtime over a real HTTP server', () => {
       }),
     });
     const { runtime, messages } = startRuntime(server);
-    const s = await waitFor(runtime.devicesList, (x) => !isLoading(x));
+    const s = await waitFor(runtime.catalogue, (x) => !isLoading(x));
     expect(listVersion(s)).toBe(-1);
-    expect(Object.keys(s.context.devicesList ?? {})).toEqual(['HX-5000']);
-    expect(messages).toEqual([devicesListError(s)]);
-    expect(devicesListError(s)).toBe(
+    expect(Object.keys(s.context.models ?? {})).toEqual(['HX-5000']);
+    expect(messages).toEqual([catalogueError(s)]);
+    expect(catalogueError(s)).toBe(
       'ERROR getting Devices List. {"status":401,"statusText":"Unauthorized","body":{"message":"Bad link key","code":"UNAUTHORIZED"}}',
     );
   });
@@ -85,12 +81,12 @@ describe('app runtime over a real HTTP server', () => {
       'GET /config/devices-list': () => ({ status: 304 }),
     });
     const storage = new MemoryStorage();
-    storage.setItem(CACHE_KEYS.devicesList, JSON.stringify(list(9)));
+    storage.setItem(CACHE_KEYS.catalogue, JSON.stringify(list(9)));
     const { runtime } = startRuntime(server, storage);
-    const s = await waitFor(runtime.devicesList, (x) => !isLoading(x));
+    const s = await waitFor(runtime.catalogue, (x) => !isLoading(x));
     expect(server.requests.find((r) => r.path === '/config/devices-list')?.headers['list-version']).toBe('9');
     expect(listVersion(s)).toBe(9);
-    expect(devicesListError(s)).toBeNull();
+    expect(catalogueError(s)).toBeNull();
   });
 
   it('treats a 304 as a failed download when no list is held', async () => {
@@ -99,21 +95,21 @@ describe('app runtime over a real HTTP server', () => {
       'GET /config/devices-list': () => ({ status: 304 }),
     });
     const { runtime } = startRuntime(server);
-    const s = await waitFor(runtime.devicesList, (x) => !isLoading(x));
+    const s = await waitFor(runtime.catalogue, (x) => !isLoading(x));
     expect(listVersion(s)).toBe(-1);
-    expect(devicesListError(s)).toMatch(/^ERROR getting Devices List\. \{"status":304/);
-    expect(Object.keys(s.context.devicesList ?? {})).toEqual(['HX-5000']);
+    expect(catalogueError(s)).toMatch(/^ERROR getting Devices List\. \{"status":304/);
+    expect(Object.keys(s.context.models ?? {})).toEqual(['HX-5000']);
   });
 
-  it('treats a 200 that is not a devices list as a failed download', async () => {
+  it('treats a 200 that is not a catalogue as a failed download', async () => {
     server = await startTestServer({
       ...assets,
       'GET /config/devices-list': () => ({ status: 200, body: { x: 1 } }),
     });
     const { runtime } = startRuntime(server);
-    const s = await waitFor(runtime.devicesList, (x) => !isLoading(x));
+    const s = await waitFor(runtime.catalogue, (x) => !isLoading(x));
     expect(listVersion(s)).toBe(-1);
-    expect(devicesListError(s)).toMatch(/^ERROR getting Devices List\. \{"status":200,"invalid":/);
+    expect(catalogueError(s)).toMatch(/^ERROR getting Devices List\. \{"status":200,"invalid":/);
   });
 
   it("shows the server's message for a wrong password", async () => {

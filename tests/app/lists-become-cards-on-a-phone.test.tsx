@@ -24,8 +24,8 @@ async function usersListAt(viewport: 'wide' | 'phone') {
 it('shows a list as a table with column headers on a wide screen', async () => {
   await usersListAt('wide');
   const table = await screen.findByRole('table', { name: 'Users' });
-  expect(within(table).getByRole('columnheader', { name: 'E-mail' })).toBeTruthy();
-  expect(within(table).getByRole('link', { name: USERS.owner.name })).toBeTruthy();
+  within(table).getByRole('columnheader', { name: 'E-mail' });
+  within(table).getByRole('link', { name: USERS.owner.name });
   expect(screen.queryByRole('list', { name: 'Users' })).toBeNull();
 });
 

@@ -5,8 +5,8 @@ import userEvent from '@testing-library/user-event';
 import { afterAll, beforeAll } from 'vitest';
 import { SimulatedClock } from 'xstate';
 import { STORAGE_KEYS } from '../../machines/storage-keys.ts';
-import { AppRoot } from '../../src/components/app-root.tsx';
-import { createApp } from '../../src/components/create-app.ts';
+import { AppRoot } from '../../src/app/app-root.tsx';
+import { createApp } from '../../src/app/create-app.ts';
 import { type AppServer, startAppServer } from './app-server.ts';
 
 /** Opening the in-memory database, migrating and seeding it takes seconds on a busy machine. */
@@ -52,7 +52,7 @@ export function renderApp(path: string, server: AppServer) {
   const cleanup = () => {
     view.unmount();
     runtime.auth.stop();
-    runtime.devicesList.stop();
+    runtime.catalogue.stop();
     runtime.passwordReset.stop();
   };
   return { runtime, router, server, storage, clock, user, location, signIn, cleanup };

@@ -26,7 +26,7 @@ describe('the path to resume after sign-in', () => {
     expect(window.localStorage.getItem(resumeKey)).toBe('/users-list?page=0');
     await app.signIn('installer@solarpros.example', 'Installer#2026');
     await expectLocation(app, '/users-list?page=0');
-    expect(await screen.findByRole('heading', { name: 'Users' }, SCREEN_LOAD)).toBeTruthy();
+    await screen.findByRole('heading', { name: 'Users' }, SCREEN_LOAD);
     expect(window.localStorage.getItem(resumeKey)).toBeNull();
   });
 
@@ -48,6 +48,6 @@ describe('the path to resume after sign-in', () => {
     await app.signIn('installer@solarpros.example', 'Installer#2026');
     await waitFor(app.runtime.auth, isAuthenticated);
     await expectLocation(app, '/sites-list?page=2');
-    expect(await screen.findByRole('heading', { name: 'Sites' }, SCREEN_LOAD)).toBeTruthy();
+    await screen.findByRole('heading', { name: 'Sites' }, SCREEN_LOAD);
   });
 });

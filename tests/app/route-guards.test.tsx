@@ -17,7 +17,7 @@ describe('route guards', () => {
     app = renderApp('/site-details/42?tab=devices', server());
     await expectLocation(app, '/login');
     expect(window.localStorage.getItem(resumeKey)).toBe('/site-details/42?tab=devices');
-    expect(await screen.findByRole('button', { name: 'Sign in' })).toBeTruthy();
+    await screen.findByRole('button', { name: 'Sign in' });
   });
 
   it('resumes the stored path after sign-in', async () => {
@@ -25,7 +25,7 @@ describe('route guards', () => {
     await expectLocation(app, '/login');
     await app.signIn(email, password);
     await expectLocation(app, '/users-list?page=0');
-    expect(await screen.findByRole('heading', { name: 'Users' })).toBeTruthy();
+    await screen.findByRole('heading', { name: 'Users' });
   });
 
   it('ignores a stored path that leaves the site and opens /landing instead', async () => {
@@ -41,7 +41,7 @@ describe('route guards', () => {
     await expectLocation(app, '/landing');
     await app.router.navigate({ href: path });
     await expectLocation(app, '/landing');
-    expect(await screen.findByRole('heading', { name: 'Home' })).toBeTruthy();
+    await screen.findByRole('heading', { name: 'Home' });
   });
 
   it('sends the empty path of a signed-out visitor through /landing to /login', async () => {
@@ -55,7 +55,7 @@ describe('route guards', () => {
     ['/device-details-old/HX5K-24-000123', 'Device details'],
   ])('opens %s without sign-in', async (path, heading) => {
     app = renderApp(path, server());
-    expect(await screen.findByRole('heading', { name: heading })).toBeTruthy();
+    await screen.findByRole('heading', { name: heading });
     expect(app.location()).toBe(path);
   });
 
@@ -66,7 +66,7 @@ describe('route guards', () => {
     app.cleanup();
     app = renderApp('/devices-list', server());
     await expectLocation(app, '/devices-list?page=0');
-    expect(await screen.findByRole('heading', { name: 'Devices' })).toBeTruthy();
+    await screen.findByRole('heading', { name: 'Devices' });
   });
 
   it('shows Loading… while the guard waits for the stored session to be refreshed', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { safeResumePath } from '../../src/components/resume-path.ts';
+import { safeResumePath } from '../../src/app/resume-path.ts';
 import { opensMenu } from '../../src/components/shell/edge-swipe.ts';
 import {
   IOS_TRANSITION_MS,

@@ -1,7 +1,7 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { waitFor as waitForActor } from 'xstate';
-import { isLoading } from '../../machines/devices-list/devices-list-selectors.ts';
+import { isLoading } from '../../machines/catalogue/catalogue-selectors.ts';
 import { USERS } from './app-server.ts';
 import { setViewport } from './dom-setup.ts';
 import { expectLocation, renderApp, startAppServerForFile } from './render-app.tsx';
@@ -27,31 +27,31 @@ async function signedIn(who: keyof typeof USERS) {
 }
 
 const menu = () => screen.getByRole('navigation', { name: 'Fleet Manager' });
-const versionLabel = () => screen.getByTestId('devices-list-version');
+const versionLabel = () => screen.getByTestId('catalogue-version');
 
-/** Waits until the devices list has finished loading (a download, a fallback or both failed). */
+/** Waits until the catalogue has finished loading (a download, a fallback or both failed). */
 const listLoaded = (current: ReturnType<typeof renderApp>) =>
-  waitForActor(current.runtime.devicesList, (s) => !isLoading(s));
+  waitForActor(current.runtime.catalogue, (s) => !isLoading(s));
 
 describe('shell', () => {
-  it("shows the title, the user's name, the devices-list version and the main menu", async () => {
+  it("shows the title, the user's name, the catalogue's version and the main menu", async () => {
     await signedIn('installer');
-    expect(await screen.findByText(USERS.installer.name)).toBeTruthy();
-    expect((await screen.findByTestId('devices-list-version')).textContent).toBe('Devices list v7');
+    await screen.findByText(USERS.installer.name);
+    expect((await screen.findByTestId('catalogue-version')).textContent).toBe('Devices list v7');
     const links = within(menu())
       .getAllByRole('link')
       .map((link) => link.textContent);
     expect(links).toEqual(['Home', 'Sites', 'Devices', 'Users']);
-    expect(screen.getByRole('button', { name: 'Logout' })).toBeTruthy();
+    screen.getByRole('button', { name: 'Logout' });
   });
 
-  it('says the bundled copy is in use when the devices list cannot be downloaded', async () => {
+  it('says the bundled copy is in use when the catalogue cannot be downloaded', async () => {
     server().override((_, path) =>
       path === '/config/devices-list' ? Response.json({ message: 'down' }, { status: 503 }) : undefined,
     );
     const current = await signedIn('installer');
     await listLoaded(current);
-    const label = await screen.findByTestId('devices-list-version');
+    const label = await screen.findByTestId('catalogue-version');
     expect(label.textContent).toBe('Devices list: bundled copy');
     expect(label.getAttribute('title')).toContain('ERROR getting Devices List.');
   });
@@ -68,8 +68,8 @@ describe('shell', () => {
 
   it('adds Site Manager and Remote Debugger for company staff', async () => {
     await signedIn('admin');
-    expect(await within(menu()).findByRole('link', { name: 'Site Manager' })).toBeTruthy();
-    expect(within(menu()).getByRole('link', { name: 'Remote Debugger' })).toBeTruthy();
+    await within(menu()).findByRole('link', { name: 'Site Manager' });
+    within(menu()).getByRole('link', { name: 'Remote Debugger' });
   });
 
   it('logs out to /login, and the staff items go with the session', async () => {
@@ -90,7 +90,7 @@ describe('shell', () => {
   });
 });
 
-describe('devices-list refresh', () => {
+describe('catalogue refresh', () => {
   it('goes to /landing, reloads, and stays disabled for 20 000 ms after the reload', async () => {
     const current = await signedIn('installer');
     await listLoaded(current);
@@ -139,7 +139,7 @@ describe('devices-list refresh', () => {
       .at(-1);
     expect(download?.headers.get('list-version')).toBe('7');
     expect(download?.status).toBe(304);
-    expect((await screen.findByTestId('devices-list-version')).textContent).toBe('Devices list v7');
+    expect((await screen.findByTestId('catalogue-version')).textContent).toBe('Devices list v7');
   });
 });
 

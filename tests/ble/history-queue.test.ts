@@ -2,7 +2,7 @@ import 'fake-indexeddb/auto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configHistoryPageSchema } from '../../contracts/config-history.ts';
 import { devicePageSchema } from '../../contracts/devices.ts';
-import { HistoryQueue, type SendRecord } from '../../src/features/devices/ble/history-queue.ts';
+import { HistoryQueue, type SendRecord } from '../../src/features/devices/configure/history-queue.ts';
 import { IDS, startTestServer, type TestServer } from '../server/harness.ts';
 
 let t: TestServer;

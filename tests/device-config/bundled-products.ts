@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { type DeviceEntry, devicesListSchema } from '../../contracts/devices-list.ts';
+import { catalogueSchema, type DeviceEntry } from '../../contracts/catalogue.ts';
 import type { DeviceConfig } from '../../src/device-config/config-schema.ts';
 import { requireDeviceConfig } from '../../src/device-config/load-config.ts';
 
@@ -15,11 +15,11 @@ export interface BundledProduct {
   config: DeviceConfig;
 }
 
-/** Every product of both bundled devices lists, with its loaded configuration. */
+/** Every product of both bundled catalogue files, with its loaded configuration. */
 export function bundledProducts(): BundledProduct[] {
   const convert = readPublic('convert-list.json') as Record<string, string>;
   return ['devices-list.json', 'devices-list-e1.json'].flatMap((listFile) => {
-    const list = devicesListSchema.parse(readPublic(listFile));
+    const list = catalogueSchema.parse(readPublic(listFile));
     return Object.entries(list.devicesList).map(([modelId, entry]) => {
       const file = convert[entry.productKey] ?? `${entry.productKey}-to-form.json`;
       return {

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { devicesListSchema } from '../../contracts/devices-list.ts';
+import { catalogueSchema } from '../../contracts/catalogue.ts';
 import { loadCodec } from '../../src/codec/load-node.ts';
 import type { Codec } from '../../src/codec/types.ts';
 import { SimulatorFleet, UnknownDeviceError } from '../../src/device-sim/simulator-fleet.ts';
@@ -10,7 +10,7 @@ let codec: Codec;
 beforeAll(async () => {
   codec = await loadCodec();
   const lists = ['devices-list.json', 'devices-list-e1.json'].map((f) =>
-    devicesListSchema.parse(readPublic(f)),
+    catalogueSchema.parse(readPublic(f)),
   );
   const configs = Object.fromEntries(bundledProducts().map((p) => [p.entry.productKey, p.config]));
   fleet = new SimulatorFleet({ codec, lists, configs });

@@ -156,7 +156,7 @@ describe('offline start', () => {
       await page.getByRole('heading', { name: 'SunSpec configuration' }).waitFor();
       await page.getByText(OFFLINE_NOTICE).waitFor();
 
-      // The bundled devices list is there too, from the offline copy.
+      // The bundled catalogue is there too, from the offline copy.
       const list = await page.evaluate(
         async () => (await (await fetch('/devices-list.json')).json()) as object,
       );
@@ -165,7 +165,7 @@ describe('offline start', () => {
       // The connection comes back: the notice goes.
       await page.context().setOffline(false);
       await page.getByText(OFFLINE_NOTICE).waitFor({ state: 'detached' });
-      // Offline, only the failed requests are logged, and the devices-list failure the
+      // Offline, only the failed requests are logged, and the catalogue's failure the
       // specification asks to log ('ERROR getting Devices List.'); nothing else.
       const expected = /Failed to load resource|ERR_INTERNET_DISCONNECTED|ERROR getting Devices List\./;
       expect(problems.filter((p) => !expected.test(p))).toEqual([]);

@@ -57,7 +57,7 @@ describe('the shell', () => {
     expect(names.map((name) => name.trim())).toEqual(['Home', 'Sites', 'Devices', 'Users']);
   });
 
-  it('keeps the devices-list refresh disabled for 20 seconds after a refresh', async () => {
+  it('keeps the catalogue refresh disabled for 20 seconds after a refresh', async () => {
     context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const page = await context.newPage();
     await page.clock.install();
@@ -79,7 +79,7 @@ describe('the shell', () => {
     // The 20 s start once the list has reloaded, which takes real time: wait for it before
     // moving the page's fake clock, so the cooldown timer exists when the clock runs.
     await page
-      .getByTestId('devices-list-version')
+      .getByTestId('catalogue-version')
       .filter({ hasText: /^Devices list v\d+$/ })
       .waitFor();
     await expect(refresh.isDisabled()).resolves.toBe(true);

@@ -1,7 +1,7 @@
 import { type AnyActorLogic, createActor } from 'xstate';
 import type { TokenPair } from '../../contracts/auth.ts';
 import { authMachine } from '../../machines/auth/auth-machine.ts';
-import type { EndSessionInput, LoginNavigation } from '../../machines/auth/auth-setup.ts';
+import type { EndSessionInput, LoginNavigation } from '../../machines/auth/auth-types.ts';
 import type { AccessToken, RefreshToken } from '../../machines/auth/tokens.ts';
 import { refreshTokenKey, type Service, STORAGE_KEYS } from '../../machines/storage-keys.ts';
 import { createTabChannel, type TabChannelOptions } from '../../src/features/auth/tab-channel.ts';

@@ -1,8 +1,8 @@
 import { createActor, SimulatedClock } from 'xstate';
+import { createBleActors } from '../../machines/ble/ble-actors.ts';
 import { connectionMachine } from '../../machines/ble/connection-machine.ts';
 import { passwordMachine } from '../../machines/ble/password-machine.ts';
 import { writeMachine } from '../../machines/ble/write-machine.ts';
-import { createBleActors } from '../../src/ble/ble-actors.ts';
 import { targetOf } from '../../src/ble/device-commands.ts';
 import { SimulatedTransport } from '../../src/ble/simulated-transport.ts';
 import type { BleLink, BleTarget, BleTransport } from '../../src/ble/transport.ts';

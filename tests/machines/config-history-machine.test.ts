@@ -6,8 +6,8 @@ import { createActor, waitFor } from 'xstate';
 import { devicePageSchema } from '../../contracts/devices.ts';
 import { configHistoryMachine } from '../../machines/ble/config-history-machine.ts';
 import type { ApiClient } from '../../src/api/api-client.ts';
-import { createConfigHistoryActors } from '../../src/features/devices/ble/config-history-actors.ts';
-import { HistoryQueue } from '../../src/features/devices/ble/history-queue.ts';
+import { createConfigHistoryActors } from '../../src/features/devices/configure/config-history-actors.ts';
+import { HistoryQueue } from '../../src/features/devices/configure/history-queue.ts';
 import { IDS, startTestServer, type TestServer } from '../server/harness.ts';
 
 let t: TestServer;

@@ -9,14 +9,14 @@ import {
   bleWriteModelDriver,
 } from './ble-model-drivers.ts';
 import { bleConnectionModel, blePasswordModel, bleWriteModel } from './ble-models.ts';
-import { devicesListModel } from './devices-list-model.ts';
-import { devicesListModelDriver } from './devices-list-model-driver.ts';
+import { catalogueModel } from './catalogue-model.ts';
+import { catalogueModelDriver } from './catalogue-model-driver.ts';
 
 // Every shortest and every simple path of each abstract model, run against the real machine
 // with hand-answered actors. A fresh driver (and machine) per path.
 const suites: Array<[string, AnyStateMachine, () => ReturnType<typeof authModelDriver>]> = [
   ['auth machine', authModel, authModelDriver],
-  ['devices list machine', devicesListModel, devicesListModelDriver],
+  ['catalogue machine', catalogueModel, catalogueModelDriver],
   ['Bluetooth connection machine', bleConnectionModel, bleConnectionModelDriver],
   ['Bluetooth password machine', blePasswordModel, blePasswordModelDriver],
   ['Bluetooth write machine', bleWriteModel, bleWriteModelDriver],

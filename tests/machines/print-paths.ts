@@ -2,7 +2,7 @@ import type { AnyStateMachine } from 'xstate';
 import { createTestModel } from 'xstate/graph';
 import { authModel } from './auth-model.ts';
 import { bleConnectionModel, blePasswordModel, bleWriteModel } from './ble-models.ts';
-import { devicesListModel } from './devices-list-model.ts';
+import { catalogueModel } from './catalogue-model.ts';
 
 /**
  * `npm run test:paths`: prints every shortest and simple path of the abstract models that
@@ -17,7 +17,7 @@ interface PrintedPath {
 
 const models: Array<[string, AnyStateMachine]> = [
   ['auth', authModel],
-  ['devices-list', devicesListModel],
+  ['catalogue', catalogueModel],
   ['ble-connection', bleConnectionModel],
   ['ble-password', blePasswordModel],
   ['ble-write', bleWriteModel],

@@ -2,9 +2,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { composeFrame, EMPTY_DRAFT, OPCODE_MESSAGE } from '../../machines/remote-debugger/compose-frame.ts';
 import { parseHex, parseOpcode, toHex } from '../../machines/remote-debugger/hex.ts';
 import { readAnswer } from '../../machines/remote-debugger/read-answer.ts';
-import type { DeviceProduct } from '../../src/ble/device-commands.ts';
 import { loadCodec } from '../../src/codec/load-node.ts';
 import type { Codec } from '../../src/codec/types.ts';
+import type { DeviceProduct } from '../../src/device-config/load-product.ts';
 import { SimulatedDevice } from '../../src/device-sim/simulated-device.ts';
 import { bundledProducts } from '../device-config/bundled-products.ts';
 

@@ -8,9 +8,9 @@ import {
   type SendInput,
 } from '../../machines/remote-debugger/debugger-types.ts';
 import { type LogEntry, logFileText } from '../../machines/remote-debugger/exchange-log.ts';
-import type { DeviceProduct } from '../../src/ble/device-commands.ts';
 import { loadCodec } from '../../src/codec/load-node.ts';
 import type { Codec } from '../../src/codec/types.ts';
+import type { DeviceProduct } from '../../src/device-config/load-product.ts';
 import { SimulatedDevice } from '../../src/device-sim/simulated-device.ts';
 import { bundledProducts } from '../device-config/bundled-products.ts';
 

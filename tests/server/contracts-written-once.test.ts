@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { catalogueSchema, serialNumberPattern } from '../../contracts/catalogue.ts';
 import { installDeviceQuerySchema } from '../../contracts/devices.ts';
-import { devicesListSchema, serialNumberPattern } from '../../contracts/devices-list.ts';
 
 describe('one serial-number pattern', () => {
-  it('the device query accepts exactly the serials the devices-list pattern accepts', () => {
+  it('the device query accepts exactly the serials the catalogue pattern accepts', () => {
     const serialLike = fc.oneof(
       fc.stringMatching(serialNumberPattern),
       fc.stringMatching(/^[A-Z0-9-]{1,20}$/),
@@ -22,7 +22,7 @@ describe('one serial-number pattern', () => {
 
   it("fits every bundled model's serial prefix", () => {
     for (const file of ['public/devices-list.json', 'public/devices-list-e1.json']) {
-      const list = devicesListSchema.parse(JSON.parse(readFileSync(file, 'utf8')));
+      const list = catalogueSchema.parse(JSON.parse(readFileSync(file, 'utf8')));
       for (const entry of Object.values(list.devicesList)) {
         const serial = `${entry.serialPrefix}-24-000123`;
         expect(serialNumberPattern.test(serial)).toBe(true);

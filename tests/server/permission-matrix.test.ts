@@ -173,7 +173,7 @@ const TABLE: Row[] = [
   { service: 'monitoring', call: 'GET /me',                            answers: signedIn, request: () => ({ path: '/me' }) },
 ];
 
-/** The devices-list model of a seeded serial number. */
+/** The catalogue model of a seeded serial number. */
 function modelOf(serial: string): string {
   return serial.startsWith('HX5K') ? 'HX-5000' : serial.startsWith('BX10') ? 'BX-10' : 'E1-40';
 }

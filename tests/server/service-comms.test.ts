@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { devicesListSchema } from '../../contracts/devices-list.ts';
+import { catalogueSchema } from '../../contracts/catalogue.ts';
 import {
   type CommandLog,
   commandLogSchema,
@@ -109,7 +109,7 @@ describe('a command to an online device', () => {
 describe('raw frames and catalogue commands', () => {
   const catalogueOf = (modelId: string) => {
     const lists = ['public/devices-list.json', 'public/devices-list-e1.json'].map((file) =>
-      devicesListSchema.parse(JSON.parse(readFileSync(file, 'utf8'))),
+      catalogueSchema.parse(JSON.parse(readFileSync(file, 'utf8'))),
     );
     const entry = lists.map((list) => list.devicesList[modelId]).find(Boolean);
     if (!entry) throw new Error(`no catalogue entry for ${modelId}`);

@@ -169,7 +169,7 @@ describe('what is never served', () => {
 describe('large JSON answers', () => {
   const linkAuth = `Basic ${Buffer.from('fleet:dev-link-key').toString('base64')}`;
 
-  it('compresses the devices list for a client that accepts brotli, and still parses as the list', async () => {
+  it('compresses the catalogue for a client that accepts brotli, and still parses as the list', async () => {
     const plain = await get('/config/devices-list', { Authorization: linkAuth });
     const body = await plain.text();
     expect(body.length).toBeGreaterThan(1024);

@@ -7,6 +7,19 @@ import { encodeModel } from '../../src/sunspec/encode-model.ts';
 import type { GroupDef, PointDef } from '../../src/sunspec/model-schema.ts';
 import { bundled, catalogue, chain } from './fixtures.ts';
 
+/** float32 +Infinity and -Infinity as the two registers a device sends. */
+const INFINITY_32 = [0x7f80, 0];
+const MINUS_INFINITY_32 = [0xff80, 0];
+
+/**
+ * Counterexamples fast-check found, kept as fixed cases: model → the point and the registers it
+ * held. Model 112's TmpSnk holding float32 +Infinity (seed 1789561423) failed to encode as
+ * "too large for its type".
+ */
+const FOUND: Record<number, { point: string; registers: number[] }[]> = {
+  112: [{ point: 'TmpSnk', registers: INFINITY_32 }],
+};
+
 const words = (n: number) => fc.array(fc.integer({ min: 0, max: 0xffff }), { minLength: n, maxLength: n });
 
 /** Register contents a device can send for a point, in the one form each value encodes back to. */
@@ -18,10 +31,14 @@ function registersFor(p: PointDef, size: number): fc.Arbitrary<number[]> {
         fc.constant<number[]>([0x8000]),
       );
     case 'float32':
-      return words(2).map(([a = 0, b = 0]) => {
-        const nan = (a & 0x7f80) === 0x7f80 && ((a & 0x7f) !== 0 || b !== 0);
-        return nan ? [0x7fc0, 0] : [a, b];
-      });
+      return fc.oneof(
+        words(2).map(([a = 0, b = 0]) => {
+          const nan = (a & 0x7f80) === 0x7f80 && ((a & 0x7f) !== 0 || b !== 0);
+          return nan ? [0x7fc0, 0] : [a, b];
+        }),
+        // A device may report +Infinity or -Infinity: rare among random words, so asked for.
+        fc.constantFrom<number[]>(INFINITY_32, MINUS_INFINITY_32),
+      );
     case 'float64':
       return words(4).map((w) => {
         const view = new DataView(new ArrayBuffer(8));
@@ -83,7 +100,34 @@ describe('encode(decode(registers)) gives back the registers', () => {
         const decoded = decodeModel(registers, layout.definition, layout.address);
         expect(encodeModel(decoded)).toEqual(registers);
       }),
-      { numRuns: 200 },
+      { numRuns: 200, examples: examplesFor(layout, varied) },
     );
   });
+
+  it('keeps float32 +Infinity and -Infinity from a device (model 112, TmpSnk; seed 1789561423)', () => {
+    const layout = layouts().find((m) => m.id === 112) as DecodedModel;
+    const point = layout.points.find((p) => p.def.name === 'TmpSnk');
+    if (!point) throw new Error('model 112 has no TmpSnk');
+    for (const [words32, value] of [
+      [INFINITY_32, Number.POSITIVE_INFINITY],
+      [MINUS_INFINITY_32, Number.NEGATIVE_INFINITY],
+    ] as const) {
+      const registers = layout.registers.slice();
+      registers.set(words32, point.offset);
+      const decoded = decodeModel(registers, layout.definition, layout.address);
+      expect(decoded.points.find((p) => p.def.name === 'TmpSnk')?.value).toBe(value);
+      expect(encodeModel(decoded)).toEqual(registers);
+    }
+  });
 });
+
+/** The kept counterexamples of a model as whole examples: every other point as the layout has it. */
+function examplesFor(layout: DecodedModel, varied: DecodedModel['points']): [number[][]][] {
+  return (FOUND[layout.id] ?? []).map((found) => [
+    varied.map((p) =>
+      p.def.name === found.point
+        ? found.registers
+        : Array.from(layout.registers.subarray(p.offset, p.offset + p.size)),
+    ),
+  ]);
+}

@@ -1,6 +1,7 @@
 import { Alert, Button, Stack } from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
 import { useState } from 'react';
+import { errorMessage } from '../../../contracts/error-message.ts';
 
 interface ExportCsvButtonProps {
   /** Collects the rows (every page of the current filter) and saves them as CSV. */
@@ -22,7 +23,7 @@ export function ExportCsvButton({ onExport, label }: ExportCsvButtonProps) {
     try {
       await onExport();
     } catch (failure) {
-      setError(failure instanceof Error ? failure.message : String(failure));
+      setError(errorMessage(failure));
     } finally {
       setExporting(false);
     }

@@ -9,13 +9,13 @@ export interface SortOption {
   label: string;
 }
 
-interface ListToolbarProps {
+interface ListToolbarProps<S extends ListSearch> {
   /** e.g. "Search sites". */
   searchLabel: string;
-  searchHint?: string;
-  search: ListSearch;
+  searchHint?: string | undefined;
+  search: S;
   sortOptions: readonly SortOption[];
-  onChange: (next: ListSearch) => void;
+  onChange: (next: S) => void;
   /** Collects every row of the current filter and saves it as CSV. */
   onExport: () => Promise<void>;
 }
@@ -26,14 +26,14 @@ const DEFAULT_SORT = '';
  * Search, sort and CSV export above a list. A new search starts again at page 0; sort and
  * search live in the URL, so a reload or a shared link shows the same list.
  */
-export function ListToolbar({
+export function ListToolbar<S extends ListSearch>({
   searchLabel,
   searchHint,
   search,
   sortOptions,
   onChange,
   onExport,
-}: ListToolbarProps) {
+}: ListToolbarProps<S>) {
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const q = String(new FormData(event.currentTarget).get('q') ?? '').trim();

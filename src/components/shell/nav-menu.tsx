@@ -12,8 +12,7 @@ import { Link, useRouterState } from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';
 import type { ReactNode } from 'react';
 import { currentEmail, currentUserName, isCompanyStaff } from '../../../machines/auth/auth-selectors.ts';
-import { DevicesListStatus } from '../../features/devices-list/devices-list-status.tsx';
-import { useRuntime } from '../runtime-context.tsx';
+import { useRuntime } from '../../app/runtime-context.tsx';
 import { MotionSetting } from './motion-setting.tsx';
 
 type MenuPath =
@@ -42,8 +41,14 @@ const STAFF_ITEMS: MenuItem[] = [
   { label: 'Remote Debugger', to: '/remote-debugger', icon: <IconBug size={18} aria-hidden /> },
 ];
 
-/** The side menu: title, signed-in user, devices-list version, screens, and the Account section. */
-export function NavMenu({ onNavigate }: { onNavigate: () => void }) {
+/** The side menu: title, signed-in user, the catalogue's version, screens, and the Account section. */
+export function NavMenu({
+  onNavigate,
+  catalogueStatus,
+}: {
+  onNavigate: () => void;
+  catalogueStatus: ReactNode;
+}) {
   const { auth, config } = useRuntime();
   const name = useSelector(auth, currentUserName);
   const email = useSelector(auth, currentEmail);
@@ -59,7 +64,7 @@ export function NavMenu({ onNavigate }: { onNavigate: () => void }) {
         <Text size="sm" fw={600} data-testid="user-name">
           {name || email}
         </Text>
-        <DevicesListStatus />
+        {catalogueStatus}
       </Stack>
       <ScrollArea component="nav" aria-labelledby="menu-title" style={{ flex: 1 }} px="xs">
         {items.map((item) => (

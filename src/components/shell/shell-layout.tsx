@@ -2,7 +2,7 @@ import '../../styles/mantine-all.css';
 import { AppShell, Burger, em, Group, px, Text, useMantineTheme } from '@mantine/core';
 import { useDisclosure, useHotkeys, useMediaQuery } from '@mantine/hooks';
 import { Outlet } from '@tanstack/react-router';
-import { useEffect, useRef } from 'react';
+import { type ReactNode, useEffect, useRef } from 'react';
 import { NavMenu } from './nav-menu.tsx';
 import { PageTransition } from './page-transition.tsx';
 import { useEdgeSwipe } from './use-edge-swipe.ts';
@@ -16,8 +16,11 @@ const DRAWER_BELOW = 'sm';
  * screens, a drawer behind a burger (or an edge swipe) on phones. A closed drawer is `inert`, so
  * Tab and screen readers skip what cannot be seen; opening it moves focus to its first link, and
  * closing it with the burger or Escape gives focus back to the burger.
+ *
+ * `catalogueStatus` is the catalogue's version and refresh button for the menu, passed in by the
+ * route so that this shared frame imports no feature.
  */
-export function ShellLayout() {
+export function ShellLayout({ catalogueStatus }: { catalogueStatus: ReactNode }) {
   const [opened, { open, close }] = useDisclosure(false);
   const { style, durationMs } = useMotion();
   const theme = useMantineTheme();
@@ -62,7 +65,7 @@ export function ShellLayout() {
         </Group>
       </AppShell.Header>
       <AppShell.Navbar ref={navbar} id="side-menu" aria-label="Side menu" inert={phone === true && !opened}>
-        <NavMenu onNavigate={close} />
+        <NavMenu onNavigate={close} catalogueStatus={catalogueStatus} />
       </AppShell.Navbar>
       <AppShell.Main id="main-content" tabIndex={-1}>
         <PageTransition style={style} durationMs={durationMs}>

@@ -2,8 +2,9 @@ import { Alert, Badge, Button, Card, Checkbox, Group, Stack, Switch, Table, Text
 import { useMediaQuery } from '@mantine/hooks';
 import { useRouter } from '@tanstack/react-router';
 import { useState } from 'react';
+import { errorMessage } from '../../../contracts/error-message.ts';
 import type { SiteDetails, SiteRole } from '../../../contracts/sites.ts';
-import { useRuntime } from '../runtime-context.tsx';
+import { useRuntime } from '../../app/runtime-context.tsx';
 import { changeRoles, setAccess } from './site-access-api.ts';
 
 export const SITE_ROLES: { value: SiteRole; label: string }[] = [
@@ -33,7 +34,7 @@ function AccessRowView({ row, canManage, phone }: { row: AccessRow; canManage: b
       await call();
       await router.invalidate();
     } catch (failure) {
-      setError(failure instanceof Error ? failure.message : String(failure));
+      setError(errorMessage(failure));
     } finally {
       setBusy(null);
     }

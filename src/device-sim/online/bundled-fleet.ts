@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type DevicesList, devicesListSchema } from '../../../contracts/devices-list.ts';
+import { type Catalogue, catalogueSchema } from '../../../contracts/catalogue.ts';
 import { loadCodec } from '../../codec/load-node.ts';
 import type { DeviceConfig } from '../../device-config/config-schema.ts';
 import { requireDeviceConfig } from '../../device-config/load-config.ts';
@@ -16,7 +16,7 @@ const LIST_FILES = ['devices-list.json', 'devices-list-e1.json'];
 export async function bundledFleet(publicDir = 'public'): Promise<SimulatorFleet> {
   const read = (file: string): unknown => JSON.parse(readFileSync(join(publicDir, file), 'utf8'));
   const convert = read('convert-list.json') as Record<string, string>;
-  const lists: DevicesList[] = LIST_FILES.map((file) => devicesListSchema.parse(read(file)));
+  const lists: Catalogue[] = LIST_FILES.map((file) => catalogueSchema.parse(read(file)));
   const configs: Record<string, DeviceConfig> = {};
   for (const list of lists)
     for (const entry of Object.values(list.devicesList)) {

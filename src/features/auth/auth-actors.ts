@@ -2,7 +2,7 @@ import type { $Fetch } from 'ofetch';
 import { fromPromise } from 'xstate';
 import type { AppConfig } from '../../../contracts/app-config.ts';
 import type { TokenPair } from '../../../contracts/auth.ts';
-import type { EndSessionInput } from '../../../machines/auth/auth-setup.ts';
+import type { EndSessionInput } from '../../../machines/auth/auth-types.ts';
 import type { AccessToken, RefreshToken } from '../../../machines/auth/tokens.ts';
 import type { Service } from '../../../machines/storage-keys.ts';
 import { ApiError, toApiError } from '../../api/api-error.ts';

@@ -4,8 +4,8 @@ import { useSelector } from '@xstate/react';
 import { useState } from 'react';
 import { isAuthenticated } from '../../../machines/auth/auth-selectors.ts';
 import { STORAGE_KEYS } from '../../../machines/storage-keys.ts';
-import { HOME_PATH, safeResumePath } from '../../components/resume-path.ts';
-import { useRuntime } from '../../components/runtime-context.tsx';
+import { HOME_PATH, safeResumePath } from '../../app/resume-path.ts';
+import { useRuntime } from '../../app/runtime-context.tsx';
 import { ResetPassword } from './reset-password.tsx';
 import { SignInForm } from './sign-in-form.tsx';
 

@@ -6,7 +6,7 @@ import {
   resetError,
   resetStep,
 } from '../../../machines/auth/password-reset-selectors.ts';
-import { useRuntime } from '../../components/runtime-context.tsx';
+import { useRuntime } from '../../app/runtime-context.tsx';
 import { ResetRequestForm } from './reset-request-form.tsx';
 import { ResetSubmitForm } from './reset-submit-form.tsx';
 

@@ -3,8 +3,8 @@ import { Alert, Anchor, Button, PasswordInput, Stack, TextInput } from '@mantine
 import { useSelector } from '@xstate/react';
 import { useForm } from 'react-hook-form';
 import { isSigningIn, loginError } from '../../../machines/auth/auth-selectors.ts';
+import { useRuntime } from '../../app/runtime-context.tsx';
 import { ROUTE_FOCUS_ATTRIBUTE } from '../../components/route-focus.tsx';
-import { useRuntime } from '../../components/runtime-context.tsx';
 import { type SignInValues, signInSchema } from './sign-in-schemas.ts';
 
 /**

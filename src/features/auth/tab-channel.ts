@@ -1,6 +1,6 @@
 import { type AnyEventObject, fromCallback } from 'xstate';
-import type { AuthEvent } from '../../../machines/auth/auth-setup.ts';
 import { siblingEvent, TAB_CHANNEL_NAME, type TabPost } from '../../../machines/auth/auth-tabs.ts';
+import type { AuthEvent } from '../../../machines/auth/auth-types.ts';
 import { refreshTokenKey } from '../../../machines/storage-keys.ts';
 
 /** The part of `BroadcastChannel` the tab channel uses. */

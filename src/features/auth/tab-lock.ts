@@ -1,6 +1,6 @@
 import { type AnyEventObject, fromCallback } from 'xstate';
-import type { AuthEvent } from '../../../machines/auth/auth-setup.ts';
 import { refreshLockName } from '../../../machines/auth/auth-tabs.ts';
+import type { AuthEvent } from '../../../machines/auth/auth-types.ts';
 import type { Service } from '../../../machines/storage-keys.ts';
 
 /** The part of the Web Locks API (`navigator.locks`) the refresh lock uses. */

@@ -1,5 +1,5 @@
 import { ApiError } from '../../api/api-error.ts';
-import type { AppRuntime } from '../../app-runtime.ts';
+import type { AppRuntime } from '../../app/app-runtime.ts';
 import { fetchInstall } from './devices-api.ts';
 
 const SERIAL = /^[A-Z0-9]{2,8}-\d{2}-\d{6}$/;

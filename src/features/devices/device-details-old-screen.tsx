@@ -1,8 +1,9 @@
-import { Stack, Text, Title } from '@mantine/core';
+import { Stack } from '@mantine/core';
 import { getRouteApi } from '@tanstack/react-router';
-import { serialNumberPattern } from '../../../contracts/devices-list.ts';
+import { serialNumberPattern } from '../../../contracts/catalogue.ts';
 import { OpenScreen } from '../../components/open-screen.tsx';
-import { ConfigurePanel } from './ble/configure-panel.tsx';
+import { ScreenHeader } from '../../components/screen-header.tsx';
+import { ConfigurePanel } from './configure/configure-panel.tsx';
 
 const route = getRouteApi('/device-details-old/$deviceid');
 
@@ -13,12 +14,10 @@ export function DeviceDetailsOldScreen() {
   return (
     <OpenScreen>
       <Stack gap="lg">
-        <div>
-          <Title order={1} size="h2">
-            Device details
-          </Title>
-          <Text c="gray.7">{isSerial ? `Serial number ${deviceid}` : `Model ${deviceid}`}</Text>
-        </div>
+        <ScreenHeader
+          title="Device details"
+          description={isSerial ? `Serial number ${deviceid}` : `Model ${deviceid}`}
+        />
         <ConfigurePanel {...(isSerial ? { serialNumber: deviceid } : { productId: deviceid })} />
       </Stack>
     </OpenScreen>

@@ -1,43 +1,27 @@
-import { Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { SimpleGrid, Stack } from '@mantine/core';
 import { getRouteApi } from '@tanstack/react-router';
 import type { Device } from '../../../contracts/devices.ts';
 import { AnchorLink } from '../../components/anchor-link.tsx';
+import { deviceColumns } from '../../components/devices/device-columns.tsx';
+import { useModelName } from '../../components/devices/model-names.ts';
 import { DataList } from '../../components/lists/data-list.tsx';
 import { EmptyState } from '../../components/page-state.tsx';
-import { DeviceConfiguration } from './ble/device-configuration.tsx';
-import { deviceColumns } from './device-columns.tsx';
-import { useModelName } from './device-models.ts';
-import { DeviceOnlineBadge } from './online-badge.tsx';
+import { ScreenHeader } from '../../components/screen-header.tsx';
+import { Fact, SectionCard } from '../../components/section-card.tsx';
+import { DeviceConfiguration } from './configure/device-configuration.tsx';
+import { DeviceOnlineBadge } from './online-devices.tsx';
 
 const route = getRouteApi('/_shell/device-details/$deviceid');
-
-function Fact({ label, children }: { label: string; children: React.ReactNode }) {
-  return (
-    <div>
-      <Text size="xs" c="dimmed" tt="uppercase" fw={700}>
-        {label}
-      </Text>
-      <Text>{children}</Text>
-    </div>
-  );
-}
 
 function OneDevice({ device, modelName }: { device: Device; modelName: string }) {
   return (
     <Stack gap="lg">
-      <div>
-        <Group gap={0} align="center">
-          <Title order={1} size="h2">
-            {device.serial}
-          </Title>
-          <DeviceOnlineBadge serial={device.serial} />
-        </Group>
-        <Text c="dimmed">{modelName}</Text>
-      </div>
-      <Card withBorder component="section" aria-labelledby="device-facts">
-        <Title order={2} size="h4" id="device-facts" mb="sm">
-          Device
-        </Title>
+      <ScreenHeader
+        title={device.serial}
+        badge={<DeviceOnlineBadge serial={device.serial} />}
+        description={modelName}
+      />
+      <SectionCard title="Device">
         <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }}>
           <Fact label="Model">{`${modelName} (${device.modelId})`}</Fact>
           <Fact label="Serial">{device.serial}</Fact>
@@ -49,7 +33,7 @@ function OneDevice({ device, modelName }: { device: Device; modelName: string })
           </Fact>
           <Fact label="Installed">{new Date(device.installedAt).toLocaleString()}</Fact>
         </SimpleGrid>
-      </Card>
+      </SectionCard>
       <DeviceConfiguration serial={device.serial} modelId={device.modelId} />
     </Stack>
   );
@@ -63,14 +47,10 @@ export function DeviceDetailsScreen() {
   if (device) return <OneDevice device={device} modelName={modelName(device.modelId)} />;
   return (
     <Stack gap="md">
-      <div>
-        <Title order={1} size="h2">
-          {modelName(modelId)}
-        </Title>
-        <Text c="dimmed">
-          {page.total} device{page.total === 1 ? '' : 's'} of model {modelId} at your sites
-        </Text>
-      </div>
+      <ScreenHeader
+        title={modelName(modelId)}
+        description={`${page.total} device${page.total === 1 ? '' : 's'} of model ${modelId} at your sites`}
+      />
       {page.items.length === 0 ? (
         <EmptyState title={`No ${modelId} devices at your sites`} />
       ) : (

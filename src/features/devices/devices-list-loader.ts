@@ -1,5 +1,5 @@
-import type { AppRuntime } from '../../app-runtime.ts';
-import { requireCurrentUser } from '../../components/current-user.ts';
+import type { AppRuntime } from '../../app/app-runtime.ts';
+import { requireCurrentUser } from '../../app/current-user.ts';
 import { fetchDevicesPage } from './devices-api.ts';
 
 /** The page of devices the URL names. @throws ApiError */

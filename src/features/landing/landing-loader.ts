@@ -1,8 +1,8 @@
 import { devicePageSchema } from '../../../contracts/devices.ts';
 import { type Site, sitePageSchema } from '../../../contracts/sites.ts';
 import { userPageSchema } from '../../../contracts/users.ts';
-import type { AppRuntime } from '../../app-runtime.ts';
-import { currentUserOf } from '../../components/current-user.ts';
+import type { AppRuntime } from '../../app/app-runtime.ts';
+import { currentUserOf } from '../../app/current-user.ts';
 
 const RECENT = 5;
 

@@ -1,12 +1,14 @@
-import { Button, Card, Group, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Button, Card, Group, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { IconPlus, IconSearch } from '@tabler/icons-react';
 import { getRouteApi, Link, useNavigate } from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';
 import type { FormEvent } from 'react';
 import { currentEmail, currentUserName } from '../../../machines/auth/auth-selectors.ts';
-import { listVersion } from '../../../machines/devices-list/devices-list-selectors.ts';
+import { listVersion } from '../../../machines/catalogue/catalogue-selectors.ts';
+import { useRuntime } from '../../app/runtime-context.tsx';
 import { AnchorLink } from '../../components/anchor-link.tsx';
-import { useRuntime } from '../../components/runtime-context.tsx';
+import { ScreenHeader } from '../../components/screen-header.tsx';
+import { SectionCard } from '../../components/section-card.tsx';
 
 const route = getRouteApi('/_shell/landing');
 
@@ -34,12 +36,12 @@ function Count({
   );
 }
 
-/** Home: counts, the newest sites, quick actions and the devices-list version. */
+/** Home: counts, the newest sites, quick actions and the catalogue's version. */
 export function LandingScreen() {
-  const { auth, devicesList } = useRuntime();
+  const { auth, catalogue } = useRuntime();
   const name = useSelector(auth, currentUserName);
   const email = useSelector(auth, currentEmail);
-  const version = useSelector(devicesList, listVersion);
+  const version = useSelector(catalogue, listVersion);
   const { user, sites, devices, users, recent } = route.useLoaderData();
   const navigate = useNavigate();
   const findDevice = (event: FormEvent<HTMLFormElement>) => {
@@ -49,22 +51,14 @@ export function LandingScreen() {
   };
   return (
     <Stack gap="lg">
-      <div>
-        <Title order={1} size="h2">
-          Home
-        </Title>
-        <Text>Welcome, {name || email}.</Text>
-      </div>
+      <ScreenHeader title="Home" description={`Welcome, ${name || email}.`} />
       <SimpleGrid cols={{ base: 1, sm: 3 }}>
         <Count label="Sites" value={sites} to="/sites-list" />
         <Count label="Devices" value={devices} to="/devices-list" />
         <Count label="Users" value={users} to="/users-list" />
       </SimpleGrid>
       <SimpleGrid cols={{ base: 1, md: 2 }}>
-        <Card withBorder component="section" aria-labelledby="quick-actions">
-          <Title order={2} size="h4" id="quick-actions" mb="sm">
-            Quick actions
-          </Title>
+        <SectionCard title="Quick actions">
           <Stack gap="md">
             {user && user.role !== 'owner' ? (
               <Group>
@@ -95,11 +89,8 @@ export function LandingScreen() {
               {version === -1 ? 'Devices list: bundled copy' : `Devices list v${version}`}
             </Text>
           </Stack>
-        </Card>
-        <Card withBorder component="section" aria-labelledby="recent-sites">
-          <Title order={2} size="h4" id="recent-sites" mb="sm">
-            Newest sites
-          </Title>
+        </SectionCard>
+        <SectionCard title="Newest sites">
           {recent === null ? (
             <Text c="dimmed">The newest sites could not be loaded.</Text>
           ) : recent.length === 0 ? (
@@ -118,7 +109,7 @@ export function LandingScreen() {
               ))}
             </Stack>
           )}
-        </Card>
+        </SectionCard>
       </SimpleGrid>
     </Stack>
   );

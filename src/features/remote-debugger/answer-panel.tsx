@@ -1,10 +1,10 @@
 import { Alert, Stack, Table, Text, Title } from '@mantine/core';
 import { useSelector } from '@xstate/react';
-import type { DebuggerActor } from './debugger-actor.ts';
+import type { RemoteDebuggerRef } from '../../../machines/remote-debugger/debugger-machine.ts';
 import { HexDump } from './hex-dump.tsx';
 
 /** The last answer: what it says, its bytes with the fields laid over them, and its decoded values. */
-export function AnswerPanel({ actor }: { actor: DebuggerActor }) {
+export function AnswerPanel({ actor }: { actor: RemoteDebuggerRef }) {
   const answer = useSelector(actor, (s) => s.context.lastAnswer);
   const product = useSelector(actor, (s) => s.context.product);
   if (!answer || !product) return null;

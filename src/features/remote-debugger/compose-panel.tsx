@@ -13,15 +13,15 @@ import {
 import { useSelector } from '@xstate/react';
 import type { CSSProperties } from 'react';
 import { payloadRoom } from '../../../machines/remote-debugger/compose-frame.ts';
+import type { RemoteDebuggerRef } from '../../../machines/remote-debugger/debugger-machine.ts';
 import { hexByte, parseOpcode } from '../../../machines/remote-debugger/hex.ts';
 import { OPCODE } from '../../device-sim/protocol.ts';
-import type { DebuggerActor } from './debugger-actor.ts';
 import { HexDump } from './hex-dump.tsx';
 
 const MONO = { input: { fontFamily: 'var(--mantine-font-family-monospace)' } };
 
 /** Choose an opcode, enter a payload, see the framed command, send it. */
-export function ComposePanel({ actor }: { actor: DebuggerActor }) {
+export function ComposePanel({ actor }: { actor: RemoteDebuggerRef }) {
   const product = useSelector(actor, (s) => s.context.product);
   const draft = useSelector(actor, (s) => s.context.draft);
   const composed = useSelector(actor, (s) => s.context.composed);

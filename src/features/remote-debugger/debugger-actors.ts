@@ -1,13 +1,15 @@
 import { fromPromise } from 'xstate';
+import { errorMessage } from '../../../contracts/error-message.ts';
 import type { OnlineDevice } from '../../../contracts/service-comms.ts';
 import type { DebugDevice, SendInput } from '../../../machines/remote-debugger/debugger-types.ts';
 import { ExchangeFailure } from '../../../machines/remote-debugger/debugger-types.ts';
 import type { ApiClient } from '../../api/api-client.ts';
-import { type DeviceProduct, targetOf } from '../../ble/device-commands.ts';
+import { targetOf } from '../../ble/device-commands.ts';
 import { SimulatedTransport } from '../../ble/simulated-transport.ts';
 import type { BleLink, BleTransport } from '../../ble/transport.ts';
 import { TransportError } from '../../ble/transport-error.ts';
 import type { Codec } from '../../codec/types.ts';
+import type { DeviceProduct } from '../../device-config/load-product.ts';
 import { type ConfigStore, MemoryConfigStore } from '../../device-sim/config-store.ts';
 import { SimulatedDevice } from '../../device-sim/simulated-device.ts';
 import { fetchOnlineDevices, searchDebugDevices, sendRemoteCommand } from './debugger-api.ts';
@@ -28,7 +30,7 @@ export interface DebuggerActorsOptions {
 function bluetoothFailure(error: unknown): ExchangeFailure {
   if (error instanceof TransportError && (error.kind === 'disconnected' || error.kind === 'out-of-range'))
     return new ExchangeFailure('offline', `The Bluetooth link dropped: ${error.message}`, { cause: error });
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   return new ExchangeFailure('failed', `Bluetooth: ${message}`, { cause: error });
 }
 

@@ -12,9 +12,8 @@ import {
   UnstyledButton,
 } from '@mantine/core';
 import { useSelector } from '@xstate/react';
-import { isOnline } from '../../../machines/remote-debugger/debugger-machine.ts';
+import { isOnline, type RemoteDebuggerRef } from '../../../machines/remote-debugger/debugger-machine.ts';
 import type { DebugPath } from '../../../machines/remote-debugger/exchange-log.ts';
-import type { DebuggerActor } from './debugger-actor.ts';
 
 const PATHS: { value: DebugPath; label: string; hint: string }[] = [
   { value: 'remote', label: 'Remote', hint: 'through the service, while the device is online' },
@@ -23,7 +22,7 @@ const PATHS: { value: DebugPath; label: string; hint: string }[] = [
 ];
 
 /** Finds a device by serial and chooses how to reach it. */
-export function DevicePicker({ actor }: { actor: DebuggerActor }) {
+export function DevicePicker({ actor }: { actor: RemoteDebuggerRef }) {
   const query = useSelector(actor, (s) => s.context.query);
   const devices = useSelector(actor, (s) => s.context.devices);
   const searching = useSelector(actor, (s) => !s.matches({ search: 'idle' }));

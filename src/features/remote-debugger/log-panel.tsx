@@ -1,9 +1,9 @@
 import { Alert, Badge, Button, FileButton, Group, Stack, Table, Text, Title } from '@mantine/core';
 import { useSelector } from '@xstate/react';
 import { useState } from 'react';
+import type { RemoteDebuggerRef } from '../../../machines/remote-debugger/debugger-machine.ts';
 import { type ExchangeOutcome, logFileText } from '../../../machines/remote-debugger/exchange-log.ts';
 import { toHex } from '../../../machines/remote-debugger/hex.ts';
-import type { DebuggerActor } from './debugger-actor.ts';
 
 /** Tints of the outcome badges; their text stays the body colour, which reads on every tint. */
 const OUTCOME_COLOR: Record<ExchangeOutcome, string> = {
@@ -26,7 +26,7 @@ function saveFile(text: string) {
 }
 
 /** The exchanges so far, newest first, with copy, save, load and clear. */
-export function LogPanel({ actor }: { actor: DebuggerActor }) {
+export function LogPanel({ actor }: { actor: RemoteDebuggerRef }) {
   const log = useSelector(actor, (s) => s.context.log);
   const problem = useSelector(actor, (s) => s.context.logProblem);
   const [copied, setCopied] = useState<string | null>(null);

@@ -1,8 +1,8 @@
 import { isCompanyStaff } from '../../../machines/auth/auth-selectors.ts';
 import { ApiError } from '../../api/api-error.ts';
-import type { AppRuntime } from '../../app-runtime.ts';
+import type { AppRuntime } from '../../app/app-runtime.ts';
+import { requireCurrentUser } from '../../app/current-user.ts';
 import { loadCodec } from '../../codec/load-browser.ts';
-import { requireCurrentUser } from '../../components/current-user.ts';
 
 /**
  * The Remote Debugger sends raw frames, which are for company staff only (an e-mail of the company

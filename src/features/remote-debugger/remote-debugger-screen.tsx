@@ -1,16 +1,17 @@
-import { Alert, Grid, Group, Loader, Stack, Text, Title } from '@mantine/core';
+import { Alert, Grid, Group, Loader, Stack, Text } from '@mantine/core';
 import { getRouteApi } from '@tanstack/react-router';
 import { useActorRef, useSelector } from '@xstate/react';
 import { useEffect, useMemo, useState } from 'react';
 import { remoteDebuggerMachine } from '../../../machines/remote-debugger/debugger-machine.ts';
 import { loadStoredLog, storeLog } from '../../../machines/remote-debugger/exchange-log.ts';
+import { useRuntime } from '../../app/runtime-context.tsx';
 import { WebBluetoothTransport } from '../../ble/web-bluetooth-transport.ts';
 import { browserBluetooth } from '../../ble/web-bluetooth-types.ts';
-import { useRuntime } from '../../components/runtime-context.tsx';
+import { ScreenHeader } from '../../components/screen-header.tsx';
+import { loadBundledProduct, readBundledFile } from '../../device-config/load-product.ts';
 import { StorageConfigStore } from '../../device-sim/config-store.ts';
 import { AnswerPanel } from './answer-panel.tsx';
 import { ComposePanel } from './compose-panel.tsx';
-import { loadDebugProduct } from './debug-product.ts';
 import { createDebuggerActors } from './debugger-actors.ts';
 import { DevicePicker } from './device-picker.tsx';
 import { LogPanel } from './log-panel.tsx';
@@ -26,7 +27,7 @@ export function RemoteDebuggerScreen() {
       api: runtime.configApi,
       userId: user.id,
       codec,
-      loadProduct: loadDebugProduct,
+      loadProduct: (modelId) => loadBundledProduct({ productId: modelId }, readBundledFile),
       webTransport: new WebBluetoothTransport(browserBluetooth()),
       demoStore: new StorageConfigStore(window.localStorage),
     });
@@ -46,16 +47,10 @@ export function RemoteDebuggerScreen() {
   const noDevice = useSelector(actor, (s) => s.matches({ console: 'noDevice' }));
   return (
     <Stack gap="lg">
-      <div>
-        <Title order={1} size="h2">
-          Remote Debugger
-        </Title>
-        <Text c="dimmed" size="sm">
-          Send a device a raw command and read its answer, from your desk or at the device. Raw frames are for
-          company staff only: the service refuses them from anyone else, who may send only a device's
-          catalogue commands.
-        </Text>
-      </div>
+      <ScreenHeader
+        title="Remote Debugger"
+        description="Send a device a raw command and read its answer, from your desk or at the device. Raw frames are for company staff only: the service refuses them from anyone else, who may send only a device's catalogue commands."
+      />
       <Grid gap="xl">
         <Grid.Col span={{ base: 12, md: 4 }}>
           <DevicePicker actor={actor} />

@@ -1,9 +1,10 @@
 import { Alert, Button, Checkbox, Group, Select, Stack } from '@mantine/core';
 import { useRouter } from '@tanstack/react-router';
 import { useState } from 'react';
+import { errorMessage } from '../../../contracts/error-message.ts';
 import type { SiteRole } from '../../../contracts/sites.ts';
 import type { User } from '../../../contracts/users.ts';
-import { useRuntime } from '../../components/runtime-context.tsx';
+import { useRuntime } from '../../app/runtime-context.tsx';
 import { changeRoles } from '../../components/site-access/site-access-api.ts';
 import { SITE_ROLES } from '../../components/site-access/site-access-table.tsx';
 import { findUsers } from './site-manager-api.ts';
@@ -22,7 +23,7 @@ export function AddSiteUser({ siteId, adminId }: { siteId: number; adminId: numb
     try {
       setMatches(await findUsers(configApi, adminId, text.trim()));
     } catch (failure) {
-      setError(failure instanceof Error ? failure.message : String(failure));
+      setError(errorMessage(failure));
     }
   };
   const add = async () => {
@@ -34,7 +35,7 @@ export function AddSiteUser({ siteId, adminId }: { siteId: number; adminId: numb
       setUserId(null);
       await router.invalidate();
     } catch (failure) {
-      setError(failure instanceof Error ? failure.message : String(failure));
+      setError(errorMessage(failure));
     } finally {
       setBusy(false);
     }

@@ -1,13 +1,11 @@
 import { Anchor, Card, Stack, Text, Title } from '@mantine/core';
 import { getRouteApi } from '@tanstack/react-router';
 import type { Site } from '../../../contracts/sites.ts';
+import { useRuntime } from '../../app/runtime-context.tsx';
 import { AnchorLink } from '../../components/anchor-link.tsx';
-import { collectAllPages, downloadCsv, toCsv } from '../../components/lists/csv.ts';
-import { type Column, DataList } from '../../components/lists/data-list.tsx';
-import { sortRows } from '../../components/lists/list-search.ts';
-import { ListToolbar, Pager } from '../../components/lists/list-toolbar.tsx';
-import { EmptyState } from '../../components/page-state.tsx';
-import { useRuntime } from '../../components/runtime-context.tsx';
+import type { Column } from '../../components/lists/data-list.tsx';
+import { PagedList } from '../../components/lists/paged-list.tsx';
+import { ScreenHeader } from '../../components/screen-header.tsx';
 import { SiteAccessTable } from '../../components/site-access/site-access-table.tsx';
 import { AddSiteUser } from './add-site-user.tsx';
 import { fetchAllSites } from './site-manager-api.ts';
@@ -49,21 +47,12 @@ export function SiteManagerScreen() {
     { key: 'locality', header: 'Town', text: (s) => s.locality },
     { key: 'id', header: 'Site id', text: (s) => String(s.id) },
   ];
-  const textOf = (s: Site, key: string) => columns.find((c) => c.key === key)?.text(s) ?? '';
-  const exportCsv = async () => {
-    const all = await collectAllPages((n, size) => fetchAllSites(configApi, user.id, n, search.q, size));
-    downloadCsv('all-sites.csv', toCsv(all, columns));
-  };
   return (
     <Stack gap="md">
-      <div>
-        <Title order={1} size="h2">
-          Site Manager
-        </Title>
-        <Text c="dimmed">
-          Every site across all users. Pick a site to change who has access and with which roles.
-        </Text>
-      </div>
+      <ScreenHeader
+        title="Site Manager"
+        description="Every site across all users. Pick a site to change who has access and with which roles."
+      />
       {site ? (
         <Card withBorder component="section" aria-labelledby="managed-site">
           <Stack gap="sm">
@@ -89,29 +78,19 @@ export function SiteManagerScreen() {
       ) : missingSite ? (
         <Text role="alert">No site {missingSite}</Text>
       ) : null}
-      <ListToolbar
+      <PagedList
+        label="All sites"
+        columns={columns}
+        rowKey={(s) => s.id}
+        page={page}
+        search={search}
+        onSearch={go}
         searchLabel="Search all sites"
         searchHint="Name, address, owner or a device serial"
-        search={search}
         sortOptions={SORT_OPTIONS}
-        onChange={go}
-        onExport={exportCsv}
-      />
-      {page.items.length === 0 ? (
-        <EmptyState title={search.q ? `No site matches “${search.q}”` : 'No sites yet'} />
-      ) : (
-        <DataList
-          label="All sites"
-          columns={columns}
-          rows={sortRows(page.items, search.sort, textOf)}
-          rowKey={(s) => s.id}
-        />
-      )}
-      <Pager
-        page={page.page}
-        pageSize={page.pageSize}
-        total={page.total}
-        onPage={(n) => go({ ...search, page: n })}
+        empty={{ title: search.q ? `No site matches “${search.q}”` : 'No sites yet' }}
+        exportFile="all-sites.csv"
+        fetchPage={(n, size) => fetchAllSites(configApi, user.id, n, search.q, size)}
       />
     </Stack>
   );

@@ -1,6 +1,7 @@
-import { Stack, Title } from '@mantine/core';
+import { Stack } from '@mantine/core';
 import { getRouteApi, useNavigate, useRouter } from '@tanstack/react-router';
-import { useRuntime } from '../../components/runtime-context.tsx';
+import { useRuntime } from '../../app/runtime-context.tsx';
+import { ScreenHeader } from '../../components/screen-header.tsx';
 import { SiteForm } from './site-form.tsx';
 import { EMPTY_SITE_FORM, sitePayloadFromForm } from './site-form-schema.ts';
 import { createSite } from './sites-api.ts';
@@ -15,9 +16,7 @@ export function CreateSiteScreen() {
   const router = useRouter();
   return (
     <Stack gap="md">
-      <Title order={1} size="h2">
-        Create site
-      </Title>
+      <ScreenHeader title="Create site" />
       <SiteForm
         mode="create"
         defaultValues={EMPTY_SITE_FORM}

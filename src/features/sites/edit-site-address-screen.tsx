@@ -1,6 +1,7 @@
-import { Stack, Text, Title } from '@mantine/core';
+import { Stack } from '@mantine/core';
 import { getRouteApi, useNavigate, useRouter } from '@tanstack/react-router';
-import { useRuntime } from '../../components/runtime-context.tsx';
+import { useRuntime } from '../../app/runtime-context.tsx';
+import { ScreenHeader } from '../../components/screen-header.tsx';
 import { SiteForm } from './site-form.tsx';
 import { siteFormValuesOf, sitePayloadFromForm } from './site-form-schema.ts';
 import { updateSite } from './sites-api.ts';
@@ -16,12 +17,7 @@ export function EditSiteAddressScreen() {
   const back = () => navigate({ to: '/site-details/$siteid', params: { siteid: String(site.id) } });
   return (
     <Stack gap="md">
-      <div>
-        <Title order={1} size="h2">
-          Edit site address
-        </Title>
-        <Text c="dimmed">{site.name}</Text>
-      </div>
+      <ScreenHeader title="Edit site address" description={site.name} />
       <SiteForm
         mode="address"
         defaultValues={siteFormValuesOf(site)}

@@ -26,7 +26,3 @@ export const SITE_SORT_OPTIONS = [
   { value: 'locality', label: 'Town A–Z' },
   { value: '-id', label: 'Newest first' },
 ];
-
-/** Text of one column, for sorting. */
-export const siteText = (site: Site, key: string) =>
-  SITE_COLUMNS.find((column) => column.key === key)?.text(site) ?? '';

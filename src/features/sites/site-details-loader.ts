@@ -1,5 +1,5 @@
-import type { AppRuntime } from '../../app-runtime.ts';
-import { requireCurrentUser } from '../../components/current-user.ts';
+import type { AppRuntime } from '../../app/app-runtime.ts';
+import { requireCurrentUser } from '../../app/current-user.ts';
 import { fetchSite } from '../../components/site-access/site-access-api.ts';
 import { parseSiteId } from './site-id.ts';
 import { fetchInstalls, fetchOwners } from './sites-api.ts';

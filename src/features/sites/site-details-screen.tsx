@@ -1,37 +1,28 @@
-import { Button, Card, Group, Modal, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Button, Group, Modal, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconEdit, IconMapPin } from '@tabler/icons-react';
 import { getRouteApi, Link } from '@tanstack/react-router';
 import type { Device } from '../../../contracts/devices.ts';
 import type { SiteDetails } from '../../../contracts/sites.ts';
+import { useRuntime } from '../../app/runtime-context.tsx';
+import { deviceColumns } from '../../components/devices/device-columns.tsx';
+import { useModelName } from '../../components/devices/model-names.ts';
 import { type CsvColumn, collectAllPages, downloadCsv, toCsv } from '../../components/lists/csv.ts';
 import { type Column, DataList } from '../../components/lists/data-list.tsx';
 import { ExportCsvButton } from '../../components/lists/export-csv-button.tsx';
 import { EmptyState } from '../../components/page-state.tsx';
-import { useRuntime } from '../../components/runtime-context.tsx';
+import { ScreenHeader } from '../../components/screen-header.tsx';
+import { Fact, SectionCard } from '../../components/section-card.tsx';
 import {
   canEditSite,
   canManageAccess,
   SiteAccessTable,
 } from '../../components/site-access/site-access-table.tsx';
-import { deviceColumns } from '../devices/device-columns.tsx';
-import { useModelName } from '../devices/device-models.ts';
 import { SiteEditForm } from './site-edit-form.tsx';
 import { positionText } from './site-payload.ts';
 import { fetchInstalls } from './sites-api.ts';
 
 const route = getRouteApi('/_shell/site-details/$siteid');
-
-function Fact({ label, children }: { label: string; children: React.ReactNode }) {
-  return (
-    <div>
-      <Text size="xs" c="dimmed" tt="uppercase" fw={700}>
-        {label}
-      </Text>
-      <Text>{children}</Text>
-    </div>
-  );
-}
 
 /** The site's devices: the devices list's columns, but for the site, which is this page. */
 function useInstallColumns(): Column<Device>[] {
@@ -63,34 +54,29 @@ export function SiteDetailsScreen() {
   const exportPeople = async () => downloadCsv(`site-${site.id}-people.csv`, toCsv(site.access, ACCESS_CSV));
   return (
     <Stack gap="lg">
-      <Group justify="space-between" align="flex-start">
-        <div>
-          <Title order={1} size="h2">
-            {site.name}
-          </Title>
-          <Text c="dimmed">{site.displayAddress}</Text>
-        </div>
-        {mayEdit ? (
-          <Group gap="xs">
-            <Button variant="light" leftSection={<IconEdit size={16} aria-hidden />} onClick={open}>
-              Edit site
-            </Button>
-            <Button
-              renderRoot={(props) => (
-                <Link {...props} to="/edit-site-address/$siteid" params={{ siteid: String(site.id) }} />
-              )}
-              variant="light"
-              leftSection={<IconMapPin size={16} aria-hidden />}
-            >
-              Edit address
-            </Button>
-          </Group>
-        ) : null}
-      </Group>
-      <Card withBorder component="section" aria-labelledby="site-facts">
-        <Title order={2} size="h4" id="site-facts" mb="sm">
-          Site
-        </Title>
+      <ScreenHeader
+        title={site.name}
+        description={site.displayAddress}
+        actions={
+          mayEdit ? (
+            <>
+              <Button variant="light" leftSection={<IconEdit size={16} aria-hidden />} onClick={open}>
+                Edit site
+              </Button>
+              <Button
+                renderRoot={(props) => (
+                  <Link {...props} to="/edit-site-address/$siteid" params={{ siteid: String(site.id) }} />
+                )}
+                variant="light"
+                leftSection={<IconMapPin size={16} aria-hidden />}
+              >
+                Edit address
+              </Button>
+            </>
+          ) : null
+        }
+      />
+      <SectionCard title="Site">
         <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }}>
           <Fact label="Address">{site.displayAddress}</Fact>
           <Fact label="Position">{positionText(site)}</Fact>
@@ -101,7 +87,7 @@ export function SiteDetailsScreen() {
           <Fact label="Owner">{owner ? `${owner.name} (${owner.main_email})` : 'No owner attached'}</Fact>
           <Fact label="Devices">{site.deviceCount}</Fact>
         </SimpleGrid>
-      </Card>
+      </SectionCard>
       <Stack component="section" aria-labelledby="site-devices" gap="sm">
         <Group justify="space-between" align="flex-end">
           <Title order={2} size="h4" id="site-devices">

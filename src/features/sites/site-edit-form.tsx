@@ -3,9 +3,10 @@ import { Alert, Button, Group, Select, Stack, TextInput } from '@mantine/core';
 import { useRouter } from '@tanstack/react-router';
 import { Controller, useForm } from 'react-hook-form';
 import { z } from 'zod';
+import { errorMessage } from '../../../contracts/error-message.ts';
 import type { SiteDetails } from '../../../contracts/sites.ts';
 import type { User } from '../../../contracts/users.ts';
-import { useRuntime } from '../../components/runtime-context.tsx';
+import { useRuntime } from '../../app/runtime-context.tsx';
 import { sitePayloadOf } from './site-payload.ts';
 import { updateSite } from './sites-api.ts';
 
@@ -41,7 +42,7 @@ export function SiteEditForm({
       await router.invalidate();
       onDone();
     } catch (error) {
-      form.setError('root', { message: error instanceof Error ? error.message : String(error) });
+      form.setError('root', { message: errorMessage(error) });
     }
   });
   const errors = form.formState.errors;

@@ -1,6 +1,6 @@
 import { ApiError } from '../../api/api-error.ts';
-import type { AppRuntime } from '../../app-runtime.ts';
-import { requireCurrentUser } from '../../components/current-user.ts';
+import type { AppRuntime } from '../../app/app-runtime.ts';
+import { requireCurrentUser } from '../../app/current-user.ts';
 import { fetchSite } from '../../components/site-access/site-access-api.ts';
 import { canEditSite } from '../../components/site-access/site-access-table.tsx';
 import { parseSiteId } from './site-id.ts';

@@ -1,14 +1,15 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert, Button, Group, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { Controller, useForm } from 'react-hook-form';
+import { errorMessage } from '../../../contracts/error-message.ts';
 import type { User } from '../../../contracts/users.ts';
+import { useRuntime } from '../../app/runtime-context.tsx';
 import { AddressInput } from '../../components/address/address-input.tsx';
 import {
   type AddressRecord,
   type PlaceLike,
   postalCodeText,
 } from '../../components/address/address-record.ts';
-import { useRuntime } from '../../components/runtime-context.tsx';
 import { type SiteFormValues, siteFormSchema } from './site-form-schema.ts';
 
 interface SiteFormProps {
@@ -55,7 +56,7 @@ export function SiteForm({ mode, defaultValues, owners = [], submitLabel, onSave
     try {
       await onSave(values);
     } catch (error) {
-      form.setError('root', { message: error instanceof Error ? error.message : String(error) });
+      form.setError('root', { message: errorMessage(error) });
     }
   });
   return (

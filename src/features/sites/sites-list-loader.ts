@@ -1,5 +1,5 @@
-import type { AppRuntime } from '../../app-runtime.ts';
-import { requireCurrentUser } from '../../components/current-user.ts';
+import type { AppRuntime } from '../../app/app-runtime.ts';
+import { requireCurrentUser } from '../../app/current-user.ts';
 import { fetchSitesPage } from './sites-api.ts';
 
 /** Loads the page of sites the URL names, for the signed-in user. @throws ApiError */

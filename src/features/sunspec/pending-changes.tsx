@@ -12,6 +12,7 @@ import {
 } from '@mantine/core';
 import { useSelector } from '@xstate/react';
 import type { ActorRefFrom } from 'xstate';
+import { errorMessage } from '../../../contracts/error-message.ts';
 import { frameHex } from '../../sunspec/write-requests.ts';
 import { displayValue } from './point-format.ts';
 import type { sunspecConfigMachine } from './sunspec-config-machine.ts';
@@ -33,7 +34,7 @@ export function PendingChanges({ actor }: { actor: Actor }) {
   try {
     writes = buildWrites(device, edits, tools.crc16);
   } catch (error) {
-    problem = error instanceof Error ? error.message : String(error);
+    problem = errorMessage(error);
   }
   const frames = writes.flatMap((w) => w.requests.map((r) => frameHex(r.frame)));
   const invalid = list.filter((e) => e.error !== null).length;

@@ -1,4 +1,5 @@
 import { assign, fromPromise, setup } from 'xstate';
+import { errorMessage } from '../../../contracts/error-message.ts';
 import type { SkippedFile } from '../../sunspec/catalogue.ts';
 import type { DecodedDevice, ModelCatalogue } from '../../sunspec/decode-device.ts';
 import { decodeDevice } from '../../sunspec/decode-device.ts';
@@ -65,8 +66,6 @@ export type SunSpecEvent =
 
 export const editKey = (model: number, path: string) => `${model}:${path}`;
 
-const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
-
 /**
  * The SunSpec configurator: prepare the catalogue and the codec, load a device (the demo device or
  * a register dump) or extra definitions, keep pending edits, and apply them to the demo device.
@@ -113,7 +112,7 @@ export const sunspecConfigMachine = setup({
               path: event.path,
               text: event.text,
               value: null,
-              error: messageOf(error),
+              error: errorMessage(error),
             },
           },
           notice: null,
@@ -143,7 +142,7 @@ export const sunspecConfigMachine = setup({
           notice: `The demo device took ${count} write request${count === 1 ? '' : 's'}; the values below are read back from it.`,
         };
       } catch (error) {
-        return { error: messageOf(error) };
+        return { error: errorMessage(error) };
       }
     }),
   },
@@ -156,7 +155,10 @@ export const sunspecConfigMachine = setup({
       invoke: {
         src: 'prepare',
         onDone: { target: 'ready', actions: assign({ tools: ({ event }) => event.output, error: null }) },
-        onError: { target: 'unavailable', actions: assign({ error: ({ event }) => messageOf(event.error) }) },
+        onError: {
+          target: 'unavailable',
+          actions: assign({ error: ({ event }) => errorMessage(event.error) }),
+        },
       },
     },
     unavailable: {
@@ -202,7 +204,7 @@ export const sunspecConfigMachine = setup({
             return { loaded: event.output, selected: sameSource ? context.selected : 0, edits, notice: null };
           }),
         },
-        onError: { target: 'ready', actions: assign({ error: ({ event }) => messageOf(event.error) }) },
+        onError: { target: 'ready', actions: assign({ error: ({ event }) => errorMessage(event.error) }) },
       },
     },
   },

@@ -1,6 +1,7 @@
-import { Alert, Button, Group, List, Loader, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Group, List, Loader, Stack, Text } from '@mantine/core';
 import { useActorRef, useSelector } from '@xstate/react';
 import { useMemo } from 'react';
+import { ScreenHeader } from '../../components/screen-header.tsx';
 import { DeviceView } from './device-view.tsx';
 import { SourceBar } from './source-bar.tsx';
 import { loadSource, prepareTools } from './sunspec-actors.ts';
@@ -25,14 +26,10 @@ export function SunSpecConfigScreen() {
   const loading = useSelector(actor, (s) => s.matches('loading'));
   return (
     <Stack gap="md">
-      <div>
-        <Title order={1} size="h2">
-          SunSpec configuration
-        </Title>
-        <Text c="dimmed" size="sm">
-          Read a SunSpec device's register map, change its settings, and copy the Modbus write requests.
-        </Text>
-      </div>
+      <ScreenHeader
+        title="SunSpec configuration"
+        description="Read a SunSpec device's register map, change its settings, and copy the Modbus write requests."
+      />
       {preparing ? (
         <Group gap="xs" role="status">
           <Loader size="sm" />

@@ -4,7 +4,8 @@ import { notifications } from '@mantine/notifications';
 import { useNavigate } from '@tanstack/react-router';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
-import { useRuntime } from '../../components/runtime-context.tsx';
+import { errorMessage } from '../../../contracts/error-message.ts';
+import { useRuntime } from '../../app/runtime-context.tsx';
 import { createInstaller, createOwner } from './users-api.ts';
 
 const schema = z.object({
@@ -48,7 +49,7 @@ export function CreateUserForm({ role, onClose }: { role: 'installer' | 'owner';
       onClose();
       await navigate({ to: '/users-list', search: { page: 0, q: values.main_email } });
     } catch (error) {
-      form.setError('root', { message: error instanceof Error ? error.message : String(error) });
+      form.setError('root', { message: errorMessage(error) });
     }
   });
   return (

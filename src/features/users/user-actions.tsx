@@ -1,8 +1,9 @@
 import { Alert, Button, Group, Select, Stack, Text } from '@mantine/core';
 import { useRouter } from '@tanstack/react-router';
 import { useState } from 'react';
+import { errorMessage } from '../../../contracts/error-message.ts';
 import type { User } from '../../../contracts/users.ts';
-import { useRuntime } from '../../components/runtime-context.tsx';
+import { useRuntime } from '../../app/runtime-context.tsx';
 import { linkInstaller, sendAccessCode } from './users-api.ts';
 
 type Outcome = { ok: boolean; message: string } | null;
@@ -26,7 +27,7 @@ export function SendAccessCode({ user }: { user: User }) {
     try {
       setOutcome({ ok: true, message: await sendAccessCode(configApi, user.main_email) });
     } catch (error) {
-      setOutcome({ ok: false, message: error instanceof Error ? error.message : String(error) });
+      setOutcome({ ok: false, message: errorMessage(error) });
     } finally {
       setBusy(false);
     }
@@ -61,7 +62,7 @@ export function LinkInstaller({ user, installers }: { user: User; installers: Us
       setOutcome({ ok: true, message: `${name} now sees ${user.name}.` });
       await router.invalidate();
     } catch (error) {
-      setOutcome({ ok: false, message: error instanceof Error ? error.message : String(error) });
+      setOutcome({ ok: false, message: errorMessage(error) });
     } finally {
       setBusy(false);
     }

@@ -27,6 +27,3 @@ export const USER_SORT_OPTIONS = [
   { value: 'email', label: 'E-mail' },
   { value: 'role', label: 'Role' },
 ];
-
-export const userText = (user: User, key: string) =>
-  USER_COLUMNS.find((column) => column.key === key)?.text(user) ?? '';

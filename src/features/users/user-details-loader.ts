@@ -1,6 +1,6 @@
 import { ApiError } from '../../api/api-error.ts';
-import type { AppRuntime } from '../../app-runtime.ts';
-import { requireCurrentUser } from '../../components/current-user.ts';
+import type { AppRuntime } from '../../app/app-runtime.ts';
+import { requireCurrentUser } from '../../app/current-user.ts';
 import { fetchUser, fetchUserSites, fetchUsersByRole } from './users-api.ts';
 
 /** A user, their sites, and (for the admin and installers) the installers they can be linked to. @throws ApiError */

@@ -1,16 +1,18 @@
-import { Button, Card, Group, Modal, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Button, Group, Modal, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconEdit } from '@tabler/icons-react';
 import { getRouteApi } from '@tanstack/react-router';
 import type { Site } from '../../../contracts/sites.ts';
 import type { User } from '../../../contracts/users.ts';
+import type { CurrentUser } from '../../app/current-user.ts';
+import { useRuntime } from '../../app/runtime-context.tsx';
 import { AnchorLink } from '../../components/anchor-link.tsx';
-import type { CurrentUser } from '../../components/current-user.ts';
 import { collectAllPages, downloadCsv, toCsv } from '../../components/lists/csv.ts';
 import { type Column, DataList } from '../../components/lists/data-list.tsx';
 import { ExportCsvButton } from '../../components/lists/export-csv-button.tsx';
 import { EmptyState } from '../../components/page-state.tsx';
-import { useRuntime } from '../../components/runtime-context.tsx';
+import { ScreenHeader } from '../../components/screen-header.tsx';
+import { Fact, SectionCard } from '../../components/section-card.tsx';
 import { LinkInstaller, SendAccessCode } from './user-actions.tsx';
 import { ROLE_LABELS } from './user-columns.tsx';
 import { UserEditForm } from './user-edit-form.tsx';
@@ -37,17 +39,6 @@ function mayEdit(me: CurrentUser, user: User): boolean {
   return me.role === 'admin' || me.id === user.id || (me.role === 'installer' && user.role === 'owner');
 }
 
-function Fact({ label, children }: { label: string; children: React.ReactNode }) {
-  return (
-    <div>
-      <Text size="xs" c="dimmed" tt="uppercase" fw={700}>
-        {label}
-      </Text>
-      <Text>{children}</Text>
-    </div>
-  );
-}
-
 /** User details: role, e-mail, phone, the user's sites; edit, access code, link to an installer. */
 export function UserDetailsScreen() {
   const { me, user, sites, installers } = route.useLoaderData();
@@ -60,40 +51,32 @@ export function UserDetailsScreen() {
   const manages = me.role !== 'owner' && me.id !== user.id;
   return (
     <Stack gap="lg">
-      <Group justify="space-between" align="flex-start">
-        <div>
-          <Title order={1} size="h2">
-            {user.name}
-          </Title>
-          <Text c="dimmed">{user.main_email}</Text>
-        </div>
-        {mayEdit(me, user) ? (
-          <Button variant="light" leftSection={<IconEdit size={16} aria-hidden />} onClick={open}>
-            Edit user
-          </Button>
-        ) : null}
-      </Group>
-      <Card withBorder component="section" aria-labelledby="user-facts">
-        <Title order={2} size="h4" id="user-facts" mb="sm">
-          Account
-        </Title>
+      <ScreenHeader
+        title={user.name}
+        description={user.main_email}
+        actions={
+          mayEdit(me, user) ? (
+            <Button variant="light" leftSection={<IconEdit size={16} aria-hidden />} onClick={open}>
+              Edit user
+            </Button>
+          ) : null
+        }
+      />
+      <SectionCard title="Account">
         <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }}>
           <Fact label="Role">{ROLE_LABELS[user.role]}</Fact>
           <Fact label="E-mail">{user.main_email}</Fact>
           <Fact label="Phone">{user.phone || '—'}</Fact>
           <Fact label="Created">{new Date(user.createdAt).toLocaleDateString()}</Fact>
         </SimpleGrid>
-      </Card>
+      </SectionCard>
       {manages ? (
-        <Card withBorder component="section" aria-labelledby="user-manage">
-          <Title order={2} size="h4" id="user-manage" mb="sm">
-            Manage
-          </Title>
+        <SectionCard title="Manage">
           <Stack gap="md">
             <SendAccessCode user={user} />
             {user.role === 'admin' ? null : <LinkInstaller user={user} installers={installers} />}
           </Stack>
-        </Card>
+        </SectionCard>
       ) : null}
       <Stack component="section" aria-labelledby="user-sites" gap="sm">
         <Group justify="space-between" align="flex-end">

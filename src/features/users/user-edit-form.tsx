@@ -3,8 +3,9 @@ import { Alert, Button, Group, Select, Stack, TextInput } from '@mantine/core';
 import { useRouter } from '@tanstack/react-router';
 import { Controller, useForm } from 'react-hook-form';
 import { z } from 'zod';
+import { errorMessage } from '../../../contracts/error-message.ts';
 import type { User, UserRole } from '../../../contracts/users.ts';
-import { useRuntime } from '../../components/runtime-context.tsx';
+import { useRuntime } from '../../app/runtime-context.tsx';
 import { ROLE_LABELS } from './user-columns.tsx';
 import { updateUser } from './users-api.ts';
 
@@ -52,7 +53,7 @@ export function UserEditForm({
       await router.invalidate();
       onDone();
     } catch (error) {
-      form.setError('root', { message: error instanceof Error ? error.message : String(error) });
+      form.setError('root', { message: errorMessage(error) });
     }
   });
   return (

@@ -1,5 +1,5 @@
-import type { AppRuntime } from '../../app-runtime.ts';
-import { requireCurrentUser } from '../../components/current-user.ts';
+import type { AppRuntime } from '../../app/app-runtime.ts';
+import { requireCurrentUser } from '../../app/current-user.ts';
 import { fetchUsersByRole, fetchUsersPage } from './users-api.ts';
 import type { UsersSearch } from './users-search.ts';
 

@@ -1,17 +1,14 @@
-import { Button, Group, Modal, Select, Stack, Title } from '@mantine/core';
+import { Button, Group, Modal, Select, Stack } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconUserPlus } from '@tabler/icons-react';
 import { getRouteApi } from '@tanstack/react-router';
 import { useState } from 'react';
 import type { UserRole } from '../../../contracts/users.ts';
-import { collectAllPages, downloadCsv, toCsv } from '../../components/lists/csv.ts';
-import { DataList } from '../../components/lists/data-list.tsx';
-import { sortRows } from '../../components/lists/list-search.ts';
-import { ListToolbar, Pager } from '../../components/lists/list-toolbar.tsx';
-import { EmptyState } from '../../components/page-state.tsx';
-import { useRuntime } from '../../components/runtime-context.tsx';
+import { useRuntime } from '../../app/runtime-context.tsx';
+import { PagedList } from '../../components/lists/paged-list.tsx';
+import { ScreenHeader } from '../../components/screen-header.tsx';
 import { CreateUserForm } from './create-user-form.tsx';
-import { USER_COLUMNS, USER_SORT_OPTIONS, userText } from './user-columns.tsx';
+import { USER_COLUMNS, USER_SORT_OPTIONS } from './user-columns.tsx';
 import { fetchUsersByRole, fetchUsersPage } from './users-api.ts';
 import type { UsersSearch } from './users-search.ts';
 
@@ -37,40 +34,32 @@ export function UsersListScreen() {
     setCreating(role);
     open();
   };
-  const exportCsv = async () => {
-    const all = await collectAllPages((n, size) =>
-      search.role
-        ? fetchUsersByRole(configApi, search.role, n, size)
-        : fetchUsersPage(configApi, user.id, n, search.q, size),
-    );
-    downloadCsv('users.csv', toCsv(all, USER_COLUMNS));
-  };
   return (
     <Stack gap="md">
-      <Group justify="space-between">
-        <Title order={1} size="h2">
-          Users
-        </Title>
-        <Group gap="xs">
-          {user.role === 'admin' ? (
-            <Button
-              leftSection={<IconUserPlus size={16} aria-hidden />}
-              onClick={() => startCreate('installer')}
-            >
-              Create installer
-            </Button>
-          ) : null}
-          {user.role === 'owner' ? null : (
-            <Button
-              variant={user.role === 'admin' ? 'light' : 'filled'}
-              leftSection={<IconUserPlus size={16} aria-hidden />}
-              onClick={() => startCreate('owner')}
-            >
-              Create owner
-            </Button>
-          )}
-        </Group>
-      </Group>
+      <ScreenHeader
+        title="Users"
+        actions={
+          <>
+            {user.role === 'admin' ? (
+              <Button
+                leftSection={<IconUserPlus size={16} aria-hidden />}
+                onClick={() => startCreate('installer')}
+              >
+                Create installer
+              </Button>
+            ) : null}
+            {user.role === 'owner' ? null : (
+              <Button
+                variant={user.role === 'admin' ? 'light' : 'filled'}
+                leftSection={<IconUserPlus size={16} aria-hidden />}
+                onClick={() => startCreate('owner')}
+              >
+                Create owner
+              </Button>
+            )}
+          </>
+        }
+      />
       <Group align="flex-end" gap="sm">
         {user.role === 'owner' ? null : (
           <Select
@@ -89,29 +78,24 @@ export function UsersListScreen() {
           />
         )}
       </Group>
-      <ListToolbar
+      <PagedList
+        label="Users"
+        columns={USER_COLUMNS}
+        rowKey={(u) => u.id}
+        page={page}
+        search={search}
+        // A new search looks through everyone: it leaves the role filter.
+        onSearch={(next) => go(next.q === search.q ? next : { ...next, role: undefined })}
         searchLabel="Search users"
         searchHint={search.role ? 'Searching lists everyone again' : 'E-mail or name'}
-        search={search}
         sortOptions={USER_SORT_OPTIONS}
-        onChange={(next) => go(next.q === search.q ? next : { ...next, role: undefined })}
-        onExport={exportCsv}
-      />
-      {page.items.length === 0 ? (
-        <EmptyState title={search.q ? `No user matches “${search.q}”` : 'No users here'} />
-      ) : (
-        <DataList
-          label="Users"
-          columns={USER_COLUMNS}
-          rows={sortRows(page.items, search.sort, userText)}
-          rowKey={(u) => u.id}
-        />
-      )}
-      <Pager
-        page={page.page}
-        pageSize={page.pageSize}
-        total={page.total}
-        onPage={(n) => go({ ...search, page: n })}
+        empty={{ title: search.q ? `No user matches “${search.q}”` : 'No users here' }}
+        exportFile="users.csv"
+        fetchPage={(n, size) =>
+          search.role
+            ? fetchUsersByRole(configApi, search.role, n, size)
+            : fetchUsersPage(configApi, user.id, n, search.q, size)
+        }
       />
       <Modal
         opened={opened}

@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { errorMessage } from '../../../contracts/error-message.ts';
 import { parseArgs, required } from '../../codec/cli/args.ts';
 import { parseWhole } from '../../codec/cli/hex.ts';
 import { InputError } from '../../codec/cli/input-error.ts';
@@ -74,9 +75,7 @@ async function encode(codec: Codec, args: readonly string[], io: Io): Promise<st
   try {
     json = JSON.parse(text);
   } catch (cause) {
-    throw new InputError(
-      `${changesPath} is not valid JSON (${cause instanceof Error ? cause.message : cause})`,
-    );
+    throw new InputError(`${changesPath} is not valid JSON (${errorMessage(cause)})`);
   }
   const lines: string[] = [];
   for (const [index, values] of changesFromJson(device, json)) {

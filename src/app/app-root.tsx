@@ -1,0 +1,24 @@
+import { MantineProvider } from '@mantine/core';
+import { RouterProvider } from '@tanstack/react-router';
+import { lazy, Suspense } from 'react';
+import { theme } from '../styles/theme.ts';
+import type { AppRuntime } from './app-runtime.ts';
+import type { AppRouter } from './router.tsx';
+import { RuntimeProvider } from './runtime-context.tsx';
+
+// Loaded after the first screen: it is not needed to show it (see toasts.tsx).
+const Toasts = lazy(() => import('../components/toasts.tsx'));
+
+/** Everything above the routes: theme, toasts, the runtime for views, and the router. */
+export function AppRoot({ runtime, router }: { runtime: AppRuntime; router: AppRouter }) {
+  return (
+    <MantineProvider theme={theme} defaultColorScheme="light">
+      <Suspense fallback={null}>
+        <Toasts />
+      </Suspense>
+      <RuntimeProvider runtime={runtime}>
+        <RouterProvider router={router} />
+      </RuntimeProvider>
+    </MantineProvider>
+  );
+}

@@ -1,0 +1,99 @@
+import { createFetch } from 'ofetch';
+import { type ActorOptions, type ActorRefFrom, type AnyActorLogic, createActor } from 'xstate';
+import type { AppConfig } from '../../contracts/app-config.ts';
+import { authMachine } from '../../machines/auth/auth-machine.ts';
+import { passwordResetMachine } from '../../machines/auth/password-reset-machine.ts';
+import { catalogueMachine } from '../../machines/catalogue/catalogue-machine.ts';
+import { type ApiClient, createApiClient } from '../api/api-client.ts';
+import type { ApiError } from '../api/api-error.ts';
+import { createTokenSession } from '../api/token-session.ts';
+import { createAuthActors } from '../features/auth/auth-actors.ts';
+import { createPasswordResetActors } from '../features/auth/password-reset-actors.ts';
+import { browserTabChannel, createTabChannel, type TabChannelOptions } from '../features/auth/tab-channel.ts';
+import { browserLocks, createRefreshLock, type LockManagerLike } from '../features/auth/tab-lock.ts';
+import { createCatalogueActors } from '../features/catalogue/catalogue-actors.ts';
+
+export type { ApiClient } from '../api/api-client.ts';
+
+/** What sets and clears the machines' timers (xstate's own clock, or its `SimulatedClock`). */
+export type MachineClock = NonNullable<ActorOptions<AnyActorLogic>['clock']>;
+
+/** Everything the views use: the running machines and one API client per service. */
+export interface AppRuntime {
+  config: AppConfig;
+  auth: ActorRefFrom<typeof authMachine>;
+  catalogue: ActorRefFrom<typeof catalogueMachine>;
+  passwordReset: ActorRefFrom<typeof passwordResetMachine>;
+  configApi: ApiClient;
+  monitoringApi: ApiClient;
+}
+
+export interface AppRuntimeDeps {
+  /**
+   * Late-bound navigation: the UI passes a function that calls `router.navigate`. With `resume`,
+   * the page being left is kept as the one to return to after sign-in.
+   */
+  navigate: (to: string, options: { replace: boolean; resume?: boolean }) => void;
+  /** `window.localStorage` by default. */
+  storage?: Storage;
+  /** `globalThis.fetch` by default. */
+  fetch?: typeof fetch;
+  /** The cross-tab refresh lock; `navigator.locks` by default (none: the refresh goes on at once). */
+  locks?: LockManagerLike;
+  /** How tabs talk; a `BroadcastChannel` by default, else `storage` events. */
+  tabChannel?: TabChannelOptions;
+  /** Prefix of the bundled JSON files; empty (same origin as the app) by default. */
+  assetBaseUrl?: string;
+  /** Where failed calls and a failed catalogue download are logged; `console.error` by default. */
+  log?: (message: string, error?: ApiError) => void;
+  /** Timers of the catalogue cooldown; the real clock by default, a simulated one in tests. */
+  clock?: MachineClock;
+}
+
+/**
+ * Starts the app's machines over real I/O. The auth machine begins by refreshing any stored
+ * refresh tokens; the catalogue begins loading at once.
+ *
+ * @example
+ * const runtime = createAppRuntime(config, { navigate: (to, o) => router.navigate({ href: to, replace: o.replace }) });
+ */
+export function createAppRuntime(config: AppConfig, deps: AppRuntimeDeps): AppRuntime {
+  const storage = deps.storage ?? window.localStorage;
+  const log = deps.log ?? ((message: string, error?: ApiError) => console.error(message, error ?? ''));
+  const fetchImpl = deps.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  const fetcher = createFetch({ fetch: fetchImpl });
+
+  const auth = createActor(
+    authMachine.provide({
+      actors: {
+        ...createAuthActors(config, fetcher),
+        refreshLock: createRefreshLock(deps.locks ?? browserLocks()),
+        tabChannel: createTabChannel(deps.tabChannel ?? browserTabChannel()),
+      },
+      actions: { navigateToLogin: (_, { replace, resume }) => deps.navigate('/login', { replace, resume }) },
+    }),
+    { input: { storage } },
+  ).start();
+
+  const session = createTokenSession(auth);
+  const common = { configBaseURL: config.configUrl, apiKey: config.apiKey, session, fetcher, log };
+  const configApi = createApiClient({ ...common, service: 'config', baseURL: config.configUrl });
+  const monitoringApi = createApiClient({ ...common, service: 'monitoring', baseURL: config.monitoringUrl });
+
+  const catalogue = createActor(
+    catalogueMachine.provide({
+      actors: createCatalogueActors(config, fetchImpl, deps.assetBaseUrl),
+      actions: {
+        navigateToLanding: () => deps.navigate('/landing', { replace: false }),
+        logDownloadError: (_, { message }) => log(message),
+      },
+    }),
+    { input: { storage }, ...(deps.clock ? { clock: deps.clock } : {}) },
+  ).start();
+
+  const passwordReset = createActor(
+    passwordResetMachine.provide({ actors: createPasswordResetActors(configApi) }),
+  ).start();
+
+  return { config, auth, catalogue, passwordReset, configApi, monitoringApi };
+}

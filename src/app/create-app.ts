@@ -1,0 +1,40 @@
+import type { RouterHistory } from '@tanstack/react-router';
+import type { AppConfig } from '../../contracts/app-config.ts';
+import { type AppRuntime, createAppRuntime, type MachineClock } from './app-runtime.ts';
+import { rememberResumePath, withTabResumePath } from './resume-path.ts';
+import { type AppRouter, createAppRouter } from './router.tsx';
+
+export interface AppDeps {
+  storage: Storage;
+  fetch?: typeof fetch;
+  history?: RouterHistory;
+  /** Timers of the machines that wait (the catalogue cooldown); tests pass a simulated clock. */
+  clock?: MachineClock;
+}
+
+/**
+ * Starts the machines and builds the router around them. The machines navigate through the
+ * router (e.g. to `/login` on logout), which only exists once the runtime does: the navigate
+ * function is bound late.
+ *
+ * @example
+ * const { runtime, router } = createApp(config, { storage: window.localStorage });
+ */
+export function createApp(config: AppConfig, deps: AppDeps): { runtime: AppRuntime; router: AppRouter } {
+  let router: AppRouter | null = null;
+  // The router's guards and the sign-in screen read the resume path through this tab's own copy.
+  const routerStorage = withTabResumePath(deps.storage);
+  const runtime = createAppRuntime(config, {
+    navigate: (to, options) => {
+      // The session ended under a person (a failed refresh, a sign-out in another tab): after
+      // signing in again they come back to the page they were on.
+      if (options.resume && router) rememberResumePath(routerStorage, router.state.location.href);
+      void router?.navigate({ href: to, replace: options.replace });
+    },
+    storage: deps.storage,
+    ...(deps.fetch ? { fetch: deps.fetch } : {}),
+    ...(deps.clock ? { clock: deps.clock } : {}),
+  });
+  router = createAppRouter({ runtime, storage: routerStorage }, deps.history);
+  return { runtime, router };
+}

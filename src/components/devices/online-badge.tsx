@@ -1,0 +1,11 @@
+import { Badge } from '@mantine/core';
+
+/** "Online" beside a device that is connected to the service now; nothing otherwise. */
+export function OnlineBadge({ online }: { online: boolean }) {
+  if (!online) return null;
+  return (
+    <Badge color="teal.9" variant="filled" size="sm" ml="xs" title="Connected to the service now">
+      Online
+    </Badge>
+  );
+}

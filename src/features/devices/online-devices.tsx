@@ -1,0 +1,30 @@
+import { useActorRef, useSelector } from '@xstate/react';
+import { useMemo } from 'react';
+import { fromPromise } from 'xstate';
+import { onlineDevicesMachine } from '../../../machines/devices-online/online-devices-machine.ts';
+import type { ApiClient } from '../../api/api-client.ts';
+import { useRuntime } from '../../app/runtime-context.tsx';
+import { OnlineBadge } from '../../components/devices/online-badge.tsx';
+import { fetchOnlineSerials } from './devices-api.ts';
+
+/**
+ * Which devices are online now, polled while the screen is open (the screen starts the actor and
+ * it stops with the screen). Answers a lookup by serial number.
+ */
+export function useOnlineDevices(api: ApiClient): (serial: string) => boolean {
+  const logic = useMemo(
+    () =>
+      onlineDevicesMachine.provide({ actors: { fetchOnline: fromPromise(() => fetchOnlineSerials(api)) } }),
+    [api],
+  );
+  const actor = useActorRef(logic);
+  const online = useSelector(actor, (s) => s.context.online);
+  const set = useMemo(() => new Set(online), [online]);
+  return (serial) => set.has(serial);
+}
+
+/** The badge of one device (device details), polling on its own while the screen is open. */
+export function DeviceOnlineBadge({ serial }: { serial: string }) {
+  const isOnline = useOnlineDevices(useRuntime().configApi);
+  return <OnlineBadge online={isOnline(serial)} />;
+}

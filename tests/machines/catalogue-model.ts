@@ -1,0 +1,37 @@
+import { createMachine } from 'xstate';
+
+/**
+ * Abstract model of the catalogue machine: downloads that succeed or fail, the bundled
+ * fallback, the refresh button and its 20-second cooldown, with no actors or delays. Driven
+ * against the real machine by `catalogue-model-driver.ts`.
+ */
+export const catalogueModel = createMachine({
+  id: 'catalogueModel',
+  initial: 'loading',
+  states: {
+    loading: {
+      on: { 'download.ok': 'ready', 'download.fail': 'fallback' },
+    },
+    fallback: {
+      on: { 'bundled.ok': 'readyFallback' },
+    },
+    ready: {
+      on: { 'catalogue.refresh': 'refreshing', 'catalogue.load': 'loading' },
+    },
+    readyFallback: {
+      on: { 'catalogue.refresh': 'refreshing', 'catalogue.load': 'loading' },
+    },
+    refreshing: {
+      on: { 'download.ok': 'cooldown', 'download.fail': 'refreshFallback' },
+    },
+    refreshFallback: {
+      on: { 'bundled.ok': 'cooldownFallback' },
+    },
+    cooldown: {
+      on: { 'cooldown.elapsed': 'ready' },
+    },
+    cooldownFallback: {
+      on: { 'cooldown.elapsed': 'readyFallback' },
+    },
+  },
+});

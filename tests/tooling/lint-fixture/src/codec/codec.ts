@@ -1,0 +1,3 @@
+import { shape } from '../../contracts/shape.ts';
+
+export const codecName = shape.name;

@@ -1,0 +1,3 @@
+import { codecName } from '../codec/codec.ts';
+
+export const label = (text: string) => `${codecName}: ${text}`;
