@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { serialNumberPattern } from './catalogue.ts';
+import { DEVICE_SORT_KEYS } from './list-sort-keys.ts';
 import { pageOf, sortedListQuerySchema } from './page.ts';
 
 /** A device installed at a site: `modelId` is the catalogue's model id (e.g. `HX-5000`). */
@@ -17,9 +18,6 @@ export type Device = z.infer<typeof deviceSchema>;
 /** Device lists and `GET /fleet/sites/installs/{siteId}`. */
 export const devicePageSchema = pageOf(deviceSchema);
 
-/** What device lists sort by (`?sort=site`, `?sort=-installed` for the newest installs first). */
-export const DEVICE_SORT_KEYS = ['serial', 'model', 'name', 'site', 'installed'] as const;
-export type DeviceSortKey = (typeof DEVICE_SORT_KEYS)[number];
 /** The query of every device list: search, page size, sort. */
 export const deviceListQuerySchema = sortedListQuerySchema(DEVICE_SORT_KEYS);
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { idSchema } from './ids.ts';
+import { SITE_SORT_KEYS } from './list-sort-keys.ts';
 import { pageOf, sortedListQuerySchema } from './page.ts';
 
 const text = (max: number) => z.string().trim().max(max);
@@ -57,9 +58,6 @@ export type Site = z.infer<typeof siteSchema>;
 /** `GET /fleet/sites/all/{userId}/{page}` and `GET /fleet/site-list/{userId}/{page}`. */
 export const sitePageSchema = pageOf(siteSchema);
 
-/** What site lists sort by (`?sort=name`, `?sort=-id` for the newest first). */
-export const SITE_SORT_KEYS = ['name', 'address', 'locality', 'state', 'id'] as const;
-export type SiteSortKey = (typeof SITE_SORT_KEYS)[number];
 /** The query of every site list: search, page size, sort. */
 export const siteListQuerySchema = sortedListQuerySchema(SITE_SORT_KEYS);
 

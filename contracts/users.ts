@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { USER_SORT_KEYS } from './list-sort-keys.ts';
 import { pageOf, sortedListQuerySchema } from './page.ts';
 
 /** User roles: provider staff, installers and site owners (operators). */
@@ -20,9 +21,6 @@ export type User = z.infer<typeof userSchema>;
 /** `GET /fleet/user-list/{userId}/{page}` and `GET /users/role/{role}`. */
 export const userPageSchema = pageOf(userSchema);
 
-/** What user lists sort by (`?sort=name`, `?sort=-id` for the newest accounts first). */
-export const USER_SORT_KEYS = ['name', 'email', 'role', 'id'] as const;
-export type UserSortKey = (typeof USER_SORT_KEYS)[number];
 /** The query of every user list: search, page size, sort. */
 export const userListQuerySchema = sortedListQuerySchema(USER_SORT_KEYS);
 

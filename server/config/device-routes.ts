@@ -2,13 +2,13 @@ import { type Context, Hono } from 'hono';
 import { sql } from 'kysely';
 import { z } from 'zod';
 import {
-  type DeviceSortKey,
   deviceListQuerySchema,
   devicePageSchema,
   installDeviceQuerySchema,
   modelIdSchema,
 } from '../../contracts/devices.ts';
 import { idParamSchema } from '../../contracts/ids.ts';
+import type { DeviceSortKey } from '../../contracts/list-sort-keys.ts';
 import { readTotals } from '../access/list-totals.ts';
 import { likePattern, requireSiteAccess, siteVisible, type Viewer } from '../access/scope.ts';
 import type { ServerContext } from '../context.ts';

@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import { type Kysely, sql } from 'kysely';
-import type { SiteSortKey } from '../../contracts/sites.ts';
+import type { SiteSortKey } from '../../contracts/list-sort-keys.ts';
 import { type PageAnchors, readTotals } from '../access/list-totals.ts';
 import { likePattern, siteVisible, type Viewer } from '../access/scope.ts';
 import type { ServerContext } from '../context.ts';

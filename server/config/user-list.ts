@@ -1,6 +1,7 @@
 import { type Expression, type ExpressionBuilder, type Kysely, type SqlBool, sql } from 'kysely';
+import type { UserSortKey } from '../../contracts/list-sort-keys.ts';
 import type { Page } from '../../contracts/page.ts';
-import type { User, UserSortKey } from '../../contracts/users.ts';
+import type { User } from '../../contracts/users.ts';
 import { likePattern } from '../access/scope.ts';
 import type { Database } from '../db/schema.ts';
 import type { Paging } from '../http/paging.ts';

@@ -71,11 +71,6 @@ export function ListToolbar<S extends ListSearch>({
         />
         <ExportCsvButton onExport={onExport} />
       </Group>
-      {search.sort ? (
-        <Text size="xs" c="dimmed">
-          Sorting orders the page shown.
-        </Text>
-      ) : null}
     </>
   );
 }
@@ -87,7 +82,7 @@ interface PagerProps {
   onPage: (page: number) => void;
 }
 
-/** Previous and next page, with where the person is; page numbers in the URL start at 0. */
+/** Previous and next page, with where the person is; page numbers in the URL start at 0 (a page past the end is the list's to explain). */
 export function Pager({ page, pageSize, total, onPage }: PagerProps) {
   const pages = Math.max(1, Math.ceil(total / pageSize));
   const first = total === 0 ? 0 : page * pageSize + 1;

@@ -39,7 +39,7 @@ export function DevicesListScreen() {
             : { title: 'No devices yet', hint: 'Devices installed at your sites appear here.' }
         }
         exportFile="devices.csv"
-        fetchPage={(n, size) => fetchDevicesPage(configApi, user.id, n, search.q, size)}
+        fetchPage={(n, size) => fetchDevicesPage(configApi, user.id, { ...search, page: n }, size)}
       />
     </Stack>
   );

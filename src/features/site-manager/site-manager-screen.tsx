@@ -90,7 +90,7 @@ export function SiteManagerScreen() {
         sortOptions={SORT_OPTIONS}
         empty={{ title: search.q ? `No site matches “${search.q}”` : 'No sites yet' }}
         exportFile="all-sites.csv"
-        fetchPage={(n, size) => fetchAllSites(configApi, user.id, n, search.q, size)}
+        fetchPage={(n, size) => fetchAllSites(configApi, user.id, { ...search, page: n }, size)}
       />
     </Stack>
   );

@@ -93,8 +93,13 @@ export function UsersListScreen() {
         exportFile="users.csv"
         fetchPage={(n, size) =>
           search.role
-            ? fetchUsersByRole(configApi, search.role, n, size)
-            : fetchUsersPage(configApi, user.id, n, search.q, size)
+            ? fetchUsersByRole(
+                configApi,
+                search.role,
+                { page: n, ...(search.sort ? { sort: search.sort } : {}) },
+                size,
+              )
+            : fetchUsersPage(configApi, user.id, { ...search, page: n }, size)
         }
       />
       <Modal
