@@ -66,7 +66,9 @@ export function ListToolbar<S extends ListSearch>({
           data={[{ value: DEFAULT_SORT, label: 'List order' }, ...sortOptions]}
           value={search.sort ?? DEFAULT_SORT}
           allowDeselect={false}
-          onChange={(value) => onChange({ ...search, ...(value ? { sort: value } : { sort: undefined }) })}
+          onChange={(value) =>
+            onChange({ ...search, page: 0, ...(value ? { sort: value } : { sort: undefined }) })
+          }
           w={200}
         />
         <ExportCsvButton onExport={onExport} />
