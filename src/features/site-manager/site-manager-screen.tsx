@@ -71,7 +71,7 @@ export function SiteManagerScreen() {
                 </AnchorLink>
               </Text>
             </div>
-            <SiteAccessTable site={site} canManage />
+            <SiteAccessTable site={site} canManage me={user} />
             <AddSiteUser key={site.id} siteId={site.id} adminId={user.id} />
           </Stack>
         </Card>

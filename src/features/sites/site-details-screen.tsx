@@ -84,7 +84,13 @@ export function SiteDetailsScreen() {
           <Fact label="State and country">
             {[site.state, site.country].filter(Boolean).join(', ') || '—'}
           </Fact>
-          <Fact label="Owner">{owner ? `${owner.name} (${owner.main_email})` : 'No owner attached'}</Fact>
+          <Fact label="Owner">
+            {owner
+              ? `${owner.name} (${owner.main_email})`
+              : site.ownerId === null
+                ? 'No owner'
+                : 'An account you cannot see'}
+          </Fact>
           <Fact label="Devices">{site.deviceCount}</Fact>
         </SimpleGrid>
       </SectionCard>
@@ -125,7 +131,7 @@ export function SiteDetailsScreen() {
             />
           ) : null}
         </Group>
-        <SiteAccessTable site={site} canManage={canManageAccess(site, user)} />
+        <SiteAccessTable site={site} canManage={canManageAccess(site, user)} me={user} />
       </Stack>
       <Modal opened={editing} onClose={close} title="Edit site">
         <SiteEditForm site={site} owners={owners} onDone={close} />

@@ -17,7 +17,7 @@ const route = getRouteApi('/_shell/users-list');
 const ROLE_FILTER = [
   { value: '', label: 'Everyone' },
   { value: 'installer', label: 'Installers' },
-  { value: 'owner', label: 'Owners' },
+  { value: 'owner', label: 'Owner accounts' },
   { value: 'admin', label: 'Admins' },
 ];
 
