@@ -20,3 +20,6 @@ export function leaveConsequences(s: UnsavedWorkSnapshot): string[] {
       : `“${work.label}” has changes that are not saved.`,
   );
 }
+
+/** True while the person is asked whether to leave the screen. */
+export const isAskingToLeave = (s: UnsavedWorkSnapshot): boolean => s.matches('asking');

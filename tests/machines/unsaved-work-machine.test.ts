@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { createActor } from 'xstate';
-import { unsavedWorkMachine } from '../../machines/unsaved-work/unsaved-work-machine.ts';
+import { askToLeave, unsavedWorkMachine } from '../../machines/unsaved-work/unsaved-work-machine.ts';
 import {
   hasUnsavedWork,
+  isAskingToLeave,
   leaveConsequences,
   unsavedWork,
 } from '../../machines/unsaved-work/unsaved-work-selectors.ts';
@@ -29,5 +30,29 @@ describe('the register of unsaved work', () => {
     ]);
     actor.send({ type: 'unsavedWork.clear', id: 'ble' });
     expect(hasUnsavedWork(actor.getSnapshot())).toBe(false);
+  });
+});
+
+describe('the leave guard', () => {
+  const form = { id: 'site-form', kind: 'form' as const, label: 'Edit site' };
+
+  it('lets a person leave at once when nothing would be lost', async () => {
+    const actor = createActor(unsavedWorkMachine).start();
+    expect(await askToLeave(actor)).toBe(true);
+    expect(isAskingToLeave(actor.getSnapshot())).toBe(false);
+  });
+
+  it('asks when work would be lost, and answers the choice; two askers share one question', async () => {
+    const actor = createActor(unsavedWorkMachine).start();
+    actor.send({ type: 'unsavedWork.report', work: form });
+    const first = askToLeave(actor);
+    const second = askToLeave(actor);
+    expect(isAskingToLeave(actor.getSnapshot())).toBe(true);
+    actor.send({ type: 'leave.stay' });
+    expect(await first).toBe(false);
+    expect(await second).toBe(false);
+    const again = askToLeave(actor);
+    actor.send({ type: 'leave.go' });
+    expect(await again).toBe(true);
   });
 });

@@ -40,40 +40,38 @@ export function ListToolbar<S extends ListSearch>({
     onChange({ ...search, page: 0, ...(q ? { q } : { q: undefined }) });
   };
   return (
-    <>
-      <Group align="flex-end" gap="sm" wrap="wrap">
-        <search style={{ flex: '1 1 260px' }}>
-          <form onSubmit={submit}>
-            <Group align="flex-end" gap="xs" wrap="nowrap">
-              <TextInput
-                key={search.q ?? ''}
-                name="q"
-                label={searchLabel}
-                description={searchHint}
-                defaultValue={search.q ?? ''}
-                leftSection={<IconSearch size={16} aria-hidden />}
-                style={{ flex: 1 }}
-                maxLength={200}
-              />
-              <Button type="submit" variant="light">
-                Search
-              </Button>
-            </Group>
-          </form>
-        </search>
-        <Select
-          label="Sort by"
-          data={[{ value: DEFAULT_SORT, label: 'List order' }, ...sortOptions]}
-          value={search.sort ?? DEFAULT_SORT}
-          allowDeselect={false}
-          onChange={(value) =>
-            onChange({ ...search, page: 0, ...(value ? { sort: value } : { sort: undefined }) })
-          }
-          w={200}
-        />
-        <ExportCsvButton onExport={onExport} />
-      </Group>
-    </>
+    <Group align="flex-end" gap="sm" wrap="wrap">
+      <search style={{ flex: '1 1 260px' }}>
+        <form onSubmit={submit}>
+          <Group align="flex-end" gap="xs" wrap="nowrap">
+            <TextInput
+              key={search.q ?? ''}
+              name="q"
+              label={searchLabel}
+              description={searchHint}
+              defaultValue={search.q ?? ''}
+              leftSection={<IconSearch size={16} aria-hidden />}
+              style={{ flex: 1 }}
+              maxLength={200}
+            />
+            <Button type="submit" variant="light">
+              Search
+            </Button>
+          </Group>
+        </form>
+      </search>
+      <Select
+        label="Sort by"
+        data={[{ value: DEFAULT_SORT, label: 'List order' }, ...sortOptions]}
+        value={search.sort ?? DEFAULT_SORT}
+        allowDeselect={false}
+        onChange={(value) =>
+          onChange({ ...search, page: 0, ...(value ? { sort: value } : { sort: undefined }) })
+        }
+        w={200}
+      />
+      <ExportCsvButton onExport={onExport} />
+    </Group>
   );
 }
 

@@ -7,6 +7,7 @@ import { errorMessage } from '../../../contracts/error-message.ts';
 import type { SiteDetails } from '../../../contracts/sites.ts';
 import type { User } from '../../../contracts/users.ts';
 import { useRuntime } from '../../app/runtime-context.tsx';
+import { holdsEdits, useUnsavedWork } from '../../components/leave-guard.tsx';
 import { sitePayloadOf } from './site-payload.ts';
 import { updateSite } from './sites-api.ts';
 
@@ -32,6 +33,7 @@ export function SiteEditForm({
     resolver: zodResolver(schema),
     defaultValues: { name: site.name, ownerId: site.ownerId ? String(site.ownerId) : '' },
   });
+  useUnsavedWork({ id: 'site-edit', kind: 'form', label: 'Edit site' }, holdsEdits(form.formState));
   const submit = form.handleSubmit(async (values) => {
     try {
       await updateSite(configApi, site.id, {

@@ -10,6 +10,7 @@ import {
   type PlaceLike,
   postalCodeText,
 } from '../../components/address/address-record.ts';
+import { holdsEdits, useUnsavedWork } from '../../components/leave-guard.tsx';
 import { type SiteFormValues, siteFormSchema } from './site-form-schema.ts';
 
 interface SiteFormProps {
@@ -31,6 +32,10 @@ export function SiteForm({ mode, defaultValues, owners = [], submitLabel, onSave
   const { config } = useRuntime();
   const form = useForm<SiteFormValues>({ resolver: zodResolver(siteFormSchema), defaultValues });
   const { errors, isSubmitting } = form.formState;
+  useUnsavedWork(
+    { id: 'site-form', kind: 'form', label: mode === 'create' ? 'New site' : 'Site address' },
+    holdsEdits(form.formState),
+  );
   const text = (name: keyof SiteFormValues, label: string) => (
     <TextInput label={label} {...form.register(name)} error={errors[name]?.message} />
   );
