@@ -53,7 +53,10 @@ describe('Account: Profile and Change password', () => {
       .getByText('Your other phones and computers were signed out; this one stays signed in.')
       .waitFor();
     // Still signed in here: the next screen loads.
-    await page.getByRole('navigation', { name: 'Fleet Manager' }).getByRole('link', { name: 'Sites' }).click();
+    await page
+      .getByRole('navigation', { name: 'Fleet Manager' })
+      .getByRole('link', { name: 'Sites' })
+      .click();
     await heading(page, 'Sites').waitFor();
     const old = await configCall('POST', '/auth/v2/login', {
       body: { main_email: ME.email, password: ME.password },
