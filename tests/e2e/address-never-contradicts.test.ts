@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAccessible } from './axe.ts';
-import { appUrl, INSTALLER, launchChromium, pathOf } from './browser.ts';
+import { ADMIN, appUrl, launchChromium, pathOf } from './browser.ts';
 import {
   blockMaps,
   FAKE_PLACE,
@@ -11,13 +11,21 @@ import {
   signedInPage,
   withMapsKey,
 } from './screens-helpers.ts';
+import { accessToken, configCall } from './service-calls.ts';
 
 let browser: Browser;
 let installer: { context: BrowserContext; page: Page; errors: string[] };
+/** An installer of this file's own: the sites it creates change no other test's counts. */
+const ADA = { email: 'ada.address@solarpros.example', password: 'Address#2026' };
 
 beforeAll(async () => {
   browser = await launchChromium();
-  installer = await signedInPage(browser, INSTALLER);
+  const made = await configCall('POST', '/fleet/users/create-installer', {
+    token: await accessToken(ADMIN),
+    body: { main_email: ADA.email, name: 'Ada Address', password: ADA.password },
+  });
+  expect(made.status).toBe(201);
+  installer = await signedInPage(browser, ADA);
 });
 afterAll(async () => {
   await browser?.close();

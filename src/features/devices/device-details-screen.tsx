@@ -4,12 +4,13 @@ import type { Device } from '../../../contracts/devices.ts';
 import { AnchorLink } from '../../components/anchor-link.tsx';
 import { deviceColumns } from '../../components/devices/device-columns.tsx';
 import { useModelName } from '../../components/devices/model-names.ts';
+import { DeviceOnlineBadge } from '../../components/devices/online-devices.tsx';
+import { formatDateTime } from '../../components/format-date.ts';
 import { DataList } from '../../components/lists/data-list.tsx';
 import { EmptyState } from '../../components/page-state.tsx';
 import { ScreenHeader } from '../../components/screen-header.tsx';
 import { Fact, SectionCard } from '../../components/section-card.tsx';
 import { DeviceConfiguration } from './configure/device-configuration.tsx';
-import { DeviceOnlineBadge } from './online-devices.tsx';
 
 const route = getRouteApi('/_shell/device-details/$deviceid');
 
@@ -31,7 +32,7 @@ function OneDevice({ device, modelName }: { device: Device; modelName: string })
               {device.siteName}
             </AnchorLink>
           </Fact>
-          <Fact label="Installed">{new Date(device.installedAt).toLocaleString()}</Fact>
+          <Fact label="Installed">{formatDateTime(device.installedAt)}</Fact>
         </SimpleGrid>
       </SectionCard>
       <DeviceConfiguration serial={device.serial} modelId={device.modelId} />

@@ -1,5 +1,4 @@
 import { devicePageSchema } from '../../../contracts/devices.ts';
-import { onlineDevicesSchema } from '../../../contracts/service-comms.ts';
 import type { ApiClient } from '../../api/api-client.ts';
 import { LIST_PAGE_SIZE, type ListSearch, listQuery } from '../../components/lists/list-search.ts';
 
@@ -32,15 +31,4 @@ export async function fetchInstall(api: ApiClient, modelId: string, serial?: str
       query: { pageSize: 100, ...(serial ? { serial } : {}) },
     }),
   );
-}
-
-/**
- * Serial numbers of the devices the person may see that are connected now
- * (`GET /service-comms/devices/online`; no api-key on this path).
- *
- * @throws ApiError when the call fails
- */
-export async function fetchOnlineSerials(api: ApiClient): Promise<string[]> {
-  const answer = onlineDevicesSchema.parse(await api('/service-comms/devices/online'));
-  return answer.devices.map((device) => device.serialNumber);
 }

@@ -45,7 +45,7 @@ export function SiteManagerScreen() {
     },
     { key: 'address', header: 'Address', text: (s) => s.displayAddress },
     { key: 'locality', header: 'Town', text: (s) => s.locality },
-    { key: 'id', header: 'Site id', text: (s) => String(s.id) },
+    { key: 'id', header: 'Site id', text: (s) => String(s.id), csvOnly: true },
   ];
   return (
     <Stack gap="md">

@@ -7,6 +7,7 @@ import type { SiteDetails } from '../../../contracts/sites.ts';
 import { useRuntime } from '../../app/runtime-context.tsx';
 import { deviceColumns } from '../../components/devices/device-columns.tsx';
 import { useModelName } from '../../components/devices/model-names.ts';
+import { useOnlineDevices } from '../../components/devices/online-devices.tsx';
 import { type CsvColumn, collectAllPages, downloadCsv, toCsv } from '../../components/lists/csv.ts';
 import { type Column, DataList } from '../../components/lists/data-list.tsx';
 import { ExportCsvButton } from '../../components/lists/export-csv-button.tsx';
@@ -24,9 +25,10 @@ import { fetchInstalls } from './sites-api.ts';
 
 const route = getRouteApi('/_shell/site-details/$siteid');
 
-/** The site's devices: the devices list's columns, but for the site, which is this page. */
+/** The site's devices: the devices list's columns (Online badges too), but for the site, which is this page. */
 function useInstallColumns(): Column<Device>[] {
-  return deviceColumns(useModelName()).filter((column) => column.key !== 'site');
+  const isOnline = useOnlineDevices(useRuntime().configApi);
+  return deviceColumns(useModelName(), isOnline).filter((column) => column.key !== 'site');
 }
 
 type AccessRow = SiteDetails['access'][number];

@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Alert, Button, Group, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Group, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { type ChangeEvent, useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { errorMessage } from '../../../contracts/error-message.ts';
@@ -19,6 +19,7 @@ import {
 } from '../../components/address/address-record.ts';
 import type { AutocompleteOptions } from '../../components/address/maps-loader.ts';
 import { holdsEdits, useUnsavedWork } from '../../components/leave-guard.tsx';
+import { OwnerSelect } from './owner-select.tsx';
 import { type SiteFormValues, siteFormSchema } from './site-form-schema.ts';
 
 interface SiteFormProps {
@@ -190,15 +191,11 @@ export function SiteForm({ mode, defaultValues, owners = [], submitLabel, onSave
             control={form.control}
             name="ownerId"
             render={({ field }) => (
-              <Select
-                label="Owner"
+              <OwnerSelect
+                owners={owners}
                 description="Optional: the owner then sees this site"
-                placeholder="No owner"
-                clearable
-                searchable
-                data={owners.map((o) => ({ value: String(o.id), label: `${o.name} (${o.main_email})` }))}
-                value={field.value || null}
-                onChange={(value) => field.onChange(value ?? '')}
+                value={field.value}
+                onChange={field.onChange}
               />
             )}
           />

@@ -23,7 +23,7 @@ export const USER_COLUMNS: Column<User>[] = [
   { key: 'email', header: 'E-mail', text: (user) => user.main_email },
   { key: 'role', header: 'Role', text: (user) => ROLE_LABELS[user.role] },
   { key: 'phone', header: 'Phone', text: (user) => user.phone ?? '' },
-  { key: 'id', header: 'User id', text: (user) => String(user.id) },
+  { key: 'id', header: 'User id', text: (user) => String(user.id), csvOnly: true },
 ];
 
 export const USER_SORT_OPTIONS = [
