@@ -106,7 +106,7 @@ function nextAnchor(
     anchors.set(key, version, paging.offset + rows.length, last.id + 1);
 }
 
-/** What each sort key orders by: text case-insensitively (name and town indexed, migration 12). */
+/** What each sort key orders by: text case-insensitively (name and town indexed, migration 14). */
 const SITE_ORDER = {
   name: sql`lower(sites.name)`,
   address: sql`lower(sites.display_address)`,

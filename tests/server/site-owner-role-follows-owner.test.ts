@@ -193,7 +193,7 @@ describe('the owner role given with change-roles is the site owner', () => {
     expect(await owners(site.id)).toEqual({ ownerId: IDS.owner, withRole: [IDS.owner] });
   });
 
-  it('puts data written before the rule in step (migration 11)', async () => {
+  it('puts data written before the rule in step (migration 13)', async () => {
     const { db } = t.server.ctx;
     const roleOnly = await createSite(payload);
     const twoOwners = await createSite({ ...payload, ownerId: IDS.owner });
