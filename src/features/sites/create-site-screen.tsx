@@ -27,7 +27,8 @@ export function CreateSiteScreen() {
           await router.invalidate();
           await navigate({ to: '/site-details/$siteid', params: { siteid: String(site.id) } });
         }}
-        onCancel={() => void navigate({ to: '/sites-list', search: { page: 0 } })}
+        // Cancel discards what was typed on purpose: no question.
+        onCancel={() => void navigate({ to: '/sites-list', search: { page: 0 }, ignoreBlocker: true })}
       />
     </Stack>
   );

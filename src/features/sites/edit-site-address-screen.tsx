@@ -14,7 +14,9 @@ export function EditSiteAddressScreen() {
   const { site } = route.useLoaderData();
   const navigate = useNavigate();
   const router = useRouter();
-  const back = () => navigate({ to: '/site-details/$siteid', params: { siteid: String(site.id) } });
+  // Saved, or cancelled on purpose: no question on the way back.
+  const back = () =>
+    navigate({ to: '/site-details/$siteid', params: { siteid: String(site.id) }, ignoreBlocker: true });
   return (
     <Stack gap="md">
       <ScreenHeader title="Edit site address" description={site.name} />

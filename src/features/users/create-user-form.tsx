@@ -6,6 +6,7 @@ import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { errorMessage } from '../../../contracts/error-message.ts';
 import { useRuntime } from '../../app/runtime-context.tsx';
+import { holdsEdits, useUnsavedWork } from '../../components/leave-guard.tsx';
 import { createInstaller, createOwner } from './users-api.ts';
 
 const schema = z.object({
@@ -20,9 +21,9 @@ type Values = z.infer<typeof schema>;
 
 /**
  * Create an installer (admin) or an owner (installer or admin). The new user gets an access code
- * by e-mail and chooses a password. A new installer's page opens; for an owner the server says only
- * that an invitation is on its way (it does not tell whether the address had an account), so the
- * message is shown and the users list opens on that address.
+ * by e-mail and chooses a password. Both end in the same place: a message saying the access code
+ * is on its way, and the users list opened on that address (for an owner the server says no more,
+ * since it does not tell whether the address had an account).
  */
 export function CreateUserForm({ role, onClose }: { role: 'installer' | 'owner'; onClose: () => void }) {
   const { configApi } = useRuntime();
@@ -32,6 +33,8 @@ export function CreateUserForm({ role, onClose }: { role: 'installer' | 'owner';
     defaultValues: { main_email: '', name: '', phone: '' },
   });
   const { errors, isSubmitting } = form.formState;
+  const title = role === 'installer' ? 'Create installer' : 'Create owner';
+  useUnsavedWork({ id: 'create-user', kind: 'form', label: title }, holdsEdits(form.formState));
   const submit = form.handleSubmit(async (values) => {
     const body = {
       main_email: values.main_email,
@@ -39,13 +42,18 @@ export function CreateUserForm({ role, onClose }: { role: 'installer' | 'owner';
       ...(values.phone ? { phone: values.phone } : {}),
     };
     try {
+      let message: string;
       if (role === 'installer') {
-        const user = await createInstaller(configApi, body);
-        await navigate({ to: '/user-details/$userid', params: { userid: String(user.id) } });
-        return;
+        await createInstaller(configApi, body);
+        message = `${values.main_email} can sign in with the access code on its way to them.`;
+      } else {
+        message = await createOwner(configApi, body);
       }
-      const message = await createOwner(configApi, body);
-      notifications.show({ color: 'teal', title: 'Owner invited', message });
+      notifications.show({
+        color: 'teal',
+        title: role === 'installer' ? 'Installer created' : 'Owner invited',
+        message,
+      });
       onClose();
       await navigate({ to: '/users-list', search: { page: 0, q: values.main_email } });
     } catch (error) {
@@ -74,7 +82,7 @@ export function CreateUserForm({ role, onClose }: { role: 'installer' | 'owner';
             Cancel
           </Button>
           <Button type="submit" loading={isSubmitting}>
-            {role === 'installer' ? 'Create installer' : 'Create owner'}
+            {title}
           </Button>
         </Group>
       </Stack>

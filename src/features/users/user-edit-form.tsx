@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { errorMessage } from '../../../contracts/error-message.ts';
 import type { User, UserRole } from '../../../contracts/users.ts';
 import { useRuntime } from '../../app/runtime-context.tsx';
+import { holdsEdits, useUnsavedWork } from '../../components/leave-guard.tsx';
 import { ROLE_LABELS } from './user-columns.tsx';
 import { updateUser } from './users-api.ts';
 
@@ -40,6 +41,7 @@ export function UserEditForm({
     defaultValues: { main_email: user.main_email, name: user.name, phone: user.phone ?? '', role: user.role },
   });
   const { errors, isSubmitting } = form.formState;
+  useUnsavedWork({ id: 'user-edit', kind: 'form', label: 'Edit user' }, holdsEdits(form.formState));
   const submit = form.handleSubmit(async (values) => {
     const body = {
       ...(values.main_email.toLowerCase() !== user.main_email ? { main_email: values.main_email } : {}),
