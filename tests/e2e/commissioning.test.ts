@@ -125,7 +125,12 @@ describe('commissioning a site', () => {
     await blockMaps(page);
     await page.goto(appUrl('/create-site'));
     await page.getByLabel(/^Site name/).fill(SITE_NAME);
-    await page.getByRole('textbox', { name: /^Address/ }).fill('7 Turbine Road, Marfa, TX');
+    // Without the maps, the address is typed in its parts.
+    await page.getByLabel(/^Street\s*\*?$/).fill('Turbine Road');
+    await page.getByLabel('Street number').fill('7');
+    await page.getByLabel(/^Town or city/).fill('Marfa');
+    await page.getByLabel('State or region').fill('TX');
+    await page.getByLabel(/^Country/).fill('US');
     await page.getByLabel('Latitude').fill('30.31');
     await page.getByLabel('Longitude').fill('-104.02');
     await page.getByRole('button', { name: 'Create site' }).click();
