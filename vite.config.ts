@@ -5,6 +5,7 @@ import { tanstackRouter } from '@tanstack/router-plugin/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
+import { prerenderPages } from './src/prerender/prerender-plugin.ts';
 
 const COMPRESSIBLE = /\.(js|mjs|css|html|json|svg|txt|wasm|webmanifest)$/;
 
@@ -100,31 +101,36 @@ function preloadSignIn(): Plugin {
 }
 
 // The router plugin must come before the React plugin so that route files are
-// split and transformed before JSX is compiled.
+// split and transformed before JSX is compiled. The build's prerendering bundles the app with
+// these same two, so route code is split alike there.
+const appPlugins = () => [
+  tanstackRouter({
+    target: 'react',
+    routesDirectory: 'src/routes',
+    generatedRouteTree: 'src/route-tree.gen.ts',
+    autoCodeSplitting: true,
+    // Loaders in chunks of their own too: a route file's loader pulls in its feature's API calls
+    // and contracts (zod), which the sign-in screen must not load. What stays in the route tree
+    // (path, guard, validateSearch) imports only small modules.
+    codeSplittingOptions: {
+      // The sign-in screen is the first thing a phone loads: it stays in the entry chunk, so
+      // its components arrive in one file rather than a dozen small ones.
+      splitBehavior: ({ routeId }) => (routeId === '/login' ? [] : undefined),
+      defaultBehavior: [
+        ['loader'],
+        ['component'],
+        ['pendingComponent'],
+        ['errorComponent'],
+        ['notFoundComponent'],
+      ],
+    },
+  }),
+  react(),
+];
+
 export default defineConfig({
   plugins: [
-    tanstackRouter({
-      target: 'react',
-      routesDirectory: 'src/routes',
-      generatedRouteTree: 'src/route-tree.gen.ts',
-      autoCodeSplitting: true,
-      // Loaders in chunks of their own too: a route file's loader pulls in its feature's API calls
-      // and contracts (zod), which the sign-in screen must not load. What stays in the route tree
-      // (path, guard, validateSearch) imports only small modules.
-      codeSplittingOptions: {
-        // The sign-in screen is the first thing a phone loads: it stays in the entry chunk, so
-        // its components arrive in one file rather than a dozen small ones.
-        splitBehavior: ({ routeId }) => (routeId === '/login' ? [] : undefined),
-        defaultBehavior: [
-          ['loader'],
-          ['component'],
-          ['pendingComponent'],
-          ['errorComponent'],
-          ['notFoundComponent'],
-        ],
-      },
-    }),
-    react(),
+    ...appPlugins(),
     VitePWA({
       // A new version waits until the person chooses "Reload to update" (src/app-status/).
       registerType: 'prompt',
@@ -144,6 +150,8 @@ export default defineConfig({
       },
     }),
     preloadSignIn(),
+    // After the files are written and before the service worker lists them (closeBundle).
+    prerenderPages({ plugins: appPlugins }),
     precompress(),
   ],
   // No source maps in the build: they are not shipped, and the server refuses *.map anyway.

@@ -1,15 +1,18 @@
 import './styles/mantine-first-screen.css';
 import './styles/app.css';
 import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import * as v from 'valibot';
 import { createActor } from 'xstate';
 import { appConfigSchema } from '../contracts/app-config.ts';
 import { appStatusMachine } from '../machines/app-status/app-status-machine.ts';
-import { AppRoot } from './app/app-root.tsx';
+import type { AppRuntime } from './app/app-runtime.ts';
 import { browserConnectivity, workboxServiceWorker } from './app/app-status-actors.ts';
+import { appTree } from './app/app-tree.tsx';
 import { createApp } from './app/create-app.ts';
+import type { AppRouter } from './app/router.tsx';
 import { AppStatusBar } from './components/app-status/app-status-bar.tsx';
+import { releaseEarlyInput, resubmit } from './prerender/early-input.ts';
 
 // Zod (loaded later, with the screens) compiles its object checks with `new Function` where it may;
 // the Content-Security-Policy forbids eval, so it must not even try (a refused attempt is still
@@ -86,26 +89,48 @@ function startAppStatus() {
   return createActor(machine, { input: { online: navigator.onLine } }).start();
 }
 
-async function start(container: HTMLElement) {
+/**
+ * Puts the app into `container`. A page the build prerendered for the route being opened (its
+ * `data-prerendered-route`) is hydrated: React takes over the markup a person may already be
+ * typing into, and once it has, a form they submitted before the app ran is submitted again, now
+ * to the app's own handler. Any other page (the shell of a guarded route, or a prerendered screen
+ * the route has left, such as /login for someone still signed in) is rendered afresh over what
+ * the page showed, and a submission held meanwhile is dropped with the form it belonged to.
+ */
+function mountApp(container: HTMLElement, runtime: AppRuntime, router: AppRouter) {
+  const routeId = router.state.matches.at(-1)?.routeId;
+  if (routeId !== undefined && container.dataset.prerenderedRoute === routeId) {
+    hydrateRoot(
+      container,
+      appTree(runtime, router, () => resubmit(releaseEarlyInput())),
+    );
+    return;
+  }
+  createRoot(container).render(appTree(runtime, router, releaseEarlyInput));
+}
+
+async function start(container: HTMLElement, statusContainer: HTMLElement) {
   try {
     const config = await loadConfig();
     const { runtime, router } = createApp(config, { storage: window.localStorage });
-    const status = startAppStatus();
-    // The first screen is resolved (guards, redirects, its code) before React renders, while
-    // index.html still says "Loading…": React then renders it once, and the router's own pending
-    // view, with its minimum time on screen, is kept for later navigations. Should the load fail,
-    // the app renders anyway and the router shows the failure on the screen, loading again.
-    await router.load().catch(() => undefined);
-    createRoot(container).render(
+    // In a root of its own: the bar is fixed at the foot, and is no part of any prerendered page.
+    createRoot(statusContainer).render(
       <StrictMode>
-        <AppRoot runtime={runtime} router={router} />
-        <AppStatusBar status={status} />
+        <AppStatusBar status={startAppStatus()} />
       </StrictMode>,
     );
+    // The first screen is resolved (guards, redirects, its code) before React renders, while the
+    // page still shows what the build rendered ("Loading…" in the shell for a guarded route):
+    // React then renders it once, and the router's own pending view, with its minimum time on
+    // screen, is kept for later navigations. Should the load fail, the app renders anyway and the
+    // router shows the failure on the screen, loading again.
+    await router.load().catch(() => undefined);
+    mountApp(container, runtime, router);
   } catch (error) {
     showStartupError(container, error);
   }
 }
 
 const container = document.getElementById('root');
-if (container) void start(container);
+const statusContainer = document.getElementById('app-status');
+if (container && statusContainer) void start(container, statusContainer);
