@@ -132,21 +132,17 @@ export default defineConfig({
   plugins: [
     ...appPlugins(),
     VitePWA({
+      // Our own worker (src/service-worker/sw.ts): it answers each path with its prerendered page.
+      strategies: 'injectManifest',
+      srcDir: 'src/service-worker',
+      filename: 'sw.ts',
       // A new version waits until the person chooses "Reload to update" (src/app-status/).
       registerType: 'prompt',
       injectRegister: false,
       manifest: false,
-      workbox: {
-        // The app shell, every chunk (so any screen opens offline), the codec and the bundled
-        // devices lists and device forms from public/.
+      injectManifest: {
+        // The pages, every chunk, the codec and the bundled devices lists and forms from public/.
         globPatterns: ['**/*.{js,css,html,json,wasm,svg,png,ico}'],
-        navigateFallback: 'index.html',
-        navigateFallbackDenylist: [/^\/(config|monitoring)(\/|$)/, /^\/app-config\.json$/],
-        // /app-config.json is the deployment's, not the build's: src/main.tsx keeps the last copy.
-        cleanupOutdatedCaches: true,
-        // The first version takes the open page at once (it is the version that page runs); a
-        // later one waits for the person (skipWaiting stays off).
-        clientsClaim: true,
       },
     }),
     preloadSignIn(),

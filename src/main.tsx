@@ -9,6 +9,7 @@ import { appStatusMachine } from '../machines/app-status/app-status-machine.ts';
 import type { AppRuntime } from './app/app-runtime.ts';
 import { browserConnectivity, workboxServiceWorker } from './app/app-status-actors.ts';
 import { appTree } from './app/app-tree.tsx';
+import { watchChunkLoadErrors } from './app/chunk-load-errors.ts';
 import { createApp } from './app/create-app.ts';
 import type { AppRouter } from './app/router.tsx';
 import { AppStatusBar } from './components/app-status/app-status-bar.tsx';
@@ -21,6 +22,9 @@ import { releaseEarlyInput, resubmit } from './prerender/early-input.ts';
 // sign-in screen's scripts.
 const zodConfig = globalThis as { __zod_globalConfig?: { jitless?: boolean } };
 zodConfig.__zod_globalConfig = Object.assign(zodConfig.__zod_globalConfig ?? {}, { jitless: true });
+
+/** Failed downloads of the app's chunks, watched from the start (see chunk-load-errors.ts). */
+const chunkLoads = watchChunkLoadErrors(window);
 
 const CONFIG_PATH = '/app-config.json';
 /** The last configuration this browser was given, for a start with no connection. */
@@ -99,7 +103,9 @@ function startAppStatus() {
  */
 function mountApp(container: HTMLElement, runtime: AppRuntime, router: AppRouter) {
   const routeId = router.state.matches.at(-1)?.routeId;
-  if (routeId !== undefined && container.dataset.prerenderedRoute === routeId) {
+  const prerendered = routeId !== undefined && container.dataset.prerenderedRoute === routeId;
+  // A screen whose code could not be downloaded renders the app's error page, not that markup.
+  if (prerendered && !chunkLoads.failed()) {
     hydrateRoot(
       container,
       appTree(runtime, router, () => resubmit(releaseEarlyInput())),

@@ -3,6 +3,7 @@ import { RouteFocus } from '../components/route-focus.tsx';
 import { RoutePending } from '../components/route-pending.tsx';
 import { routeTree } from '../route-tree.gen.ts';
 import type { RouterContext } from '../routes/__root.tsx';
+import { RouteError } from './route-error.tsx';
 
 /**
  * Builds the app's router over the generated route tree.
@@ -25,6 +26,9 @@ export function createAppRouter(context: RouterContext, history?: RouterHistory,
     // A guard that waits (stored sessions being refreshed) shows "Loading…" rather than nothing;
     // quick ones never flash it.
     defaultPendingComponent: RoutePending,
+    // A route that fails (a screen's code that could not be downloaded among others) shows the
+    // app's own page, with a way on.
+    defaultErrorComponent: RouteError,
     defaultPendingMs: 150,
     defaultPendingMinMs: 300,
     InnerWrap: RouteFocus,
