@@ -54,12 +54,14 @@ function precompress(): Plugin {
 }
 
 /**
- * Lets the browser fetch what the sign-in screen needs while the entry script downloads, instead
- * of one round trip after another: the login route's chunk and its imports (modulepreload), and
- * `/app-config.json`, which the app reads before its first render (a preload matching the
- * app's own `fetch`: same URL, CORS mode, same-origin credentials).
+ * Lets the browser fetch what the first screen needs while the entry script downloads, instead
+ * of one round trip after another: the app's code, which the entry imports once the page has
+ * been painted (`src/app/start-app.tsx`), the login route's chunk and their imports
+ * (modulepreload), and `/app-config.json`, which the app reads before its first render (a
+ * preload matching the app's own `fetch`: same URL, CORS mode, same-origin credentials).
  */
 function preloadSignIn(): Plugin {
+  const FIRST_MODULES = ['/src/app/start-app.tsx', '/src/routes/login.tsx'];
   return {
     name: 'fleet:preload-sign-in',
     apply: 'build',
@@ -68,7 +70,9 @@ function preloadSignIn(): Plugin {
       handler(html, ctx) {
         const bundle = ctx.bundle ?? {};
         const chunks = Object.values(bundle).filter((file) => file.type === 'chunk');
-        const login = chunks.find((chunk) => chunk.facadeModuleId?.includes('/src/routes/login.tsx'));
+        const first = chunks.filter((chunk) =>
+          chunk.moduleIds.some((id) => FIRST_MODULES.some((module) => id.endsWith(module))),
+        );
         const files = new Set<string>();
         const visit = (fileName: string) => {
           if (files.has(fileName)) return;
@@ -76,7 +80,7 @@ function preloadSignIn(): Plugin {
           const chunk = bundle[fileName];
           if (chunk?.type === 'chunk') for (const next of chunk.imports) visit(next);
         };
-        if (login) visit(login.fileName);
+        for (const chunk of first) visit(chunk.fileName);
         const tags = [...files]
           .filter((file) => !html.includes(`/${file}"`))
           .map((file) => ({

@@ -34,7 +34,8 @@ interface Marks {
 }
 
 /**
- * Runs in the page before anything else: notes when the E-mail field first shows, when React has
+ * Runs in the page before anything else: notes when the E-mail field first shows (the first
+ * animation frame that finds it laid out: that frame paints it), when React has
  * taken the sign-in form (rendered it, or hydrated the prerendered one: React keeps its props on
  * the element under a `__reactProps$…` key), and the LCP.
  */
@@ -46,9 +47,9 @@ const PROBE = `(() => {
   const reactOwns = (element) => Object.keys(element).some((key) => key.startsWith('__reactProps$'));
   const check = () => {
     const field = document.querySelector('input[type="email"]');
+    // Laid out in this frame's callbacks, it is painted with this frame, which follows them.
     if (marks.emailVisible < 0 && field && field.getBoundingClientRect().height > 0) {
-      // The frame that shows it: the next animation frame after it is laid out.
-      requestAnimationFrame(() => { if (marks.emailVisible < 0) marks.emailVisible = performance.now(); });
+      marks.emailVisible = performance.now();
     }
     const form = field && field.form;
     if (marks.signInWorking < 0 && form && reactOwns(form)) marks.signInWorking = performance.now();

@@ -1,9 +1,9 @@
-// A prerendered page loads this small classic script in its <head>, before its markup, so it runs
-// before any form exists. The browser's own submission of a form is a GET with every named field
-// in the URL, the password too; the app never submits a form that way (React's handlers take every
-// submission), so this stops them all, for the life of the page. Before the app runs it also keeps
-// the submission (a press of "Sign in", Enter in a field) for the app to make again once it has
-// the page (`releaseEarlyInput` in src/prerender/early-input.ts).
+// A prerendered page loads this small script first thing (async, so it holds nothing up): it keeps a
+// submission made before the app runs (a press of "Sign in", Enter in a field) for the app to make
+// again once it has the page (`releaseEarlyInput` in src/prerender/early-input.ts). It also stops
+// the browser's own submission of any form, for the life of the page: that is a GET with every
+// named field in the URL, the password too, and the app never submits a form that way (React's
+// handlers take every submission). The sign-in form is safe on its own too (`method="dialog"`).
 import {
   EARLY_INPUT_KEY,
   type EarlyInput,
@@ -12,6 +12,8 @@ import {
 } from './early-input-contract.ts';
 
 (() => {
+  // The app may, rarely, have started before this arrived: then there is nothing to hold.
+  if ((window as unknown as Record<string, EarlyInput | undefined>)[EARLY_INPUT_KEY]) return;
   let holding = true;
   let held: HeldSubmission | null = null;
   window.addEventListener(

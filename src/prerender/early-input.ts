@@ -6,7 +6,10 @@ import { EARLY_INPUT_KEY, type EarlyInput, type HeldSubmission } from './early-i
  * prerendered (the dev server) holds nothing: null.
  */
 export function releaseEarlyInput(): HeldSubmission | null {
-  const early = (window as unknown as Partial<Record<string, EarlyInput>>)[EARLY_INPUT_KEY];
+  const slot = window as unknown as Partial<Record<string, EarlyInput>>;
+  const early = slot[EARLY_INPUT_KEY];
+  // Should the guard arrive after this, it finds the app started and holds nothing.
+  slot[EARLY_INPUT_KEY] = { release: () => null };
   return early?.release() ?? null;
 }
 

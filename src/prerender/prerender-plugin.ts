@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import Beasties from 'beasties';
 import { build as esbuild } from 'esbuild';
 import { build, type Plugin, type PluginOption, type ResolvedConfig, type Rollup } from 'vite';
 import type { RenderedPage } from './render-pages.tsx';
@@ -22,7 +23,11 @@ const PAGE_ROUTE_FILES: Record<string, string[]> = {
 
 /** What `index.html` holds inside `#root` until the app starts; the pages replace it. */
 const ROOT_PLACEHOLDER = /<div id="root">[\s\S]*?<\/div>/;
-/** The guard goes right after the charset: before any markup, so no form exists unguarded. */
+/**
+ * The guard goes right after the charset, so it is fetched first. It is `async`: it holds nothing
+ * up, and the sign-in form is safe without it (`method="dialog"`); it only keeps a press made
+ * before the app runs, for the app to make again.
+ */
 const CHARSET = /<meta charset="[^"]*"\s*\/?>/;
 const RENDER_ENTRY = 'src/prerender/render-pages.tsx';
 const BEFORE_APP_ENTRY = 'src/prerender/before-app.ts';
@@ -136,9 +141,24 @@ function composePage(
   ];
   const marker = page.routeId ? ` data-prerendered-route="${page.routeId}"` : '';
   return template
-    .replace(CHARSET, (charset) => `${charset}\n    <script src="${beforeApp}"></script>`)
+    .replace(CHARSET, (charset) => `${charset}\n    <script async src="${beforeApp}"></script>`)
     .replace('</head>', `  ${head.join('\n    ')}\n  </head>`)
     .replace(ROOT_PLACEHOLDER, () => `<div id="root"${marker}>${page.html}</div>`);
+}
+
+/**
+ * The page's own stylesheets become preloads, which the app applies when it starts
+ * (`applyPreloadedStylesheets`). Its markup's rules are inline; a stylesheet left in the markup,
+ * even at the end, would hold up the app's scripts until it arrived, as the browser runs no
+ * script before the stylesheets parsed ahead of it.
+ */
+function deferStylesheets(html: string): string {
+  return html.replace(
+    /<link rel="stylesheet"( crossorigin)? href="([^"]+)">/g,
+    (_, crossorigin = '', href) => {
+      return `<link rel="preload" as="style"${crossorigin} href="${href}">`;
+    },
+  );
 }
 
 /**
@@ -166,6 +186,21 @@ export function prerenderPages(options: PrerenderOptions): Plugin {
             renderPages: () => Promise<RenderedPage[]>;
           };
           const beforeApp = await writeBeforeApp(config.root, outDir, config.build.assetsDir);
+          // The rules the page's markup uses go into the page itself, so it paints as soon as it
+          // arrives; its stylesheets still load, from the end of the body, where they hold up
+          // nothing (and the rules for what the app renders later are there in time).
+          const critical = new Beasties({
+            path: outDir,
+            publicPath: '/',
+            preload: 'body',
+            pruneSource: false,
+            // Mantine's own <style> elements in the markup stay whole: the app renders them again.
+            reduceInlineStyles: false,
+            keyframes: 'critical',
+            // The theme's variables hang on <html>'s colour scheme, which its matcher does not see.
+            allowRules: [/^:root\[/],
+            logLevel: 'warn',
+          });
           for (const page of await renderPages()) {
             const routeFiles = PAGE_ROUTE_FILES[page.file];
             if (!routeFiles) throw new Error(`Prerendering: PAGE_ROUTE_FILES does not list ${page.file}`);
@@ -175,7 +210,10 @@ export function prerenderPages(options: PrerenderOptions): Plugin {
               assetsOf(bundle, config.root, routeFiles),
               beforeApp,
             );
-            writeFileSync(join(outDir, page.file), html);
+            const styled = deferStylesheets(
+              (await critical.process(html)).replace(' data-beasties-container', ''),
+            );
+            writeFileSync(join(outDir, page.file), styled);
           }
         } finally {
           const folder = join(renderer, '..');

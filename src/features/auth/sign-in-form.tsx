@@ -43,7 +43,10 @@ export function SignInForm({
   });
   const submit = handleSubmit(({ email, password }) => auth.send({ type: 'auth.login', email, password }));
   return (
-    <form onSubmit={submit} noValidate aria-label="Sign in">
+    // `method="dialog"`: outside a dialog the browser's own submission of this form does nothing,
+    // so the prerendered form (src/prerender/) sends nowhere before the app runs, not even a GET
+    // with the password in its URL. The app's handler takes every submission.
+    <form onSubmit={submit} method="dialog" noValidate aria-label="Sign in">
       <Stack>
         {error && !busy ? (
           <Alert color="red" role="alert" title="Sign-in failed">
