@@ -100,14 +100,19 @@ async function measure(context: BrowserContext, url: string): Promise<LoadFigure
   };
 }
 
-/** Waits until a service worker (if the app has one) has finished installing its offline copy. */
+/**
+ * Waits until a service worker (if the app has one) has finished installing its offline copy, or
+ * 30 s: a worker whose install fails (a build that lists a file it lacks) is never ready, and the
+ * warm load then simply runs without it.
+ */
 async function settleOfflineCopy(context: BrowserContext, url: string) {
   const page = await context.newPage();
   await page.goto(url);
   await page.evaluate(async () => {
     if (!('serviceWorker' in navigator)) return;
     const registration = await navigator.serviceWorker.getRegistration();
-    if (registration) await navigator.serviceWorker.ready;
+    const gaveUp = new Promise<void>((resolve) => setTimeout(resolve, 30_000));
+    if (registration) await Promise.race([navigator.serviceWorker.ready, gaveUp]);
   });
   await page.close();
 }
