@@ -1,10 +1,12 @@
 import { type Kysely, sql } from 'kysely';
 import { CODE_HMAC_SQL } from './migration-code-hmac.ts';
+import { COMMISSIONING_SQL } from './migration-commissioning.ts';
 import { CONFIG_HISTORY_SQL } from './migration-config-history.ts';
 import { HISTORY_ORDER_SQL } from './migration-history-order.ts';
 import { HISTORY_SEQUENCE_SQL } from './migration-history-sequence.ts';
 import { LIST_COUNTS_SQL } from './migration-list-counts.ts';
 import { LIST_VERSIONS_SQL } from './migration-list-versions.ts';
+import { MONITORING_SQL } from './migration-monitoring.ts';
 import { SERVICE_COMMS_SQL } from './migration-service-comms.ts';
 import { SESSIONS_OUTBOX_SQL } from './migration-sessions-outbox.ts';
 import type { Database } from './schema.ts';
@@ -126,6 +128,12 @@ const migrations: { version: number; name: string; sql: string }[] = [
   { version: 8, name: 'configuration history in the order received', sql: HISTORY_ORDER_SQL },
   { version: 9, name: 'one-time codes keyed outside the database', sql: CODE_HMAC_SQL },
   { version: 10, name: 'configuration history numbered as received', sql: HISTORY_SEQUENCE_SQL },
+  {
+    version: 11,
+    name: 'commissioning: installs, archive, audit, templates, attachments',
+    sql: COMMISSIONING_SQL,
+  },
+  { version: 12, name: 'telemetry, rollups and alarms', sql: MONITORING_SQL },
 ];
 
 /**

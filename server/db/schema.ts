@@ -3,6 +3,7 @@ import type { UserRole } from '../../contracts/users.ts';
 
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
+type DefaultNow = ColumnType<Date, Date | string | undefined, Date | string>;
 
 /** Table shapes as Kysely sees them; the SQL lives in `migrations.ts`. */
 export interface Database {
@@ -16,6 +17,8 @@ export interface Database {
     created_by: number | null;
     /** Access tokens issued before this no longer pass; null when no session was ever ended. */
     sessions_valid_after: Date | null;
+    /** Mail me the alarms of the sites I have access to. */
+    alarm_mail: Generated<boolean>;
     created_at: CreatedAt;
     updated_at: Generated<Date>;
   };
@@ -51,7 +54,8 @@ export interface Database {
     serial: string;
     name: string;
     site_id: number;
-    installed_at: CreatedAt;
+    /** When it was put on its site (a move puts it on another). */
+    installed_at: DefaultNow;
   };
   refresh_tokens: {
     id: Generated<number>;
@@ -129,4 +133,150 @@ export interface Database {
     sent_at: Timestamp;
     answered_at: Timestamp | null;
   };
+  /** What verified writes changed (written with raw SQL by the history routes; read typed here). */
+  config_history: {
+    id: string;
+    serial: string;
+    user_id: number | null;
+    user_email: string;
+    transport: 'web-bluetooth' | 'simulated' | 'service-comms';
+    template_name: string | null;
+    written_at: Timestamp;
+    received_at: DefaultNow;
+    /** Its place in the order received (migration 10). */
+    seq: Generated<string>;
+    changes: ColumnType<
+      { field: string; label: string; oldValue: string; newValue: string }[],
+      string,
+      string
+    >;
+  };
+  /** Sites archived by `DELETE /sites/{id}`: the rows as they were, until staff restore them. */
+  archived_sites: {
+    id: number;
+    site: Record<string, unknown>;
+    access: Record<string, unknown>[];
+    archived_at: DefaultNow;
+    archived_by: number | null;
+    archived_by_email: string;
+  };
+  /** Devices taken off their site, or replaced by another unit. */
+  retired_devices: {
+    id: Generated<number>;
+    device_id: number;
+    serial: string;
+    model_id: string;
+    name: string;
+    site_id: number;
+    site_name: string;
+    installed_at: Timestamp;
+    retired_at: DefaultNow;
+    retired_by: number | null;
+    reason: 'removed' | 'replaced';
+    replaced_by: string | null;
+  };
+  /** Every change of a device's place on a site, and of a site's archiving. */
+  install_audit: {
+    id: Generated<string>;
+    at: DefaultNow;
+    user_id: number | null;
+    user_email: string;
+    action: string;
+    site_id: number;
+    site_name: string;
+    from_site_id: number | null;
+    from_site_name: string | null;
+    serial: string | null;
+    model_id: string | null;
+    old_name: string | null;
+    new_name: string | null;
+    other_serial: string | null;
+  };
+  config_templates: {
+    id: Generated<number>;
+    company: string;
+    name: string;
+    model_id: string;
+    settings: ColumnType<Record<string, number | string>, string, string>;
+    created_by: number | null;
+    created_by_email: string;
+    updated_by_email: string;
+    created_at: DefaultNow;
+    updated_at: DefaultNow;
+  };
+  outbox_attachments: {
+    id: Generated<number>;
+    outbox_id: number;
+    filename: string;
+    content_type: string;
+    content: Buffer;
+  };
+  telemetry_raw: {
+    device_id: number;
+    device_time: Timestamp;
+    received_at: Timestamp;
+    /** READING_FLAGS bits: clock ahead, seeded. */
+    flags: number;
+    vals: ColumnType<Record<string, number>, string, string>;
+  };
+  telemetry_5m: {
+    device_id: number;
+    bucket: Timestamp;
+    /** The metrics of the arrays, in order. */
+    metrics: string[];
+    n: number[];
+    total: number[];
+    min: (number | null)[];
+    max: (number | null)[];
+    last: (number | null)[];
+    last_at: (Date | null)[];
+    increase: (number | null)[];
+    folded: Generated<boolean>;
+  };
+  telemetry_1h: RollupRow & { hour: Timestamp };
+  telemetry_1d: RollupRow & { day: ColumnType<string, string, string> };
+  telemetry_latest: {
+    device_id: number;
+    device_time: Timestamp;
+    received_at: Timestamp;
+    flags: number;
+    vals: ColumnType<Record<string, number>, string, string>;
+  };
+  telemetry_counts: { day: ColumnType<string, string, string>; kind: string; count: number };
+  alarms: {
+    id: Generated<number>;
+    device_id: number;
+    rule: string;
+    kind: 'offline' | 'status' | 'threshold';
+    severity: 'info' | 'warning' | 'critical';
+    message: string;
+    value: number | null;
+    state: 'active' | 'acknowledged' | 'cleared';
+    raised_at: Timestamp;
+    acknowledged_at: Timestamp | null;
+    acknowledged_by: number | null;
+    ack_note: string | null;
+    cleared_at: Timestamp | null;
+  };
+  alarm_transitions: {
+    alarm_id: number;
+    state: 'active' | 'acknowledged' | 'cleared';
+    at: Timestamp;
+    user_id: number | null;
+    note: string | null;
+  };
+}
+
+/** One step of one metric of one device (`telemetry_1h`, `telemetry_1d`). */
+interface RollupRow {
+  device_id: number;
+  metric: string;
+  n: number;
+  total: number;
+  min: number | null;
+  max: number | null;
+  last: number | null;
+  last_at: Timestamp | null;
+  /** Energy counters: how much the counter grew in the step (readings there, from the one before). */
+  increase: number | null;
 }

@@ -4,6 +4,12 @@ import { type ReactNode, useEffect, useRef } from 'react';
 /** A screen marks the control that should take focus when it opens (the sign-in E-mail field). */
 export const ROUTE_FOCUS_ATTRIBUTE = 'data-route-focus';
 
+/**
+ * Set on `<html>` to the path whose focus has been handled, moved or deliberately kept: what a test
+ * waits for to know the decision has been made, rather than waiting for time to pass.
+ */
+export const FOCUSED_ROUTE_ATTRIBUTE = 'data-focused-route';
+
 /** The element a newly opened screen gives focus to: its marked control, else its main heading. */
 function focusTarget(firstScreen: boolean): HTMLElement | null {
   const marked = document.querySelector<HTMLElement>(`[${ROUTE_FOCUS_ATTRIBUTE}]`);
@@ -43,11 +49,11 @@ export function RouteFocus({ children }: { children: ReactNode }) {
       active !== null &&
       active !== document.body &&
       active !== start.current.focused;
-    if (!firstScreen && movedMeanwhile) return;
     // A prerendered first screen may have been in use before the app took it over: a person
     // already in a field (the page's own autofocus, or a tap) stays there.
-    if (firstScreen && active !== null && active !== document.body) return;
-    focusTarget(firstScreen)?.focus();
+    const inUseBeforeApp = firstScreen && active !== null && active !== document.body;
+    if (!inUseBeforeApp && (firstScreen || !movedMeanwhile)) focusTarget(firstScreen)?.focus();
+    document.documentElement.setAttribute(FOCUSED_ROUTE_ATTRIBUTE, pathname);
   }, [pathname]);
   return <>{children}</>;
 }

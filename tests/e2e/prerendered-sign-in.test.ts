@@ -34,9 +34,9 @@ afterEach(async () => {
 async function holdAppScripts(target: Page) {
   const held: Route[] = [];
   let released = false;
-  await target.route('**/assets/*.js', (route) => {
-    if (released || route.request().url().includes('/before-app-')) return route.continue();
-    held.push(route);
+  await target.route('**/assets/*.js', async (route) => {
+    if (released || route.request().url().includes('/before-app-')) await route.continue();
+    else held.push(route);
   });
   return {
     /** How many of the app's script requests are waiting. */

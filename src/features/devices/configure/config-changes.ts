@@ -1,7 +1,7 @@
 import type { ConfigChange } from '../../../../contracts/config-history.ts';
 import type { FormGroupModel } from '../../../device-config/form-fields.ts';
 import type { ConfigValue } from '../../../device-config/process-data.ts';
-import type { Choice } from './field-choices.ts';
+import type { Choice } from '../../../device-config/setting-choices.ts';
 
 /** What a history record shows instead of a secret (the device password is never recorded). */
 export const SECRET_CHANGED = '(changed)';

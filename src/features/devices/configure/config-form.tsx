@@ -14,11 +14,13 @@ import {
 import { useSelector } from '@xstate/react';
 import { useEffect, useMemo, useRef } from 'react';
 import { type UseFormRegister, useForm, useWatch } from 'react-hook-form';
+import type { TemplateSettings } from '../../../../contracts/config-templates.ts';
+import { templateFromValues } from '../../../device-config/config-template.ts';
 import { EXCLUDED_GROUPS } from '../../../device-config/excluded-groups.ts';
 import { buildForm, type FormField, formDefaults } from '../../../device-config/form-fields.ts';
 import type { ConfigValue } from '../../../device-config/process-data.ts';
+import { type Choice, settingChoices } from '../../../device-config/setting-choices.ts';
 import type { ConfigureSession } from './configure-session.ts';
-import { type Choice, fieldChoices } from './field-choices.ts';
 import { PRIMARY, READABLE_ALERT } from './readable-styles.ts';
 
 type Values = Record<string, ConfigValue>;
@@ -100,7 +102,14 @@ function FieldControl({
  * inactive fields disabled, excluded groups without controls, enumerated values as selects, changed
  * fields highlighted; Write and Revert. Read-only until the device is unlocked.
  */
-export function ConfigForm({ session }: { session: ConfigureSession }) {
+export function ConfigForm({
+  session,
+  onSaveTemplate,
+}: {
+  session: ConfigureSession;
+  /** Given, a "Save as template" button hands over the form's settings as they are now. */
+  onSaveTemplate?: ((settings: TemplateSettings) => void) | undefined;
+}) {
   const { connection, password, write, product } = session;
   const config = useSelector(connection, (s) => s.context.config);
   const link = useSelector(connection, (s) => (s.matches('ready') ? s.context.link : null));
@@ -113,7 +122,7 @@ export function ConfigForm({ session }: { session: ConfigureSession }) {
     s.matches('failed') || s.matches('invalid') ? s.context.failure : null,
   );
   const fieldErrors = useSelector(write, (s) => s.context.fieldErrors);
-  const choices = useMemo(() => fieldChoices(product.config), [product]);
+  const choices = useMemo(() => settingChoices(product.config), [product]);
   const groups = useMemo(
     () => (config ? buildForm(product.config, config.decoded, { excludedGroups: EXCLUDED_GROUPS }) : []),
     [config, product],
@@ -215,6 +224,18 @@ export function ConfigForm({ session }: { session: ConfigureSession }) {
           >
             Revert
           </Button>
+          {onSaveTemplate ? (
+            <Button
+              variant="default"
+              disabled={writing}
+              onClick={() => {
+                const settings = templateFromValues(groups, form.getValues());
+                if (Object.keys(settings).length > 0) onSaveTemplate(settings);
+              }}
+            >
+              Save as template
+            </Button>
+          ) : null}
         </Group>
       </Stack>
     </form>

@@ -1,10 +1,19 @@
 import { Alert, Card, Divider, Loader, Stack, Text, Title } from '@mantine/core';
-import { useActor } from '@xstate/react';
+import { useActor, useActorRef } from '@xstate/react';
 import { useEffect, useState } from 'react';
 import { fromPromise } from 'xstate';
 import { errorMessage } from '../../../../contracts/error-message.ts';
+import { type TemplateChange, templatesMachine } from '../../../../machines/ble/templates-machine.ts';
+import type { ApiClient } from '../../../api/api-client.ts';
+import {
+  createTemplate,
+  deleteTemplate,
+  fetchTemplates,
+  updateTemplate,
+} from '../../../api/commissioning-api.ts';
 import { loadCodec } from '../../../codec/load-browser.ts';
 import type { Codec } from '../../../codec/types.ts';
+import { useModelName } from '../../../components/devices/model-names.ts';
 import {
   type DeviceProduct,
   loadBundledProduct,
@@ -19,6 +28,7 @@ import { ConnectionSection } from './connection-section.tsx';
 import { LiveValues } from './live-values.tsx';
 import { PasswordSection } from './password-section.tsx';
 import { READABLE_ALERT } from './readable-styles.ts';
+import { type TemplatesActor, TemplatesSection } from './templates-section.tsx';
 
 /**
  * What the panel needs: the device's serial number (which also names its model by prefix), or its
@@ -29,6 +39,8 @@ export interface ConfigurePanelProps {
   serialNumber?: string | undefined;
   productId?: string | undefined;
   onVerifiedWrite?: ((write: VerifiedWrite) => void) | undefined;
+  /** Signed in: the configuration service, for the company's settings templates. */
+  templatesApi?: ApiClient | undefined;
 }
 
 /** Delay of each demo-device step, so that a person sees connecting and writing happen. */
@@ -39,16 +51,61 @@ const loadPanel = fromPromise<{ codec: Codec; product: DeviceProduct }, ProductQ
   return { codec, product };
 });
 
+/** The company's templates of one product, read and changed through the configuration service. */
+function useTemplates(api: ApiClient, modelId: string): TemplatesActor {
+  return useActorRef(
+    templatesMachine.provide({
+      actors: {
+        loadTemplates: fromPromise(({ input }) => fetchTemplates(api, input.modelId)),
+        changeTemplates: fromPromise<unknown, { modelId: string; change: TemplateChange }>(({ input }) => {
+          const { change } = input;
+          if (change.kind === 'create')
+            return createTemplate(api, {
+              name: change.name,
+              modelId: input.modelId,
+              settings: change.settings,
+            });
+          if (change.kind === 'rename') return updateTemplate(api, change.id, { name: change.name });
+          return deleteTemplate(api, change.id);
+        }),
+      },
+    }),
+    { input: { modelId } },
+  );
+}
+
+function Templates({
+  session,
+  api,
+  children,
+}: {
+  session: ConfigureSession;
+  api: ApiClient;
+  children: (onSave: (settings: Record<string, number | string>) => void) => React.ReactNode;
+}) {
+  const templates = useTemplates(api, session.product.modelId);
+  const modelName = useModelName();
+  return (
+    <>
+      {children((settings) => templates.send({ type: 'templates.draft', settings }))}
+      <Divider />
+      <TemplatesSection session={session} templates={templates} api={api} modelName={modelName} />
+    </>
+  );
+}
+
 function Session({
   codec,
   product,
   serialNumber,
   onVerifiedWrite,
+  templatesApi,
 }: {
   codec: Codec;
   product: DeviceProduct;
   serialNumber: string | undefined;
   onVerifiedWrite: ConfigurePanelProps['onVerifiedWrite'];
+  templatesApi: ApiClient | undefined;
 }) {
   const [session, setSession] = useState<ConfigureSession | null>(null);
   // The session's machines belong to this panel: started when it appears, stopped when it goes.
@@ -70,7 +127,13 @@ function Session({
       <ConnectionSection session={session} />
       <PasswordSection session={session} />
       <LiveValues session={session} />
-      <ConfigForm session={session} />
+      {templatesApi ? (
+        <Templates session={session} api={templatesApi}>
+          {(onSave) => <ConfigForm session={session} onSaveTemplate={onSave} />}
+        </Templates>
+      ) : (
+        <ConfigForm session={session} />
+      )}
       <Divider />
       <CommandsSection session={session} />
     </Stack>
@@ -83,7 +146,12 @@ function Session({
  * Works from the bundled catalogue alone, signed in or not.
  * @example <ConfigurePanel serialNumber="HX5K-24-000123" />
  */
-export function ConfigurePanel({ serialNumber, productId, onVerifiedWrite }: ConfigurePanelProps) {
+export function ConfigurePanel({
+  serialNumber,
+  productId,
+  onVerifiedWrite,
+  templatesApi,
+}: ConfigurePanelProps) {
   const [state] = useActor(loadPanel, { input: { serialNumber, productId } });
   return (
     <Card withBorder padding="lg" radius="md" component="section" aria-labelledby="configure-title">
@@ -118,6 +186,7 @@ export function ConfigurePanel({ serialNumber, productId, onVerifiedWrite }: Con
             product={state.output.product}
             serialNumber={serialNumber}
             onVerifiedWrite={onVerifiedWrite}
+            templatesApi={templatesApi}
           />
         ) : null}
       </Stack>

@@ -4,7 +4,7 @@ import { createBleActors } from '../../../../machines/ble/ble-actors.ts';
 import { commandMachine } from '../../../../machines/ble/command-machine.ts';
 import { connectionMachine } from '../../../../machines/ble/connection-machine.ts';
 import { passwordMachine } from '../../../../machines/ble/password-machine.ts';
-import { writeMachine } from '../../../../machines/ble/write-machine.ts';
+import { type WriteRequest, writeMachine } from '../../../../machines/ble/write-machine.ts';
 import { targetOf } from '../../../ble/device-commands.ts';
 import { SimulatedTransport } from '../../../ble/simulated-transport.ts';
 import type { BleLink, BleTransport } from '../../../ble/transport.ts';
@@ -14,16 +14,18 @@ import type { Codec } from '../../../codec/types.ts';
 import { decodeConfiguration } from '../../../device-config/decode-values.ts';
 import type { DeviceProduct } from '../../../device-config/load-product.ts';
 import { PASSWORD_ITEMS } from '../../../device-config/password.ts';
+import { settingChoices } from '../../../device-config/setting-choices.ts';
 import { type ConfigStore, MemoryConfigStore } from '../../../device-sim/config-store.ts';
 import { SimulatedDevice } from '../../../device-sim/simulated-device.ts';
 import { configChanges } from './config-changes.ts';
-import { fieldChoices } from './field-choices.ts';
 
 /** A verified write, as the configuration history keeps it. */
 export interface VerifiedWrite {
   serialNumber: string;
   transport: BleTransport['kind'];
   changes: ConfigChange[];
+  /** The settings template the write applied, if any. */
+  template?: string;
 }
 
 export interface ConfigureSessionOptions {
@@ -50,7 +52,7 @@ export function startConfigureSession(options: ConfigureSessionOptions) {
   const { codec, product } = options;
   const actors = createBleActors({ codec, product });
   const target = targetOf(product.entry);
-  const choices = fieldChoices(product.config);
+  const choices = settingChoices(product.config);
   const connection = createActor(connectionMachine.provide({ actors: actors.connection }), {
     input: { target },
   }).start();
@@ -92,8 +94,11 @@ export function startConfigureSession(options: ConfigureSessionOptions) {
   });
 
   let reported: unknown = null;
+  // The template the write under way applies, for its history record; a plain write has none.
+  let applyingTemplate: string | undefined;
   const writeWatch = write.subscribe((snapshot) => {
     const { readBack, request } = snapshot.context;
+    if (snapshot.matches('failed') || snapshot.matches('invalid')) applyingTemplate = undefined;
     if (!snapshot.matches('done') || !readBack || !request || reported === readBack) return;
     reported = readBack;
     connection.send({ type: 'ble.configWritten', config: readBack });
@@ -101,7 +106,10 @@ export function startConfigureSession(options: ConfigureSessionOptions) {
     const changes = configChanges(request.groups, before, readBack.decoded.values, choices);
     const transport = connection.getSnapshot().context.transport?.kind ?? 'simulated';
     const serialNumber = options.serialNumber ?? request.link.name;
-    if (changes.length > 0) options.onVerifiedWrite?.({ serialNumber, transport, changes });
+    const template = applyingTemplate;
+    applyingTemplate = undefined;
+    if (changes.length > 0)
+      options.onVerifiedWrite?.({ serialNumber, transport, changes, ...(template ? { template } : {}) });
   });
 
   return {
@@ -112,6 +120,14 @@ export function startConfigureSession(options: ConfigureSessionOptions) {
     command,
     demoTransport,
     webTransport,
+    /**
+     * Write a settings template's values with the verified write: the same write as the form's,
+     * recorded in the history with the template's name.
+     */
+    writeTemplate(name: string, request: WriteRequest) {
+      applyingTemplate = name;
+      write.send({ type: 'config.write', ...request });
+    },
     /** The demo device behind the simulated transport, once it was used. */
     demoDevice: () => demoDevice,
     stop() {

@@ -4,8 +4,8 @@ import { useSelector } from '@xstate/react';
 import { MAX_RECONNECT_ATTEMPTS } from '../../../../machines/ble/connection-machine.ts';
 import { TRANSPORT_MESSAGES } from '../../../ble/transport-error.ts';
 import type { ConfigureSession } from './configure-session.ts';
-import { signalText } from './field-choices.ts';
 import { PRIMARY, READABLE_ALERT } from './readable-styles.ts';
+import { signalText } from './signal-text.ts';
 
 type ConnectionSnapshot = ReturnType<ConfigureSession['connection']['getSnapshot']>;
 

@@ -28,7 +28,12 @@ export function DeviceConfiguration({ serial, modelId }: { serial: string; model
   );
   return (
     <Stack gap="lg">
-      <ConfigurePanel serialNumber={serial} productId={modelId} onVerifiedWrite={onVerifiedWrite} />
+      <ConfigurePanel
+        serialNumber={serial}
+        productId={modelId}
+        onVerifiedWrite={onVerifiedWrite}
+        templatesApi={configApi}
+      />
       <ConfigHistorySection history={history} />
     </Stack>
   );
