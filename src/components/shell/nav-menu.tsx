@@ -11,7 +11,12 @@ import {
 import { Link, useRouterState } from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';
 import type { ReactNode } from 'react';
-import { currentEmail, currentUserName, isCompanyStaff } from '../../../machines/auth/auth-selectors.ts';
+import {
+  currentEmail,
+  currentUserName,
+  isAuthenticated,
+  isCompanyStaff,
+} from '../../../machines/auth/auth-selectors.ts';
 import { useRuntime } from '../../app/runtime-context.tsx';
 import { MotionSetting } from './motion-setting.tsx';
 
@@ -56,6 +61,9 @@ export function NavMenu({
   const name = useSelector(auth, currentUserName);
   const email = useSelector(auth, currentEmail);
   const staff = useSelector(auth, (s) => isCompanyStaff(s, config.companyDomain));
+  // The frame the build prerenders for a guarded path is shown while the session is restored,
+  // signed out: it offers no Logout until someone is signed in.
+  const signedIn = useSelector(auth, isAuthenticated);
   const pathname = useRouterState({ select: (state) => state.location.pathname });
   const items = staff ? [...MAIN_ITEMS, ...STAFF_ITEMS] : MAIN_ITEMS;
   return (
@@ -92,12 +100,14 @@ export function NavMenu({
         </Text>
         {accountItems}
         <MotionSetting />
-        <NavLink
-          component="button"
-          label="Logout"
-          leftSection={<IconLogout size={18} aria-hidden />}
-          onClick={() => auth.send({ type: 'auth.logout' })}
-        />
+        {signedIn ? (
+          <NavLink
+            component="button"
+            label="Logout"
+            leftSection={<IconLogout size={18} aria-hidden />}
+            onClick={() => auth.send({ type: 'auth.logout' })}
+          />
+        ) : null}
       </Stack>
     </>
   );

@@ -47,12 +47,6 @@ export function SunSpecConfigScreen() {
         title="SunSpec configuration"
         description="Read a SunSpec device's register map, change its settings, and copy the Modbus write requests."
       />
-      {preparing ? (
-        <Group gap="xs" role="status">
-          <Loader size="sm" />
-          <Text>Loading the SunSpec models…</Text>
-        </Group>
-      ) : null}
       {unavailable ? (
         <Alert color="red" title="The configurator could not start" role="alert">
           <Stack gap="xs" align="flex-start">
@@ -63,7 +57,9 @@ export function SunSpecConfigScreen() {
           </Stack>
         </Alert>
       ) : null}
-      {!preparing && !unavailable ? <SourceBar actor={actor} /> : null}
+      {/* Shown while the models load too (its buttons wait for them), so the page the build
+          prerenders is the page the app shows, and nothing moves when the models are in. */}
+      {!unavailable ? <SourceBar actor={actor} /> : null}
       {error && !unavailable ? (
         <Alert
           color="red"
@@ -115,14 +111,21 @@ export function SunSpecConfigScreen() {
       ) : null}
       {loaded ? (
         <DeviceView actor={actor} />
-      ) : !preparing && !unavailable && !loading ? (
+      ) : !unavailable && !loading ? (
         <Stack gap="xs">
           <Text c="dimmed">
             No device yet. Load the demo device, or open a register dump: hex text of the registers, with an
-            optional @address first (<Anchor href="#dump-format">see the dump format</Anchor>).
+            optional @address first (<Anchor href="#dump-format" underline="always">see the dump format</Anchor>).
           </Text>
           <DumpFormat />
         </Stack>
+      ) : null}
+      {/* Last, so that nothing moves when it goes. */}
+      {preparing ? (
+        <Group gap="xs" role="status">
+          <Loader size="sm" />
+          <Text>Loading the SunSpec models…</Text>
+        </Group>
       ) : null}
     </Stack>
   );
