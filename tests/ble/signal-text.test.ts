@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { signalText } from '../../src/features/devices/configure/field-choices.ts';
+import { signalText } from '../../src/features/devices/configure/signal-text.ts';
 
 describe('the signal strength a person reads', () => {
   it('is N/A without a device or a reading', () => {

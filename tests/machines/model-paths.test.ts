@@ -11,6 +11,8 @@ import {
 import { bleConnectionModel, blePasswordModel, bleWriteModel } from './ble-models.ts';
 import { catalogueModel } from './catalogue-model.ts';
 import { catalogueModelDriver } from './catalogue-model-driver.ts';
+import { configureSessionModel } from './configure-session-model.ts';
+import { configureSessionModelDriver } from './configure-session-model-driver.ts';
 
 // Every shortest and every simple path of each abstract model, run against the real machine
 // with hand-answered actors. A fresh driver (and machine) per path.
@@ -20,6 +22,7 @@ const suites: Array<[string, AnyStateMachine, () => ReturnType<typeof authModelD
   ['Bluetooth connection machine', bleConnectionModel, bleConnectionModelDriver],
   ['Bluetooth password machine', blePasswordModel, blePasswordModelDriver],
   ['Bluetooth write machine', bleWriteModel, bleWriteModelDriver],
+  ['Configure session machine', configureSessionModel, configureSessionModelDriver],
 ];
 
 for (const [name, machine, driver] of suites) {

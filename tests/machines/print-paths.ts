@@ -3,6 +3,7 @@ import { createTestModel } from 'xstate/graph';
 import { authModel } from './auth-model.ts';
 import { bleConnectionModel, blePasswordModel, bleWriteModel } from './ble-models.ts';
 import { catalogueModel } from './catalogue-model.ts';
+import { configureSessionModel } from './configure-session-model.ts';
 
 /**
  * `npm run test:paths`: prints every shortest and simple path of the abstract models that
@@ -21,6 +22,7 @@ const models: Array<[string, AnyStateMachine]> = [
   ['ble-connection', bleConnectionModel],
   ['ble-password', blePasswordModel],
   ['ble-write', bleWriteModel],
+  ['configure-session', configureSessionModel],
 ];
 
 function pathsOf(name: string, machine: AnyStateMachine): PrintedPath[] {

@@ -1,4 +1,4 @@
-import type { DeviceConfig } from '../../../device-config/config-schema.ts';
+import type { DeviceConfig } from './config-schema.ts';
 
 /** One option of an enumerated setting. */
 export interface Choice {
@@ -19,13 +19,4 @@ export function fieldChoices(config: DeviceConfig): Record<string, Choice[]> {
     choices[step.ref] = step.list.map((label, i) => ({ value: String(i), label: String(label) }));
   }
   return choices;
-}
-
-/**
- * Signal strength as the panel shows it: `N/A` with no device or a positive reading, otherwise the
- * value followed by ` dBa` (specification §8).
- * @example signalText(-61) // '-61 dBa'
- */
-export function signalText(rssi: number | undefined): string {
-  return rssi === undefined || !Number.isFinite(rssi) || rssi > 0 ? 'N/A' : `${rssi} dBa`;
 }
