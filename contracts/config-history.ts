@@ -15,8 +15,17 @@ export const configChangeSchema = z.object({
 });
 export type ConfigChange = z.infer<typeof configChangeSchema>;
 
-/** How the write reached the device. */
+/** How the app's write reached the device. */
 export const configTransportSchema = z.enum(['web-bluetooth', 'simulated']);
+
+/**
+ * How a recorded write reached the device: the app's transports, or `service-comms` for a
+ * template the service applied to a device online (the service records those itself).
+ */
+export const historyTransportSchema = z.enum(['web-bluetooth', 'simulated', 'service-comms']);
+
+/** The name of the settings template a write applied, when it applied one. */
+export const historyTemplateSchema = z.string().trim().min(1).max(80);
 
 /** Most bytes of JSON the changes of one record may take (a whole form's worth, not a page's). */
 export const MAX_CHANGES_BYTES = 16 * 1024;
@@ -47,6 +56,8 @@ const recordShape = z.object({
     ),
   transport: configTransportSchema,
   changes: z.array(configChangeSchema).min(1).max(200),
+  /** The settings template the write applied, if any. */
+  template: historyTemplateSchema.optional(),
 });
 
 /**
@@ -61,6 +72,8 @@ export type ConfigHistoryRecord = z.infer<typeof configHistoryRecordSchema>;
 
 /** One entry of `GET /fleet/devices/{serial}/config-history`: a record, who sent it and when it arrived. */
 export const configHistoryEntrySchema = recordShape.extend({
+  transport: historyTransportSchema,
+  template: z.string().nullable().optional(),
   serial: z.string(),
   userId: z.number().int(),
   userEmail: z.string(),

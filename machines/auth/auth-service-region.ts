@@ -101,7 +101,8 @@ export function serviceRegion(service: Service) {
                 target: idle,
                 actions: adoptSiblingRefresh,
               },
-              'auth.siblingSignedIn': { target: idle },
+              // A region that handles the event keeps the root's handler from running: adopt here too.
+              'auth.siblingSignedIn': { target: idle, actions: 'adoptSiblingSession' },
             },
           },
           spending: {

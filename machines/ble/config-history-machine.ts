@@ -1,12 +1,17 @@
 import { assign, fromCallback, fromPromise, setup } from 'xstate';
-import type { ConfigChange, ConfigHistoryEntry } from '../../contracts/config-history.ts';
+import type {
+  ConfigChange,
+  ConfigHistoryEntry,
+  ConfigHistoryRecord,
+} from '../../contracts/config-history.ts';
 
 /** A verified write still waiting in the browser to reach the configuration service. */
 export interface WaitingRecord {
   id: string;
   writtenAt: string;
-  transport: ConfigHistoryEntry['transport'];
+  transport: ConfigHistoryRecord['transport'];
   changes: ConfigChange[];
+  template?: string | null;
 }
 
 /** What one load found: the service's history (null when it could not be reached) and the waiting records. */
@@ -29,8 +34,10 @@ export interface OlderPage {
 /** A verified write to record, as the Configure panel reports it. */
 export interface HistoryWrite {
   serialNumber: string;
-  transport: ConfigHistoryEntry['transport'];
+  transport: ConfigHistoryRecord['transport'];
   changes: ConfigChange[];
+  /** The settings template the write applied, if any. */
+  template?: string;
 }
 
 export interface ConfigHistoryContext {

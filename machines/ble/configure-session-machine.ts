@@ -10,8 +10,10 @@ import {
   stateIn,
 } from 'xstate';
 import type { Command } from '../../contracts/catalogue.ts';
+import type { TemplateSettings } from '../../contracts/config-templates.ts';
 import { targetOf } from '../../src/ble/device-commands.ts';
 import { configChanges } from '../../src/device-config/config-changes.ts';
+import { templateWriteValues } from '../../src/device-config/config-template.ts';
 import type { FieldError } from '../../src/device-config/encode-form.ts';
 import { EXCLUDED_GROUPS } from '../../src/device-config/excluded-groups.ts';
 import { buildForm, type FormGroupModel, formDefaults } from '../../src/device-config/form-fields.ts';
@@ -24,6 +26,7 @@ import { commandMachine } from './command-machine.ts';
 import { configHistoryMachine, type HistoryWrite } from './config-history-machine.ts';
 import { type ConnectionReport, connectionMachine } from './connection-machine.ts';
 import { passwordMachine } from './password-machine.ts';
+import { templatesMachine } from './templates-machine.ts';
 import { type WriteFailure, type WriteReport, type WriteRequest, writeMachine } from './write-machine.ts';
 
 /** How a session reaches a device: the browser's Bluetooth, or the demo device simulated in the page. */
@@ -35,8 +38,11 @@ export interface ConfigureSessionInput {
   serialNumber?: string | undefined;
   /** The browser's Web Bluetooth (null where the browser has none) and the demo device. */
   transports: { bluetooth: BleTransport | null; demo: BleTransport };
-  /** Whether the device's configuration history is kept (signed in, serial known). */
-  history: boolean;
+  /**
+   * Signed in: the device's configuration history is kept (when the serial is known) and the
+   * company's settings templates of the product are offered.
+   */
+  signedIn: boolean;
   /** The demo device's password, to say where the demo is offered; null when it has none. */
   demoPassword: string | null;
   /** The phone's clock, for the fields filled with the current date and time. */
@@ -87,6 +93,7 @@ export interface ConfigureSessionContext {
   write: ActorRefFrom<typeof writeChild>;
   command: ActorRefFrom<typeof commandMachine>;
   history: ActorRefFrom<typeof configHistoryMachine> | null;
+  templates: ActorRefFrom<typeof templatesMachine> | null;
   /** How the last Connect reached the device; null before the first. */
   via: SessionVia | null;
   /** The link while it is up. */
@@ -101,6 +108,10 @@ export interface ConfigureSessionContext {
   errors: Record<string, string>;
   /** What the device held when the write in flight was asked, to say what it changed. */
   beforeWrite: Record<string, ConfigValue> | null;
+  /** Whether the write in flight carries what the person typed (then a failure keeps it in the form). */
+  writingEdits: boolean;
+  /** The settings template the write in flight applies, for the history; null for the form's. */
+  applying: string | null;
   demoPassword: string | null;
 }
 
@@ -113,6 +124,8 @@ export type ConfigureSessionEvent =
   | { type: 'form.revert' }
   | { type: 'form.write' }
   | { type: 'form.dismiss' }
+  /** Write a settings template's values to the device, as the form's write does. */
+  | { type: 'template.write'; name: string; settings: TemplateSettings }
   | { type: 'command.ask'; command: Command }
   | { type: 'command.confirm' }
   | { type: 'command.cancel' }
@@ -165,6 +178,7 @@ export const configureSessionMachine = setup({
     write: writeChild,
     command: commandMachine,
     history: configHistoryMachine,
+    templates: templatesMachine,
     /** Holds the link last opened and closes it when the session stops (the page is left). */
     closeLinkOnStop: fromCallback<{ type: 'link'; link: BleLink }>(({ receive }) => {
       let last: BleLink | null = null;
@@ -181,6 +195,7 @@ export const configureSessionMachine = setup({
       const field = fieldNamed(context.groups, name);
       return field !== undefined && !field.disabled;
     },
+    writingEdits: ({ context }) => context.writingEdits,
     canConnect: ({ context }, { via }: { via: SessionVia }) => {
       const transport = via === 'demo' ? context.transports.demo : context.transports.bluetooth;
       return transport !== null && context.connection.getSnapshot().can({ type: 'ble.connect', transport });
@@ -214,9 +229,14 @@ export const configureSessionMachine = setup({
       return { values, errors: problem ? { ...errors, [name]: problem } : errors };
     }),
     showProblems: assign(({ context }) => ({ errors: formProblems(context.groups, context.values) })),
-    startWrite: enqueueActions(({ context, enqueue }) => {
+    startWrite: enqueueActions(({ context, enqueue }, { edited }: { edited: boolean }) => {
       if (!context.link || !context.device) return;
-      enqueue.assign({ beforeWrite: context.device.decoded.values, errors: {} });
+      enqueue.assign({
+        beforeWrite: context.device.decoded.values,
+        errors: {},
+        writingEdits: edited,
+        applying: null,
+      });
       enqueue.sendTo(context.write, {
         type: 'config.write',
         link: context.link,
@@ -225,6 +245,22 @@ export const configureSessionMachine = setup({
         base: context.device.frame,
       });
     }),
+    startTemplateWrite: enqueueActions(
+      (
+        { context, enqueue },
+        { name, settings, edited }: { name: string; settings: TemplateSettings; edited: boolean },
+      ) => {
+        if (!context.link || !context.device) return;
+        enqueue.assign({ beforeWrite: context.device.decoded.values, writingEdits: edited, applying: name });
+        enqueue.sendTo(context.write, {
+          type: 'config.write',
+          link: context.link,
+          groups: context.groups,
+          values: templateWriteValues(context.groups, settings),
+          base: context.device.frame,
+        });
+      },
+    ),
     dismissWrite: sendTo(({ context }) => context.write, { type: 'config.dismiss' }),
     /**
      * A verified write: the connection holds what the device now holds; over real Bluetooth what
@@ -250,6 +286,7 @@ export const configureSessionMachine = setup({
           serialNumber: context.serialNumber ?? request.link.name,
           transport: 'web-bluetooth',
           changes,
+          ...(context.applying ? { template: context.applying } : {}),
         };
         enqueue.sendTo(history, { type: 'history.written', write });
       },
@@ -276,9 +313,12 @@ export const configureSessionMachine = setup({
     write: spawn('write', { id: 'write', input: { product: input.product } }),
     command: spawn('command', { id: 'command' }),
     history:
-      input.history && input.serialNumber
+      input.signedIn && input.serialNumber
         ? spawn('history', { id: 'history', input: { serial: input.serialNumber } })
         : null,
+    templates: input.signedIn
+      ? spawn('templates', { id: 'templates', input: { modelId: input.product.modelId } })
+      : null,
     via: null,
     link: null,
     device: null,
@@ -286,6 +326,8 @@ export const configureSessionMachine = setup({
     values: {},
     errors: {},
     beforeWrite: null,
+    writingEdits: false,
+    applying: null,
     demoPassword: input.demoPassword,
   }),
   invoke: { id: 'linkCloser', src: 'closeLinkOnStop' },
@@ -424,10 +466,18 @@ export const configureSessionMachine = setup({
               {
                 guard: and([stateIn('#configureSession.link.open'), 'unlocked', 'formValid']),
                 target: 'writing',
-                actions: 'startWrite',
+                actions: { type: 'startWrite', params: { edited: false } },
               },
               { guard: and([stateIn('#configureSession.link.open'), 'unlocked']), actions: 'showProblems' },
             ],
+            'template.write': {
+              guard: and([stateIn('#configureSession.link.open'), 'unlocked']),
+              target: 'writing',
+              actions: {
+                type: 'startTemplateWrite',
+                params: ({ event }) => ({ name: event.name, settings: event.settings, edited: false }),
+              },
+            },
           },
         },
         /** The person changed a field: reads of the device no longer overwrite the form. */
@@ -442,10 +492,18 @@ export const configureSessionMachine = setup({
               {
                 guard: and([stateIn('#configureSession.link.open'), 'unlocked', 'formValid']),
                 target: 'writing',
-                actions: 'startWrite',
+                actions: { type: 'startWrite', params: { edited: true } },
               },
               { guard: and([stateIn('#configureSession.link.open'), 'unlocked']), actions: 'showProblems' },
             ],
+            'template.write': {
+              guard: and([stateIn('#configureSession.link.open'), 'unlocked']),
+              target: 'writing',
+              actions: {
+                type: 'startTemplateWrite',
+                params: ({ event }) => ({ name: event.name, settings: event.settings, edited: true }),
+              },
+            },
           },
         },
         /** A write is on its way: the form is read-only until the write machine reports. */
@@ -468,8 +526,9 @@ export const configureSessionMachine = setup({
                 params: ({ event }) => ({ fieldErrors: event.fieldErrors }),
               },
             },
-            // Whatever went wrong, what the person typed stays in the form.
-            'write.failed': 'edited',
+            // Whatever went wrong, what the person typed stays in the form; a form they had not
+            // touched (a template's write, or the clock alone) goes on following the device.
+            'write.failed': [{ guard: 'writingEdits', target: 'edited' }, { target: 'following' }],
           },
         },
       },
@@ -477,10 +536,11 @@ export const configureSessionMachine = setup({
   },
 });
 
-/** The I/O of a session's children: the Bluetooth actors over one product, and the history's. */
+/** The I/O of a session's children: the Bluetooth actors over one product; signed in, the history's and the templates'. */
 export interface ConfigureSessionIo {
   ble: ReturnType<typeof createBleActors>;
   history?: NonNullable<Parameters<typeof configHistoryMachine.provide>[0]['actors']>;
+  templates?: NonNullable<Parameters<typeof templatesMachine.provide>[0]['actors']>;
 }
 
 /**
@@ -495,6 +555,7 @@ export function configureSessionWith(io: ConfigureSessionIo) {
       write: writeChild.provide({ actors: io.ble.write }),
       command: commandMachine.provide({ actors: io.ble.command }),
       ...(io.history ? { history: configHistoryMachine.provide({ actors: io.history }) } : {}),
+      ...(io.templates ? { templates: templatesMachine.provide({ actors: io.templates }) } : {}),
     },
   });
 }

@@ -1,7 +1,7 @@
 import { assign, fromPromise, setup } from 'xstate';
 import { transportErrorKind } from '../../src/ble/transport-error.ts';
-import { differingSettings } from '../../src/ble/verify-write.ts';
 import { WriteValidationError } from '../../src/ble/write-validation-error.ts';
+import { differingSettings } from '../../src/device-config/differing-settings.ts';
 import type { FieldError } from '../../src/device-config/encode-form.ts';
 import type { FormGroupModel } from '../../src/device-config/form-fields.ts';
 import type { DeviceProduct } from '../../src/device-config/load-product.ts';

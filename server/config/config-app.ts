@@ -3,6 +3,11 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import { TOKEN_ISSUERS } from '../../contracts/services.ts';
 import { sessionRoutes } from '../auth/session-routes.ts';
+import { installRoutes as commissioningInstallRoutes } from '../commissioning/install-routes.ts';
+import { productCatalogueIn } from '../commissioning/product-catalogue.ts';
+import { reportRoutes } from '../commissioning/report-routes.ts';
+import { siteArchiveRoutes } from '../commissioning/site-archive-routes.ts';
+import { templateRoutes } from '../commissioning/template-routes.ts';
 import type { ServerContext } from '../context.ts';
 import { handleNotFound } from '../http/errors.ts';
 import { type AuthVariables, requireApiKey, requireBearer } from '../http/guards.ts';
@@ -65,5 +70,10 @@ export function createConfigApp(ctx: ServerContext, publicDir: string): Hono<{ V
   app.route('/fleet', fleetUserRoutes(ctx));
   app.route('/fleet/site-access', siteAccessRoutes(ctx));
   app.route('/', configHistoryRoutes(ctx));
+  const products = productCatalogueIn(publicDir);
+  app.route('/fleet', commissioningInstallRoutes(ctx, products));
+  app.route('/', siteArchiveRoutes(ctx));
+  app.route('/fleet/config-templates', templateRoutes(ctx, products));
+  app.route('/fleet', reportRoutes(ctx, products));
   return app;
 }

@@ -12,6 +12,7 @@ import {
 } from '../../contracts/config-history.ts';
 import { deviceRights, requireConfiguringRight } from '../access/device-access.ts';
 import { hitRateLimit } from '../auth/rate-limit.ts';
+import { staffReadsRetired } from '../commissioning/install-routes.ts';
 import type { ServerContext } from '../context.ts';
 import { clientAddress } from '../http/client-address.ts';
 import { ApiError, notFound } from '../http/errors.ts';
@@ -24,7 +25,8 @@ interface HistoryRow {
   serial: string;
   user_id: number | null;
   user_email: string;
-  transport: 'web-bluetooth' | 'simulated';
+  transport: 'web-bluetooth' | 'simulated' | 'service-comms';
+  template_name: string | null;
   written_at: Date | string;
   received_at: Date | string;
   /** Its place in the order received: where the next page starts. */
@@ -41,13 +43,14 @@ function toEntry(row: HistoryRow): ConfigHistoryEntry {
     userId: row.user_id ?? 0,
     userEmail: row.user_email,
     transport: row.transport,
+    template: row.template_name,
     writtenAt: iso(row.written_at),
     receivedAt: iso(row.received_at),
     changes: typeof row.changes === 'string' ? JSON.parse(row.changes) : row.changes,
   };
 }
 
-const ROW = sql`id, serial, user_id, user_email, transport, written_at, received_at, changes,
+const ROW = sql`id, serial, user_id, user_email, transport, template_name, written_at, received_at, changes,
   seq::text AS position`;
 
 /**
@@ -106,9 +109,9 @@ export function configHistoryRoutes(ctx: ServerContext): Hono<{ Variables: AuthV
     const record = await readBody(c, configHistoryRecordSchema);
     const writtenAt = boundedWrittenAt(record.writtenAt, receivedAt);
     await sql`
-      INSERT INTO config_history (id, serial, user_id, user_email, transport, written_at, changes)
+      INSERT INTO config_history (id, serial, user_id, user_email, transport, template_name, written_at, changes)
       VALUES (${record.id}, ${serial}, ${principal.id}, ${principal.email}, ${record.transport},
-              ${writtenAt.toISOString()}, ${JSON.stringify(record.changes)}::jsonb)
+              ${record.template ?? null}, ${writtenAt.toISOString()}, ${JSON.stringify(record.changes)}::jsonb)
       ON CONFLICT (id) DO NOTHING`.execute(ctx.db);
     const stored = await sql<HistoryRow>`SELECT ${ROW} FROM config_history WHERE id = ${record.id}`.execute(
       ctx.db,
@@ -129,7 +132,9 @@ export function configHistoryRoutes(ctx: ServerContext): Hono<{ Variables: AuthV
     );
     const viewer = c.get('principal');
     const device = await deviceRights(ctx.db, viewer, serial);
-    if (!device?.sees) throw notFound('Device');
+    // A device taken off its site keeps its history, for company staff to read.
+    if (!device?.sees && !(await staffReadsRetired(ctx.db, viewer, serial, ctx.env.COMPANY_DOMAIN)))
+      throw notFound('Device');
     await hitRateLimit(
       ctx.db,
       limitChecks('history-read', {

@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import { CODE_HMAC_SQL } from './migration-code-hmac.ts';
+import { COMMISSIONING_SQL } from './migration-commissioning.ts';
 import { CONFIG_HISTORY_SQL } from './migration-config-history.ts';
 import { HISTORY_ORDER_SQL } from './migration-history-order.ts';
 import { HISTORY_SEQUENCE_SQL } from './migration-history-sequence.ts';
@@ -126,6 +127,11 @@ const migrations: { version: number; name: string; sql: string }[] = [
   { version: 8, name: 'configuration history in the order received', sql: HISTORY_ORDER_SQL },
   { version: 9, name: 'one-time codes keyed outside the database', sql: CODE_HMAC_SQL },
   { version: 10, name: 'configuration history numbered as received', sql: HISTORY_SEQUENCE_SQL },
+  {
+    version: 11,
+    name: 'commissioning: installs, archive, audit, templates, attachments',
+    sql: COMMISSIONING_SQL,
+  },
 ];
 
 /**

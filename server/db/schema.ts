@@ -3,6 +3,7 @@ import type { UserRole } from '../../contracts/users.ts';
 
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
+type DefaultNow = ColumnType<Date, Date | string | undefined, Date | string>;
 
 /** Table shapes as Kysely sees them; the SQL lives in `migrations.ts`. */
 export interface Database {
@@ -51,7 +52,8 @@ export interface Database {
     serial: string;
     name: string;
     site_id: number;
-    installed_at: CreatedAt;
+    /** When it was put on its site (a move puts it on another). */
+    installed_at: DefaultNow;
   };
   refresh_tokens: {
     id: Generated<number>;
@@ -128,5 +130,83 @@ export interface Database {
     outcome: string;
     sent_at: Timestamp;
     answered_at: Timestamp | null;
+  };
+  /** What verified writes changed (written with raw SQL by the history routes; read typed here). */
+  config_history: {
+    id: string;
+    serial: string;
+    user_id: number | null;
+    user_email: string;
+    transport: 'web-bluetooth' | 'simulated' | 'service-comms';
+    template_name: string | null;
+    written_at: Timestamp;
+    received_at: DefaultNow;
+    /** Its place in the order received (migration 10). */
+    seq: Generated<string>;
+    changes: ColumnType<
+      { field: string; label: string; oldValue: string; newValue: string }[],
+      string,
+      string
+    >;
+  };
+  /** Sites archived by `DELETE /sites/{id}`: the rows as they were, until staff restore them. */
+  archived_sites: {
+    id: number;
+    site: Record<string, unknown>;
+    access: Record<string, unknown>[];
+    archived_at: DefaultNow;
+    archived_by: number | null;
+    archived_by_email: string;
+  };
+  /** Devices taken off their site, or replaced by another unit. */
+  retired_devices: {
+    id: Generated<number>;
+    device_id: number;
+    serial: string;
+    model_id: string;
+    name: string;
+    site_id: number;
+    site_name: string;
+    installed_at: Timestamp;
+    retired_at: DefaultNow;
+    retired_by: number | null;
+    reason: 'removed' | 'replaced';
+    replaced_by: string | null;
+  };
+  /** Every change of a device's place on a site, and of a site's archiving. */
+  install_audit: {
+    id: Generated<string>;
+    at: DefaultNow;
+    user_id: number | null;
+    user_email: string;
+    action: string;
+    site_id: number;
+    site_name: string;
+    from_site_id: number | null;
+    from_site_name: string | null;
+    serial: string | null;
+    model_id: string | null;
+    old_name: string | null;
+    new_name: string | null;
+    other_serial: string | null;
+  };
+  config_templates: {
+    id: Generated<number>;
+    company: string;
+    name: string;
+    model_id: string;
+    settings: ColumnType<Record<string, number | string>, string, string>;
+    created_by: number | null;
+    created_by_email: string;
+    updated_by_email: string;
+    created_at: DefaultNow;
+    updated_at: DefaultNow;
+  };
+  outbox_attachments: {
+    id: Generated<number>;
+    outbox_id: number;
+    filename: string;
+    content_type: string;
+    content: Buffer;
   };
 }

@@ -51,10 +51,11 @@ const SERVICE_POLICY = { defaultSrc: ["'none'"], frameAncestors: ["'none'"] };
 const common: Partial<SecureHeadersOptions> = {
   referrerPolicy: 'strict-origin-when-cross-origin',
   xFrameOptions: 'DENY',
-  // Web Bluetooth is the point of the app; everything else powerful is switched off.
+  // Web Bluetooth is the point of the app, and the camera scans serial numbers when a device is
+  // added to a site; everything else powerful is switched off.
   permissionsPolicy: {
     bluetooth: ['self'],
-    camera: [],
+    camera: ['self'],
     microphone: [],
     geolocation: [],
     payment: [],

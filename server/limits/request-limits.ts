@@ -23,6 +23,11 @@ export const REQUEST_LIMITS = {
   /** `POST /auth/v2/logout` from one address, and for one user's tokens. */
   logoutPerAddress: { limit: 60, windowSeconds: 60 },
   logoutPerUser: { limit: 30, windowSeconds: 60 },
+  /** Remote template applies by one user (each reaches up to 25 devices, one at a time). */
+  templateApplyPerUser: { limit: 10, windowSeconds: 60 },
+  /** Commissioning reports mailed to a site's owner, per site and per user. */
+  reportMailPerSite: { limit: 5, windowSeconds: 3600 },
+  reportMailPerUser: { limit: 30, windowSeconds: 3600 },
 } as const satisfies Record<string, Limit>;
 
 export type RequestLimitName = keyof typeof REQUEST_LIMITS;

@@ -2,7 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import { errorMessage } from '../../contracts/error-message.ts';
 import { type CodePurpose, createCode } from '../auth/one-time-codes.ts';
 import type { Database } from '../db/schema.ts';
-import type { MailTransport } from './transports.ts';
+import type { MailAttachment, MailTransport } from './transports.ts';
 
 /** A message to queue. With `code`, the body holds `{code}`, replaced by a new code when sent. */
 export interface MailMessage {
@@ -10,6 +10,8 @@ export interface MailMessage {
   subject: string;
   body: string;
   code?: { userId: number; purpose: CodePurpose };
+  /** Files sent with the message, kept in the outbox with it until it is pruned. */
+  attachments?: MailAttachment[];
 }
 
 /** How the worker retries: attempts before `failed`, first delay (doubling), longest delay. */
@@ -94,7 +96,24 @@ export function createMailer(
           ? await createCode(db, codeKey, message.code_user_id, message.code_purpose)
           : undefined;
       const text = code ? message.body.replaceAll('{code}', code) : message.body;
-      await transport.send({ to: message.to_address, subject: message.subject, text, code });
+      const files = await db
+        .selectFrom('outbox_attachments')
+        .select(['filename', 'content_type', 'content'])
+        .where('outbox_id', '=', message.id)
+        .orderBy('id')
+        .execute();
+      const attachments = files.map((file) => ({
+        filename: file.filename,
+        contentType: file.content_type,
+        content: Buffer.from(file.content),
+      }));
+      await transport.send({
+        to: message.to_address,
+        subject: message.subject,
+        text,
+        code,
+        ...(attachments.length > 0 && { attachments }),
+      });
       await db
         .updateTable('outbox')
         .set({ status: 'sent', sent_at: new Date(), last_error: null })
@@ -138,16 +157,33 @@ export function createMailer(
 
   const mailer: Mailer = {
     async queue(message, into) {
-      await (into ?? db)
-        .insertInto('outbox')
-        .values({
-          to_address: message.to,
-          subject: message.subject,
-          body: message.body,
-          code_user_id: message.code?.userId ?? null,
-          code_purpose: message.code?.purpose ?? null,
-        })
-        .execute();
+      const store = async (q: Kysely<Database>) => {
+        const row = await q
+          .insertInto('outbox')
+          .values({
+            to_address: message.to,
+            subject: message.subject,
+            body: message.body,
+            code_user_id: message.code?.userId ?? null,
+            code_purpose: message.code?.purpose ?? null,
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        for (const file of message.attachments ?? [])
+          await q
+            .insertInto('outbox_attachments')
+            .values({
+              outbox_id: row.id,
+              filename: file.filename,
+              content_type: file.contentType,
+              content: file.content,
+            })
+            .execute();
+      };
+      // A message and its files are queued together or not at all.
+      if (into) await store(into);
+      else if (message.attachments?.length) await db.transaction().execute(store);
+      else await store(db);
       if (!into) mailer.kick();
     },
     kick() {

@@ -1,11 +1,19 @@
 import nodemailer from 'nodemailer';
 
+/** A file sent with a message (the commissioning report). */
+export interface MailAttachment {
+  filename: string;
+  contentType: string;
+  content: Buffer;
+}
+
 /** One message as it leaves: the text holds the one-time code, if any, which is also given alone. */
 export interface OutgoingMail {
   to: string;
   subject: string;
   text: string;
   code?: string;
+  attachments?: MailAttachment[];
 }
 
 /** Where the outbox worker delivers; a rejection counts as a failed attempt. */
@@ -27,7 +35,13 @@ export function smtpTransport(url: string, from: string): MailTransport {
   const transport = nodemailer.createTransport(withTimeouts.toString());
   return {
     async send(mail) {
-      await transport.sendMail({ from, to: mail.to, subject: mail.subject, text: mail.text });
+      await transport.sendMail({
+        from,
+        to: mail.to,
+        subject: mail.subject,
+        text: mail.text,
+        ...(mail.attachments && { attachments: mail.attachments }),
+      });
     },
   };
 }
@@ -42,7 +56,10 @@ export function logTransport(showCodes: boolean, log: (line: string) => void = c
       const blank = Boolean(mail.code) && !showCodes;
       const text = blank && mail.code ? mail.text.replaceAll(mail.code, '########') : mail.text;
       const hint = blank ? '\n(the code is not logged; MAIL_LOG_CODES=1 shows codes in development)' : '';
-      log(`[mail] to ${mail.to}: ${mail.subject}\n${text}${hint}`);
+      const files = (mail.attachments ?? [])
+        .map((file) => `\n[attached: ${file.filename}, ${file.contentType}, ${file.content.length} bytes]`)
+        .join('');
+      log(`[mail] to ${mail.to}: ${mail.subject}\n${text}${files}${hint}`);
     },
   };
 }

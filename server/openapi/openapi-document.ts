@@ -109,9 +109,11 @@ function responses(route: DocumentedRoute) {
   for (const [status, answer] of Object.entries(route.description.responses)) {
     const failure = Number(status) >= 400;
     const schema = failure ? errorRef : answer.schema && schemaOf(answer.schema, 'output');
+    const binary = !failure && answer.contentType;
     answers[status] = {
       description: answer.description,
       ...(schema && { content: { 'application/json': { schema } } }),
+      ...(binary && { content: { [binary]: { schema: { type: 'string', contentMediaType: binary } } } }),
     };
   }
   const error = (description: string) => ({

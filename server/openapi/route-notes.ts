@@ -13,8 +13,11 @@ export interface RouteDescription {
   tag: string;
   /** A valid body: shown in the document, and the starting point of the random-input test. */
   example?: Record<string, unknown>;
-  /** Success and the failures particular to this call; 400 and 401 are added where they apply. */
-  responses: Record<number, { description: string; schema?: z.ZodType }>;
+  /**
+   * Success and the failures particular to this call; 400 and 401 are added where they apply. A
+   * success that is not JSON names its `contentType` (a PDF), documented as a binary body.
+   */
+  responses: Record<number, { description: string; schema?: z.ZodType; contentType?: string }>;
 }
 
 /**

@@ -4,6 +4,12 @@ import { type ReactNode, useEffect, useRef } from 'react';
 /** A screen marks the control that should take focus when it opens (the sign-in E-mail field). */
 export const ROUTE_FOCUS_ATTRIBUTE = 'data-route-focus';
 
+/**
+ * Set on `<html>` to the path whose focus has been handled, moved or deliberately kept: what a test
+ * waits for to know the decision has been made, rather than waiting for time to pass.
+ */
+export const FOCUSED_ROUTE_ATTRIBUTE = 'data-focused-route';
+
 /** The element a newly opened screen gives focus to: its marked control, else its main heading. */
 function focusTarget(firstScreen: boolean): HTMLElement | null {
   const marked = document.querySelector<HTMLElement>(`[${ROUTE_FOCUS_ATTRIBUTE}]`);
@@ -42,8 +48,8 @@ export function RouteFocus({ children }: { children: ReactNode }) {
       active !== null &&
       active !== document.body &&
       active !== start.current.focused;
-    if (!firstScreen && movedMeanwhile) return;
-    focusTarget(firstScreen)?.focus();
+    if (firstScreen || !movedMeanwhile) focusTarget(firstScreen)?.focus();
+    document.documentElement.setAttribute(FOCUSED_ROUTE_ATTRIBUTE, pathname);
   }, [pathname]);
   return <>{children}</>;
 }

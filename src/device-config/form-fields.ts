@@ -2,9 +2,9 @@ import { scaleRaw } from '../codec/scale.ts';
 import type { DataObj, DeviceConfig } from './config-schema.ts';
 import type { DecodedConfig } from './decode-values.ts';
 import { type DerivedInverse, derivedInverse } from './derived-inverse.ts';
-import { type Choice, fieldChoices } from './field-choices.ts';
 import { fieldRange } from './field-range.ts';
 import type { ConfigValue } from './process-data.ts';
+import { type Choice, settingChoices } from './setting-choices.ts';
 import { formatAutoInput } from './time-format.ts';
 
 /** A validation rule with its message, in react-hook-form's `{ value, message }` shape. */
@@ -143,7 +143,7 @@ function displayOf(config: DeviceConfig, obj: DataObj): FieldDisplay | undefined
   const shown = obj.display ? config.otherData.find((o) => o.name === obj.display) : undefined;
   const step = shown?.processData.length === 1 ? shown.processData[0] : undefined;
   if (step && step.type in DISPLAY_STEPS) return DISPLAY_STEPS[step.type as keyof typeof DISPLAY_STEPS];
-  const options = fieldChoices(config)[obj.dataId];
+  const options = settingChoices(config)[obj.dataId];
   return options ? { type: 'choice', options } : undefined;
 }
 

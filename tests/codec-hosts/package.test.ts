@@ -2,7 +2,15 @@
 // project (offline: the package has no dependencies), then every vector through the installed
 // Node and browser entries and through the installed `fleet-codec` command.
 import { execFile, execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -82,6 +90,26 @@ describe('the packed codec', () => {
     for (const types of ['types/package/node.d.ts', 'types/package/browser.d.ts']) {
       expect(readFileSync(join(installed, types), 'utf8')).toMatch(/export declare function loadCodec/);
     }
+  });
+
+  it('ships every declaration its declarations import, the generated export types among them', () => {
+    const unresolved: string[] = [];
+    const visit = (folder: string) => {
+      for (const entry of readdirSync(folder, { withFileTypes: true })) {
+        const path = join(folder, entry.name);
+        if (entry.isDirectory()) visit(path);
+        else if (entry.name.endsWith('.d.ts')) {
+          for (const [, specifier = ''] of readFileSync(path, 'utf8').matchAll(/from '(\.{1,2}\/[^']+)'/g)) {
+            const target = join(folder, specifier).replace(/\.(ts|js)$/, '.d.ts');
+            if (!target.startsWith(installed) || !existsSync(target))
+              unresolved.push(`${path}: ${specifier}`);
+          }
+        }
+      }
+    };
+    visit(join(installed, 'types'));
+    expect(unresolved).toEqual([]);
+    expect(readFileSync(join(installed, 'types/codec-bindings.d.ts'), 'utf8')).toMatch(/function crc16/);
   });
 
   it('gives TypeScript consumers the typed face, under Node and bundler resolution', () => {

@@ -17,6 +17,9 @@ export class EmulatedPeripheral {
   readonly device: SimulatedDevice;
   /** The next `Write configuration` is not delivered: the link drops instead. */
   dropOnNextWrite = false;
+  /** The device stays away: connections wait, unanswered, until `comeBack()`. */
+  away = false;
+  private waitingConnections: Array<() => void> = [];
   private characteristicId = '';
 
   private constructor(
@@ -62,12 +65,16 @@ export class EmulatedPeripheral {
     });
     await this.addService();
     this.cdp.on('BluetoothEmulation.gattOperationReceived', (event) => {
-      if (event.type === 'connection') this.device.connect();
-      void this.cdp.send('BluetoothEmulation.simulateGATTOperationResponse', {
-        address: event.address,
-        type: event.type,
-        code: 0,
-      });
+      const respond = () => {
+        if (event.type === 'connection') this.device.connect();
+        void this.cdp.send('BluetoothEmulation.simulateGATTOperationResponse', {
+          address: event.address,
+          type: event.type,
+          code: 0,
+        });
+      };
+      if (event.type === 'connection' && this.away) this.waitingConnections.push(respond);
+      else respond();
     });
     this.cdp.on('BluetoothEmulation.characteristicOperationReceived', (event) => {
       void this.answer(event.type, event.data);
@@ -129,6 +136,12 @@ export class EmulatedPeripheral {
     this.device.disconnect();
     await this.cdp.send('BluetoothEmulation.simulateGATTDisconnection', { address: ADDRESS });
     await this.addService();
+  }
+
+  /** The device is in range again: the connections that waited are answered. */
+  comeBack(): void {
+    this.away = false;
+    for (const respond of this.waitingConnections.splice(0)) respond();
   }
 
   async stop(): Promise<void> {

@@ -8,6 +8,7 @@ import { createTabChannel, type TabChannelOptions } from '../../src/features/aut
 import { createRefreshLock, type LockManagerLike } from '../../src/features/auth/tab-lock.ts';
 import type { FakeChannelHub } from './auth-tab-fakes.ts';
 import { controlledActor, MemoryStorage } from './fakes.ts';
+import { recordCoverage } from './paths/coverage-recorder.ts';
 
 export interface AuthHarnessOptions {
   /** Refresh tokens stored before the app starts. */
@@ -50,7 +51,7 @@ export function startAuth(options: AuthHarnessOptions = {}) {
       navigateToLogin: (_, { replace, resume }) => navigations.push({ to: '/login', replace, resume }),
     },
   });
-  const actor = createActor(machine, { input: { storage } }).start();
+  const actor = createActor(machine, { input: { storage }, inspect: recordCoverage }).start();
   const refreshesOf = (service: Service) => refresh.calls.filter((c) => c.input.service === service);
   return { actor, storage, configLogin, monitoringLogin, refresh, refreshesOf, endSession, navigations };
 }

@@ -28,7 +28,10 @@ export function authModelDriver(): Params {
   const locks = new FakeLocks();
   const hub = new FakeChannelHub();
   const configLock = refreshLockName('config');
+  const monitoringLock = refreshLockName('monitoring');
   let releaseSiblingLock: (() => void) | null = null;
+  /** The monitoring lock alone, to free it before the configuration lock. */
+  let releaseMonitoringFirst: (() => void) | null = null;
   let logoutCallsBeforeSibling = 0;
   const h = (): AuthHarness => {
     if (!harness) throw new Error('the machine has not been started');
@@ -46,6 +49,31 @@ export function authModelDriver(): Params {
           s.matches({ monitoring: { refreshing: 'waitingForLock' } })
         ),
     );
+  /** Another tab rotated both stored refresh tokens. */
+  const siblingRotated = () => {
+    h().storage.setItem(refreshTokenKey('config'), 'cfg-r-sibling');
+    h().storage.setItem(refreshTokenKey('monitoring'), 'mon-r-sibling');
+  };
+  const releaseLocks = () => {
+    releaseSiblingLock?.();
+    releaseSiblingLock = null;
+  };
+  /** The sibling signed out while it held the locks, and its message was lost. */
+  const siblingSignedOutHoldingLocks = async (order: 'config first' | 'monitoring first') => {
+    for (const key of [refreshTokenKey('config'), refreshTokenKey('monitoring'), STORAGE_KEYS.currentEmail]) {
+      h().storage.removeItem(key);
+    }
+    if (order === 'monitoring first') {
+      releaseMonitoringFirst?.();
+      await waitFor(h().actor, (s) => !s.matches({ monitoring: { refreshing: 'waitingForLock' } }));
+    }
+    releaseLocks();
+    await waitFor(h().actor, (s) => !isRefreshing(s, 'config') && !isRefreshing(s, 'monitoring'));
+  };
+  const pendingInputs = () =>
+    h()
+      .refresh.pending()
+      .map((c) => c.input);
   const lastNavigation = () => h().navigations.at(-1);
   const signedOutChecks = () => {
     expect(isInitialised(snap())).toBe(true);
@@ -61,6 +89,35 @@ export function authModelDriver(): Params {
     events: {
       'boot.empty': () => {
         harness = startAuth({ locks, hub });
+      },
+      'boot.storedNoLocks': () => {
+        harness = startAuth({
+          stored: { config: 'cfg-r0', monitoring: 'mon-r0' },
+          email: 'admin@fleet.example',
+          hub,
+        });
+      },
+      'refresh.rotatedElsewhere': async () => {
+        siblingRotated();
+        // Each service refuses the token this tab spent: the other tab's rotation made it old.
+        await Promise.all(
+          h()
+            .refresh.pending()
+            .map((call) => call.reject(new Error('Refresh token reused'))),
+        );
+        await waitFor(h().actor, () => h().refresh.pending().length === 2);
+      },
+      'refresh.failMonitoring': async () => {
+        const monitoring = h()
+          .refresh.pending()
+          .find((c) => c.input.service === 'monitoring');
+        await monitoring?.reject(new Error('Refresh token expired'));
+        // The configuration service's late answer must not bring the session back.
+        await Promise.all(
+          h()
+            .refresh.pending()
+            .map((call) => call.resolve(pair('late-a', 'late-r'))),
+        );
       },
       'boot.stored': async () => {
         harness = startAuth({
@@ -96,28 +153,49 @@ export function authModelDriver(): Params {
       },
       'auth.refresh': async () => {
         h().actor.send({ type: 'auth.refresh', service: 'config' });
+        h().actor.send({ type: 'auth.refresh', service: 'monitoring' });
         await lockSettled();
       },
       'lock.heldElsewhere': () => {
-        releaseSiblingLock = locks.holdElsewhere(configLock);
+        const releaseConfig = locks.holdElsewhere(configLock);
+        const releaseMonitoring = locks.holdElsewhere(monitoringLock);
+        let monitoringReleased = false;
+        releaseMonitoringFirst = () => {
+          monitoringReleased = true;
+          releaseMonitoring();
+        };
+        releaseSiblingLock = () => {
+          releaseConfig();
+          if (!monitoringReleased) releaseMonitoring();
+        };
       },
       'lock.released': async () => {
-        // The sibling rotated the stored token and told nobody.
-        h().storage.setItem(refreshTokenKey('config'), 'cfg-r-sibling');
-        releaseSiblingLock?.();
-        releaseSiblingLock = null;
+        // The sibling rotated the stored tokens and told nobody.
+        siblingRotated();
+        releaseLocks();
         await lockSettled();
       },
+      'lock.releasedSignedOut': () => siblingSignedOutHoldingLocks('config first'),
+      'lock.releasedSignedOutMonitoringFirst': () => siblingSignedOutHoldingLocks('monitoring first'),
       'sibling.refreshed': async () => {
-        h().storage.setItem(refreshTokenKey('config'), 'cfg-r-sibling');
+        siblingRotated();
         hub.fromSibling({
           kind: 'refreshed',
           service: 'config',
           pair: pair('cfg-a-sibling', 'cfg-r-sibling'),
         });
-        await waitFor(h().actor, (s) => s.context.config.accessToken === 'cfg-a-sibling');
-        releaseSiblingLock?.();
-        releaseSiblingLock = null;
+        hub.fromSibling({
+          kind: 'refreshed',
+          service: 'monitoring',
+          pair: pair('mon-a-sibling', 'mon-r-sibling'),
+        });
+        await waitFor(
+          h().actor,
+          (s) =>
+            s.context.config.accessToken === 'cfg-a-sibling' &&
+            s.context.monitoring.accessToken === 'mon-a-sibling',
+        );
+        releaseLocks();
       },
       'sibling.signedOut': async () => {
         for (const key of [
@@ -138,7 +216,13 @@ export function authModelDriver(): Params {
         h().storage.setItem(refreshTokenKey('monitoring'), monitoring.refresh_token);
         h().storage.setItem(STORAGE_KEYS.currentEmail, 'owner@homeowner.example');
         hub.fromSibling({ kind: 'signedIn', email: 'owner@homeowner.example', config, monitoring });
-        await waitFor(h().actor, isAuthenticated);
+        await waitFor(
+          h().actor,
+          (s) => isAuthenticated(s) && s.context.config.accessToken === 'cfg-a-sibling',
+        );
+        // A sibling that signed in holds no lock of this tab's refresh; whatever held it is done.
+        releaseLocks();
+        await waitFor(h().actor, (s) => !isRefreshing(s, 'config') && !isRefreshing(s, 'monitoring'));
       },
       'refresh.ok': async () => {
         generation += 1;
@@ -216,12 +300,60 @@ export function authModelDriver(): Params {
       },
       refreshing: () => {
         expect(isRefreshing(snap(), 'config')).toBe(true);
-        expect(h().refresh.pending()).toHaveLength(1);
+        expect(isRefreshing(snap(), 'monitoring')).toBe(true);
+        expect(pendingInputs().map((i) => i.service)).toEqual(['config', 'monitoring']);
         expect(locks.isHeld(configLock)).toBe(true);
+        expect(locks.isHeld(monitoringLock)).toBe(true);
       },
       refreshingShared: () => {
         expect(isRefreshing(snap(), 'config')).toBe(true);
-        expect(h().refresh.pending()).toHaveLength(1);
+        // One refresh per service, however many callers asked.
+        expect(pendingInputs().map((i) => i.service)).toEqual(['config', 'monitoring']);
+      },
+      sessionLostOnMonitoring: () => {
+        signedOutChecks();
+        expect(lastNavigation()).toEqual({ to: '/login', replace: true, resume: true });
+        expect(hub.posted.at(-1)).toEqual({ kind: 'signedOut' });
+      },
+      initialisingNoLocks: () => {
+        expect(isInitialised(snap())).toBe(false);
+        expect(pendingInputs()).toEqual([
+          { service: 'config', refreshToken: 'cfg-r0' },
+          { service: 'monitoring', refreshToken: 'mon-r0' },
+        ]);
+      },
+      retryingWithSiblingTokens: () => {
+        expect(isInitialised(snap())).toBe(false);
+        // Nothing wiped: the tokens the other tab left are tried.
+        expect(pendingInputs()).toEqual([
+          { service: 'config', refreshToken: 'cfg-r-sibling' },
+          { service: 'monitoring', refreshToken: 'mon-r-sibling' },
+        ]);
+        expect(h().navigations).toEqual([]);
+      },
+      signedInAfterRetry: () => {
+        expect(isAuthenticated(snap())).toBe(true);
+        expect(h().storage.getItem(refreshTokenKey('monitoring'))).toBe(`mon-r${generation}`);
+        expect(h().navigations).toEqual([]);
+      },
+      adoptedSiblingPairs: () => {
+        expect(isAuthenticated(snap())).toBe(true);
+        expect(snap().context.config.accessToken).toBe('cfg-a-sibling');
+        expect(snap().context.monitoring.accessToken).toBe('mon-a-sibling');
+        expect(h().refresh.pending()).toHaveLength(0);
+      },
+      sessionGone: () => {
+        expect(isAuthenticated(snap())).toBe(false);
+        expect(snap().context.config.accessToken).toBeNull();
+        expect(h().refresh.pending()).toHaveLength(0);
+        expect(lastNavigation()).toEqual({ to: '/login', replace: true, resume: true });
+      },
+      signedInBySiblingWhileWaiting: () => {
+        expect(isAuthenticated(snap())).toBe(true);
+        expect(snap().context.email).toBe('owner@homeowner.example');
+        expect(snap().context.monitoring.accessToken).toBe('mon-a-sibling');
+        // The refresh this tab waited for is not spent: the new session's tokens are.
+        expect(h().refresh.pending()).toHaveLength(0);
       },
       sessionLost: () => {
         signedOutChecks();
@@ -245,21 +377,23 @@ export function authModelDriver(): Params {
         // Nothing is spent while another tab holds the lock.
         expect(h().refresh.pending()).toHaveLength(0);
         expect(locks.waiting(configLock)).toBe(1);
+        expect(locks.waiting(monitoringLock)).toBe(1);
       },
       usingSiblingTokens: () => {
         expect(isAuthenticated(snap())).toBe(true);
         expect(isRefreshing(snap(), 'config')).toBe(false);
+        expect(isRefreshing(snap(), 'monitoring')).toBe(false);
         expect(snap().context.config.accessToken).toBe('cfg-a-sibling');
+        expect(snap().context.monitoring.accessToken).toBe('mon-a-sibling');
         expect(h().refresh.pending()).toHaveLength(0);
         expect(locks.waiting(configLock)).toBe(0);
       },
       refreshingWithStoredToken: () => {
         expect(isRefreshing(snap(), 'config')).toBe(true);
-        expect(
-          h()
-            .refresh.pending()
-            .map((c) => c.input),
-        ).toEqual([{ service: 'config', refreshToken: 'cfg-r-sibling' }]);
+        expect(pendingInputs()).toEqual([
+          { service: 'config', refreshToken: 'cfg-r-sibling' },
+          { service: 'monitoring', refreshToken: 'mon-r-sibling' },
+        ]);
       },
       signedInBySibling: () => {
         expect(isAuthenticated(snap())).toBe(true);

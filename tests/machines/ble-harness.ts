@@ -10,14 +10,23 @@ import { loadCodec } from '../../src/codec/load-node.ts';
 import { MemoryConfigStore } from '../../src/device-sim/config-store.ts';
 import { SimulatedDevice } from '../../src/device-sim/simulated-device.ts';
 import { bundledProducts } from '../device-config/bundled-products.ts';
+import { recordCoverage } from './paths/coverage-recorder.ts';
 
 const hybrid = bundledProducts().find((p) => p.modelId === 'HX-5000');
 if (!hybrid) throw new Error('HX-5000 missing');
 export const product = hybrid;
 export const target = targetOf(product.entry);
 
-/** What the next operation on the link does instead of its normal work. */
-export type Fault = 'drop-before-write' | 'corrupt-next-read' | 'alter-next-read';
+/**
+ * What the next operation on the link does instead of its normal work: drop before a write, or
+ * before the read-back after it; damage or alter the next answer; or have the device ignore a write.
+ */
+export type Fault =
+  | 'drop-before-write'
+  | 'corrupt-next-read'
+  | 'alter-next-read'
+  | 'drop-before-read-back'
+  | 'ignore-next-write';
 
 /**
  * A link over the real simulator with faults to inject: the link drops before a write reaches the
@@ -26,6 +35,9 @@ export type Fault = 'drop-before-write' | 'corrupt-next-read' | 'alter-next-read
 export class FaultyLink implements BleLink {
   faults: Fault[] = [];
   reads = 0;
+  /** What the next connect or discover does instead: fail with this error, or wait for `release`. */
+  next: { connect?: Error | 'hold'; discover?: Error | 'hold' } = {};
+  private held: Array<() => void> = [];
 
   constructor(
     private readonly inner: BleLink & { drop(): void },
@@ -41,10 +53,21 @@ export class FaultyLink implements BleLink {
     return this.inner.connected;
   }
   connect() {
-    return this.inner.connect();
+    return this.instead('connect', () => this.inner.connect());
   }
   discover() {
-    return this.inner.discover();
+    return this.instead('discover', () => this.inner.discover());
+  }
+  private instead<T>(step: 'connect' | 'discover', normal: () => Promise<T>): Promise<T> {
+    const planned = this.next[step];
+    delete this.next[step];
+    if (planned === 'hold') return new Promise<void>((resolve) => this.held.push(resolve)).then(normal);
+    if (planned) return Promise.reject(planned);
+    return normal();
+  }
+  /** Lets a held connect or discover go on. */
+  release() {
+    for (const go of this.held.splice(0)) go();
   }
   disconnect() {
     this.inner.disconnect();
@@ -53,9 +76,21 @@ export class FaultyLink implements BleLink {
     this.inner.drop();
   }
   write(frame: Uint8Array) {
-    if (this.faults[0] === 'drop-before-write' && frame[0] === 0x02) {
+    const fault = this.faults[0];
+    if (fault === 'drop-before-write' && frame[0] === 0x02) {
       this.faults.shift();
       this.inner.drop();
+    } else if (fault === 'drop-before-read-back' && frame[0] === 0x01) {
+      this.faults.shift();
+      this.inner.drop();
+    } else if (fault === 'ignore-next-write' && frame[0] === 0x02) {
+      // The device answers, but as if it had been asked to read: it stores nothing.
+      this.faults.shift();
+      const read = frame.slice();
+      read.fill(0);
+      read[0] = 0x01;
+      this.reseal(read);
+      return this.inner.write(read);
     }
     return this.inner.write(frame);
   }
@@ -106,12 +141,15 @@ export async function bleHarness(options: { password?: string } = {}) {
   const simulated = new SimulatedTransport({ deviceFor: () => device });
   let link: FaultyLink | undefined;
   let chooserShown = 0;
+  /** Faults to give the link once the person chooses the device (it does not exist before). */
+  const plans: Array<(link: FaultyLink) => void> = [];
   const transport: BleTransport = {
     kind: 'simulated',
     async choose(t: BleTarget) {
       chooserShown += 1;
       const inner = (await simulated.choose(t)) as BleLink & { drop(): void };
       link ??= new FaultyLink(inner, (f) => codec.sealFrame(f));
+      for (const plan of plans.splice(0)) plan(link);
       return link;
     },
     async known(id: string) {
@@ -123,11 +161,16 @@ export async function bleHarness(options: { password?: string } = {}) {
   const connection = createActor(connectionMachine.provide({ actors: actors.connection }), {
     input: { target },
     clock,
+    inspect: recordCoverage,
   }).start();
   const password = createActor(passwordMachine.provide({ actors: actors.password }), {
     input: { needsPassword: true },
+    inspect: recordCoverage,
   }).start();
-  const write = createActor(writeMachine.provide({ actors: actors.write }), { input: { product } }).start();
+  const write = createActor(writeMachine.provide({ actors: actors.write }), {
+    input: { product },
+    inspect: recordCoverage,
+  }).start();
   return {
     codec,
     device,
@@ -143,5 +186,10 @@ export async function bleHarness(options: { password?: string } = {}) {
       return link;
     },
     chooserShown: () => chooserShown,
+    /** Does `plan` to the link now, or as soon as the device is chosen. */
+    plan: (plan: (link: FaultyLink) => void) => {
+      if (link) plan(link);
+      else plans.push(plan);
+    },
   };
 }

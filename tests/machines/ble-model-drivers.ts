@@ -1,16 +1,20 @@
 import { expect } from 'vitest';
-import { waitFor } from 'xstate';
+import { createActor, waitFor } from 'xstate';
 import type { TestParam } from 'xstate/graph';
+import { createBleActors } from '../../machines/ble/ble-actors.ts';
+import type { ReadConfiguration } from '../../machines/ble/ble-types.ts';
 import { GET_CONFIG_INTERVAL_MS, MAX_RECONNECT_ATTEMPTS } from '../../machines/ble/connection-machine.ts';
-import { PASSWORD_MESSAGES } from '../../machines/ble/password-machine.ts';
+import { PASSWORD_MESSAGES, passwordMachine } from '../../machines/ble/password-machine.ts';
 import { WRITE_MESSAGES } from '../../machines/ble/write-machine.ts';
+import { sendPassword } from '../../src/ble/device-commands.ts';
 import type { BleTransport } from '../../src/ble/transport.ts';
 import { TransportError } from '../../src/ble/transport-error.ts';
 import { decodeConfiguration } from '../../src/device-config/decode-values.ts';
 import { EXCLUDED_GROUPS } from '../../src/device-config/excluded-groups.ts';
 import { buildForm } from '../../src/device-config/form-fields.ts';
 import { OPCODE } from '../../src/device-sim/protocol.ts';
-import { bleHarness, product } from './ble-harness.ts';
+import { bleHarness, type FaultyLink, product } from './ble-harness.ts';
+import { recordCoverage } from './paths/coverage-recorder.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: TestParam is generic over the model's snapshot and events
 type Params = TestParam<any, any>;
@@ -21,6 +25,15 @@ const PASSWORD = '0042abc';
 
 /** A transport whose chooser is closed without a device. */
 const closedChooser: BleTransport = { kind: 'simulated', choose: async () => null, known: async () => null };
+
+/** A transport whose chooser cannot open: Bluetooth is off. */
+const bluetoothOff: BleTransport = {
+  kind: 'simulated',
+  choose: async () => {
+    throw new TransportError('unavailable', 'Bluetooth is turned off.');
+  },
+  known: async () => null,
+};
 
 /** Brings a dropped link back after the first backoff (1 s) and waits until the connection is ready. */
 async function backAfterBackoff(h: Harness) {
@@ -41,6 +54,37 @@ export function bleConnectionModelDriver(): Params {
     const s = await snap();
     expect(s.matches('idle')).toBe(true);
     expect(s.context.problem).toBeNull();
+  };
+  let handed: ReadConfiguration | null = null;
+  /** Presses Connect with a plan for the link, and waits until the machine is in `until`. */
+  const connectWith = async (
+    plan: (link: FaultyLink) => void,
+    until: 'failed' | 'connecting' | 'discovering',
+  ) => {
+    const h = await started;
+    h.plan(plan);
+    connects += 1;
+    h.connection.send({ type: 'ble.connect', transport: h.transport });
+    await waitFor(h.connection, (s) => s.matches(until));
+  };
+  const cancelWhile = async (step: 'connect' | 'discover') => {
+    const h = await started;
+    await connectWith(
+      (link) => {
+        link.next[step] = 'hold';
+      },
+      step === 'connect' ? 'connecting' : 'discovering',
+    );
+    h.connection.send({ type: 'ble.disconnect' });
+    await waitFor(h.connection, (s) => s.matches('idle'));
+    // The step cut short ends late: that must not bring the connection back.
+    h.link().release();
+    await new Promise((resolve) => setImmediate(resolve));
+  };
+  const failedWith = async (kind: string) => {
+    const s = await snap();
+    expect(s.matches('failed')).toBe(true);
+    expect(s.context.problem?.kind).toBe(kind);
   };
   const ready = async () => {
     const h = await started;
@@ -66,6 +110,43 @@ export function bleConnectionModelDriver(): Params {
         await waitFor(h.connection, (s) => !s.matches('choosing'));
       },
       // Specification §9: getConfigInterval is 20000 ms, pinned here rather than read from the machine.
+      'chooser.fails': async () => {
+        const h = await started;
+        h.connection.send({ type: 'ble.connect', transport: bluetoothOff });
+        await waitFor(h.connection, (s) => s.matches('failed'));
+      },
+      'connect.outOfRange': () =>
+        connectWith((link) => {
+          link.next.connect = new TransportError('out-of-range', 'The device is out of range.');
+        }, 'failed'),
+      'connect.noService': () =>
+        connectWith((link) => {
+          link.next.discover = new TransportError(
+            'missing-service',
+            'The device does not offer the configuration service.',
+          );
+        }, 'failed'),
+      'disconnect.whileConnecting': () => cancelWhile('connect'),
+      'disconnect.whileDiscovering': () => cancelWhile('discover'),
+      'ble.refresh': async () => {
+        const h = await started;
+        const before = h.link().reads;
+        h.connection.send({ type: 'ble.refresh' });
+        await waitFor(h.connection, (s) => s.matches({ ready: 'waiting' }) && h.link().reads > before);
+      },
+      'read.damaged': async () => {
+        const h = await started;
+        h.link().faults.push('corrupt-next-read');
+        h.connection.send({ type: 'ble.refresh' });
+        await waitFor(h.connection, (s) => s.matches({ ready: 'waiting' }) && s.context.problem !== null);
+      },
+      'config.written': async () => {
+        const h = await started;
+        // What a verified write read back, handed over so the form shows it without another read.
+        const frame = h.device.request(h.codec.buildFrame(OPCODE.readConfiguration, 255));
+        handed = { frame, decoded: decodeConfiguration(h.codec, product.config, frame) };
+        h.connection.send({ type: 'ble.configWritten', config: handed });
+      },
       'interval.elapsed': async () => {
         const h = await started;
         expect(GET_CONFIG_INTERVAL_MS).toBe(20_000);
@@ -126,6 +207,36 @@ export function bleConnectionModelDriver(): Params {
         expect(s.context.attempt).toBe(1);
       },
       reconnected: ready,
+      chooserFailed: async () => {
+        await failedWith('unavailable');
+        // No device was ever chosen: there is nothing to reconnect to.
+        expect((await snap()).can({ type: 'ble.reconnect' })).toBe(false);
+      },
+      connectedAfterFailure: ready,
+      connectFailed: () => failedWith('out-of-range'),
+      discoverFailed: async () => {
+        await failedWith('missing-service');
+        expect((await started).link().connected).toBe(false);
+      },
+      cancelledConnecting: idle,
+      cancelledDiscovering: async () => {
+        await idle();
+        expect((await started).link().connected).toBe(false);
+      },
+      readOnRequest: async () => {
+        await ready();
+        expect((await started).link().reads).toBeGreaterThan(readsAtReady);
+      },
+      readFailed: async () => {
+        const s = await snap();
+        expect(s.matches('ready')).toBe(true);
+        expect(s.context.problem?.kind).toBe('bad-answer');
+      },
+      configHandedOver: async () => {
+        await ready();
+        expect((await snap()).context.config).toBe(handed);
+        expect((await started).link().reads).toBe(readsAtReady);
+      },
       failed: async () => {
         const s = await snap();
         expect(s.matches('failed')).toBe(true);
@@ -152,6 +263,7 @@ async function submit(h: Harness, password: string, until: 'locked' | 'unlocked'
 /** Events and state checks that run one path of `blePasswordModel` against the real machine. */
 export function blePasswordModelDriver(): Params {
   const started = connectedHarness();
+  let noPassword: ReturnType<typeof createActor<typeof passwordMachine>> | null = null;
   const snap = async () => (await started).password.getSnapshot();
   const lockedWith = async (message: string | null) => {
     const h = await started;
@@ -165,6 +277,24 @@ export function blePasswordModelDriver(): Params {
       'link.ready': async () => {
         const h = await started;
         h.password.send({ type: 'password.connected', link: h.link() });
+      },
+      'link.readyNoPassword': async () => {
+        const h = await started;
+        // The same machine, told by the catalogue that this product has no password.
+        noPassword = createActor(
+          passwordMachine.provide({ actors: createBleActors({ codec: h.codec, product }).password }),
+          {
+            input: { needsPassword: false },
+            inspect: recordCoverage,
+          },
+        ).start();
+        noPassword.send({ type: 'password.connected', link: h.link() });
+      },
+      'password.linkDropped': async () => {
+        const h = await started;
+        h.link().drop();
+        h.password.send({ type: 'password.submit', password: PASSWORD });
+        await waitFor(h.password, (s) => s.matches('locked') && s.context.problem !== null);
       },
       'password.wrong': async () => submit(await started, '42abc', 'locked'),
       'password.tooLong': async () => submit(await started, '0042abc0042abc004', 'locked'),
@@ -200,6 +330,18 @@ export function blePasswordModelDriver(): Params {
         expect(h.device.isUnlocked).toBe(false);
       },
       locked: () => lockedWith(null),
+      open: async () => {
+        expect(noPassword?.getSnapshot().matches('open')).toBe(true);
+        // Nothing was asked of the device.
+        expect((await started).device.isUnlocked).toBe(false);
+      },
+      checkFailed: async () => {
+        const s = await snap();
+        expect(s.matches('locked')).toBe(true);
+        expect(s.context.problem?.kind).not.toBe('unexpected');
+        expect(s.context.message).toBe(s.context.problem?.message);
+        expect(s.context.accepted).toBeNull();
+      },
       wrong: () => lockedWith(PASSWORD_MESSAGES.wrong),
       tooLong: () => lockedWith(PASSWORD_MESSAGES.tooLong),
       unlocked: async () => {
@@ -248,13 +390,17 @@ export function bleWriteModelDriver(): Params {
     }
     return h;
   };
-  const send = async (edits: Record<string, unknown>, until: 'done' | 'failed' | 'invalid') => {
+  const send = async (
+    edits: Record<string, unknown>,
+    until: 'done' | 'failed' | 'invalid',
+    base?: Uint8Array,
+  ) => {
     const h = await readyToWrite();
     const config = h.connection.getSnapshot().context.config;
     if (!config) throw new Error('nothing read yet');
     before = stored(h).maxChargeCurrent;
     const groups = buildForm(product.config, config.decoded, { excludedGroups: EXCLUDED_GROUPS });
-    h.write.send({ type: 'config.write', link: h.link(), groups, values: edits, base: config.frame });
+    h.write.send({ type: 'config.write', link: h.link(), groups, values: edits, base: base ?? config.frame });
     await waitFor(h.write, (s) => s.matches(until));
     return h;
   };
@@ -286,6 +432,26 @@ export function bleWriteModelDriver(): Params {
         const h = await readyToWrite();
         h.link().faults.push('alter-next-read');
         await send({ maxChargeCurrent: aValue() }, 'failed');
+      },
+      'write.deviceLocked': async () => {
+        const h = await readyToWrite();
+        // Another app gave it a wrong password: it is locked again.
+        await sendPassword(h.codec, h.link(), product, 'wrong');
+        await send({ maxChargeCurrent: aValue() }, 'failed');
+      },
+      'write.readBackLost': async () => {
+        const h = await readyToWrite();
+        h.link().faults.push('drop-before-read-back');
+        written = aValue();
+        await send({ maxChargeCurrent: written }, 'failed');
+      },
+      'write.ignored': async () => {
+        const h = await readyToWrite();
+        h.link().faults.push('ignore-next-write');
+        await send({ maxChargeCurrent: aValue() }, 'failed');
+      },
+      'write.staleBase': async () => {
+        await send({ maxChargeCurrent: aValue() }, 'failed', new Uint8Array(8));
       },
       'config.dismiss': async () => {
         const h = await started;
@@ -324,6 +490,44 @@ export function bleWriteModelDriver(): Params {
         const s = h.write.getSnapshot();
         expect(s.matches('failed')).toBe(true);
         expect(s.context.failure).toEqual({ message: WRITE_MESSAGES.lost, deviceKept: 'unknown' });
+        expect(stored(h).maxChargeCurrent).toBe(before);
+      },
+      doneAgain: async () => {
+        const h = await started;
+        expect(h.write.getSnapshot().matches('done')).toBe(true);
+        expect(stored(h).maxChargeCurrent).toBe(written);
+      },
+      refused: async () => {
+        const h = await started;
+        const s = h.write.getSnapshot();
+        expect(s.matches('failed')).toBe(true);
+        expect(s.context.failure).toEqual({
+          message: `The device is locked: give its password first. ${WRITE_MESSAGES.kept}`,
+          deviceKept: 'old',
+        });
+        expect(stored(h).maxChargeCurrent).toBe(before);
+      },
+      unreadable: async () => {
+        const h = await started;
+        const s = h.write.getSnapshot();
+        expect(s.matches('failed')).toBe(true);
+        expect(s.context.failure).toEqual({ message: WRITE_MESSAGES.unreadable, deviceKept: 'unknown' });
+        // The device did take it: only the check could not be made.
+        expect(stored(h).maxChargeCurrent).toBe(written);
+      },
+      kept: async () => {
+        const h = await started;
+        const s = h.write.getSnapshot();
+        expect(s.matches('failed')).toBe(true);
+        expect(s.context.failure).toEqual({ message: WRITE_MESSAGES.kept, deviceKept: 'old' });
+        expect(stored(h).maxChargeCurrent).toBe(before);
+      },
+      notSent: async () => {
+        const h = await started;
+        const s = h.write.getSnapshot();
+        expect(s.matches('failed')).toBe(true);
+        expect(s.context.failure?.deviceKept).toBe('old');
+        expect(s.context.failure?.message).toMatch(/ Nothing was sent to the device\.$/);
         expect(stored(h).maxChargeCurrent).toBe(before);
       },
       different: async () => {

@@ -5,6 +5,7 @@ import { isLoading } from '../../machines/catalogue/catalogue-selectors.ts';
 import { CACHE_KEYS } from '../../machines/storage-keys.ts';
 import { readCachedList } from '../../src/features/catalogue/catalogue-actors.ts';
 import { controlledActor, MemoryStorage } from './fakes.ts';
+import { recordCoverage } from './paths/coverage-recorder.ts';
 
 /** A one-model list in the shape of the bundled catalogue. */
 export function sampleList(listVersion: number, id = 'HX-5000'): Catalogue {
@@ -51,7 +52,7 @@ export function startCatalogue(options: { cached?: unknown } = {}) {
     },
     actions: { navigateToLanding: () => navigations.push('/landing') },
   });
-  const actor = createActor(machine, { input: { storage }, clock }).start();
+  const actor = createActor(machine, { input: { storage }, clock, inspect: recordCoverage }).start();
   /** Waits until `logic` has a call waiting for an answer. */
   const started = (logic: { pending: () => unknown[] }) => waitFor(actor, () => logic.pending().length > 0);
   /** Waits until the load under way has ended. */

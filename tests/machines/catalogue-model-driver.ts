@@ -17,10 +17,24 @@ export function catalogueModelDriver(): Params {
   const h = startCatalogue();
   const snap = () => h.actor.getSnapshot();
   const canRefresh = () => snap().can({ type: 'catalogue.refresh' });
-  const finishCompanions = async () => {
+  const finishCompanions = async (answer: 'ok' | 'fail' = 'ok') => {
     await h.started(h.companions);
-    h.companions.last().resolve({ e1Catalogue: sampleList(3, 'E1-40'), convertList: sampleConvertList });
+    if (answer === 'ok') {
+      h.companions.last().resolve({ e1Catalogue: sampleList(3, 'E1-40'), convertList: sampleConvertList });
+    } else {
+      h.companions.last().reject(new Error('HTTP 503'));
+    }
     await h.loaded();
+  };
+  const withoutCompanions = () => {
+    downloaded();
+    expect(snap().context.companionError).toBeTruthy();
+  };
+  const nothing = () => {
+    expect(isLoading(snap())).toBe(false);
+    expect(listVersion(snap())).toBe(-1);
+    expect(catalogueError(snap())).toMatch(/^ERROR getting Devices List\. \{"status":502/);
+    expect(snap().context.fallbackFailed).toBe(true);
   };
   const downloaded = () => {
     expect(isLoading(snap())).toBe(false);
@@ -56,6 +70,15 @@ export function catalogueModelDriver(): Params {
           .reject(new CatalogueDownloadError({ status: 502, statusText: 'Bad Gateway', body: '' }));
         await h.started(h.bundled);
       },
+      'companions.fail': async () => {
+        await h.started(h.download);
+        h.download.last().resolve(sampleList(7));
+        await finishCompanions('fail');
+      },
+      'bundled.fail': async () => {
+        h.bundled.last().reject(new Error('HTTP 404'));
+        await finishCompanions();
+      },
       'bundled.ok': async () => {
         h.bundled.last().resolve(sampleList(7, 'BX-10'));
         await finishCompanions();
@@ -90,6 +113,22 @@ export function catalogueModelDriver(): Params {
       },
       cooldown: () => {
         downloaded();
+        expect(canRefresh()).toBe(false);
+      },
+      readyWithoutCompanions: () => {
+        withoutCompanions();
+        expect(canRefresh()).toBe(true);
+      },
+      cooldownWithoutCompanions: () => {
+        withoutCompanions();
+        expect(canRefresh()).toBe(false);
+      },
+      nothingToShow: () => {
+        nothing();
+        expect(canRefresh()).toBe(true);
+      },
+      cooldownNothing: () => {
+        nothing();
         expect(canRefresh()).toBe(false);
       },
       cooldownFallback: () => {

@@ -10,11 +10,19 @@ export const catalogueModel = createMachine({
   initial: 'loading',
   states: {
     loading: {
-      on: { 'download.ok': 'ready', 'download.fail': 'fallback' },
+      on: {
+        'download.ok': 'ready',
+        'download.fail': 'fallback',
+        'companions.fail': 'readyWithoutCompanions',
+      },
     },
     fallback: {
-      on: { 'bundled.ok': 'readyFallback' },
+      on: { 'bundled.ok': 'readyFallback', 'bundled.fail': 'nothingToShow' },
     },
+    /** The catalogue downloaded, its companion lists did not: the catalogue is still shown. */
+    readyWithoutCompanions: {},
+    /** Neither the download nor the bundled copy could be read: the error is shown. */
+    nothingToShow: {},
     ready: {
       on: { 'catalogue.refresh': 'refreshing', 'catalogue.load': 'loading' },
     },
@@ -22,11 +30,17 @@ export const catalogueModel = createMachine({
       on: { 'catalogue.refresh': 'refreshing', 'catalogue.load': 'loading' },
     },
     refreshing: {
-      on: { 'download.ok': 'cooldown', 'download.fail': 'refreshFallback' },
+      on: {
+        'download.ok': 'cooldown',
+        'download.fail': 'refreshFallback',
+        'companions.fail': 'cooldownWithoutCompanions',
+      },
     },
     refreshFallback: {
-      on: { 'bundled.ok': 'cooldownFallback' },
+      on: { 'bundled.ok': 'cooldownFallback', 'bundled.fail': 'cooldownNothing' },
     },
+    cooldownWithoutCompanions: {},
+    cooldownNothing: {},
     cooldown: {
       on: { 'cooldown.elapsed': 'ready' },
     },

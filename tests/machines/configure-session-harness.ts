@@ -1,5 +1,6 @@
 import { createActor, fromCallback, fromPromise, SimulatedClock } from 'xstate';
 import type { ConfigHistoryEntry } from '../../contracts/config-history.ts';
+import type { ConfigTemplate } from '../../contracts/config-templates.ts';
 import { createBleActors } from '../../machines/ble/ble-actors.ts';
 import type {
   ConfigHistoryEvent,
@@ -8,6 +9,7 @@ import type {
   OlderPage,
 } from '../../machines/ble/config-history-machine.ts';
 import { configureSessionWith } from '../../machines/ble/configure-session-machine.ts';
+import type { TemplateChange } from '../../machines/ble/templates-machine.ts';
 import { SimulatedTransport } from '../../src/ble/simulated-transport.ts';
 import type { BleLink, BleTarget, BleTransport } from '../../src/ble/transport.ts';
 import { TransportError } from '../../src/ble/transport-error.ts';
@@ -17,6 +19,7 @@ import { MemoryConfigStore } from '../../src/device-sim/config-store.ts';
 import { OPCODE } from '../../src/device-sim/protocol.ts';
 import { SimulatedDevice } from '../../src/device-sim/simulated-device.ts';
 import { FaultyLink, product } from './ble-harness.ts';
+import { recordCoverage } from './paths/coverage-recorder.ts';
 
 export const SERIAL = 'HX5K-24-000123';
 /** Leading zeros: a password kept as a number would lose them. */
@@ -110,17 +113,22 @@ export async function sessionHarness(options: { history?: boolean; bluetooth?: b
     watchOnline: fromCallback<ConfigHistoryEvent>(() => () => undefined),
   };
   const clock = new SimulatedClock();
+  const templates = {
+    loadTemplates: fromPromise<ConfigTemplate[], { modelId: string }>(async () => []),
+    changeTemplates: fromPromise<unknown, { modelId: string; change: TemplateChange }>(async () => undefined),
+  };
   const logic = configureSessionWith({
     ble: createBleActors({ codec, product }),
-    ...(options.history === false ? {} : { history }),
+    ...(options.history === false ? {} : { history, templates }),
   });
   const session = createActor(logic, {
     clock,
+    inspect: recordCoverage,
     input: {
       product,
       serialNumber: SERIAL,
       transports: { bluetooth: options.bluetooth === false ? null : bluetooth, demo: demoTransport },
-      history: options.history !== false,
+      signedIn: options.history !== false,
       demoPassword: DEMO_PASSWORD,
       now: () => PHONE_TIME,
     },

@@ -49,6 +49,20 @@ function oddNameOnDevice(h: SessionHarness) {
   h.real.device.request(frame);
 }
 
+/** The settings template the paths write: two settings, in the form's units. */
+const TEMPLATE = { maxChargeCurrent: 35, workMode: 2 };
+
+/** The device holds the template, and its history record names it. */
+async function templateHeld(h: SessionHarness) {
+  expect(h.children().write.getSnapshot().matches('done')).toBe(true);
+  expect(h.stored(h.real.device)).toMatchObject({ maxChargeCurrent: 35, workMode: 2 });
+  await waitFor(h.history(), (s) => s.matches('shown') && h.recorded.length === 1);
+  expect(h.recorded[0]?.template).toBe('Barn standard');
+  expect(h.recorded[0]?.changes.map((c) => `${c.label}: ${c.newValue}`)).toEqual(
+    expect.arrayContaining(['Max charge current: 35 A', 'Work mode: Backup']),
+  );
+}
+
 /** Events and state checks that run one path of `configureSessionModel` against the real machine. */
 export function configureSessionModelDriver(): Params {
   const started = sessionHarness();
@@ -256,6 +270,19 @@ export function configureSessionModelDriver(): Params {
       'result.dismissed': async () => {
         (await started).session.send({ type: 'form.dismiss' });
       },
+      'template.written': async () => {
+        const h = await started;
+        h.session.send({ type: 'template.write', name: 'Barn standard', settings: TEMPLATE });
+        await waitFor(h.children().write, (s) => s.matches('done'));
+        await waitFor(h.session, (s) => s.matches({ form: 'following' }));
+      },
+      'template.linkDropped': async () => {
+        const h = await started;
+        h.link().faults.push('drop-before-write');
+        h.session.send({ type: 'template.write', name: 'Barn standard', settings: TEMPLATE });
+        await waitFor(h.children().write, (s) => s.matches('failed'));
+        await waitFor(h.session, (s) => !s.matches({ form: 'writing' }));
+      },
       'page.left': async () => {
         (await started).session.stop();
       },
@@ -437,6 +464,25 @@ export function configureSessionModelDriver(): Params {
         const s = await snap();
         expect(s.matches({ form: 'edited' })).toBe(true);
         expect(s.context.values.maxChargeCurrent).toBe(typed);
+      },
+      templateApplied: async () => {
+        const h = await started;
+        await templateHeld(h);
+        expect(h.session.getSnapshot().context.values.maxChargeCurrent).toBe(35);
+      },
+      templateOverEdits: async () => {
+        const h = await started;
+        await templateHeld(h);
+        // The typed value gave way to what the device now holds.
+        expect(h.session.getSnapshot().context.values.maxChargeCurrent).toBe(35);
+      },
+      templateLost: async () => {
+        const h = await started;
+        const s = h.session.getSnapshot();
+        expect(s.matches({ form: 'following' })).toBe(true);
+        expect(h.children().write.getSnapshot().context.failure?.message).toBe(WRITE_MESSAGES.lost);
+        expect(h.stored(h.real.device).maxChargeCurrent).toBe(onDevice);
+        expect(h.recorded).toEqual([]);
       },
       demoVerified: async () => {
         const h = await started;

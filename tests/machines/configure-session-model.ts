@@ -33,9 +33,13 @@ export const configureSessionModel = createMachine({
         'link.dropped': 'lostFollowing',
         'command.run': 'commandDone',
         'command.cancelled': 'commandCancelled',
+        'template.written': 'templateApplied',
+        'template.linkDropped': 'templateLost',
         'page.left': 'pageLeft',
       },
     },
+    templateApplied: {},
+    templateLost: {},
     followedDevice: {},
     clockSet: { on: { 'history.refresh': 'historyRead', 'result.dismissed': 'resultDismissed' } },
     historyRead: { on: { 'history.more': 'olderAsked' } },
@@ -64,8 +68,10 @@ export const configureSessionModel = createMachine({
         'write.impossibleDate': 'refusedByEncoder',
         'write.linkDropped': 'lostWithEdits',
         'form.revert': 'reverted',
+        'template.written': 'templateOverEdits',
       },
     },
+    templateOverEdits: {},
     editsKept: { on: { 'write.valid': 'verified' } },
     verified: { on: { 'ble.disconnect': 'disconnected' } },
     disconnected: {},
@@ -123,6 +129,10 @@ export const configureSessionModelWords = {
     'history.more': 'The person asks for older changes.',
     'result.dismissed': 'The person closes the write’s result.',
     'page.left': 'The person leaves the page: the session stops.',
+    'template.written':
+      'The person writes the settings template “Barn standard” (max charge current 35 A, work mode Backup) from the templates list.',
+    'template.linkDropped':
+      'The person writes the template “Barn standard” and the link drops before the device takes it.',
   },
   states: {
     notConnected: 'Not connected: Connect and Use demo device are offered, with the demo device’s password.',
@@ -163,5 +173,11 @@ export const configureSessionModelWords = {
     demoFollowing: 'Unlocked on the demo device.',
     demoEdited: 'The demo device’s form holds the typed value.',
     demoVerified: 'Written and verified on the demo device; the real device and its history are untouched.',
+    templateApplied:
+      'Written and verified: the device holds the template; its history names the template; the form follows the device.',
+    templateLost:
+      '“The connection was lost before the device confirmed the write”; the device is unchanged; the form, untouched before, goes on following the device.',
+    templateOverEdits:
+      'Written and verified: the device holds the template, the typed value gave way to it, the history names the template.',
   },
 } as const;

@@ -154,6 +154,46 @@ const TABLE: Row[] = [
   { service: 'config', call: 'POST /service-comms/devices/{serial}/secret', answers: [201, 403, 403, 403, 403, 401],
     request: (s) => ({ path: `/service-comms/devices/${s.serial}/secret` }) },
 
+  // Commissioning: an admin or the installer of THE SITE; installer B cannot see it (404).
+  { service: 'config', call: 'POST /fleet/sites/{siteId}/installs',   answers: [201, 201, 404, 403, 403, 401],
+    request: (s) => ({ path: `/fleet/sites/${SITE}/installs`, body: { serial: serialFor(s, 1), modelId: 'HX-5000' } }) },
+  { service: 'config', call: 'PUT /fleet/installs/{deviceId}',        answers: [200, 200, 404, 403, 403, 401],
+    request: async (s) => ({ path: `/fleet/installs/${await deviceFor(s, 2)}`, body: { name: 'Renamed' } }) },
+  { service: 'config', call: 'POST /fleet/installs/{deviceId}/replace', answers: [201, 201, 404, 403, 403, 401],
+    request: async (s) => ({ path: `/fleet/installs/${await deviceFor(s, 3)}/replace`, body: { serial: serialFor(s, 4) } }) },
+  { service: 'config', call: 'DELETE /fleet/installs/{deviceId}',     answers: [204, 204, 404, 403, 403, 401],
+    request: async (s) => ({ path: `/fleet/installs/${await deviceFor(s, 5)}` }) },
+  { service: 'config', call: 'GET /fleet/sites/{siteId}/audit',       answers: [200, 200, 404, 200, 200, 401],
+    request: () => ({ path: `/fleet/sites/${SITE}/audit` }) },
+  { service: 'config', call: 'GET /fleet/devices/{serial}/audit',     answers: [200, 200, 404, 200, 200, 401],
+    request: (s) => ({ path: `/fleet/devices/${s.serial}/audit` }) },
+  { service: 'config', call: 'DELETE /sites/{id}',                     answers: [204, 204, 404, 403, 403, 401],
+    request: async (s) => ({ path: `/sites/${await emptySiteFor(s)}` }) },
+  // Archived sites are for company staff (the admin's address is in the company domain).
+  { service: 'config', call: 'GET /fleet/archived-sites',              answers: [200, 403, 403, 403, 403, 401],
+    request: () => ({ path: '/fleet/archived-sites' }) },
+  { service: 'config', call: 'POST /fleet/archived-sites/{id}/restore', answers: [200, 403, 403, 403, 403, 401],
+    request: async (s) => ({ path: `/fleet/archived-sites/${await archivedSiteFor(s)}/restore` }) },
+  { service: 'config', call: 'GET /fleet/sites/{siteId}/commissioning-report', answers: [200, 200, 404, 200, 200, 401],
+    request: () => ({ path: `/fleet/sites/${SITE}/commissioning-report` }) },
+  { service: 'config', call: 'POST /fleet/sites/{siteId}/commissioning-report/send', answers: [202, 202, 404, 403, 403, 401],
+    request: () => ({ path: `/fleet/sites/${SITE}/commissioning-report/send` }) },
+  // Templates: admins and installers, each seeing only their company's (installer A's here, so
+  // the admin of the provider's company and installer B get 404); owners make none (403).
+  { service: 'config', call: 'GET /fleet/config-templates',            answers: [200, 200, 200, 403, 403, 401],
+    request: () => ({ path: '/fleet/config-templates' }) },
+  { service: 'config', call: 'POST /fleet/config-templates',           answers: [201, 201, 201, 403, 403, 401],
+    request: (s) => ({ path: '/fleet/config-templates', body: { name: `Matrix ${s.who}`, modelId: 'HX-5000', settings: { maxChargeCurrent: 30 } } }) },
+  { service: 'config', call: 'GET /fleet/config-templates/{id}',       answers: [404, 200, 404, 403, 403, 401],
+    request: async (s) => ({ path: `/fleet/config-templates/${await templateOfA(s)}` }) },
+  { service: 'config', call: 'PUT /fleet/config-templates/{id}',       answers: [404, 200, 404, 403, 403, 401],
+    request: async (s) => ({ path: `/fleet/config-templates/${await templateOfA(s)}`, body: { name: `Renamed ${s.who}` } }) },
+  { service: 'config', call: 'DELETE /fleet/config-templates/{id}',    answers: [404, 204, 404, 403, 403, 401],
+    request: async (s) => ({ path: `/fleet/config-templates/${await templateOfA(s)}` }) },
+  // THE DEVICE is offline: the run answers 200 with its failure.
+  { service: 'config', call: 'POST /fleet/config-templates/{id}/apply', answers: [404, 200, 404, 403, 403, 401],
+    request: async (s) => ({ path: `/fleet/config-templates/${await templateOfA(s)}/apply`, body: { serials: [s.serial] } }) },
+
   { service: 'monitoring', call: 'GET /openapi.json',                  answers: open, request: () => ({ path: '/openapi.json' }) },
   { service: 'monitoring', call: 'POST /auth/v2/configurator-login',   answers: open,
     request: (s) => ({ path: '/auth/v2/configurator-login', body: { username: s.email, access_token: s.configToken } }) },
@@ -165,6 +205,79 @@ const TABLE: Row[] = [
     request: (s) => ({ path: '/auth/fleet-login', body: { username: s.email, password: base64(s.password) } }) },
   { service: 'monitoring', call: 'GET /me',                            answers: signedIn, request: () => ({ path: '/me' }) },
 ];
+
+/** A serial of its own for each caller and use (`HX5K-27-00` + caller + use + `00`). */
+function serialFor(setting: Setting, use: number): string {
+  return `HX5K-27-00${CALLERS.indexOf(setting.who)}${use}00`;
+}
+
+/** A device of THE SITE for one caller's request to change. */
+async function deviceFor(setting: Setting, use: number): Promise<number> {
+  const row = await t.server.ctx.db
+    .insertInto('devices')
+    .values({ model_id: 'HX-5000', serial: serialFor(setting, use), name: 'Matrix device', site_id: SITE })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** A site without devices, with THE SITE's access (installer A, the owner, the viewer). */
+async function emptySiteFor(setting: Setting): Promise<number> {
+  const { db } = t.server.ctx;
+  const row = await db
+    .insertInto('sites')
+    .values({
+      name: `Empty ${setting.who}`,
+      display_address: '1 Empty Rd',
+      street_number: '1',
+      street_name: 'Empty Rd',
+      postal_code: '',
+      locality: '',
+      state: '',
+      country: '',
+      place_id: null,
+      latitude: 0,
+      longitude: 0,
+      owner_id: USER,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await db
+    .insertInto('site_access')
+    .values([
+      { site_id: row.id, user_id: IDS.installerA, roles: ['installer', 'configurator'], access: true },
+      { site_id: row.id, user_id: USER, roles: ['owner'], access: true },
+      { site_id: row.id, user_id: setting.viewerId, roles: ['viewer'], access: true },
+    ])
+    .execute();
+  return row.id;
+}
+
+/** An archived site (archived by the admin) for the admin to restore; any id for the others. */
+async function archivedSiteFor(setting: Setting): Promise<number> {
+  if (setting.who !== 'admin') return 999_999;
+  const id = await emptySiteFor(setting);
+  const archived = await t.call('DELETE', `/config/sites/${id}`, { token: tokens.config.admin });
+  expect(archived.status).toBe(204);
+  return id;
+}
+
+/** A template of installer A's company, one per request. */
+async function templateOfA(setting: Setting): Promise<number> {
+  const row = await t.server.ctx.db
+    .insertInto('config_templates')
+    .values({
+      company: 'domain:solarpros.example',
+      name: `Of A for ${setting.who} ${randomUUID()}`,
+      model_id: 'HX-5000',
+      settings: JSON.stringify({ maxChargeCurrent: 30 }),
+      created_by_email: 'installer@solarpros.example',
+      updated_by_email: 'installer@solarpros.example',
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
 
 /** The catalogue model of a seeded serial number. */
 function modelOf(serial: string): string {

@@ -71,4 +71,20 @@ describe('mail over SMTP', () => {
       },
     ]);
   });
+
+  it('sends an attachment (the commissioning report) over SMTP as a MIME part', async () => {
+    const pdf = Buffer.from('%PDF-1.7 a tiny stand-in for a report\n%%EOF\n');
+    await t.server.ctx.mailer.queue({
+      to: 'owner@homeowner.example',
+      subject: 'Commissioning report: Okafor Residence',
+      body: 'The report is attached as a PDF.',
+      attachments: [{ filename: 'commissioning-report.pdf', contentType: 'application/pdf', content: pdf }],
+    });
+    await t.server.ctx.mailer.flush();
+    const message = messages.at(-1) ?? '';
+    expect(message).toMatch(/Content-Type: application\/pdf; name=commissioning-report\.pdf/);
+    expect(message).toMatch(/Content-Disposition: attachment; filename=commissioning-report\.pdf/);
+    const base64 = /filename=commissioning-report\.pdf\r\n\r\n([A-Za-z0-9+/=\r\n]+)/.exec(message)?.[1] ?? '';
+    expect(Buffer.from(base64.replace(/\r\n/g, ''), 'base64')).toEqual(pdf);
+  });
 });

@@ -83,6 +83,19 @@ function copyInto(out: string): void {
 }
 
 /**
+ * The face's export types come from what asc wrote beside the module (`build/codec.d.ts`): the
+ * package ships that file with its types and the face's declaration points at it, so no
+ * declaration reaches outside the package.
+ */
+function shipBindingTypes(types: string): void {
+  copyFileSync(join(root, 'build/codec.d.ts'), join(types, 'codec-bindings.d.ts'));
+  const face = join(types, 'wasm-exports.d.ts');
+  const text = readFileSync(face, 'utf8');
+  if (!text.includes("'../../build/codec.js'")) throw new Error(`${face} no longer imports build/codec.js`);
+  writeFileSync(face, text.replace("'../../build/codec.js'", "'./codec-bindings.js'"));
+}
+
+/**
  * Assembles the package in `out` and packs it beside that folder.
  * @returns the tarball's path.
  */
@@ -98,6 +111,7 @@ export async function packCodec(out: string): Promise<string> {
   execFileSync(process.execPath, [tsc, '-p', join(here, 'tsconfig.json'), '--outDir', join(out, 'types')], {
     stdio: 'inherit',
   });
+  shipBindingTypes(join(out, 'types'));
   const packed = execFileSync(
     'npm',
     ['pack', '--json', '--pack-destination', dirname(out), '--no-fund', '--no-audit'],

@@ -2,6 +2,7 @@ import { SimpleGrid, Stack } from '@mantine/core';
 import { getRouteApi } from '@tanstack/react-router';
 import type { Device } from '../../../contracts/devices.ts';
 import { AnchorLink } from '../../components/anchor-link.tsx';
+import { AuditRecords } from '../../components/audit/audit-records.tsx';
 import { deviceColumns } from '../../components/devices/device-columns.tsx';
 import { useModelName } from '../../components/devices/model-names.ts';
 import { DataList } from '../../components/lists/data-list.tsx';
@@ -9,11 +10,22 @@ import { EmptyState } from '../../components/page-state.tsx';
 import { ScreenHeader } from '../../components/screen-header.tsx';
 import { Fact, SectionCard } from '../../components/section-card.tsx';
 import { DeviceConfiguration } from './configure/device-configuration.tsx';
+import { DeviceInstallActions } from './device-install-actions.tsx';
 import { DeviceOnlineBadge } from './online-devices.tsx';
 
 const route = getRouteApi('/_shell/device-details/$deviceid');
 
-function OneDevice({ device, modelName }: { device: Device; modelName: string }) {
+function OneDevice({
+  device,
+  modelName,
+  userId,
+  mayInstall,
+}: {
+  device: Device;
+  modelName: string;
+  userId: number;
+  mayInstall: boolean;
+}) {
   return (
     <Stack gap="lg">
       <ScreenHeader
@@ -33,18 +45,35 @@ function OneDevice({ device, modelName }: { device: Device; modelName: string })
           </Fact>
           <Fact label="Installed">{new Date(device.installedAt).toLocaleString()}</Fact>
         </SimpleGrid>
+        {mayInstall ? (
+          <Stack mt="md" gap="xs">
+            <DeviceInstallActions device={device} userId={userId} />
+          </Stack>
+        ) : null}
       </SectionCard>
       <DeviceConfiguration serial={device.serial} modelId={device.modelId} />
+      <AuditRecords
+        of={{ serial: device.serial }}
+        version={Date.parse(device.installedAt) + device.name.length}
+      />
     </Stack>
   );
 }
 
 /** Device details: one device by model and serial, or every visible device of a model. */
 export function DeviceDetailsScreen() {
-  const { modelId, serial, page } = route.useLoaderData();
+  const { modelId, serial, page, userId, mayInstall } = route.useLoaderData();
   const modelName = useModelName();
   const device = serial ? page.items[0] : undefined;
-  if (device) return <OneDevice device={device} modelName={modelName(device.modelId)} />;
+  if (device)
+    return (
+      <OneDevice
+        device={device}
+        modelName={modelName(device.modelId)}
+        userId={userId}
+        mayInstall={mayInstall}
+      />
+    );
   return (
     <Stack gap="md">
       <ScreenHeader

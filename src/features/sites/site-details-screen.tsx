@@ -1,10 +1,11 @@
 import { Button, Group, Modal, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { IconEdit, IconMapPin } from '@tabler/icons-react';
+import { IconEdit, IconMapPin, IconPlus } from '@tabler/icons-react';
 import { getRouteApi, Link } from '@tanstack/react-router';
 import type { Device } from '../../../contracts/devices.ts';
 import type { SiteDetails } from '../../../contracts/sites.ts';
 import { useRuntime } from '../../app/runtime-context.tsx';
+import { AuditRecords } from '../../components/audit/audit-records.tsx';
 import { deviceColumns } from '../../components/devices/device-columns.tsx';
 import { useModelName } from '../../components/devices/model-names.ts';
 import { type CsvColumn, collectAllPages, downloadCsv, toCsv } from '../../components/lists/csv.ts';
@@ -18,6 +19,8 @@ import {
   canManageAccess,
   SiteAccessTable,
 } from '../../components/site-access/site-access-table.tsx';
+import { AddDevice } from './add-device.tsx';
+import { ReportActions } from './report-actions.tsx';
 import { SiteEditForm } from './site-edit-form.tsx';
 import { positionText } from './site-payload.ts';
 import { fetchInstalls } from './sites-api.ts';
@@ -44,6 +47,8 @@ export function SiteDetailsScreen() {
   const { user, site, installs, owners } = route.useLoaderData();
   const { configApi } = useRuntime();
   const [editing, { open, close }] = useDisclosure(false);
+  const [adding, addDialog] = useDisclosure(false);
+  const mayInstall = canManageAccess(site, user);
   const columns = useInstallColumns();
   const owner = site.access.find((row) => row.userId === site.ownerId);
   const mayEdit = canEditSite(site, user);
@@ -87,15 +92,29 @@ export function SiteDetailsScreen() {
           <Fact label="Owner">{owner ? `${owner.name} (${owner.main_email})` : 'No owner attached'}</Fact>
           <Fact label="Devices">{site.deviceCount}</Fact>
         </SimpleGrid>
+        <Group mt="md">
+          <ReportActions
+            siteId={site.id}
+            siteName={site.name}
+            canSend={mayInstall && site.ownerId !== null}
+          />
+        </Group>
       </SectionCard>
       <Stack component="section" aria-labelledby="site-devices" gap="sm">
         <Group justify="space-between" align="flex-end">
           <Title order={2} size="h4" id="site-devices">
             Devices installed
           </Title>
-          {installs.items.length > 0 ? (
-            <ExportCsvButton onExport={exportDevices} label={`Export CSV of the devices at ${site.name}`} />
-          ) : null}
+          <Group gap="xs">
+            {mayInstall ? (
+              <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={addDialog.open}>
+                Add device
+              </Button>
+            ) : null}
+            {installs.items.length > 0 ? (
+              <ExportCsvButton onExport={exportDevices} label={`Export CSV of the devices at ${site.name}`} />
+            ) : null}
+          </Group>
         </Group>
         {installs.items.length === 0 ? (
           <EmptyState title="No devices installed here yet" />
@@ -127,7 +146,17 @@ export function SiteDetailsScreen() {
         </Group>
         <SiteAccessTable site={site} canManage={canManageAccess(site, user)} />
       </Stack>
-      <Modal opened={editing} onClose={close} title="Edit site">
+      <AuditRecords of={{ siteId: site.id }} version={installs.total} />
+      <Modal
+        opened={adding}
+        onClose={addDialog.close}
+        title="Add device"
+        size="lg"
+        closeButtonProps={{ 'aria-label': 'Close' }}
+      >
+        <AddDevice siteId={site.id} onClose={addDialog.close} />
+      </Modal>
+      <Modal opened={editing} onClose={close} title="Edit site" closeButtonProps={{ 'aria-label': 'Close' }}>
         <SiteEditForm site={site} owners={owners} onDone={close} />
       </Modal>
     </Stack>

@@ -16,6 +16,7 @@ import { useSelector } from '@xstate/react';
 import { type FormEvent, type ReactNode, useId } from 'react';
 import type { ConfigureSessionActor } from '../../../../machines/ble/configure-session-machine.ts';
 import { valueText } from '../../../device-config/config-changes.ts';
+import { templateFromValues } from '../../../device-config/config-template.ts';
 import { EXCLUDED_GROUPS } from '../../../device-config/excluded-groups.ts';
 import { type FormField, readOnlyGroups } from '../../../device-config/form-fields.ts';
 import { changedFields, isChanged } from '../../../device-config/form-state.ts';
@@ -238,6 +239,7 @@ export function ConfigForm({ session }: { session: ConfigureSessionActor }) {
   const linked = useSelector(session, (s) => s.matches({ link: 'open' }));
   const passwordRef = useSelector(session, (s) => s.context.password);
   const writeRef = useSelector(session, (s) => s.context.write);
+  const templates = useSelector(session, (s) => s.context.templates);
   const unlocked = useSelector(passwordRef, (s) => s.matches('unlocked') || s.matches('open'));
   const done = useSelector(writeRef, (s) => s.matches('done'));
   const failure = useSelector(writeRef, (s) =>
@@ -318,6 +320,18 @@ export function ConfigForm({ session }: { session: ConfigureSessionActor }) {
           <Button variant="default" disabled={!edited} onClick={() => session.send({ type: 'form.revert' })}>
             Revert
           </Button>
+          {templates ? (
+            <Button
+              variant="default"
+              disabled={writing}
+              onClick={() => {
+                const settings = templateFromValues(groups, values);
+                if (Object.keys(settings).length > 0) templates.send({ type: 'templates.draft', settings });
+              }}
+            >
+              Save as template
+            </Button>
+          ) : null}
         </Group>
       </Stack>
     </form>

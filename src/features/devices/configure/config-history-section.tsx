@@ -16,6 +16,7 @@ type HistoryActor = ActorRefFrom<typeof configHistoryMachine>;
 const TRANSPORT_LABELS: Record<ConfigHistoryEntry['transport'], string> = {
   'web-bluetooth': 'Bluetooth',
   simulated: 'demo device',
+  'service-comms': 'online',
 };
 
 function Changes({ changes }: { changes: ConfigChange[] }) {
@@ -41,6 +42,7 @@ function Entry({ record, by }: { record: WaitingRecord | ConfigHistoryEntry; by:
           </Text>
           <Text size="sm" c="gray.7" component="span">
             {by ? `by ${by}, ` : ''}over {TRANSPORT_LABELS[record.transport]}
+            {record.template ? `, template “${record.template}”` : ''}
           </Text>
           {by === null ? (
             <Badge color="yellow.9" variant="light">

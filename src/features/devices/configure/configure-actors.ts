@@ -1,9 +1,18 @@
+import { fromPromise } from 'xstate';
+import type { ConfigTemplate } from '../../../../contracts/config-templates.ts';
 import { createBleActors } from '../../../../machines/ble/ble-actors.ts';
 import {
   type ConfigureSessionInput,
   configureSessionWith,
 } from '../../../../machines/ble/configure-session-machine.ts';
+import type { TemplateChange } from '../../../../machines/ble/templates-machine.ts';
 import type { ApiClient } from '../../../api/api-client.ts';
+import {
+  createTemplate,
+  deleteTemplate,
+  fetchTemplates,
+  updateTemplate,
+} from '../../../api/commissioning-api.ts';
 import { SimulatedTransport } from '../../../ble/simulated-transport.ts';
 import type { BleTransport } from '../../../ble/transport.ts';
 import { WebBluetoothTransport } from '../../../ble/web-bluetooth-transport.ts';
@@ -32,6 +41,22 @@ export interface ConfigureSessionOptions {
   onlineEvents?: Pick<Window, 'addEventListener' | 'removeEventListener'>;
 }
 
+/** The settings templates' actors over the configuration service (the company's list of a product). */
+function createTemplatesActors(api: ApiClient) {
+  return {
+    loadTemplates: fromPromise<ConfigTemplate[], { modelId: string }>(({ input }) =>
+      fetchTemplates(api, input.modelId),
+    ),
+    changeTemplates: fromPromise<unknown, { modelId: string; change: TemplateChange }>(({ input }) => {
+      const { change } = input;
+      if (change.kind === 'create')
+        return createTemplate(api, { name: change.name, modelId: input.modelId, settings: change.settings });
+      if (change.kind === 'rename') return updateTemplate(api, change.id, { name: change.name });
+      return deleteTemplate(api, change.id);
+    }),
+  };
+}
+
 /** The password a device holds in its 16 password items, as text. */
 function passwordText(raw: Readonly<Record<string, number>>): string {
   return PASSWORD_ITEMS.map((name) => raw[name] ?? 0)
@@ -43,19 +68,24 @@ function passwordText(raw: Readonly<Record<string, number>>): string {
 /**
  * Everything a Configure panel's session is started from, built once when the panel's product
  * has loaded: the session machine with its children's I/O (the Bluetooth actors over this codec
- * and product, and, signed in, the history over the configuration service), and its input (the
+ * and product, and, signed in, the history and the templates over the configuration service),
+ * and its input (the
  * browser's Bluetooth, the demo device in the page and the demo device's password).
  * @example const { logic, input } = configureSessionFor({ codec, product, serialNumber }); useActorRef(logic, { input })
  */
 export function configureSessionFor(options: ConfigureSessionOptions) {
   const { codec, product, configApi } = options;
-  const history = configApi
-    ? createConfigHistoryActors(configApi, historyQueueFor(configApi), options.onlineEvents ?? window)
-    : undefined;
-  const logic = configureSessionWith({
-    ble: createBleActors({ codec, product }),
-    ...(history ? { history } : {}),
-  });
+  const signedIn = configApi
+    ? {
+        history: createConfigHistoryActors(
+          configApi,
+          historyQueueFor(configApi),
+          options.onlineEvents ?? window,
+        ),
+        templates: createTemplatesActors(configApi),
+      }
+    : {};
+  const logic = configureSessionWith({ ble: createBleActors({ codec, product }), ...signedIn });
 
   const demoSerial = options.serialNumber ?? `${product.entry.serialPrefix}-00-000001`;
   const demoStore = options.demoStore ?? new MemoryConfigStore();
@@ -82,7 +112,7 @@ export function configureSessionFor(options: ConfigureSessionOptions) {
     product,
     serialNumber: options.serialNumber,
     transports: { bluetooth, demo },
-    history: configApi !== undefined,
+    signedIn: configApi !== undefined,
     demoPassword: needsPassword ? passwordText({ ...factory, ...demoStore.load(demoSerial) }) : null,
   };
   return { logic, input };

@@ -6,6 +6,7 @@ import { errorMessage } from '../../../../contracts/error-message.ts';
 import type { ApiClient } from '../../../api/api-client.ts';
 import { useRuntime } from '../../../app/runtime-context.tsx';
 import { loadCodec } from '../../../codec/load-browser.ts';
+import { useModelName } from '../../../components/devices/model-names.ts';
 import {
   type DeviceProduct,
   loadBundledProduct,
@@ -21,6 +22,7 @@ import { ConnectionSection } from './connection-section.tsx';
 import { LiveValues } from './live-values.tsx';
 import { PasswordSection } from './password-section.tsx';
 import { READABLE_ALERT } from './readable-styles.ts';
+import { TemplatesSection } from './templates-section.tsx';
 
 /**
  * What the panel needs: the device's serial number (which also names its model by prefix), or its
@@ -29,7 +31,10 @@ import { READABLE_ALERT } from './readable-styles.ts';
 export interface ConfigurePanelProps {
   serialNumber?: string | undefined;
   productId?: string | undefined;
-  /** Signed in: the device's configuration history under the panel, which verified writes add to. */
+  /**
+   * Signed in: the device's configuration history under the panel, which verified writes add to,
+   * and the company's settings templates of the model.
+   */
   withHistory?: boolean | undefined;
   /** Told whether a device is connected, whenever that changes (a page may warn before it is left). */
   onLinkChange?: ((connected: boolean) => void) | undefined;
@@ -80,6 +85,11 @@ function PanelCard({ subtitle, children }: { subtitle: string | null; children: 
   );
 }
 
+function Templates(props: Omit<Parameters<typeof TemplatesSection>[0], 'modelName'>) {
+  const modelName = useModelName();
+  return <TemplatesSection {...props} modelName={modelName} />;
+}
+
 /**
  * The session's actor and its views: started when the product has loaded, stopped when the panel
  * goes (the page is left). Re-renders, new props included, never restart it: it lives as long as
@@ -88,15 +98,19 @@ function PanelCard({ subtitle, children }: { subtitle: string | null; children: 
 export function ConfigureSessionView({
   loaded,
   subtitle,
+  api,
   onLinkChange,
 }: {
   loaded: LoadedPanel;
   subtitle: string;
+  /** Signed in: the configuration service, for writing a template to devices online. */
+  api?: ApiClient | undefined;
   onLinkChange?: ConfigurePanelProps['onLinkChange'];
 }) {
   const session = useActorRef(loaded.session.logic, { input: loaded.session.input });
   const connected = useSelector(session, (s) => s.matches({ link: 'open' }));
   const history = useSelector(session, (s) => s.context.history);
+  const templates = useSelector(session, (s) => s.context.templates);
   // Only tells: a callback that is new on every render of the page changes nothing else.
   useEffect(() => {
     onLinkChange?.(connected);
@@ -109,6 +123,12 @@ export function ConfigureSessionView({
           <PasswordSection session={session} />
           <LiveValues session={session} />
           <ConfigForm session={session} />
+          {templates && api ? (
+            <>
+              <Divider />
+              <Templates session={session} templates={templates} api={api} />
+            </>
+          ) : null}
           <Divider />
           <CommandsSection session={session} />
         </Stack>
@@ -137,7 +157,14 @@ export function ConfigurePanel({
   });
   if (state.output) {
     const subtitle = `${state.output.product.entry.name}${serialNumber ? ` · ${serialNumber}` : ''}`;
-    return <ConfigureSessionView loaded={state.output} subtitle={subtitle} onLinkChange={onLinkChange} />;
+    return (
+      <ConfigureSessionView
+        loaded={state.output}
+        subtitle={subtitle}
+        api={withHistory ? configApi : undefined}
+        onLinkChange={onLinkChange}
+      />
+    );
   }
   return (
     <PanelCard subtitle={null}>

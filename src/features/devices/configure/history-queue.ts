@@ -52,6 +52,7 @@ export class HistoryQueue {
       writtenAt: (this.options.now?.() ?? new Date()).toISOString(),
       transport: write.transport,
       changes: write.changes,
+      ...(write.template ? { template: write.template } : {}),
     };
     const queued = { serialNumber: write.serialNumber, record };
     // Queued first, removed once the service has it: a reload in between loses nothing.

@@ -1,4 +1,4 @@
-import type { DeviceConfig } from '../device-config/config-schema.ts';
+import type { DeviceConfig } from './config-schema.ts';
 
 /**
  * The settings (rawData items that are not live values) whose bytes differ between two frames:

@@ -1,0 +1,124 @@
+import { assign, fromPromise, setup } from 'xstate';
+import type { ConfigTemplate, TemplateSettings } from '../../contracts/config-templates.ts';
+
+/** A change to the company's templates of one product. */
+export type TemplateChange =
+  | { kind: 'create'; name: string; settings: TemplateSettings }
+  | { kind: 'rename'; id: number; name: string }
+  | { kind: 'delete'; id: number };
+
+export interface TemplatesContext {
+  modelId: string;
+  /** The product's templates, by name; null until the service answered once. */
+  templates: ConfigTemplate[] | null;
+  /** Settings waiting for a name to be saved as a template (the save dialog is open). */
+  draft: TemplateSettings | null;
+  /** The template whose differences from the device are shown, to write it. */
+  selected: number | null;
+  error: string | null;
+  /** What the last change did, in words. */
+  notice: string | null;
+  /** The change under way. */
+  pending: TemplateChange | null;
+}
+
+export type TemplatesEvent =
+  | { type: 'templates.refresh' }
+  | { type: 'templates.draft'; settings: TemplateSettings }
+  | { type: 'templates.cancel' }
+  | { type: 'templates.change'; change: TemplateChange }
+  | { type: 'templates.select'; id: number | null }
+  | { type: 'templates.refused'; reason: string };
+
+const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+const NOTICES: Record<TemplateChange['kind'], (change: TemplateChange) => string> = {
+  create: (change) => `Saved the template “${'name' in change ? change.name : ''}”.`,
+  rename: (change) => `Renamed the template to “${'name' in change ? change.name : ''}”.`,
+  delete: () => 'Deleted the template.',
+};
+
+/**
+ * The settings templates of one product in the Configure panel: listed from the service; a
+ * device's settings (or the form as edited) saved under a name; renamed, deleted, imported from a
+ * file (the view checks the file first and reports a refusal here); one selected to show what it
+ * would change. A change the service refuses keeps the dialog's input and says why.
+ */
+export const templatesMachine = setup({
+  types: {
+    context: {} as TemplatesContext,
+    events: {} as TemplatesEvent,
+    input: {} as { modelId: string },
+  },
+  actors: {
+    loadTemplates: fromPromise<ConfigTemplate[], { modelId: string }>(async () => {
+      throw new Error('The loadTemplates actor is not provided');
+    }),
+    changeTemplates: fromPromise<unknown, { modelId: string; change: TemplateChange }>(async () => {
+      throw new Error('The changeTemplates actor is not provided');
+    }),
+  },
+}).createMachine({
+  id: 'templates',
+  context: ({ input }) => ({
+    modelId: input.modelId,
+    templates: null,
+    draft: null,
+    selected: null,
+    error: null,
+    notice: null,
+    pending: null,
+  }),
+  initial: 'loading',
+  on: {
+    'templates.select': { actions: assign({ selected: ({ event }) => event.id, notice: null }) },
+    'templates.refused': { actions: assign({ error: ({ event }) => event.reason, notice: null }) },
+  },
+  states: {
+    loading: {
+      invoke: {
+        src: 'loadTemplates',
+        input: ({ context }) => ({ modelId: context.modelId }),
+        onDone: {
+          target: 'shown',
+          actions: assign(({ context, event }) => ({
+            templates: event.output,
+            selected: event.output.some((t) => t.id === context.selected) ? context.selected : null,
+          })),
+        },
+        onError: { target: 'shown', actions: assign({ error: ({ event }) => message(event.error) }) },
+      },
+    },
+    shown: {
+      on: {
+        'templates.refresh': 'loading',
+        'templates.draft': {
+          actions: assign({ draft: ({ event }) => event.settings, error: null, notice: null }),
+        },
+        'templates.cancel': { actions: assign({ draft: null, error: null }) },
+        'templates.change': {
+          target: 'changing',
+          actions: assign({ pending: ({ event }) => event.change, error: null, notice: null }),
+        },
+      },
+    },
+    changing: {
+      invoke: {
+        src: 'changeTemplates',
+        input: ({ context }) => ({ modelId: context.modelId, change: context.pending as TemplateChange }),
+        onDone: {
+          target: 'loading',
+          actions: assign(({ context }) => ({
+            draft: null,
+            pending: null,
+            notice: context.pending ? NOTICES[context.pending.kind](context.pending) : null,
+          })),
+        },
+        onError: {
+          target: 'shown',
+          actions: assign({ error: ({ event }) => message(event.error), pending: null }),
+        },
+      },
+    },
+  },
+});

@@ -1,0 +1,192 @@
+import { assign, fromCallback, fromPromise, setup } from 'xstate';
+import type { InstalledDevice, InstallRequest } from '../../contracts/installs.ts';
+
+/** A model a device may be added as: its id, display name and serial prefix. */
+export interface ModelChoice {
+  modelId: string;
+  name: string;
+  prefix: string;
+}
+
+/** What a serial read from a code, typed or reported by a device says: the serial and its model. */
+export interface ReadSerial {
+  serial: string;
+  modelId: string | null;
+}
+
+export interface AddDeviceContext {
+  siteId: number;
+  models: ModelChoice[];
+  serial: string;
+  modelId: string;
+  name: string;
+  /** The camera's picture while scanning, for the preview. */
+  stream: MediaStream | null;
+  /** Why the last step did not work, in words. */
+  error: string | null;
+  installed: InstalledDevice | null;
+}
+
+export type AddDeviceEvent =
+  | { type: 'add.edit'; serial?: string; modelId?: string; name?: string }
+  | { type: 'add.scan' }
+  | { type: 'add.bluetooth' }
+  | { type: 'add.cancel' }
+  | { type: 'add.save' }
+  | { type: 'scan.stream'; stream: MediaStream }
+  | { type: 'scan.found'; text: string }
+  | { type: 'scan.failed'; message: string };
+
+const SERIAL_IN_TEXT = /[A-Z0-9]{2,8}-\d{2}-\d{6}/;
+
+/**
+ * The serial in a scanned code's text (a bare serial, or one inside a longer text such as
+ * `SN:HX5K-24-000123`) and the model whose prefix it has.
+ * @example serialFromText('sn: hx5k-24-000123', models) // { serial: 'HX5K-24-000123', modelId: 'HX-5000' }
+ */
+export function serialFromText(text: string, models: readonly ModelChoice[]): ReadSerial | null {
+  const serial = SERIAL_IN_TEXT.exec(text.toUpperCase())?.[0];
+  if (!serial) return null;
+  return { serial, modelId: modelOfSerial(serial, models) };
+}
+
+/** The model whose serial prefix a serial has, or null. */
+export function modelOfSerial(serial: string, models: readonly ModelChoice[]): string | null {
+  const prefix = serial.trim().toUpperCase().split('-')[0];
+  return models.find((model) => model.prefix === prefix)?.modelId ?? null;
+}
+
+export const ADD_DEVICE_MESSAGES = {
+  notASerial: (text: string) =>
+    `The code holds “${text.slice(0, 60)}”, which is not a serial number (they look like HX5K-24-000123). Scan the serial's code, or type it.`,
+  needsSerial: 'Give the serial number and the model first.',
+} as const;
+
+/**
+ * Adding a device to a site: the serial is typed, scanned from its QR code or barcode with the
+ * camera, or reported by the device over Bluetooth; then it is named and saved, and the device's
+ * service-comms secret is shown once. A failed save keeps everything typed.
+ */
+export const addDeviceMachine = setup({
+  types: {
+    context: {} as AddDeviceContext,
+    events: {} as AddDeviceEvent,
+    input: {} as { siteId: number; models: ModelChoice[] },
+  },
+  actors: {
+    /** Opens the camera, reports its stream, then the first code it reads; closes it when stopped. */
+    scanCode: fromCallback<AddDeviceEvent>(() => () => undefined),
+    /** Lets the person choose a device over Bluetooth and answers the serial it reports. */
+    readOverBluetooth: fromPromise<ReadSerial, { model: ModelChoice | undefined }>(async () => {
+      throw new Error('The readOverBluetooth actor is not provided');
+    }),
+    install: fromPromise<InstalledDevice, { siteId: number; body: InstallRequest }>(async () => {
+      throw new Error('The install actor is not provided');
+    }),
+  },
+  actions: {
+    take: assign(({ context }, read: ReadSerial) => ({
+      serial: read.serial,
+      modelId: read.modelId ?? context.modelId,
+      error: null,
+    })),
+  },
+  guards: {
+    complete: ({ context }) => context.serial.trim() !== '' && context.modelId !== '',
+  },
+}).createMachine({
+  id: 'addDevice',
+  context: ({ input }) => ({
+    siteId: input.siteId,
+    models: input.models,
+    serial: '',
+    modelId: input.models[0]?.modelId ?? '',
+    name: '',
+    stream: null,
+    error: null,
+    installed: null,
+  }),
+  initial: 'entering',
+  states: {
+    entering: {
+      on: {
+        'add.edit': {
+          actions: assign(({ context, event }) => {
+            const serial = event.serial ?? context.serial;
+            const inferred = event.serial !== undefined ? modelOfSerial(serial, context.models) : null;
+            return {
+              serial,
+              modelId: event.modelId ?? inferred ?? context.modelId,
+              name: event.name ?? context.name,
+              error: null,
+            };
+          }),
+        },
+        'add.scan': { target: 'scanning', actions: assign({ error: null }) },
+        'add.bluetooth': { target: 'reading', actions: assign({ error: null }) },
+        'add.save': [
+          { guard: 'complete', target: 'saving' },
+          { actions: assign({ error: ADD_DEVICE_MESSAGES.needsSerial }) },
+        ],
+      },
+    },
+    scanning: {
+      invoke: { src: 'scanCode' },
+      exit: assign({ stream: null }),
+      on: {
+        'scan.stream': { actions: assign({ stream: ({ event }) => event.stream }) },
+        'scan.found': [
+          {
+            guard: ({ context, event }) => serialFromText(event.text, context.models) !== null,
+            target: 'entering',
+            actions: {
+              type: 'take',
+              params: ({ context, event }) => serialFromText(event.text, context.models) as ReadSerial,
+            },
+          },
+          {
+            target: 'entering',
+            actions: assign({ error: ({ event }) => ADD_DEVICE_MESSAGES.notASerial(event.text) }),
+          },
+        ],
+        'scan.failed': { target: 'entering', actions: assign({ error: ({ event }) => event.message }) },
+        'add.cancel': 'entering',
+      },
+    },
+    reading: {
+      invoke: {
+        src: 'readOverBluetooth',
+        input: ({ context }) => ({ model: context.models.find((m) => m.modelId === context.modelId) }),
+        onDone: { target: 'entering', actions: { type: 'take', params: ({ event }) => event.output } },
+        onError: {
+          target: 'entering',
+          actions: assign({
+            error: ({ event }) => (event.error instanceof Error ? event.error.message : String(event.error)),
+          }),
+        },
+      },
+      on: { 'add.cancel': 'entering' },
+    },
+    saving: {
+      invoke: {
+        src: 'install',
+        input: ({ context }) => ({
+          siteId: context.siteId,
+          body: {
+            serial: context.serial.trim(),
+            modelId: context.modelId,
+            ...(context.name.trim() ? { name: context.name.trim() } : {}),
+          },
+        }),
+        onDone: { target: 'installed', actions: assign({ installed: ({ event }) => event.output }) },
+        onError: {
+          target: 'entering',
+          actions: assign({
+            error: ({ event }) => (event.error instanceof Error ? event.error.message : String(event.error)),
+          }),
+        },
+      },
+    },
+    installed: { type: 'final' },
+  },
+});

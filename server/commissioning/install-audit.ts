@@ -1,0 +1,93 @@
+import type { Kysely } from 'kysely';
+import type { AuditAction, AuditRecord } from '../../contracts/installs.ts';
+import { STAFF_SENDER } from '../../contracts/service-comms.ts';
+import { isStaff, visibleSiteIds } from '../access/install-access.ts';
+import type { Viewer } from '../access/scope.ts';
+import type { Principal } from '../auth/access-tokens.ts';
+import type { Database } from '../db/schema.ts';
+
+/** What one change was; who made it and when are added when it is recorded. */
+export interface AuditEntry {
+  action: AuditAction;
+  site: { id: number; name: string };
+  fromSite?: { id: number; name: string };
+  serial?: string;
+  modelId?: string;
+  oldName?: string;
+  newName?: string;
+  /** For a replacement: the other unit's serial. */
+  otherSerial?: string;
+}
+
+/** Record a change, inside the transaction that makes it (so there is never one without the other). */
+export async function recordAudit(db: Kysely<Database>, by: Principal, entry: AuditEntry): Promise<void> {
+  await db
+    .insertInto('install_audit')
+    .values({
+      user_id: by.id,
+      user_email: by.email,
+      action: entry.action,
+      site_id: entry.site.id,
+      site_name: entry.site.name,
+      from_site_id: entry.fromSite?.id ?? null,
+      from_site_name: entry.fromSite?.name ?? null,
+      serial: entry.serial ?? null,
+      model_id: entry.modelId ?? null,
+      old_name: entry.oldName ?? null,
+      new_name: entry.newName ?? null,
+      other_serial: entry.otherSerial ?? null,
+    })
+    .execute();
+}
+
+/** Which records to read: those of a site (where it was the site or a move's old site), or of a serial. */
+export type AuditScope = { siteId: number } | { serial: string };
+
+/**
+ * Recorded changes, newest first, as the reader may see them: a site they cannot see is not
+ * named (null), and a change made by company staff shows as `Company staff` to a reader who is
+ * not staff, as the command log does.
+ */
+export async function readAudit(
+  db: Kysely<Database>,
+  reader: Viewer & { email: string },
+  companyDomain: string,
+  scope: AuditScope,
+  limit: number,
+): Promise<AuditRecord[]> {
+  let query = db.selectFrom('install_audit').selectAll();
+  query =
+    'siteId' in scope
+      ? query.where((eb) => eb.or([eb('site_id', '=', scope.siteId), eb('from_site_id', '=', scope.siteId)]))
+      : query.where((eb) => eb.or([eb('serial', '=', scope.serial), eb('other_serial', '=', scope.serial)]));
+  const rows = await query.orderBy('id', 'desc').limit(limit).execute();
+  const staffReader = isStaff(reader, companyDomain);
+  const seen = staffReader
+    ? undefined
+    : await visibleSiteIds(
+        db,
+        reader,
+        rows.flatMap((row) => (row.from_site_id === null ? [row.site_id] : [row.site_id, row.from_site_id])),
+      );
+  const named = (id: number | null, name: string | null) =>
+    id === null ? null : !seen || seen.has(id) ? name : null;
+  return rows.map((row) => {
+    const hideSender = !staffReader && isStaff({ email: row.user_email }, companyDomain);
+    return {
+      id: Number(row.id),
+      at: new Date(row.at).toISOString(),
+      userId: hideSender ? 0 : (row.user_id ?? 0),
+      userEmail: hideSender ? STAFF_SENDER : row.user_email,
+      action: row.action as AuditAction,
+      siteId: row.site_id,
+      siteName: named(row.site_id, row.site_name),
+      fromSiteId: row.from_site_id,
+      fromSiteName: named(row.from_site_id, row.from_site_name),
+      serial: row.serial,
+      modelId: row.model_id,
+      oldName: row.old_name,
+      newName: row.new_name,
+      otherSerial: row.other_serial,
+    };
+  });
+}

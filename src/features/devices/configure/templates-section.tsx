@@ -1,0 +1,500 @@
+import {
+  Alert,
+  Button,
+  Checkbox,
+  FileButton,
+  Group,
+  Modal,
+  PasswordInput,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { useActor, useSelector } from '@xstate/react';
+import { useMemo, useState } from 'react';
+import { type ActorRefFrom, fromPromise } from 'xstate';
+import type { ConfigTemplate, RemoteApplyResult } from '../../../../contracts/config-templates.ts';
+import { onlineDevicesSchema } from '../../../../contracts/service-comms.ts';
+import type { ConfigureSessionActor } from '../../../../machines/ble/configure-session-machine.ts';
+import type { templatesMachine } from '../../../../machines/ble/templates-machine.ts';
+import type { ApiClient } from '../../../api/api-client.ts';
+import { applyTemplateRemotely } from '../../../api/commissioning-api.ts';
+import { checkTemplate, templateDiff } from '../../../device-config/config-template.ts';
+import { EXCLUDED_GROUPS } from '../../../device-config/excluded-groups.ts';
+import { buildForm } from '../../../device-config/form-fields.ts';
+import { PRIMARY, READABLE_ALERT } from './readable-styles.ts';
+import { readTemplateFile, templateFile, templateFileName } from './template-file.ts';
+
+export type TemplatesActor = ActorRefFrom<typeof templatesMachine>;
+
+function download(text: string, name: string) {
+  const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = name;
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+/** Name the settings being saved as a template. */
+function SaveDialog({ templates }: { templates: TemplatesActor }) {
+  const draft = useSelector(templates, (s) => s.context.draft);
+  const saving = useSelector(templates, (s) => s.matches('changing'));
+  const error = useSelector(templates, (s) => (s.context.draft ? s.context.error : null));
+  const [name, setName] = useState('');
+  const count = draft ? Object.keys(draft).length : 0;
+  return (
+    <Modal
+      closeButtonProps={{ 'aria-label': 'Close' }}
+      opened={draft !== null}
+      onClose={() => templates.send({ type: 'templates.cancel' })}
+      title="Save as template"
+    >
+      <form
+        noValidate
+        onSubmit={(event) => {
+          event.preventDefault();
+          if (draft && name.trim())
+            templates.send({
+              type: 'templates.change',
+              change: { kind: 'create', name: name.trim(), settings: draft },
+            });
+        }}
+      >
+        <Stack gap="sm">
+          <Text size="sm">
+            {count} settings, as the form holds them now. The password and the clock are never part of a
+            template.
+          </Text>
+          <TextInput
+            label="Template name"
+            required
+            maxLength={80}
+            value={name}
+            onChange={(e) => setName(e.currentTarget.value)}
+          />
+          {error ? (
+            <Alert styles={READABLE_ALERT} color="red" role="alert" title="The template was not saved">
+              {error}
+            </Alert>
+          ) : null}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => templates.send({ type: 'templates.cancel' })}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={saving} disabled={!name.trim()}>
+              Save template
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}
+
+/** What a template would change on the connected device, and the verified write of it. */
+function ApplyPreview({ session, template }: { session: ConfigureSessionActor; template: ConfigTemplate }) {
+  const product = useSelector(session, (s) => s.context.product);
+  const config = useSelector(session, (s) => s.context.device);
+  const groups = useSelector(session, (s) => s.context.groups);
+  const link = useSelector(session, (s) => s.matches({ link: 'open' }));
+  const password = useSelector(session, (s) => s.context.password);
+  const unlocked = useSelector(password, (s) => s.matches('unlocked') || s.matches('open'));
+  const writing = useSelector(session, (s) => s.matches({ form: 'writing' }));
+  if (!config)
+    return (
+      <Text size="sm" c="gray.7">
+        Connect to the device to see what “{template.name}” would change.
+      </Text>
+    );
+  const problems = checkTemplate(groups, template.settings);
+  const diff = templateDiff(product.config, groups, template.settings, config.decoded.values);
+  return (
+    <Stack gap="xs" aria-label={`What “${template.name}” would change`} component="section">
+      <Title order={4} size="h5">
+        “{template.name}” on this device
+      </Title>
+      {problems.length > 0 ? (
+        <Alert styles={READABLE_ALERT} color="red" role="alert" title="This template cannot be written here">
+          Nothing will be written: {problems.map((p) => p.message).join('; ')}.
+        </Alert>
+      ) : diff.length === 0 ? (
+        <Text size="sm">The device already holds every setting of this template.</Text>
+      ) : (
+        <Table striped withTableBorder aria-label={`Settings “${template.name}” changes`}>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th scope="col">Setting</Table.Th>
+              <Table.Th scope="col">Now</Table.Th>
+              <Table.Th scope="col">Template</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {diff.map((row) => (
+              <Table.Tr key={row.field}>
+                <Table.Td>{row.label}</Table.Td>
+                <Table.Td>{row.current || '(empty)'}</Table.Td>
+                <Table.Td fw={700}>{row.template || '(empty)'}</Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      )}
+      {!unlocked && problems.length === 0 && diff.length > 0 ? (
+        <Text size="sm" c="gray.7">
+          Give the device password above to write it.
+        </Text>
+      ) : null}
+      <Group>
+        <Button
+          color={PRIMARY}
+          loading={writing}
+          disabled={!link || !unlocked || problems.length > 0 || diff.length === 0}
+          onClick={() =>
+            session.send({ type: 'template.write', name: template.name, settings: template.settings })
+          }
+        >
+          Write template
+        </Button>
+      </Group>
+    </Stack>
+  );
+}
+
+/** Write a template to several devices online, one at a time, and show each one's result. */
+function RemoteApply({
+  api,
+  template,
+  onClose,
+}: {
+  api: ApiClient;
+  template: ConfigTemplate;
+  onClose: () => void;
+}) {
+  const load = useMemo(
+    () =>
+      fromPromise(async () =>
+        onlineDevicesSchema
+          .parse(await api('/service-comms/devices/online'))
+          .devices.filter((d) => d.modelId === template.modelId),
+      ),
+    [api, template.modelId],
+  );
+  const [online] = useActor(load);
+  const [chosen, setChosen] = useState<string[]>([]);
+  const [password, setPassword] = useState('');
+  const [goOn, setGoOn] = useState(false);
+  const [run, setRun] = useState<ReturnType<typeof fromPromise<RemoteApplyResult>> | null>(null);
+  return (
+    <Stack gap="sm">
+      <Text size="sm">
+        Written to each device in turn over the service, checked by reading it back. Only {template.modelId}{' '}
+        devices that are online now are listed.
+      </Text>
+      {online.status === 'active' ? <Text size="sm">Looking for devices online…</Text> : null}
+      {online.status === 'error' ? (
+        <Alert color="red" role="alert">
+          The devices online could not be listed.
+        </Alert>
+      ) : null}
+      {online.output?.length === 0 ? (
+        <Text size="sm">No {template.modelId} of yours is online now.</Text>
+      ) : null}
+      {online.output && online.output.length > 0 ? (
+        <Checkbox.Group label="Devices" value={chosen} onChange={setChosen}>
+          <Stack gap={4} mt={4}>
+            {online.output.map((device) => (
+              <Checkbox key={device.serialNumber} value={device.serialNumber} label={device.serialNumber} />
+            ))}
+          </Stack>
+        </Checkbox.Group>
+      ) : null}
+      <PasswordInput
+        label="Device password"
+        description="The devices are locked on every connection"
+        autoComplete="off"
+        value={password}
+        onChange={(e) => setPassword(e.currentTarget.value)}
+      />
+      <Checkbox
+        label="Go on after a device fails"
+        checked={goOn}
+        onChange={(e) => setGoOn(e.currentTarget.checked)}
+      />
+      {run ? <RemoteResults key={String(chosen) + String(run)} run={run} /> : null}
+      <Group justify="flex-end">
+        <Button variant="default" onClick={onClose}>
+          Close
+        </Button>
+        <Button
+          disabled={chosen.length === 0}
+          onClick={() =>
+            setRun(() =>
+              fromPromise(() =>
+                applyTemplateRemotely(api, template.id, {
+                  serials: chosen,
+                  continueOnFailure: goOn,
+                  ...(password ? { password } : {}),
+                }),
+              ),
+            )
+          }
+        >
+          Write to {chosen.length} device{chosen.length === 1 ? '' : 's'}
+        </Button>
+      </Group>
+    </Stack>
+  );
+}
+
+const OUTCOME: Record<RemoteApplyResult['results'][number]['outcome'], string> = {
+  written: 'Written and verified',
+  already_equal: 'Already holds it',
+  refused: 'Refused',
+  failed: 'Failed',
+  skipped: 'Not tried',
+};
+
+function RemoteResults({ run }: { run: ReturnType<typeof fromPromise<RemoteApplyResult>> }) {
+  const [state] = useActor(run);
+  if (state.status === 'active') return <Text role="status">Writing, one device at a time…</Text>;
+  if (state.status === 'error')
+    return (
+      <Alert color="red" role="alert" title="Nothing was written">
+        {state.error instanceof Error ? state.error.message : String(state.error)}
+      </Alert>
+    );
+  return (
+    <Table withTableBorder aria-label="Result per device">
+      <Table.Thead>
+        <Table.Tr>
+          <Table.Th scope="col">Device</Table.Th>
+          <Table.Th scope="col">Result</Table.Th>
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody>
+        {state.output?.results.map((result) => (
+          <Table.Tr key={result.serial}>
+            <Table.Td>{result.serial}</Table.Td>
+            <Table.Td>
+              <Text size="sm" fw={600}>
+                {OUTCOME[result.outcome]}
+              </Text>
+              {result.reason ? <Text size="sm">{result.reason}</Text> : null}
+              {result.changes.length > 0 ? (
+                <Text size="sm">
+                  {result.changes.map((c) => `${c.label}: ${c.oldValue} → ${c.newValue}`).join('; ')}
+                </Text>
+              ) : null}
+            </Table.Td>
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </Table>
+  );
+}
+
+/**
+ * Settings templates of the device's product: the company's list; write one to the connected
+ * device after seeing what it changes; rename, delete, export to a file, import from one; write
+ * one to several devices online.
+ */
+export function TemplatesSection({
+  session,
+  templates,
+  api,
+  modelName,
+}: {
+  session: ConfigureSessionActor;
+  templates: TemplatesActor;
+  api: ApiClient;
+  modelName: (modelId: string) => string;
+}) {
+  const product = useSelector(session, (s) => s.context.product);
+  const list = useSelector(templates, (s) => s.context.templates);
+  const selected = useSelector(templates, (s) => s.context.selected);
+  const error = useSelector(templates, (s) => (s.context.draft ? null : s.context.error));
+  const notice = useSelector(templates, (s) => s.context.notice);
+  const busy = useSelector(templates, (s) => !s.matches('shown'));
+  const config = useSelector(session, (s) => s.context.device);
+  const [renaming, setRenaming] = useState<ConfigTemplate | null>(null);
+  const [newName, setNewName] = useState('');
+  const [remote, setRemote] = useState<ConfigTemplate | null>(null);
+  const groups = useMemo(
+    () =>
+      buildForm(product.config, config?.decoded ?? { raw: {}, values: {} }, {
+        excludedGroups: EXCLUDED_GROUPS,
+      }),
+    [config, product],
+  );
+  const chosen = list?.find((t) => t.id === selected) ?? null;
+  const importFile = async (file: File | null) => {
+    if (!file) return;
+    const check = readTemplateFile(await file.text(), product.modelId, modelName, groups);
+    if (!check.ok) templates.send({ type: 'templates.refused', reason: check.reason });
+    else
+      templates.send({
+        type: 'templates.change',
+        change: { kind: 'create', name: check.file.name, settings: check.file.settings },
+      });
+  };
+  return (
+    <Stack gap="sm" component="section" aria-labelledby="templates-title">
+      <Group justify="space-between">
+        <Title order={3} size="h4" id="templates-title">
+          Settings templates
+        </Title>
+        <FileButton onChange={importFile} accept="application/json,.json">
+          {(props) => (
+            <Button variant="default" size="xs" {...props} disabled={busy}>
+              Import from file
+            </Button>
+          )}
+        </FileButton>
+      </Group>
+      {list === null && !error ? <Text size="sm">Loading the templates…</Text> : null}
+      {list?.length === 0 ? (
+        <Text size="sm" c="gray.7">
+          No templates of the {product.modelId} yet: save the settings as one with “Save as template”.
+        </Text>
+      ) : null}
+      {list && list.length > 0 ? (
+        <Table withTableBorder aria-label={`Templates of the ${product.modelId}`}>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th scope="col">Template</Table.Th>
+              <Table.Th scope="col">Actions</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {list.map((template) => (
+              <Table.Tr key={template.id}>
+                <Table.Td>
+                  <Text size="sm" fw={600}>
+                    {template.name}
+                  </Text>
+                  <Text size="xs" c="gray.7">
+                    {Object.keys(template.settings).length} settings · {template.updatedBy}
+                  </Text>
+                </Table.Td>
+                <Table.Td>
+                  <Group gap={6}>
+                    <Button
+                      size="xs"
+                      variant="light"
+                      onClick={() => templates.send({ type: 'templates.select', id: template.id })}
+                    >
+                      Apply…
+                    </Button>
+                    <Button size="xs" variant="default" onClick={() => setRemote(template)}>
+                      Apply online…
+                    </Button>
+                    <Button
+                      size="xs"
+                      variant="default"
+                      onClick={() => {
+                        setRenaming(template);
+                        setNewName(template.name);
+                      }}
+                    >
+                      Rename
+                    </Button>
+                    <Button
+                      size="xs"
+                      variant="default"
+                      onClick={() =>
+                        download(
+                          JSON.stringify(templateFile(template, modelName(template.modelId)), null, 2),
+                          templateFileName(template),
+                        )
+                      }
+                    >
+                      Export
+                    </Button>
+                    <Button
+                      size="xs"
+                      variant="default"
+                      onClick={() => {
+                        if (
+                          window.confirm(
+                            `Delete the template “${template.name}”? What it wrote stays in the history.`,
+                          )
+                        )
+                          templates.send({
+                            type: 'templates.change',
+                            change: { kind: 'delete', id: template.id },
+                          });
+                      }}
+                    >
+                      Delete
+                    </Button>
+                  </Group>
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      ) : null}
+      {error ? (
+        <Alert styles={READABLE_ALERT} color="red" role="alert" title="Templates">
+          {error}
+        </Alert>
+      ) : null}
+      {notice ? (
+        <Text size="sm" role="status">
+          {notice}
+        </Text>
+      ) : null}
+      {chosen ? <ApplyPreview session={session} template={chosen} /> : null}
+      <SaveDialog templates={templates} />
+      <Modal
+        closeButtonProps={{ 'aria-label': 'Close' }}
+        opened={renaming !== null}
+        onClose={() => setRenaming(null)}
+        title="Rename template"
+      >
+        <form
+          noValidate
+          onSubmit={(event) => {
+            event.preventDefault();
+            if (renaming && newName.trim())
+              templates.send({
+                type: 'templates.change',
+                change: { kind: 'rename', id: renaming.id, name: newName.trim() },
+              });
+            setRenaming(null);
+          }}
+        >
+          <Stack gap="sm">
+            <TextInput
+              label="Template name"
+              required
+              maxLength={80}
+              value={newName}
+              onChange={(e) => setNewName(e.currentTarget.value)}
+            />
+            <Group justify="flex-end">
+              <Button variant="default" onClick={() => setRenaming(null)}>
+                Cancel
+              </Button>
+              <Button type="submit" disabled={!newName.trim()}>
+                Rename
+              </Button>
+            </Group>
+          </Stack>
+        </form>
+      </Modal>
+      <Modal
+        closeButtonProps={{ 'aria-label': 'Close' }}
+        opened={remote !== null}
+        onClose={() => setRemote(null)}
+        title={`Write “${remote?.name ?? ''}” to devices online`}
+        size="lg"
+      >
+        {remote ? <RemoteApply api={api} template={remote} onClose={() => setRemote(null)} /> : null}
+      </Modal>
+    </Stack>
+  );
+}

@@ -1,0 +1,239 @@
+import { Alert, Button, Code, Group, Modal, Select, Stack, Text, TextInput } from '@mantine/core';
+import { useNavigate, useRouter } from '@tanstack/react-router';
+import { useActor } from '@xstate/react';
+import { useEffect, useMemo, useState } from 'react';
+import { fromPromise } from 'xstate';
+import type { Device } from '../../../contracts/devices.ts';
+import { sitePageSchema } from '../../../contracts/sites.ts';
+import {
+  type ActionResult,
+  type DeviceAction,
+  deviceActionMachine,
+} from '../../../machines/commissioning/device-action-machine.ts';
+import { removeInstall, replaceInstall, updateInstall } from '../../api/commissioning-api.ts';
+import { useRuntime } from '../../app/runtime-context.tsx';
+
+const TITLES: Record<DeviceAction['kind'], string> = {
+  rename: 'Rename device',
+  move: 'Move to another site',
+  replace: 'Replace with a new unit',
+  remove: 'Take off this site',
+};
+
+/** What each action does to the device's history, said before it is confirmed. */
+const HISTORY: Record<DeviceAction['kind'], string> = {
+  rename:
+    'The configuration history stays with the device; the change is recorded on the site and the device.',
+  move: 'The device keeps its configuration history and its secret. The people of the new site see it, and its history; the people of this site no longer do. The move is recorded on both sites.',
+  replace:
+    'The new unit takes this one’s name and place on the site and gets a secret of its own. This unit leaves the site and stops reaching the service; both keep their configuration history (this one’s stays readable to company staff).',
+  remove:
+    'The device leaves the site and stops reaching the service. Its configuration history stays readable to company staff; it can be put on a site again later.',
+};
+
+/** The sites the person sees, for a move (the first hundred, searchable by name). */
+function useSiteChoices(userId: number, currentSiteId: number) {
+  const { configApi } = useRuntime();
+  const [sites, setSites] = useState<{ value: string; label: string }[]>([]);
+  useEffect(() => {
+    let live = true;
+    configApi(`/fleet/sites/all/${userId}/0`, { query: { pageSize: 100 } })
+      .then((page) => {
+        if (!live) return;
+        const items = sitePageSchema.parse(page).items.filter((site) => site.id !== currentSiteId);
+        setSites(items.map((site) => ({ value: String(site.id), label: `${site.name} (${site.id})` })));
+      })
+      .catch(() => setSites([]));
+    return () => {
+      live = false;
+    };
+  }, [configApi, userId, currentSiteId]);
+  return sites;
+}
+
+function ActionForm({
+  kind,
+  device,
+  userId,
+  error,
+  working,
+  onConfirm,
+  onCancel,
+}: {
+  kind: DeviceAction['kind'];
+  device: Device;
+  userId: number;
+  error: string | null;
+  working: boolean;
+  onConfirm: (action: DeviceAction) => void;
+  onCancel: () => void;
+}) {
+  const [text, setText] = useState(kind === 'rename' ? device.name : '');
+  const sites = useSiteChoices(userId, device.siteId);
+  const action = (): DeviceAction | null => {
+    if (kind === 'remove') return { kind };
+    if (kind === 'rename') return text.trim() ? { kind, name: text.trim() } : null;
+    if (kind === 'move') return text ? { kind, siteId: Number(text) } : null;
+    return text.trim() ? { kind, serial: text.trim() } : null;
+  };
+  const ready = action();
+  return (
+    <form
+      noValidate
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (ready) onConfirm(ready);
+      }}
+    >
+      <Stack gap="sm">
+        {kind === 'rename' ? (
+          <TextInput
+            label="Name"
+            required
+            maxLength={80}
+            value={text}
+            onChange={(e) => setText(e.currentTarget.value)}
+          />
+        ) : null}
+        {kind === 'move' ? (
+          <Select
+            label="New site"
+            required
+            searchable
+            data={sites}
+            value={text || null}
+            onChange={(value) => setText(value ?? '')}
+            nothingFoundMessage="No other site of yours matches"
+          />
+        ) : null}
+        {kind === 'replace' ? (
+          <TextInput
+            label="Serial number of the new unit"
+            placeholder={`${device.serial.split('-')[0]}-24-000123`}
+            required
+            autoComplete="off"
+            value={text}
+            onChange={(e) => setText(e.currentTarget.value)}
+          />
+        ) : null}
+        <Text size="sm">
+          {kind === 'remove' ? `Take ${device.serial} (${device.name}) off ${device.siteName}? ` : null}
+          {HISTORY[kind]}
+        </Text>
+        {error ? (
+          <Alert color="red" role="alert" title="Nothing was changed">
+            {error}
+          </Alert>
+        ) : null}
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onCancel}>
+            Cancel
+          </Button>
+          <Button
+            type="submit"
+            color={kind === 'remove' ? 'red.8' : undefined}
+            loading={working}
+            disabled={!ready}
+          >
+            {kind === 'remove' ? 'Take off the site' : TITLES[kind]}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+/**
+ * Rename, move, replace and take off a device, from its page, for those who install on its
+ * site; each is confirmed in a dialog that says what happens to the history.
+ */
+export function DeviceInstallActions({ device, userId }: { device: Device; userId: number }) {
+  const { configApi } = useRuntime();
+  const router = useRouter();
+  const navigate = useNavigate();
+  const machine = useMemo(
+    () =>
+      deviceActionMachine.provide({
+        actors: {
+          perform: fromPromise<ActionResult, DeviceAction>(async ({ input }) => {
+            if (input.kind === 'remove') {
+              await removeInstall(configApi, device.id);
+              return { kind: 'removed' };
+            }
+            if (input.kind === 'replace')
+              return { kind: 'replaced', device: await replaceInstall(configApi, device.id, input.serial) };
+            const body = input.kind === 'rename' ? { name: input.name } : { siteId: input.siteId };
+            return { kind: 'changed', device: await updateInstall(configApi, device.id, body) };
+          }),
+        },
+      }),
+    [configApi, device.id],
+  );
+  const [state, send] = useActor(machine);
+  const { open, error, result } = state.context;
+  useEffect(() => {
+    if (result?.kind === 'changed') {
+      send({ type: 'action.cancel' });
+      void router.invalidate();
+    }
+    if (result?.kind === 'removed')
+      void navigate({ to: '/site-details/$siteid', params: { siteid: String(device.siteId) } });
+  }, [result, send, router, navigate, device.siteId]);
+  const replaced = result?.kind === 'replaced' ? result.device : null;
+  return (
+    <>
+      <Group gap="xs">
+        {(['rename', 'move', 'replace', 'remove'] as const).map((kind) => (
+          <Button
+            key={kind}
+            variant={kind === 'remove' ? 'outline' : 'light'}
+            color={kind === 'remove' ? 'red.8' : undefined}
+            onClick={() => send({ type: 'action.open', kind })}
+          >
+            {TITLES[kind]}
+          </Button>
+        ))}
+      </Group>
+      <Modal
+        closeButtonProps={{ 'aria-label': 'Close' }}
+        opened={open !== null}
+        onClose={() => send({ type: 'action.cancel' })}
+        title={open ? TITLES[open] : ''}
+      >
+        {replaced ? (
+          <Stack gap="sm">
+            <Alert color="teal" role="status" title={`${replaced.serial} replaced ${device.serial}`}>
+              The new unit's service-comms secret, shown this once:
+            </Alert>
+            <Code block style={{ wordBreak: 'break-all' }}>
+              {replaced.secret}
+            </Code>
+            <Group justify="flex-end">
+              <Button
+                onClick={() =>
+                  navigate({
+                    to: '/device-details/$deviceid',
+                    params: { deviceid: replaced.modelId },
+                    search: { serial: replaced.serial },
+                  })
+                }
+              >
+                Open the new unit
+              </Button>
+            </Group>
+          </Stack>
+        ) : open ? (
+          <ActionForm
+            kind={open}
+            device={device}
+            userId={userId}
+            error={error}
+            working={state.matches('working')}
+            onConfirm={(action) => send({ type: 'action.confirm', action })}
+            onCancel={() => send({ type: 'action.cancel' })}
+          />
+        ) : null}
+      </Modal>
+    </>
+  );
+}

@@ -1,0 +1,240 @@
+import {
+  Alert,
+  Button,
+  Code,
+  CopyButton,
+  Group,
+  List,
+  NativeSelect,
+  Stack,
+  Text,
+  TextInput,
+} from '@mantine/core';
+import { IconBluetooth, IconCamera, IconCheck, IconCopy } from '@tabler/icons-react';
+import { useRouter } from '@tanstack/react-router';
+import { useActor, useSelector } from '@xstate/react';
+import { useEffect, useMemo, useRef } from 'react';
+import { fromPromise } from 'xstate';
+import type { DeviceEntry } from '../../../contracts/catalogue.ts';
+import { catalogueModels, e1CatalogueModels } from '../../../machines/catalogue/catalogue-selectors.ts';
+import {
+  addDeviceMachine,
+  type ModelChoice,
+  type ReadSerial,
+} from '../../../machines/commissioning/add-device-machine.ts';
+import { installDevice } from '../../api/commissioning-api.ts';
+import { useRuntime } from '../../app/runtime-context.tsx';
+import { targetOf } from '../../ble/device-commands.ts';
+import { WebBluetoothTransport } from '../../ble/web-bluetooth-transport.ts';
+import { browserBluetooth } from '../../ble/web-bluetooth-types.ts';
+import { scanCode } from './code-scanner.ts';
+
+/** Every model of both devices lists, with its entry. */
+function useModels(): { choices: ModelChoice[]; entries: Map<string, DeviceEntry> } {
+  const { catalogue } = useRuntime();
+  const models = useSelector(catalogue, catalogueModels);
+  const e1Models = useSelector(catalogue, e1CatalogueModels);
+  return useMemo(() => {
+    const entries = new Map(Object.entries({ ...models, ...e1Models }));
+    const choices = [...entries].map(([modelId, entry]) => ({
+      modelId,
+      name: entry.name,
+      prefix: entry.serialPrefix,
+    }));
+    return { choices, entries };
+  }, [models, e1Models]);
+}
+
+/** The camera's picture while a code is looked for. */
+function Preview({ stream }: { stream: MediaStream | null }) {
+  const video = useRef<HTMLVideoElement>(null);
+  useEffect(() => {
+    if (video.current) video.current.srcObject = stream;
+  }, [stream]);
+  return (
+    <video
+      ref={video}
+      autoPlay
+      muted
+      playsInline
+      aria-label="Camera picture: hold the serial's QR code or barcode in view"
+      style={{ width: '100%', maxHeight: 260, background: '#111', borderRadius: 8 }}
+    />
+  );
+}
+
+/** The secret, shown once, and how a device takes it. */
+function Secret({
+  serial,
+  modelId,
+  secret,
+  onDone,
+}: {
+  serial: string;
+  modelId: string;
+  secret: string;
+  onDone: () => void;
+}) {
+  return (
+    <Stack gap="sm">
+      <Alert color="teal" title={`${serial} is on this site`} role="status">
+        Its service-comms secret is below. It is shown this once: the service keeps only a fingerprint of it.
+      </Alert>
+      <Text size="sm" fw={600} id="device-secret-label">
+        Device secret
+      </Text>
+      <Group gap="xs" wrap="nowrap" align="flex-start">
+        <Code block aria-labelledby="device-secret-label" style={{ wordBreak: 'break-all', flex: 1 }}>
+          {secret}
+        </Code>
+        <CopyButton value={secret}>
+          {({ copied, copy }) => (
+            <Button
+              variant="light"
+              onClick={copy}
+              leftSection={copied ? <IconCheck size={16} aria-hidden /> : <IconCopy size={16} aria-hidden />}
+            >
+              {copied ? 'Copied' : 'Copy'}
+            </Button>
+          )}
+        </CopyButton>
+      </Group>
+      <Text size="sm">How to enter it:</Text>
+      <List size="sm" spacing={4}>
+        <List.Item>
+          On the device: give it as the service-comms secret, with the serial {serial}, in its network
+          settings.
+        </List.Item>
+        <List.Item>
+          For a simulated device:{' '}
+          <Code>{`npm run simulate -- --serial ${serial} --model ${modelId} --secret ${secret}`}</Code>
+        </List.Item>
+      </List>
+      <Text size="sm" c="gray.7">
+        Lost it? An admin issues a new one, which replaces this one.
+      </Text>
+      <Group justify="flex-end">
+        <Button onClick={onDone}>Done</Button>
+      </Group>
+    </Stack>
+  );
+}
+
+/**
+ * Add a device to a site: type its serial, scan its QR code or barcode with the camera, or take
+ * the serial a device reports over Bluetooth; name it and save; then its secret, shown once.
+ */
+export function AddDevice({ siteId, onClose }: { siteId: number; onClose: () => void }) {
+  const { configApi } = useRuntime();
+  const router = useRouter();
+  const { choices, entries } = useModels();
+  const machine = useMemo(
+    () =>
+      addDeviceMachine.provide({
+        actors: {
+          scanCode,
+          install: fromPromise(({ input }) => installDevice(configApi, input.siteId, input.body)),
+          readOverBluetooth: fromPromise<ReadSerial, { model: ModelChoice | undefined }>(
+            async ({ input }) => {
+              const entry = input.model && entries.get(input.model.modelId);
+              if (!input.model || !entry) throw new Error('Choose the model first.');
+              const link = await new WebBluetoothTransport(browserBluetooth()).choose(targetOf(entry));
+              if (!link) throw new Error('No device was chosen.');
+              return { serial: link.name, modelId: input.model.modelId };
+            },
+          ),
+        },
+      }),
+    [configApi, entries],
+  );
+  const [state, send] = useActor(machine, { input: { siteId, models: choices } });
+  const { serial, modelId, name, error, installed, stream } = state.context;
+  const done = async () => {
+    await router.invalidate();
+    onClose();
+  };
+  if (installed)
+    return (
+      <Secret serial={installed.serial} modelId={installed.modelId} secret={installed.secret} onDone={done} />
+    );
+  const scanning = state.matches('scanning');
+  const reading = state.matches('reading');
+  const saving = state.matches('saving');
+  return (
+    <form
+      noValidate
+      onSubmit={(event) => {
+        event.preventDefault();
+        send({ type: 'add.save' });
+      }}
+    >
+      <Stack gap="sm">
+        <Text size="sm">
+          Type the serial number, scan the code on its label, or read it from the device over Bluetooth.
+        </Text>
+        <Group gap="xs">
+          <Button
+            variant="light"
+            leftSection={<IconCamera size={16} aria-hidden />}
+            onClick={() => send({ type: scanning ? 'add.cancel' : 'add.scan' })}
+            disabled={reading || saving}
+          >
+            {scanning ? 'Stop scanning' : 'Scan code'}
+          </Button>
+          <Button
+            variant="light"
+            leftSection={<IconBluetooth size={16} aria-hidden />}
+            onClick={() => send({ type: 'add.bluetooth' })}
+            loading={reading}
+            disabled={scanning || saving}
+          >
+            Read over Bluetooth
+          </Button>
+        </Group>
+        {scanning ? (
+          <Stack gap={4}>
+            <Preview stream={stream} />
+            <Text size="sm" role="status">
+              Looking for a code…
+            </Text>
+          </Stack>
+        ) : null}
+        <NativeSelect
+          label="Model"
+          description="Follows the serial number's prefix"
+          data={choices.map((model) => ({ value: model.modelId, label: `${model.name} (${model.modelId})` }))}
+          value={modelId}
+          onChange={(event) => send({ type: 'add.edit', modelId: event.currentTarget.value })}
+        />
+        <TextInput
+          label="Serial number"
+          placeholder="HX5K-24-000123"
+          required
+          autoComplete="off"
+          value={serial}
+          onChange={(event) => send({ type: 'add.edit', serial: event.currentTarget.value })}
+        />
+        <TextInput
+          label="Name"
+          description="What the site's lists and the report call it; the model's name when left empty"
+          value={name}
+          maxLength={80}
+          onChange={(event) => send({ type: 'add.edit', name: event.currentTarget.value })}
+        />
+        {error ? (
+          <Alert color="red" role="alert" title="The device was not added">
+            {error}
+          </Alert>
+        ) : null}
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={saving} disabled={scanning || reading}>
+            Add device
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

@@ -1,0 +1,102 @@
+import { Alert, Button, Group, Stack } from '@mantine/core';
+import { IconFileDownload, IconMailForward } from '@tabler/icons-react';
+import { useActor } from '@xstate/react';
+import { useMemo, useState } from 'react';
+import { fromPromise } from 'xstate';
+import { fetchReport, sendReport } from '../../api/commissioning-api.ts';
+import { useRuntime } from '../../app/runtime-context.tsx';
+
+/** Hand a downloaded file to the browser as a download. */
+function saveFile(blob: Blob, name: string) {
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = name;
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/**
+ * The commissioning report of a site: "Commissioning report" downloads the PDF, "Send to owner"
+ * mails it to the site's owner (for those who install on the site, when it has an owner).
+ */
+export function ReportActions({
+  siteId,
+  siteName,
+  canSend,
+}: {
+  siteId: number;
+  siteName: string;
+  canSend: boolean;
+}) {
+  const { configApi } = useRuntime();
+  const download = useMemo(
+    () =>
+      fromPromise(async () => {
+        const pdf = await fetchReport(configApi, siteId);
+        const slug = siteName.replace(/[^A-Za-z0-9]+/g, '-').toLowerCase();
+        saveFile(pdf, `commissioning-report-${slug}.pdf`);
+        return 'The report was downloaded.';
+      }),
+    [configApi, siteId, siteName],
+  );
+  const send = useMemo(() => fromPromise(() => sendReport(configApi, siteId)), [configApi, siteId]);
+  return (
+    <Stack gap="xs">
+      <Group gap="xs">
+        <Run
+          actor={download}
+          label="Commissioning report"
+          icon={<IconFileDownload size={16} aria-hidden />}
+        />
+        {canSend ? (
+          <Run actor={send} label="Send to owner" icon={<IconMailForward size={16} aria-hidden />} />
+        ) : null}
+      </Group>
+    </Stack>
+  );
+}
+
+/** A button that runs its actor again on every press, with its pending state and outcome. */
+function Run({
+  actor,
+  label,
+  icon,
+}: {
+  actor: ReturnType<typeof fromPromise<string>>;
+  label: string;
+  icon: React.ReactNode;
+}) {
+  const [runs, setRuns] = useState(0);
+  return (
+    <Stack gap={4}>
+      <Button variant="light" leftSection={icon} onClick={() => setRuns(runs + 1)}>
+        {label}
+      </Button>
+      {runs > 0 ? <Outcome key={runs} actor={actor} label={label} /> : null}
+    </Stack>
+  );
+}
+
+function Outcome({ actor, label }: { actor: ReturnType<typeof fromPromise<string>>; label: string }) {
+  const [state] = useActor(actor);
+  if (state.status === 'active')
+    return (
+      <Alert color="gray" role="status" p="xs">
+        {label}: working…
+      </Alert>
+    );
+  if (state.status === 'error')
+    return (
+      <Alert color="red" role="alert" p="xs" title={`${label} did not work`}>
+        {message(state.error)}
+      </Alert>
+    );
+  return (
+    <Alert color="teal" role="status" p="xs">
+      {state.output}
+    </Alert>
+  );
+}

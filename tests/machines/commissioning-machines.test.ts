@@ -1,0 +1,180 @@
+import { describe, expect, it } from 'vitest';
+import { createActor, fromCallback, fromPromise, waitFor } from 'xstate';
+import type { ConfigTemplate } from '../../contracts/config-templates.ts';
+import type { InstalledDevice, InstallRequest } from '../../contracts/installs.ts';
+import { templatesMachine } from '../../machines/ble/templates-machine.ts';
+import {
+  ADD_DEVICE_MESSAGES,
+  type AddDeviceEvent,
+  addDeviceMachine,
+  serialFromText,
+} from '../../machines/commissioning/add-device-machine.ts';
+import { EXCLUDED_GROUPS } from '../../src/device-config/excluded-groups.ts';
+import { buildForm } from '../../src/device-config/form-fields.ts';
+import { readTemplateFile } from '../../src/features/devices/configure/template-file.ts';
+import { bundledProducts } from '../device-config/bundled-products.ts';
+
+const MODELS = [
+  { modelId: 'HX-5000', name: 'Helios HX-5000', prefix: 'HX5K' },
+  { modelId: 'BX-10', name: 'Basalt BX-10', prefix: 'BX10' },
+];
+
+/** The add-device machine with a camera that "sees" `text` and a service that answers `install`. */
+function addDevice(options: { seen?: string; install?: (body: InstallRequest) => Promise<InstalledDevice> }) {
+  return createActor(
+    addDeviceMachine.provide({
+      actors: {
+        scanCode: fromCallback<AddDeviceEvent>(({ sendBack }) => {
+          if (options.seen !== undefined) sendBack({ type: 'scan.found', text: options.seen });
+        }),
+        install: fromPromise(({ input }) =>
+          (options.install ?? (() => Promise.reject(new Error('no'))))(input.body),
+        ),
+      },
+    }),
+    { input: { siteId: 5, models: MODELS } },
+  ).start();
+}
+
+describe('adding a device', () => {
+  it('takes the serial and its model from a scanned code, inside longer text too', async () => {
+    expect(serialFromText('SN: bx10-26-000123', MODELS)).toEqual({
+      serial: 'BX10-26-000123',
+      modelId: 'BX-10',
+    });
+    const actor = addDevice({ seen: 'https://example.invalid/d?sn=HX5K-26-000007' });
+    actor.send({ type: 'add.scan' });
+    await waitFor(actor, (s) => s.matches('entering') && s.context.serial !== '');
+    expect(actor.getSnapshot().context).toMatchObject({
+      serial: 'HX5K-26-000007',
+      modelId: 'HX-5000',
+      error: null,
+    });
+  });
+
+  it('says what a code held when it is not a serial number', async () => {
+    const actor = addDevice({ seen: 'hello' });
+    actor.send({ type: 'add.scan' });
+    await waitFor(actor, (s) => s.context.error !== null);
+    expect(actor.getSnapshot().context.error).toBe(ADD_DEVICE_MESSAGES.notASerial('hello'));
+  });
+
+  it('keeps everything typed when the service refuses, and shows the secret when it installs', async () => {
+    let answer: (body: InstallRequest) => Promise<InstalledDevice> = () =>
+      Promise.reject(new Error('HX5K-26-000008 is installed at a site you cannot see'));
+    const actor = addDevice({ install: (body) => answer(body) });
+    actor.send({ type: 'add.edit', serial: 'hx5k-26-000008' });
+    actor.send({ type: 'add.edit', name: 'Barn' });
+    actor.send({ type: 'add.save' });
+    await waitFor(actor, (s) => s.matches('entering') && s.context.error !== null);
+    expect(actor.getSnapshot().context).toMatchObject({
+      serial: 'hx5k-26-000008',
+      modelId: 'HX-5000',
+      name: 'Barn',
+    });
+    answer = async (body) => ({
+      id: 9,
+      modelId: body.modelId,
+      serial: body.serial.toUpperCase(),
+      name: body.name ?? '',
+      siteId: 5,
+      siteName: 'Farm',
+      installedAt: new Date(0).toISOString(),
+      secret: 'a-secret-shown-once',
+    });
+    actor.send({ type: 'add.save' });
+    await waitFor(actor, (s) => s.matches('installed'));
+    expect(actor.getSnapshot().context.installed?.secret).toBe('a-secret-shown-once');
+  });
+
+  it('refuses to save without a serial, saying so', () => {
+    const actor = addDevice({});
+    actor.send({ type: 'add.save' });
+    expect(actor.getSnapshot().context.error).toBe(ADD_DEVICE_MESSAGES.needsSerial);
+  });
+});
+
+describe('the templates of a product', () => {
+  it('keeps the name dialog open with the reason when the service refuses, and lists again when it saves', async () => {
+    let saved = false;
+    const actor = createActor(
+      templatesMachine.provide({
+        actors: {
+          loadTemplates: fromPromise(async (): Promise<ConfigTemplate[]> => []),
+          changeTemplates: fromPromise(async (): Promise<unknown> => {
+            if (!saved) throw new Error('A template of this product is already called "Standard"');
+            return null;
+          }),
+        },
+      }),
+      { input: { modelId: 'HX-5000' } },
+    ).start();
+    await waitFor(actor, (s) => s.matches('shown'));
+    actor.send({ type: 'templates.draft', settings: { maxChargeCurrent: 35 } });
+    actor.send({
+      type: 'templates.change',
+      change: { kind: 'create', name: 'Standard', settings: { maxChargeCurrent: 35 } },
+    });
+    await waitFor(actor, (s) => s.matches('shown') && s.context.error !== null);
+    expect(actor.getSnapshot().context.draft).toEqual({ maxChargeCurrent: 35 });
+    saved = true;
+    actor.send({
+      type: 'templates.change',
+      change: { kind: 'create', name: 'Standard', settings: { maxChargeCurrent: 35 } },
+    });
+    await waitFor(actor, (s) => s.matches('shown') && s.context.notice !== null);
+    expect(actor.getSnapshot().context).toMatchObject({
+      draft: null,
+      error: null,
+      notice: 'Saved the template “Standard”.',
+    });
+  });
+});
+
+describe('importing a template file', () => {
+  const hybrid = bundledProducts().find((p) => p.modelId === 'HX-5000');
+  if (!hybrid) throw new Error('HX-5000 missing');
+  const groups = buildForm(hybrid.config, { raw: {}, values: {} }, { excludedGroups: EXCLUDED_GROUPS });
+  const name = (id: string) =>
+    id === 'BX-10' ? 'Basalt BX-10 Home Battery' : 'Helios HX-5000 Hybrid Inverter';
+  const file = (overrides: Record<string, unknown>) =>
+    JSON.stringify({
+      format: 'fleet-manager/config-template',
+      version: 1,
+      name: 'Standard',
+      modelId: 'HX-5000',
+      settings: { maxChargeCurrent: 35 },
+      ...overrides,
+    });
+
+  it.each([
+    ['not JSON', '{"format":', /^The file is not JSON/],
+    ['another kind of JSON', '{"hello":1}', /^The file is not a settings template: format:/],
+    [
+      'a file for another product',
+      file({ modelId: 'BX-10' }),
+      /for the Basalt BX-10 Home Battery \(BX-10\), not the Helios/,
+    ],
+    [
+      'a value edited past its limit',
+      file({ settings: { maxChargeCurrent: 500 } }),
+      /Max charge current must be at most 100/,
+    ],
+    [
+      'a setting the product lacks',
+      file({ settings: { turbo: 1 } }),
+      /turbo: this product has no such setting/,
+    ],
+  ])('refuses %s with the reason', (_, text, reason) => {
+    const check = readTemplateFile(text, 'HX-5000', name, groups);
+    expect(check.ok).toBe(false);
+    if (!check.ok) expect(check.reason).toMatch(reason);
+  });
+
+  it('takes a good file', () => {
+    expect(readTemplateFile(file({}), 'HX-5000', name, groups)).toMatchObject({
+      ok: true,
+      file: { name: 'Standard' },
+    });
+  });
+});

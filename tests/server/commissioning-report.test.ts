@@ -1,0 +1,116 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { InstalledDevice } from '../../contracts/installs.ts';
+import { pdfText } from '../pdf-text.ts';
+import { IDS, startTestServer, type TestServer } from './harness.ts';
+
+/**
+ * The commissioning report of a site: a PDF whose text holds the site, its people, every device
+ * and the settings last written and verified from the history, with who wrote them; mailed to
+ * the site's owner through the outbox with the PDF attached.
+ */
+let t: TestServer;
+const token = { admin: '', installerA: '', installerB: '', owner: '' };
+const SITE = IDS.siteOfOwner;
+
+beforeAll(async () => {
+  t = await startTestServer();
+  for (const who of ['admin', 'installerA', 'installerB', 'owner'] as const)
+    token[who] = (await t.login(who)).access_token;
+  const device = await t.call('POST', `/config/fleet/sites/${SITE}/installs`, {
+    token: token.installerA,
+    body: { serial: 'HX5K-26-000701', modelId: 'HX-5000', name: 'Garage inverter' },
+  });
+  expect((device.body as InstalledDevice).serial).toBe('HX5K-26-000701');
+  for (const [maxCharge, template] of [
+    ['40', undefined],
+    ['35', 'Standard hybrid'],
+  ] as const) {
+    const answer = await t.call('POST', '/config/fleet/devices/HX5K-26-000701/config-history', {
+      token: token.installerA,
+      body: {
+        id: crypto.randomUUID(),
+        writtenAt: new Date().toISOString(),
+        transport: 'web-bluetooth',
+        ...(template && { template }),
+        changes: [
+          { field: 'maxChargeCurrent', label: 'Max charge current', oldValue: '50', newValue: maxCharge },
+          ...(template
+            ? []
+            : [{ field: 'workMode', label: 'Work mode', oldValue: 'Self-use', newValue: 'Backup' }]),
+        ],
+      },
+    });
+    expect(answer.status).toBe(201);
+  }
+});
+afterAll(() => t.close());
+
+async function report(who: keyof typeof token) {
+  const response = await fetch(`${t.origin}/config/fleet/sites/${SITE}/commissioning-report`, {
+    headers: { 'api-key': t.server.ctx.env.API_KEY, authorization: `Bearer ${token[who]}` },
+  });
+  return { response, bytes: new Uint8Array(await response.arrayBuffer()) };
+}
+
+describe('the commissioning report', () => {
+  it('is a PDF holding the site, its people and each device with its last verified settings', async () => {
+    const { response, bytes } = await report('owner');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('application/pdf');
+    expect(response.headers.get('content-disposition')).toMatch(
+      /^attachment; filename="commissioning-report-.+\.pdf"$/,
+    );
+    expect(new TextDecoder().decode(bytes.slice(0, 5))).toBe('%PDF-');
+    const text = pdfText(bytes).replace(/\s+/g, ' ');
+    for (const expected of [
+      'Commissioning report',
+      'Olivia Homeowner <owner@homeowner.example>',
+      'Sam Solarpros <installer@solarpros.example>',
+      'solarpros.example',
+      'Garage inverter',
+      'HX5K-26-000701',
+      'Helios HX-5000 Hybrid Inverter',
+      'Template applied Standard hybrid',
+      'Battery: Max charge current 35 A installer@solarpros.example',
+      'Schedule: Work mode Backup',
+    ])
+      expect(text).toContain(expected);
+    expect(text).not.toContain('Max charge current 40');
+  });
+
+  it('answers 404 to an installer who cannot see the site', async () => {
+    expect((await report('installerB')).response.status).toBe(404);
+  });
+});
+
+describe('sending the report to the owner', () => {
+  it('mails the PDF to the site owner through the outbox', async () => {
+    const answer = await t.call('POST', `/config/fleet/sites/${SITE}/commissioning-report/send`, {
+      token: token.installerA,
+    });
+    expect(answer).toMatchObject({
+      status: 202,
+      body: { message: expect.stringContaining('owner@homeowner.example') },
+    });
+    await t.server.ctx.mailer.flush();
+    const mail = t.mail.sent.at(-1);
+    expect(mail).toMatchObject({
+      to: 'owner@homeowner.example',
+      subject: expect.stringContaining('Commissioning report'),
+    });
+    const [attachment] = mail?.attachments ?? [];
+    expect(attachment?.contentType).toBe('application/pdf');
+    expect(pdfText(attachment?.content ?? new Uint8Array())).toContain('HX5K-26-000701');
+  });
+
+  it("answers 403 to the site's owner and 409 for a site without an owner", async () => {
+    const asOwner = await t.call('POST', `/config/fleet/sites/${SITE}/commissioning-report/send`, {
+      token: token.owner,
+    });
+    expect(asOwner.status).toBe(403);
+    const noOwner = await t.call('POST', `/config/fleet/sites/${IDS.siteOfA}/commissioning-report/send`, {
+      token: token.installerA,
+    });
+    expect(noOwner).toMatchObject({ status: 409, body: { code: 'site_has_no_owner' } });
+  });
+});
