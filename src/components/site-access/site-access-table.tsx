@@ -1,10 +1,9 @@
 import { Alert, Badge, Button, Card, Checkbox, Group, Stack, Switch, Table, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import { useRouter } from '@tanstack/react-router';
 import { useState } from 'react';
-import { errorMessage } from '../../../contracts/error-message.ts';
 import type { SiteDetails, SiteRole } from '../../../contracts/sites.ts';
 import { useRuntime } from '../../app/runtime-context.tsx';
+import { useSave } from '../../app/use-save.ts';
 import { changeRoles, setAccess } from './site-access-api.ts';
 
 export const SITE_ROLES: { value: SiteRole; label: string }[] = [
@@ -22,29 +21,25 @@ const sameRoles = (a: readonly string[], b: readonly string[]) =>
 /** One person's roles and access switch; a failed save keeps the roles as ticked and says why. */
 function AccessRowView({ row, canManage, phone }: { row: AccessRow; canManage: boolean; phone: boolean }) {
   const { configApi } = useRuntime();
-  const router = useRouter();
   const [roles, setRoles] = useState<string[]>(row.roles);
-  const [busy, setBusy] = useState<'roles' | 'access' | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  // Two saves, so the button that was pressed is the one that shows it is busy.
+  const rolesSave = useSave();
+  const accessSave = useSave();
+  const busy = rolesSave.pending || accessSave.pending;
+  const error = rolesSave.error ?? accessSave.error;
   const who = row.name || row.main_email;
-  const run = async (what: 'roles' | 'access', call: () => Promise<unknown>) => {
-    setBusy(what);
-    setError(null);
-    try {
-      await call();
-      await router.invalidate();
-    } catch (failure) {
-      setError(errorMessage(failure));
-    } finally {
-      setBusy(null);
-    }
-  };
-  const saveRoles = () =>
-    run('roles', () =>
-      changeRoles(configApi, { siteId: row.siteId, userId: row.userId, roles: roles as SiteRole[] }),
+  const saveRoles = () => {
+    accessSave.dismiss();
+    rolesSave.save((signal) =>
+      changeRoles(configApi, { siteId: row.siteId, userId: row.userId, roles: roles as SiteRole[] }, signal),
     );
-  const switchAccess = (access: boolean) =>
-    run('access', () => setAccess(configApi, { siteId: row.siteId, userId: row.userId, access }));
+  };
+  const switchAccess = (access: boolean) => {
+    rolesSave.dismiss();
+    accessSave.save((signal) =>
+      setAccess(configApi, { siteId: row.siteId, userId: row.userId, access }, signal),
+    );
+  };
   const person = (
     <>
       <Text fw={600} size="sm">
@@ -71,8 +66,8 @@ function AccessRowView({ row, canManage, phone }: { row: AccessRow; canManage: b
               size="xs"
               variant="light"
               disabled={sameRoles(roles, row.roles)}
-              loading={busy === 'roles'}
-              onClick={() => void saveRoles()}
+              loading={rolesSave.pending}
+              onClick={saveRoles}
               aria-label={`Save roles of ${who}`}
             >
               Save roles
@@ -99,8 +94,8 @@ function AccessRowView({ row, canManage, phone }: { row: AccessRow; canManage: b
   const accessCell = canManage ? (
     <Switch
       checked={row.access}
-      disabled={busy !== null}
-      onChange={(event) => void switchAccess(event.currentTarget.checked)}
+      disabled={busy}
+      onChange={(event) => switchAccess(event.currentTarget.checked)}
       label={row.access ? 'On' : 'Off'}
       aria-label={`Access for ${who}`}
     />

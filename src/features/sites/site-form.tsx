@@ -1,7 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert, Button, Group, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { Controller, useForm } from 'react-hook-form';
-import { errorMessage } from '../../../contracts/error-message.ts';
 import type { User } from '../../../contracts/users.ts';
 import { useRuntime } from '../../app/runtime-context.tsx';
 import { AddressInput } from '../../components/address/address-input.tsx';
@@ -18,8 +17,14 @@ interface SiteFormProps {
   defaultValues: SiteFormValues;
   owners?: User[];
   submitLabel: string;
-  /** Saves the values; a rejection is shown above the button and the form keeps what was typed. */
-  onSave: (values: SiteFormValues) => Promise<void>;
+  /**
+   * Sends the values as the screen's save (`useSave`): its failure is shown above the button and
+   * the form keeps what was typed.
+   */
+  onSave: (values: SiteFormValues) => void;
+  /** The save under way and its failure, from the screen's `useSave`. */
+  saving: boolean;
+  saveError: string | null;
   onCancel: () => void;
 }
 
@@ -27,10 +32,19 @@ interface SiteFormProps {
  * The site form: the address control fills the address parts and the position when a place is
  * picked; without maps the person types them (coordinates optional).
  */
-export function SiteForm({ mode, defaultValues, owners = [], submitLabel, onSave, onCancel }: SiteFormProps) {
+export function SiteForm({
+  mode,
+  defaultValues,
+  owners = [],
+  submitLabel,
+  onSave,
+  saving,
+  saveError,
+  onCancel,
+}: SiteFormProps) {
   const { config } = useRuntime();
   const form = useForm<SiteFormValues>({ resolver: zodResolver(siteFormSchema), defaultValues });
-  const { errors, isSubmitting } = form.formState;
+  const { errors } = form.formState;
   const text = (name: keyof SiteFormValues, label: string) => (
     <TextInput label={label} {...form.register(name)} error={errors[name]?.message} />
   );
@@ -52,13 +66,7 @@ export function SiteForm({ mode, defaultValues, owners = [], submitLabel, onSave
     set('latitude', hasPosition ? String(position.latitude) : '');
     set('longitude', hasPosition ? String(position.longitude) : '');
   };
-  const submit = form.handleSubmit(async (values) => {
-    try {
-      await onSave(values);
-    } catch (error) {
-      form.setError('root', { message: errorMessage(error) });
-    }
-  });
+  const submit = form.handleSubmit(onSave);
   return (
     <form onSubmit={submit} noValidate aria-label={mode === 'create' ? 'New site' : 'Site address'}>
       <Stack gap="md" maw={760}>
@@ -132,13 +140,13 @@ export function SiteForm({ mode, defaultValues, owners = [], submitLabel, onSave
             )}
           />
         ) : null}
-        {errors.root ? (
+        {saveError ? (
           <Alert color="red" role="alert" title="The site was not saved">
-            {errors.root.message}
+            {saveError}
           </Alert>
         ) : null}
         <Group>
-          <Button type="submit" loading={isSubmitting}>
+          <Button type="submit" loading={saving}>
             {submitLabel}
           </Button>
           <Button variant="default" onClick={onCancel}>

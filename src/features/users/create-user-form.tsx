@@ -4,8 +4,8 @@ import { notifications } from '@mantine/notifications';
 import { useNavigate } from '@tanstack/react-router';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
-import { errorMessage } from '../../../contracts/error-message.ts';
 import { useRuntime } from '../../app/runtime-context.tsx';
+import { useSave } from '../../app/use-save.ts';
 import { createInstaller, createOwner } from './users-api.ts';
 
 const schema = z.object({
@@ -17,6 +17,9 @@ const schema = z.object({
     .refine((v) => v === '' || /^[+0-9 ()-]{3,32}$/.test(v), 'Digits, spaces, +, -, ( and ) only'),
 });
 type Values = z.infer<typeof schema>;
+
+/** What a creation answers: the new installer's id, or the server's word about an owner's invitation. */
+type Created = { kind: 'installer'; id: number } | { kind: 'owner'; email: string; message: string };
 
 /**
  * Create an installer (admin) or an owner (installer or admin). The new user gets an access code
@@ -31,26 +34,30 @@ export function CreateUserForm({ role, onClose }: { role: 'installer' | 'owner';
     resolver: zodResolver(schema),
     defaultValues: { main_email: '', name: '', phone: '' },
   });
-  const { errors, isSubmitting } = form.formState;
-  const submit = form.handleSubmit(async (values) => {
+  const { errors } = form.formState;
+  const save = useSave<Created>({
+    onSaved: async (created) => {
+      if (created.kind === 'installer') {
+        await navigate({ to: '/user-details/$userid', params: { userid: String(created.id) } });
+        return;
+      }
+      notifications.show({ color: 'teal', title: 'Owner invited', message: created.message });
+      onClose();
+      await navigate({ to: '/users-list', search: { page: 0, q: created.email } });
+    },
+  });
+  const submit = form.handleSubmit((values) => {
     const body = {
       main_email: values.main_email,
       name: values.name,
       ...(values.phone ? { phone: values.phone } : {}),
     };
-    try {
-      if (role === 'installer') {
-        const user = await createInstaller(configApi, body);
-        await navigate({ to: '/user-details/$userid', params: { userid: String(user.id) } });
-        return;
-      }
-      const message = await createOwner(configApi, body);
-      notifications.show({ color: 'teal', title: 'Owner invited', message });
-      onClose();
-      await navigate({ to: '/users-list', search: { page: 0, q: values.main_email } });
-    } catch (error) {
-      form.setError('root', { message: errorMessage(error) });
-    }
+    save.save(
+      async (signal): Promise<Created> =>
+        role === 'installer'
+          ? { kind: 'installer', id: (await createInstaller(configApi, body, signal)).id }
+          : { kind: 'owner', email: values.main_email, message: await createOwner(configApi, body, signal) },
+    );
   });
   return (
     <form onSubmit={submit} noValidate>
@@ -64,16 +71,16 @@ export function CreateUserForm({ role, onClose }: { role: 'installer' | 'owner';
         />
         <TextInput label="Name" required {...form.register('name')} error={errors.name?.message} />
         <TextInput label="Phone" type="tel" {...form.register('phone')} error={errors.phone?.message} />
-        {errors.root ? (
+        {save.error ? (
           <Alert color="red" role="alert" title="The user was not created">
-            {errors.root.message}
+            {save.error}
           </Alert>
         ) : null}
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
             Cancel
           </Button>
-          <Button type="submit" loading={isSubmitting}>
+          <Button type="submit" loading={save.pending}>
             {role === 'installer' ? 'Create installer' : 'Create owner'}
           </Button>
         </Group>
