@@ -7,10 +7,12 @@ import { errorMessage } from '../../contracts/error-message.ts';
  */
 export interface SaveWork {
   run: (signal: AbortSignal) => Promise<unknown>;
+  /** Whether the change alters what the screens show (every save but an export): loaders run again. */
+  refreshes: boolean;
 }
 
 export interface SaveContext {
-  /** Whether a save changes what the screens show (an export does not): then loaders run again. */
+  /** Whether the save under way changes what the screens show (an export does not). */
   refreshes: boolean;
   /** What the last save answered, until the next one starts or it is put away. */
   output: unknown;
@@ -36,10 +38,9 @@ export const saveMachine = setup({
   types: {
     context: {} as SaveContext,
     events: {} as SaveEvent,
-    input: {} as { refreshes: boolean },
   },
   actors: {
-    send: fromPromise<unknown, SaveWork>(({ input, signal }) => input.run(signal)),
+    send: fromPromise<unknown, Pick<SaveWork, 'run'>>(({ input, signal }) => input.run(signal)),
     /** Runs every loader on the page again; provided by the app (the router's `invalidate`). */
     refresh: fromPromise<void>(async () => undefined),
   },
@@ -52,12 +53,16 @@ export const saveMachine = setup({
   },
 }).createMachine({
   id: 'save',
-  context: ({ input }) => ({ refreshes: input.refreshes, output: undefined, error: null }),
+  context: { refreshes: true, output: undefined, error: null },
   initial: 'idle',
   states: {
     idle: { on: { save: 'saving' } },
     saving: {
-      entry: assign({ output: undefined, error: null }),
+      entry: assign({
+        output: undefined,
+        error: null,
+        refreshes: ({ context, event }) => (event.type === 'save' ? event.refreshes : context.refreshes),
+      }),
       invoke: {
         src: 'send',
         input: ({ event }) => {

@@ -37,14 +37,13 @@ export function useSave<T = unknown>({ refreshes = true, onSaved }: UseSaveOptio
       actors: { refresh: fromPromise(() => router.invalidate()) },
       actions: { saved: (_, { output }) => void onSavedRef.current?.(output as T) },
     }),
-    { input: { refreshes } },
   );
   const pending = useSelector(actor, (s) => s.matches('saving') || s.matches('refreshing'));
   const error = useSelector(actor, (s) => (s.matches('failed') ? s.context.error : null));
   const done = useSelector(actor, (s) => s.matches('saved'));
   const output = useSelector(actor, (s) => s.context.output as T);
   return {
-    save: (run) => actor.send({ type: 'save', run }),
+    save: (run) => actor.send({ type: 'save', run, refreshes }),
     dismiss: () => actor.send({ type: 'save.dismiss' }),
     pending,
     error,
