@@ -107,9 +107,32 @@ export const DEVICE_CLOSE = {
   tooManyHellos: 4429,
 } as const;
 
-/** The service's answer to an accepted hello: the device is online from now on. */
-export const deviceWelcomeSchema = z.object({ type: z.literal('welcome'), serialNumber: z.string() });
+/** Bounds of the telemetry interval the service asks for (`TELEMETRY_INTERVAL_S`). */
+export const TELEMETRY_INTERVAL_LIMITS = { min: 1, max: 3600 } as const;
+
+/**
+ * The service's answer to an accepted hello: the device is online from now on, and sends its
+ * telemetry every `telemetryIntervalS` seconds.
+ */
+export const deviceWelcomeSchema = z.object({
+  type: z.literal('welcome'),
+  serialNumber: z.string(),
+  telemetryIntervalS: z
+    .number()
+    .int()
+    .min(TELEMETRY_INTERVAL_LIMITS.min)
+    .max(TELEMETRY_INTERVAL_LIMITS.max)
+    .optional(),
+});
 export type DeviceWelcome = z.infer<typeof deviceWelcomeSchema>;
+
+/**
+ * Device → service, unprompted, every `telemetryIntervalS`: exactly the answer frame of `Read live
+ * values` (`0x83`, `bufferSize` bytes, CRC-16/MODBUS), decoded by the service with the codec and the
+ * model's catalogue entry (docs/device-protocol.md).
+ */
+export const deviceTelemetrySchema = z.object({ type: z.literal('telemetry'), data: frameBytesSchema });
+export type DeviceTelemetry = z.infer<typeof deviceTelemetrySchema>;
 
 /** Service → device: deliver a frame; the device answers with the same `id`. */
 export const deviceSocketCommandSchema = z.object({

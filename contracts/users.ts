@@ -14,6 +14,8 @@ export const userSchema = z.object({
   role: userRoleSchema,
   createdBy: z.number().int().nullable(),
   createdAt: z.string(),
+  /** Mail me the alarms of the sites I have access to (off until the user turns it on). */
+  alarmMail: z.boolean(),
 });
 export type User = z.infer<typeof userSchema>;
 
@@ -54,6 +56,7 @@ export type CreateOwnerRequest = z.infer<typeof createOwnerRequestSchema>;
 /**
  * `PUT /users/{id}`: every field optional; `role` only by an admin. A body with no field is a 400.
  * A new `main_email` is set by an admin, or by the user themself with `current_password`.
+ * `alarmMail` turns alarm mail for the user's sites on or off.
  */
 export const updateUserRequestSchema = z
   .object({
@@ -62,6 +65,7 @@ export const updateUserRequestSchema = z
     phone: phone.nullable().optional(),
     role: userRoleSchema.optional(),
     current_password: z.string().min(1).max(256).optional(),
+    alarmMail: z.boolean().optional(),
   })
   .refine((body) => Object.keys(body).length > 0, { message: 'give at least one field to change' });
 export type UpdateUserRequest = z.infer<typeof updateUserRequestSchema>;

@@ -8,6 +8,11 @@ import type { SigningKey } from './auth/signing-keys.ts';
 import type { Database } from './db/schema.ts';
 import type { Env } from './env.ts';
 import type { Mailer } from './mail/mailer.ts';
+import type { AlarmService } from './monitoring/alarms/alarm-store.ts';
+import type { TelemetryIngest } from './monitoring/telemetry/ingest.ts';
+import type { LiveFeed } from './monitoring/telemetry/live-feed.ts';
+import type { ProductCatalogue } from './monitoring/telemetry/product-catalogue.ts';
+import type { DayClock } from './monitoring/telemetry/time-buckets.ts';
 import type { ServiceComms } from './service-comms/service-comms.ts';
 
 /** What every route needs, built once by `createServer`. */
@@ -32,4 +37,14 @@ export interface ServerContext {
   lists: { pages: PageCache; anchors: PageAnchors; deviceAnchors: PageAnchors<DeviceKey> };
   /** Devices online: device sockets, presence, and commands to devices (DESIGN.md §10). */
   comms: ServiceComms;
+  /** Monitoring (DESIGN.md §11): telemetry in, its live stream, alarms. */
+  monitoring: {
+    catalogue: ProductCatalogue;
+    /** Days in `TELEMETRY_TIME_ZONE`. */
+    days: DayClock;
+    /** Telemetry from the device sockets this process holds. */
+    ingest: TelemetryIngest;
+    live: LiveFeed;
+    alarms: AlarmService;
+  };
 }

@@ -6,6 +6,7 @@ import { etag } from 'hono/etag';
 import { createLocalJWKSet, createRemoteJWKSet } from 'jose';
 import type { Kysely } from 'kysely';
 import type { AppConfig } from '../contracts/app-config.ts';
+import { loadCodec } from '../src/codec/load-node.ts';
 import { type DeviceKey, PageAnchors } from './access/list-totals.ts';
 import { PageCache } from './access/page-cache.ts';
 import { loadCodeKey } from './auth/code-key.ts';
@@ -20,13 +21,22 @@ import { migrate } from './db/migrations.ts';
 import { makeDataDirPrivate } from './db/private-data-dir.ts';
 import type { Database } from './db/schema.ts';
 import { seedDemo, wantsDemoSeed } from './db/seed.ts';
+import { seedTelemetryHistory } from './db/seed-telemetry.ts';
 import type { Env } from './env.ts';
 import { compressJson } from './http/compress-json.ts';
 import { ApiError, handleError, handleNotFound } from './http/errors.ts';
 import { securityHeaders } from './http/security-headers.ts';
+import { LogSummary } from './logging/log-summary.ts';
 import { createMailer } from './mail/mailer.ts';
 import { logTransport, type MailTransport, smtpTransport } from './mail/transports.ts';
+import { AlarmService } from './monitoring/alarms/alarm-store.ts';
 import { createMonitoringApp } from './monitoring/monitoring-app.ts';
+import { TelemetryIngest } from './monitoring/telemetry/ingest.ts';
+import { LiveFeed } from './monitoring/telemetry/live-feed.ts';
+import { maintainPartitions } from './monitoring/telemetry/partitions.ts';
+import { ProductCatalogue } from './monitoring/telemetry/product-catalogue.ts';
+import { foldEveryMinute } from './monitoring/telemetry/rollup-fold.ts';
+import { DayClock } from './monitoring/telemetry/time-buckets.ts';
 import { issueDemoSecrets, issueMissingSecrets } from './service-comms/device-secrets.ts';
 import { ServiceComms } from './service-comms/service-comms.ts';
 import { hasSimulatedDevices, writeSimulatedDevices } from './service-comms/simulated-devices-file.ts';
@@ -54,6 +64,12 @@ export interface CreateServerOptions {
    * embedded database (PGlite) of a start without `NODE_ENV=production` is seeded.
    */
   seed?: boolean;
+  /**
+   * Seed the demo's telemetry history (a week of readings of eight devices, generated at seed
+   * time) along with the demo data. Default: only for a data folder of its own (`npm start`), not
+   * for a test's in-memory database.
+   */
+  seedHistory?: boolean;
   /** Where mail goes; default SMTP with `SMTP_URL`, else the log. */
   mailTransport?: MailTransport;
   /** Folder of the built app (default `dist`) and of the bundled lists (default `public`). */
@@ -69,6 +85,35 @@ export interface FleetServer {
   /** Whether this database gets the demo data (so the demo sign-ins apply). */
   demo: boolean;
   close(): Promise<void>;
+}
+
+/** Telemetry, its live stream and alarms, on the catalogue of `publicDir`. */
+async function buildMonitoring(
+  env: Env,
+  db: Kysely<Database>,
+  databaseUrl: string | undefined,
+  mailer: ServerContext['mailer'],
+  publicDir: string,
+): Promise<ServerContext['monitoring']> {
+  const catalogue = new ProductCatalogue(await loadCodec(), publicDir);
+  await catalogue.load();
+  const days = new DayClock(env.TELEMETRY_TIME_ZONE);
+  const live = new LiveFeed(db, databaseUrl);
+  const alarms = new AlarmService({ db, mailer, catalogue, offlineAfterS: env.ALARM_OFFLINE_AFTER_S });
+  const ingest = new TelemetryIngest({
+    db,
+    catalogue,
+    days,
+    rawDays: env.TELEMETRY_RAW_DAYS,
+    // With PostgreSQL every process hears of a batch through NOTIFY, this one included.
+    notify: Boolean(databaseUrl),
+    log: new LogSummary(console.warn),
+    stored: async (batch) => {
+      if (!databaseUrl) live.published([...new Set(batch.fresh.map((r) => r.deviceId))]);
+      await alarms.afterReadings(batch.fresh);
+    },
+  });
+  return { catalogue, days, ingest, live, alarms };
 }
 
 async function buildContext(
@@ -92,6 +137,14 @@ async function buildContext(
     : options.keys
       ? (options.keys.codes ?? randomBytes(32))
       : loadCodeKey(env.DATA_DIR);
+  const mailer = createMailer(
+    db,
+    options.mailTransport ??
+      (env.SMTP_URL ? smtpTransport(env.SMTP_URL, env.MAIL_FROM) : logTransport(env.MAIL_LOG_CODES)),
+    { maxAttempts: env.MAIL_MAX_ATTEMPTS, firstDelaySeconds: 30, maxDelaySeconds: 3600 },
+    codeKey,
+  );
+  const monitoring = await buildMonitoring(env, db, databaseUrl, mailer, options.publicDir ?? 'public');
   return {
     db,
     env,
@@ -100,13 +153,7 @@ async function buildContext(
     monitoringKey: keys.monitoring,
     configJwks,
     monitoringJwks: createLocalJWKSet({ keys: [keys.monitoring.publicJwk] }),
-    mailer: createMailer(
-      db,
-      options.mailTransport ??
-        (env.SMTP_URL ? smtpTransport(env.SMTP_URL, env.MAIL_FROM) : logTransport(env.MAIL_LOG_CODES)),
-      { maxAttempts: env.MAIL_MAX_ATTEMPTS, firstDelaySeconds: 30, maxDelaySeconds: 3600 },
-      codeKey,
-    ),
+    mailer,
     sessions: new SessionCutoffs(db),
     scryptCost: options.scryptCost ?? DEFAULT_SCRYPT_COST,
     lists: {
@@ -120,8 +167,31 @@ async function buildContext(
       timeoutMs: env.SERVICE_COMMS_TIMEOUT_MS,
       pingMs: env.SERVICE_COMMS_PING_MS,
       trustProxy: env.TRUST_PROXY,
+      telemetry: { sink: monitoring.ingest, intervalS: env.TELEMETRY_INTERVAL_S },
     }),
+    monitoring,
   };
+}
+
+/** How many demo devices get a telemetry history (the simulated ones first). */
+const HISTORY_DEVICES = 8;
+
+async function seedHistory(ctx: ServerContext): Promise<void> {
+  const devices = await ctx.db
+    .selectFrom('devices')
+    .select(['id', 'serial', 'model_id as modelId'])
+    .orderBy('id')
+    .limit(HISTORY_DEVICES)
+    .execute();
+  const { catalogue, days, alarms } = ctx.monitoring;
+  const started = Date.now();
+  const count = await seedTelemetryHistory(
+    { db: ctx.db, catalogue, days, alarms, rawDays: ctx.env.TELEMETRY_RAW_DAYS },
+    devices,
+  );
+  console.log(
+    `Seeded ${count} readings of demo telemetry history in ${((Date.now() - started) / 1000).toFixed(1)} s (generated now, flagged as seeded).`,
+  );
 }
 
 /**
@@ -152,6 +222,7 @@ export async function createServer(options: CreateServerOptions): Promise<FleetS
     if (demo) await issueMissingSecrets(db);
     if (demo && usesDataDir && !hasSimulatedDevices(env.DATA_DIR))
       writeSimulatedDevices(env.DATA_DIR, await issueDemoSecrets(db, SIMULATED_DEVICE_COUNT));
+    if (seeded && (options.seedHistory ?? usesDataDir)) await seedHistory(ctx);
     const app = new Hono();
     // The one error handler of the whole server: services and middleware throw `ApiError`
     // (an `HTTPException`) and register none of their own.
@@ -208,14 +279,25 @@ export async function createServer(options: CreateServerOptions): Promise<FleetS
       return c.json(body);
     });
     if (services === 'all') serveApp(app, options.distDir ?? 'dist');
+    const partitions = () =>
+      maintainPartitions(db, Date.now(), env.TELEMETRY_RAW_DAYS).then((dropped) => {
+        if (dropped.length > 0) console.log(`[telemetry] dropped old partitions: ${dropped.join(', ')}`);
+      });
+    await partitions();
     const pruning = setInterval(() => {
       pruneExpired(db).catch((error: unknown) => console.error('[prune]', error));
+      partitions().catch((error: unknown) => console.error('[telemetry] partition upkeep failed:', error));
     }, 3_600_000);
     pruning.unref();
     if (services !== 'monitoring') {
       ctx.mailer.start();
       await ctx.comms.start();
     }
+    if (services !== 'config') {
+      await ctx.monitoring.live.start();
+      ctx.monitoring.alarms.start();
+    }
+    const stopFolding = foldEveryMinute(db, ctx.monitoring.days);
     return {
       app,
       ctx,
@@ -223,7 +305,12 @@ export async function createServer(options: CreateServerOptions): Promise<FleetS
       demo,
       close: async () => {
         clearInterval(pruning);
+        stopFolding();
+        ctx.monitoring.alarms.stop();
         await ctx.comms.close();
+        // Readings already received are written before the database closes.
+        await ctx.monitoring.ingest.close();
+        await ctx.monitoring.live.close();
         await ctx.mailer.stop();
         await db.destroy();
       },

@@ -104,6 +104,30 @@ export const envSchema = z.object({
   SERVICE_COMMS_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(5000),
   /** Milliseconds between pings of a device socket; a socket that missed a pong is dropped. */
   SERVICE_COMMS_PING_MS: z.coerce.number().int().min(1000).max(300_000).default(15_000),
+  /** Seconds between a device's telemetry messages: sent to each device in its welcome. */
+  TELEMETRY_INTERVAL_S: z.coerce.number().int().min(1).max(3600).default(10),
+  /** Days raw readings are kept (whole daily partitions are dropped after). */
+  TELEMETRY_RAW_DAYS: z.coerce.number().int().min(2).max(366).default(7),
+  /** Days begin at midnight in this IANA time zone (daily rollups, energy per day, today's energy). */
+  TELEMETRY_TIME_ZONE: z
+    .string()
+    .trim()
+    .default('UTC')
+    .refine((zone) => {
+      try {
+        new Intl.DateTimeFormat('en', { timeZone: zone });
+        return true;
+      } catch {
+        return false;
+      }
+    }, 'TELEMETRY_TIME_ZONE must be an IANA time zone such as Europe/Berlin or America/Chicago'),
+  /** A device silent for longer than this many seconds raises an offline alarm. */
+  ALARM_OFFLINE_AFTER_S: z.coerce
+    .number()
+    .int()
+    .min(3)
+    .max(7 * 86_400)
+    .default(900),
   /** `npm start` runs the demo's simulated devices over the device socket; `0` turns them off. */
   SIMULATED_DEVICES: z
     .enum(['0', '1', ''])

@@ -45,10 +45,15 @@ async function main(): Promise<void> {
     services !== 'monitoring' && env.SIMULATED_DEVICES && server.demo
       ? startSimulatedDevices(env.DATA_DIR, env.PORT)
       : undefined;
-  const shutdown = drainOnShutdown(http as Server, async () => {
-    simulated?.kill('SIGTERM');
-    await server.close();
-  });
+  const shutdown = drainOnShutdown(
+    http as Server,
+    async () => {
+      simulated?.kill('SIGTERM');
+      await server.close();
+    },
+    SHUTDOWN_GRACE_MS,
+    () => server.ctx.monitoring.live.endStreams(),
+  );
   const stop = (signal: NodeJS.Signals) => {
     console.log(`${signal}: no new connections; finishing the requests in flight, then closing the database`);
     shutdown().then(

@@ -36,6 +36,7 @@ export function toUser(row: Selectable<Database['users']>): User {
     role: row.role,
     createdBy: row.created_by,
     createdAt: new Date(row.created_at).toISOString(),
+    alarmMail: row.alarm_mail,
   };
 }
 

@@ -137,6 +137,7 @@ export function userRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariables 
               ...(body.name !== undefined && { display_name: body.name }),
               ...(body.phone !== undefined && { phone: body.phone }),
               ...(body.role !== undefined && { role: body.role }),
+              ...(body.alarmMail !== undefined && { alarm_mail: body.alarmMail }),
               updated_at: new Date(),
             })
             .where('id', '=', id)

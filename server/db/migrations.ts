@@ -6,6 +6,7 @@ import { HISTORY_ORDER_SQL } from './migration-history-order.ts';
 import { HISTORY_SEQUENCE_SQL } from './migration-history-sequence.ts';
 import { LIST_COUNTS_SQL } from './migration-list-counts.ts';
 import { LIST_VERSIONS_SQL } from './migration-list-versions.ts';
+import { MONITORING_SQL } from './migration-monitoring.ts';
 import { SERVICE_COMMS_SQL } from './migration-service-comms.ts';
 import { SESSIONS_OUTBOX_SQL } from './migration-sessions-outbox.ts';
 import type { Database } from './schema.ts';
@@ -132,6 +133,7 @@ const migrations: { version: number; name: string; sql: string }[] = [
     name: 'commissioning: installs, archive, audit, templates, attachments',
     sql: COMMISSIONING_SQL,
   },
+  { version: 12, name: 'telemetry, rollups and alarms', sql: MONITORING_SQL },
 ];
 
 /**

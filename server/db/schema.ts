@@ -17,6 +17,8 @@ export interface Database {
     created_by: number | null;
     /** Access tokens issued before this no longer pass; null when no session was ever ended. */
     sessions_valid_after: Date | null;
+    /** Mail me the alarms of the sites I have access to. */
+    alarm_mail: Generated<boolean>;
     created_at: CreatedAt;
     updated_at: Generated<Date>;
   };
@@ -209,4 +211,72 @@ export interface Database {
     content_type: string;
     content: Buffer;
   };
+  telemetry_raw: {
+    device_id: number;
+    device_time: Timestamp;
+    received_at: Timestamp;
+    /** READING_FLAGS bits: clock ahead, seeded. */
+    flags: number;
+    vals: ColumnType<Record<string, number>, string, string>;
+  };
+  telemetry_5m: {
+    device_id: number;
+    bucket: Timestamp;
+    /** The metrics of the arrays, in order. */
+    metrics: string[];
+    n: number[];
+    total: number[];
+    min: (number | null)[];
+    max: (number | null)[];
+    last: (number | null)[];
+    last_at: (Date | null)[];
+    increase: (number | null)[];
+    folded: Generated<boolean>;
+  };
+  telemetry_1h: RollupRow & { hour: Timestamp };
+  telemetry_1d: RollupRow & { day: ColumnType<string, string, string> };
+  telemetry_latest: {
+    device_id: number;
+    device_time: Timestamp;
+    received_at: Timestamp;
+    flags: number;
+    vals: ColumnType<Record<string, number>, string, string>;
+  };
+  telemetry_counts: { day: ColumnType<string, string, string>; kind: string; count: number };
+  alarms: {
+    id: Generated<number>;
+    device_id: number;
+    rule: string;
+    kind: 'offline' | 'status' | 'threshold';
+    severity: 'info' | 'warning' | 'critical';
+    message: string;
+    value: number | null;
+    state: 'active' | 'acknowledged' | 'cleared';
+    raised_at: Timestamp;
+    acknowledged_at: Timestamp | null;
+    acknowledged_by: number | null;
+    ack_note: string | null;
+    cleared_at: Timestamp | null;
+  };
+  alarm_transitions: {
+    alarm_id: number;
+    state: 'active' | 'acknowledged' | 'cleared';
+    at: Timestamp;
+    user_id: number | null;
+    note: string | null;
+  };
+}
+
+/** One step of one metric of one device (`telemetry_1h`, `telemetry_1d`). */
+interface RollupRow {
+  device_id: number;
+  metric: string;
+  n: number;
+  total: number;
+  min: number | null;
+  max: number | null;
+  last: number | null;
+  last_at: Timestamp | null;
+  /** Energy counters: how much the counter grew in the step (readings there, from the one before). */
+  increase: number | null;
 }

@@ -23,6 +23,8 @@ export function drainOnShutdown(
   server: Server,
   closeResources: () => Promise<void>,
   graceMs = SHUTDOWN_GRACE_MS,
+  /** Ends answers that would never finish by themselves (live streams), as the drain begins. */
+  endStreams: () => void = () => {},
 ): () => Promise<ShutdownReport> {
   const active = new Set<ServerResponse>();
   let draining = false;
@@ -44,6 +46,7 @@ export function drainOnShutdown(
     // Stops listening; also closes the kept-alive connections that have no request running.
     server.close();
     server.closeIdleConnections();
+    endStreams();
     const finished = await new Promise<boolean>((resolve) => {
       if (active.size === 0) return resolve(true);
       const timer = setTimeout(() => resolve(false), graceMs);

@@ -10,6 +10,8 @@ import { ApiError, unauthorized } from './errors.ts';
 /** Hono variables set by the guards. */
 export interface AuthVariables {
   principal: Principal;
+  /** When the Bearer token of the request expires, seconds since 1970 (a stream ends then). */
+  tokenExpiresAt: number;
 }
 
 /**
@@ -52,6 +54,7 @@ export function requireBearer(
       if (!(await sessions.isCurrent(verified.principal.id, verified.issuedAt, verified.sessionId)))
         throw unauthorized('This session has ended; sign in again', 'session_ended');
       c.set('principal', verified.principal);
+      c.set('tokenExpiresAt', verified.expiresAt);
       await next();
     },
     { kind: 'guard', scheme: 'bearer' },

@@ -7,12 +7,18 @@ import { handleNotFound } from '../http/errors.ts';
 import { type AuthVariables, requireBearer } from '../http/guards.ts';
 import { openApiRoute } from '../openapi/openapi-document.ts';
 import { describeRoute } from '../openapi/route-notes.ts';
+import { alarmRoutes } from './alarm-routes.ts';
+import { deviceRoutes } from './device-routes.ts';
+import { overviewRoute } from './overview-route.ts';
 import { monitoringSignInRoutes } from './sign-in-routes.ts';
+import { siteRoutes } from './site-routes.ts';
+import { telemetryCountsRoute } from './telemetry-counts-route.ts';
 
 /**
  * The monitoring service, mounted by the caller (at `/monitoring` in the one-process server): its
  * document and sign-in calls are open; everything registered after them needs its own Bearer
- * token. It never asks for the `api-key`.
+ * token (the overview, devices' telemetry and live streams, sites' series, alarms). It never asks
+ * for the `api-key`.
  */
 export function createMonitoringApp(ctx: ServerContext): Hono<{ Variables: AuthVariables }> {
   const app = new Hono<{ Variables: AuthVariables }>();
@@ -32,5 +38,10 @@ export function createMonitoringApp(ctx: ServerContext): Hono<{ Variables: AuthV
     // Lets a client check its session.
     (c) => c.json(c.get('principal')),
   );
+  app.route('/', overviewRoute(ctx));
+  app.route('/', deviceRoutes(ctx));
+  app.route('/', siteRoutes(ctx));
+  app.route('/', alarmRoutes(ctx));
+  app.route('/', telemetryCountsRoute(ctx));
   return app;
 }

@@ -4,6 +4,23 @@ import type { LogSummary } from '../logging/log-summary.ts';
 import { AwaitedAnswers, type Delivery, offline, timedOut } from './delivery.ts';
 import type { RegisteredDevice } from './device-secrets.ts';
 
+/** Where a device's telemetry messages go (the monitoring ingest); counts what it refuses. */
+export interface TelemetrySink {
+  /** A `{type: "telemetry"}` message from a device whose socket proved who it is. */
+  accept(source: { id: number; serial: string; modelId: string }, message: unknown, receivedAt: number): void;
+  /** Count a refusal the socket found itself (`unauthenticated`). */
+  count(kind: 'unauthenticated'): void;
+  /** The device's socket closed. */
+  forget(deviceId: number): void;
+}
+
+/** Whether a parsed message says it is telemetry (its frame is checked by the sink). */
+export function isTelemetryMessage(message: unknown): boolean {
+  return (
+    typeof message === 'object' && message !== null && (message as { type?: unknown }).type === 'telemetry'
+  );
+}
+
 /**
  * One device's accepted socket. Commands go out one at a time, as over Bluetooth (write, then read
  * the answer): a second command waits for the first's answer or time-out. A socket that closes
@@ -21,6 +38,7 @@ export class DeviceConnection {
     readonly device: RegisteredDevice,
     readonly socket: WebSocket,
     private readonly log: LogSummary,
+    private readonly telemetry?: TelemetrySink,
   ) {
     socket.on('pong', () => {
       this.alive = true;
@@ -54,13 +72,17 @@ export class DeviceConnection {
     );
   }
 
-  /** A message from the device after its hello: an answer, or something to ignore (and say so). */
-  receive(text: string): void {
+  /** A message from the device after its hello: an answer, telemetry, or something to ignore (and say so). */
+  receive(text: string, receivedAt = Date.now()): void {
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);
     } catch {
       parsed = undefined;
+    }
+    if (this.telemetry && isTelemetryMessage(parsed)) {
+      this.telemetry.accept(this.device, parsed, receivedAt);
+      return;
     }
     const answer = deviceSocketAnswerSchema.safeParse(parsed);
     if (!answer.success) {
@@ -74,5 +96,6 @@ export class DeviceConnection {
   closedNow(): void {
     this.closed = true;
     this.answers.settleAll(offline);
+    this.telemetry?.forget(this.device.id);
   }
 }

@@ -12,7 +12,7 @@ import { limitChecks } from '../limits/request-limits.ts';
 import { LogSummary } from '../logging/log-summary.ts';
 import { closeSocket } from './close-socket.ts';
 import { type Delivery, offline } from './delivery.ts';
-import { DeviceConnection } from './device-connection.ts';
+import { DeviceConnection, isTelemetryMessage, type TelemetrySink } from './device-connection.ts';
 import { checkDeviceSecret, type RegisteredDevice } from './device-secrets.ts';
 import { PgRelay } from './pg-relay.ts';
 import { Presence } from './presence.ts';
@@ -33,6 +33,8 @@ export interface ServiceCommsOptions {
   trustProxy?: number;
   /** Where summarised log lines go (default `console.warn`). */
   log?: (line: string) => void;
+  /** Telemetry from devices, and the interval (seconds) each device is told to send it at. */
+  telemetry?: { sink: TelemetrySink; intervalS: number };
 }
 
 /** The path of a request target, without its query and trailing slashes; never throws. */
@@ -54,6 +56,8 @@ export class ServiceComms {
   readonly log: LogSummary;
   private readonly sockets = new WebSocketServer({ noServer: true, maxPayload: 16 * 1024 });
   private readonly connections = new Map<string, DeviceConnection>();
+  /** Sockets whose hello is being checked, and the listener that counts what they send meanwhile. */
+  private readonly unproven = new WeakMap<WebSocket, (data: RawData, binary: boolean) => void>();
   private readonly relay: PgRelay | undefined;
   private ticker: NodeJS.Timeout | undefined;
 
@@ -172,10 +176,33 @@ export class ServiceComms {
     socket.once('close', () => clearTimeout(helloTimer));
     socket.once('message', (raw, isBinary) => {
       clearTimeout(helloTimer);
-      this.hello(socket, from, raw, isBinary).catch((error: unknown) =>
-        this.failed(socket, 'checking a hello', error),
-      );
+      // Until the hello is checked and the device welcomed, telemetry proves nothing: counted, dropped.
+      const early = (data: RawData, binary: boolean) => this.beforeWelcome(data, binary);
+      this.unproven.set(socket, early);
+      socket.on('message', early);
+      this.hello(socket, from, raw, isBinary)
+        .catch((error: unknown) => this.failed(socket, 'checking a hello', error))
+        .finally(() => this.proven(socket));
     });
+  }
+
+  /** The socket's hello was checked (accepted or not): stop counting its messages as unproven. */
+  private proven(socket: WebSocket): void {
+    const early = this.unproven.get(socket);
+    if (early) socket.off('message', early);
+    this.unproven.delete(socket);
+  }
+
+  /** A message on a socket whose hello is not accepted (yet): telemetry is counted as unauthenticated. */
+  private beforeWelcome(raw: RawData, isBinary: boolean): void {
+    if (isBinary || !this.options.telemetry) return;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(raw.toString());
+    } catch {
+      return;
+    }
+    if (isTelemetryMessage(parsed)) this.options.telemetry.sink.count('unauthenticated');
   }
 
   /**
@@ -238,7 +265,8 @@ export class ServiceComms {
 
   private async online(socket: WebSocket, device: RegisteredDevice): Promise<void> {
     if (socket.readyState !== WebSocket.OPEN) return;
-    const connection = new DeviceConnection(device, socket, this.log);
+    this.proven(socket);
+    const connection = new DeviceConnection(device, socket, this.log, this.options.telemetry?.sink);
     const earlier = this.connections.get(device.serial);
     this.connections.set(device.serial, connection);
     if (earlier) closeSocket(earlier.socket, DEVICE_CLOSE.replaced, 'the device connected again');
@@ -271,7 +299,11 @@ export class ServiceComms {
       if (this.connections.get(device.serial) === undefined) await this.presence.release(device.serial);
       return;
     }
-    const welcome: DeviceWelcome = { type: 'welcome', serialNumber: device.serial };
+    const welcome: DeviceWelcome = {
+      type: 'welcome',
+      serialNumber: device.serial,
+      ...(this.options.telemetry ? { telemetryIntervalS: this.options.telemetry.intervalS } : {}),
+    };
     socket.send(JSON.stringify(welcome));
     console.log(`[service-comms] ${device.serial} (${device.modelId}) is online`);
   }

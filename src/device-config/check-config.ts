@@ -1,5 +1,6 @@
 import { scaleRaw } from '../codec/scale.ts';
 import { DATA_VIEW_LENGTH } from '../codec/types.ts';
+import { checkMonitoring } from './check-monitoring.ts';
 import type { DataObj, DeviceConfig, OtherItem, RawItem } from './config-schema.ts';
 import { derivedInverse } from './derived-inverse.ts';
 import { describeField, fieldRange } from './field-range.ts';
@@ -193,5 +194,6 @@ export function checkConfig(config: DeviceConfig, bufferSize: number): ConfigPro
   checkOtherData(config, known, out);
   checkFormData(config, out);
   checkLayout(config, known, out);
+  checkMonitoring(config, out);
   return out;
 }

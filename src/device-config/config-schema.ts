@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { monitoringSchema } from './monitoring-schema.ts';
 import { processStepSchema } from './process-step-schema.ts';
 
 /** Item names are identifiers so that they can be form field names and step references. */
@@ -90,5 +91,7 @@ export const deviceConfigSchema = z.strictObject({
   otherData: z.array(otherItemSchema),
   formData: z.array(formGroupSchema),
   layout: layoutSchema,
+  /** How the `Read live values` answer becomes telemetry (monitoring-schema.ts); optional. */
+  monitoring: monitoringSchema.optional(),
 });
 export type DeviceConfig = z.infer<typeof deviceConfigSchema>;

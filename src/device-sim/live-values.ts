@@ -18,6 +18,12 @@ function clamp(raw: number, item: RawItem): number {
 /** Units of counters that stay put while a device is watched (days in service). */
 const STILL_UNITS = new Set(['d']);
 
+/**
+ * How much of the ±8 % swing a unit gets: a grid's frequency and a battery's voltage stay close to
+ * their nominal values.
+ */
+const SWING_BY_UNIT: Readonly<Record<string, number>> = { Hz: 0.02, V: 0.25 };
+
 /** Whether an item is a measurement that moves (it has a unit), as opposed to a status or version byte. */
 function isMoving(item: RawItem): boolean {
   return item.readOnly === true && item.unit !== undefined && !STILL_UNITS.has(item.unit);
@@ -25,7 +31,8 @@ function isMoving(item: RawItem): boolean {
 
 /**
  * The raw value of a live item at time `ms`: energy counters (kWh) grow by 0.5 kWh an hour; other
- * measurements swing ±8 % around their default over a minute or two, with ±1 % jitter each second.
+ * measurements swing ±8 % around their default over a minute or two, with ±1 % jitter each second
+ * (frequencies a fiftieth of that, voltages a quarter).
  * Pure: the same item and time always give the same value.
  * @example liveRaw(pvPowerItem, Date.now(), startedAt) // 3120 ± 8 %
  */
@@ -35,8 +42,9 @@ export function liveRaw(item: RawItem, ms: number, startMs: number): number {
     return clamp(item.value + ((ms - startMs) / 3_600_000) * (0.5 / item.multiplier), item);
   const period = 60_000 + noise(item.name, -1) * 60_000;
   const phase = noise(item.name, -2) * 2 * Math.PI;
-  const swing = 0.08 * Math.sin((2 * Math.PI * ms) / period + phase);
-  const jitter = (noise(item.name, Math.floor(ms / 1000)) - 0.5) * 0.02;
+  const scale = SWING_BY_UNIT[item.unit ?? ''] ?? 1;
+  const swing = 0.08 * scale * Math.sin((2 * Math.PI * ms) / period + phase);
+  const jitter = (noise(item.name, Math.floor(ms / 1000)) - 0.5) * 0.02 * scale;
   return clamp(item.value * (1 + swing + jitter), item);
 }
 

@@ -1,10 +1,12 @@
 import type { DeviceEntry } from '../../contracts/catalogue.ts';
+import { scaleRaw, unscale } from '../codec/scale.ts';
 import { type Codec, CodecError } from '../codec/types.ts';
 import type { DeviceConfig } from '../device-config/config-schema.ts';
 import { buildConfigFrame, decodeConfiguration, defaultRawValues } from '../device-config/decode-values.ts';
 import { fieldRange } from '../device-config/field-range.ts';
 import { devicePasswordCodes } from '../device-config/password.ts';
 import { type ConfigStore, MemoryConfigStore } from './config-store.ts';
+import { profileValues } from './demo-profiles.ts';
 import { liveRaw, rssiAt } from './live-values.ts';
 import {
   ANSWER_FLAG,
@@ -157,12 +159,42 @@ export class SimulatedDevice {
 
   /** Raw values as they are now: stored settings plus live measurements. */
   currentRaw(): Record<string, number> {
+    const raw = this.measuredRaw(this.now());
+    for (const [name, offset] of Object.entries(this.counterOffsets)) raw[name] = (raw[name] ?? 0) - offset;
+    return raw;
+  }
+
+  /**
+   * The `Read live values` answer of this moment (`0x83`, the telemetry a device sends online),
+   * without changing what {@link read} answers.
+   */
+  liveValuesFrame(): Uint8Array {
+    return this.configAnswer(OPCODE.readLiveValues);
+  }
+
+  /**
+   * Settings plus the live values at `t`, before any counter reset: each item swings around its
+   * default, then the product's day profile sets its powers, charge and energy, and the time item
+   * holds the clock in seconds.
+   */
+  private measuredRaw(t: number): Record<string, number> {
     const raw = { ...this.settings };
-    const t = this.now();
-    for (const item of this.config.rawData) {
-      if (item.readOnly)
-        raw[item.name] = liveRaw(item, t, this.startedAt) - (this.counterOffsets[item.name] ?? 0);
+    const items = new Map(this.config.rawData.map((item) => [item.name, item]));
+    for (const item of this.config.rawData)
+      if (item.readOnly) raw[item.name] = liveRaw(item, t, this.startedAt);
+    const display = (name: string) => {
+      const item = items.get(name);
+      return item ? scaleRaw(raw[name] ?? item.value, item.multiplier) : 0;
+    };
+    const profiled = profileValues(this.entry.productKey, this.serialNumber, t, display);
+    for (const [name, value] of Object.entries(profiled)) {
+      const item = items.get(name);
+      if (!item?.readOnly || !Number.isFinite(value)) continue;
+      const { min, max } = fieldRange(item.buffer);
+      raw[name] = Math.min(max, Math.max(min, unscale(value, item.multiplier)));
     }
+    const timeItem = this.config.monitoring?.timeItem;
+    if (timeItem) raw[timeItem] = Math.floor(t / 1000);
     return raw;
   }
 
@@ -245,10 +277,9 @@ export class SimulatedDevice {
     if (!command) return this.errorAnswer(ERROR_CODE.unknownOpcode, opcode);
     this.commandLog.push({ name: command.name, opCode: opcode, at: this.now() });
     if (command.name === 'Reset energy counters') {
-      const t = this.now();
+      const measured = this.measuredRaw(this.now());
       for (const item of this.config.rawData)
-        if (item.readOnly && item.unit === 'kWh')
-          this.counterOffsets[item.name] = liveRaw(item, t, this.startedAt);
+        if (item.readOnly && item.unit === 'kWh') this.counterOffsets[item.name] = measured[item.name] ?? 0;
     }
     return this.smallAnswer(answerOpcode(opcode), [COMMAND_DONE]);
   }

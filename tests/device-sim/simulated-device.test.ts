@@ -20,8 +20,11 @@ const hybrid = products.find((p) => p.modelId === 'HX-5000');
 if (!hybrid) throw new Error('HX-5000 missing');
 const { entry, config } = hybrid;
 
+/** Local noon: the sun is up, so solar power is well above zero. */
+const NOON = new Date(2023, 10, 14, 12, 0).getTime();
+
 function device(options: { store?: MemoryConfigStore; clock?: { t: number } } = {}) {
-  const clock = options.clock ?? { t: 1_700_000_000_000 };
+  const clock = options.clock ?? { t: NOON };
   const sim = new SimulatedDevice({
     codec,
     entry,
@@ -183,11 +186,13 @@ describe('the simulated device', () => {
       clock.t = t;
       return decodeConfiguration(codec, config, command(OPCODE.readLiveValues)).raw;
     };
-    const first = at(1_700_000_000_000);
-    const later = at(1_700_000_020_000);
+    const first = at(NOON);
+    const later = at(NOON + 20_000);
     expect(later.pvPower).not.toBe(first.pvPower);
     expect(later.energyTotal).toBeGreaterThanOrEqual(first.energyTotal ?? 0);
-    expect(at(1_700_000_000_000)).toEqual(first);
+    expect(at(NOON + 3_600_000).energyTotal).toBeGreaterThan(first.energyTotal ?? 0);
+    expect(later.readingTime).toBe(Math.floor((NOON + 20_000) / 1000));
+    expect(at(NOON)).toEqual(first);
     expect(later.fwMajor).toBe(first.fwMajor);
   });
 

@@ -124,6 +124,11 @@ export async function startTestServer(envOverrides: Record<string, string> = {})
     if (options.body !== undefined)
       init.body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
     const response = await fetch(`${origin}${path}`, init);
+    // A live stream never ends by itself: its status and headers are the answer.
+    if (response.headers.get('content-type')?.startsWith('text/event-stream')) {
+      await response.body?.cancel();
+      return { status: response.status, body: null, headers: response.headers };
+    }
     const text = await response.text();
     let body: unknown = text;
     try {

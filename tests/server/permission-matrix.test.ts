@@ -83,6 +83,8 @@ const seesUser = [200, 200, 403, 200, 403, 401] as const;
 const seesSite = [200, 200, 403, 200, 200, 401] as const;
 /** Changing who has access to THE SITE: an admin or its installer. */
 const managesSite = [200, 200, 403, 403, 403, 401] as const;
+/** Monitoring THE DEVICE or THE SITE: whoever sees the site; to anyone else it does not exist. */
+const seesDevice = [200, 200, 404, 200, 200, 401] as const;
 
 // biome-ignore format: the table reads best in columns
 const TABLE: Row[] = [
@@ -204,7 +206,58 @@ const TABLE: Row[] = [
   { service: 'monitoring', call: 'POST /auth/fleet-login',             answers: open,
     request: (s) => ({ path: '/auth/fleet-login', body: { username: s.email, password: base64(s.password) } }) },
   { service: 'monitoring', call: 'GET /me',                            answers: signedIn, request: () => ({ path: '/me' }) },
+  // Monitoring reads what the caller sees: another installer's devices and sites are 404.
+  { service: 'monitoring', call: 'GET /overview',                      answers: signedIn, request: () => ({ path: '/overview' }) },
+  { service: 'monitoring', call: 'GET /devices',                       answers: signedIn, request: () => ({ path: '/devices?state=offline' }) },
+  { service: 'monitoring', call: 'GET /devices/{serial}/latest',       answers: seesDevice, request: (s) => ({ path: `/devices/${s.serial}/latest` }) },
+  { service: 'monitoring', call: 'GET /devices/{serial}/series',       answers: seesDevice,
+    request: (s) => ({ path: `/devices/${s.serial}/series?metric=${metricOf(s.serial)}&${LAST_DAY}` }) },
+  { service: 'monitoring', call: 'GET /devices/{serial}/live',         answers: seesDevice, request: (s) => ({ path: `/devices/${s.serial}/live` }) },
+  { service: 'monitoring', call: 'GET /sites/{siteId}/series',         answers: seesDevice,
+    request: () => ({ path: `/sites/${SITE}/series?metric=production&${LAST_DAY}` }) },
+  { service: 'monitoring', call: 'GET /alarms',                        answers: signedIn, request: () => ({ path: `/alarms?siteId=${SITE}` }) },
+  // Everyone with access acknowledges but a viewer; each caller gets an alarm of its own to acknowledge.
+  { service: 'monitoring', call: 'POST /alarms/{id}/acknowledge',      answers: [200, 200, 404, 200, 403, 401],
+    request: async (s) => ({ path: `/alarms/${await activeAlarm(s.serial)}/acknowledge`, body: { note: 'On it' } }) },
+  { service: 'monitoring', call: 'GET /telemetry/counts',              answers: [200, 403, 403, 403, 403, 401], request: () => ({ path: '/telemetry/counts' }) },
 ];
+
+/** The last day, as a series query. */
+const LAST_DAY = `from=${new Date(Date.now() - 86_400_000).toISOString()}&to=${new Date().toISOString()}`;
+
+/** A telemetry metric of a seeded serial number's model. */
+function metricOf(serial: string): string {
+  return serial.startsWith('HX5K') ? 'pvPower' : serial.startsWith('BX10') ? 'soc' : 'chargePower';
+}
+
+/** A new active alarm on the device, raised as a fault code would raise it. */
+async function activeAlarm(serial: string): Promise<number> {
+  const { db } = t.server.ctx;
+  const device = await db
+    .selectFrom('devices')
+    .select('id')
+    .where('serial', '=', serial)
+    .executeTakeFirstOrThrow();
+  const alarm = await db
+    .insertInto('alarms')
+    .values({
+      device_id: device.id,
+      rule: `status:faultCode=${randomUUID()}`,
+      kind: 'status',
+      severity: 'warning',
+      message: 'Grid over-voltage',
+      value: 1,
+      state: 'active',
+      raised_at: new Date(),
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await db
+    .insertInto('alarm_transitions')
+    .values({ alarm_id: alarm.id, state: 'active', at: new Date() })
+    .execute();
+  return alarm.id;
+}
 
 /** A serial of its own for each caller and use (`HX5K-27-00` + caller + use + `00`). */
 function serialFor(setting: Setting, use: number): string {

@@ -346,6 +346,12 @@ describe.each(SERVICE_NAMES)('random input to the %s service', (service) => {
       await fc.assert(
         fc.asyncProperty(callOf(route), async (call) => {
           const answer = await send(route, call);
+          // A live stream that opened never ends by itself: its status is the answer.
+          if (answer.headers.get('content-type')?.startsWith('text/event-stream')) {
+            await answer.body?.cancel();
+            expect(answer.status).toBe(200);
+            return;
+          }
           const text = await answer.text();
           expect(answer.status, text).toBeLessThan(500);
           if (answer.status >= 400)

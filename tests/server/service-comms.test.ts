@@ -203,7 +203,11 @@ describe('offline and silent devices', () => {
 
   it('answers 504 device_timeout when the device does not answer in time', async () => {
     const silent = rawDevice(t.origin, { type: 'hello', ...quietDevice });
-    expect(await silent.welcomed).toEqual({ type: 'welcome', serialNumber: quietDevice.serialNumber });
+    expect(await silent.welcomed).toEqual({
+      type: 'welcome',
+      serialNumber: quietDevice.serialNumber,
+      telemetryIntervalS: 10,
+    });
     const answer = await command(quietDevice.serialNumber, [...codec.buildFrame(0x01, 255)]);
     expect(answer.status).toBe(504);
     expect(answer.body).toMatchObject({ code: 'device_timeout' });

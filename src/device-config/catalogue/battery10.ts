@@ -38,7 +38,8 @@ export function battery10(): DeviceConfig {
     .raw('heaterStart', 'u16be', 300, { unit: 'min' })
     .raw('fullChargeReminder', 'u32le', 72000, { unit: 's' })
     .raw('currentOffset', 's32be', -0.012, { multiplier: 0.001, unit: 'A' })
-    .raw('voltageGain', 's16le', 1.002, { multiplier: 0.001 });
+    .raw('voltageGain', 's16le', 1.002, { multiplier: 0.001 })
+    .live('readingTime', 'u32le', 0);
   addIdentityDerived(b);
   b.other(
     'packPower',
@@ -88,6 +89,49 @@ export function battery10(): DeviceConfig {
     .other('heaterStartTime', [{ type: 'itd', ref: 'heaterStart' }])
     .other('fullChargeReminderTime', [{ type: 'tfm', ref: 'fullChargeReminder' }]);
   addIdentityGroups(b);
+  b.monitoring({
+    timeItem: 'readingTime',
+    derived: ['packPower'],
+    counters: ['chargeEnergyTotal'],
+    roles: { battery: 'packPower', soc: 'soc' },
+    status: [
+      {
+        item: 'alarmFlags',
+        bits: [
+          { bit: 0, text: 'Cell over-voltage', severity: 'critical' },
+          { bit: 1, text: 'Cell under-voltage', severity: 'critical' },
+          { bit: 2, text: 'Over-current', severity: 'warning' },
+          { bit: 4, text: 'Battery over-temperature', severity: 'critical' },
+        ],
+      },
+      {
+        item: 'protectionState',
+        codes: [
+          { value: 1, text: 'Protection: cell over-voltage', severity: 'critical' },
+          { value: 2, text: 'Protection: cell under-voltage', severity: 'critical' },
+          { value: 3, text: 'Protection: over-current', severity: 'critical' },
+          { value: 4, text: 'Protection: over-temperature', severity: 'critical' },
+          { value: 5, text: 'Protection: under-temperature', severity: 'warning' },
+        ],
+      },
+    ],
+    thresholds: [
+      {
+        item: 'soc',
+        below: 10,
+        clearAt: 12,
+        text: 'Battery state of charge below 10 %',
+        severity: 'warning',
+      },
+      {
+        item: 'tempCellHigh',
+        above: 50,
+        clearAt: 45,
+        text: 'Cell temperature above 50 °C',
+        severity: 'critical',
+      },
+    ],
+  });
   b.group('Charging', [
     field('chargeVoltageLimit', { label: 'Charge voltage limit', required: true, min: 52, max: 58.4 }),
     field('dischargeCutoff', { label: 'Discharge cut-off voltage', required: true, min: 42, max: 50 }),

@@ -35,7 +35,8 @@ export function e1mppt40(): DeviceConfig {
     .raw('lowVoltageDisconnect', 'u16le', 23, { multiplier: 0.01, unit: 'V' })
     .raw('lowVoltageReconnect', 'u16le', 25.2, { multiplier: 0.01, unit: 'V' })
     .raw('pvStartOffset', 's32be', 5, { multiplier: 0.01, unit: 'V' })
-    .raw('currentGain', 's16be', 0.998, { multiplier: 0.001 });
+    .raw('currentGain', 's16be', 0.998, { multiplier: 0.001 })
+    .live('readingTime', 'u32le', 0);
   addIdentityDerived(b);
   b.other(
     'pvPower',
@@ -69,6 +70,31 @@ export function e1mppt40(): DeviceConfig {
     .other('loadOnAt', [{ type: 'itd', ref: 'loadOnTime' }])
     .other('loadOffAt', [{ type: 'tfm', ref: 'loadOffTime' }]);
   addIdentityGroups(b);
+  b.monitoring({
+    timeItem: 'readingTime',
+    derived: ['pvPower'],
+    counters: ['yieldTotal'],
+    roles: { production: 'pvPower', producedEnergy: 'yieldTotal' },
+    status: [
+      {
+        item: 'errorFlags',
+        bits: [
+          { bit: 1, text: 'Battery over-voltage', severity: 'critical' },
+          { bit: 7, text: 'Battery temperature sensor missing', severity: 'info' },
+        ],
+      },
+      { item: 'chargeStage' },
+    ],
+    thresholds: [
+      {
+        item: 'controllerTemp',
+        above: 75,
+        clearAt: 70,
+        text: 'Controller temperature above 75 °C',
+        severity: 'critical',
+      },
+    ],
+  });
   b.group('Battery', [
     field('batteryType', {
       label: 'Battery type',

@@ -41,7 +41,8 @@ export function hybrid5k(): DeviceConfig {
     .raw('modbusAddress', 'u8', 1)
     .raw('lcdBacklight', 'u8', 60, { unit: 's' })
     .raw('calGridVoltage', 's16le', 1.25, { multiplier: 0.001 })
-    .raw('calPvVoltage', 's16be', -0.8, { multiplier: 0.001 });
+    .raw('calPvVoltage', 's16be', -0.8, { multiplier: 0.001 })
+    .live('readingTime', 'u32le', 0);
   addIdentityDerived(b);
   b.other(
     'batteryPower',
@@ -81,6 +82,48 @@ export function hybrid5k(): DeviceConfig {
     .other('dischargeStartTime', [{ type: 'itd', ref: 'dischargeStart' }])
     .other('equalizeDurationText', [{ type: 'its', ref: 'equalizeDuration' }]);
   addIdentityGroups(b);
+  b.monitoring({
+    timeItem: 'readingTime',
+    derived: ['batteryPower'],
+    counters: ['energyTotal'],
+    roles: {
+      production: 'pvPower',
+      consumption: 'loadPower',
+      grid: 'gridPower',
+      battery: 'batteryPower',
+      soc: 'batterySoc',
+      producedEnergy: 'energyTotal',
+    },
+    status: [
+      {
+        item: 'faultCode',
+        codes: [
+          { value: 1, text: 'Grid over-voltage', severity: 'warning' },
+          { value: 2, text: 'Grid under-voltage', severity: 'warning' },
+          { value: 3, text: 'Inverter over-temperature', severity: 'critical' },
+          { value: 4, text: 'Isolation fault', severity: 'critical' },
+        ],
+      },
+      { item: 'operatingMode', codes: [{ value: 4, text: 'Inverter in fault mode', severity: 'critical' }] },
+      { item: 'statusFlags' },
+    ],
+    thresholds: [
+      {
+        item: 'batterySoc',
+        below: 10,
+        clearAt: 12,
+        text: 'Battery state of charge below 10 %',
+        severity: 'warning',
+      },
+      {
+        item: 'inverterTemp',
+        above: 75,
+        clearAt: 70,
+        text: 'Inverter temperature above 75 °C',
+        severity: 'critical',
+      },
+    ],
+  });
   b.group('Battery', [
     field('maxChargeCurrent', { label: 'Max charge current', required: true, min: 0, max: 100 }),
     field('maxDischargeCurrent', { label: 'Max discharge current', required: true, min: 0, max: 100 }),

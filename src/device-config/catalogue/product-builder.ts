@@ -1,4 +1,5 @@
 import type { DataObj, DeviceConfig, LayoutCol, OtherItem, RawItem } from '../config-schema.ts';
+import type { MonitoringSection } from '../monitoring-schema.ts';
 import { PASSWORD_ITEMS } from '../password.ts';
 import type { ProcessStep } from '../process-step-schema.ts';
 
@@ -72,6 +73,12 @@ export class ProductBuilder {
 
   row(...cols: LayoutCol[]): this {
     this.config.layout.rows.push({ cols });
+    return this;
+  }
+
+  /** How the product's `Read live values` answer becomes telemetry (docs/device-config-format.md). */
+  monitoring(section: MonitoringSection): this {
+    this.config.monitoring = section;
     return this;
   }
 

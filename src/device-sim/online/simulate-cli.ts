@@ -2,15 +2,22 @@ import { existsSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { SIMULATED_DEVICES_FILE, simulatedDevicesFileSchema } from '../../../contracts/service-comms.ts';
 import { bundledFleet } from './bundled-fleet.ts';
-import { SocketDevice } from './socket-device.ts';
+import { DEFAULT_TELEMETRY_INTERVAL_S, SocketDevice } from './socket-device.ts';
 
 const USAGE = `Usage: npm run simulate -- --serial <serial> --model <model id> [--url <ws url>] [--secret <secret>]
        npm run simulate -- --file data/${SIMULATED_DEVICES_FILE} [--url <ws url>]
+       npm run simulate -- --count <n> (--file <file> | --serial <first serial> --model <id> --secret <secret>)
+       options: --quiet (no line per device), --stats (print {"telemetrySent": n} as JSON when stopped),
+                --spread-addresses (each device says X-Forwarded-For 10.x.y.z, as many devices behind a
+                load balancer do; the service reads it only with TRUST_PROXY)
 
-Runs simulated devices that connect to the configuration service's device socket and answer
-commands as the device answers over Bluetooth. The secret comes from --secret, DEVICE_SECRET, or
-the demo's data/${SIMULATED_DEVICES_FILE}; an admin issues one with
-POST /config/service-comms/devices/{serial}/secret.`;
+Runs simulated devices that connect to the configuration service's device socket, answer
+commands as the device answers over Bluetooth, and send their live values as telemetry every
+interval the service asks for (TELEMETRY_INTERVAL_S when it does not say; default 10 s). The secret
+comes from --secret, DEVICE_SECRET, or the demo's data/${SIMULATED_DEVICES_FILE}; an admin issues
+one with POST /config/service-comms/devices/{serial}/secret.
+--count runs n devices in one process: the first n of --file, or n serial numbers counting up
+from --serial that share one secret (a load test's devices, registered with that secret).`;
 
 interface Wanted {
   serialNumber: string;
@@ -31,13 +38,40 @@ function readDemoFile(path: string): Wanted[] {
   }
 }
 
+/** `count` serial numbers from `first` on: HX5K-26-000100, HX5K-26-000101, … */
+function serialsFrom(first: string, count: number): string[] {
+  const match = /^(.*-)(\d{6})$/.exec(first);
+  if (!match) return fail(`${first} does not end in six digits.`);
+  const [, prefix = '', digits = '0'] = match;
+  if (Number(digits) + count > 1_000_000) return fail(`Fewer than ${count} serial numbers follow ${first}.`);
+  return Array.from({ length: count }, (_, i) => `${prefix}${String(Number(digits) + i).padStart(6, '0')}`);
+}
+
+function readCount(values: Record<string, string | boolean | undefined>): number | undefined {
+  if (values.count === undefined) return undefined;
+  const count = Number(values.count);
+  if (!Number.isInteger(count) || count < 1 || count > 100_000) return fail('--count must be 1 to 100000.');
+  return count;
+}
+
 function wantedDevices(values: Record<string, string | boolean | undefined>): Wanted[] {
   const text = (name: string) => (typeof values[name] === 'string' ? (values[name] as string) : undefined);
+  const count = readCount(values);
   const file = text('file');
-  if (file) return readDemoFile(file);
+  if (file) {
+    const listed = readDemoFile(file);
+    if (count !== undefined && count > listed.length)
+      return fail(`${file} lists ${listed.length} devices, fewer than --count ${count}.`);
+    return listed.slice(0, count);
+  }
   const serialNumber = text('serial');
   const modelId = text('model');
   if (!serialNumber || !modelId) return fail('Give --serial and --model, or --file.');
+  if (count !== undefined) {
+    const secret = text('secret') ?? process.env.DEVICE_SECRET;
+    if (!secret) return fail('--count with --serial needs --secret (or DEVICE_SECRET).');
+    return serialsFrom(serialNumber, count).map((serial) => ({ serialNumber: serial, modelId, secret }));
+  }
   const demoFile = `data/${SIMULATED_DEVICES_FILE}`;
   const secret =
     text('secret') ??
@@ -60,6 +94,10 @@ async function main(): Promise<void> {
         type: 'string',
         default: `ws://localhost:${process.env.PORT ?? 8080}/config/service-comms/devices/ws`,
       },
+      count: { type: 'string' },
+      quiet: { type: 'boolean' },
+      stats: { type: 'boolean' },
+      'spread-addresses': { type: 'boolean' },
       help: { type: 'boolean' },
       'with-parent': { type: 'boolean' },
     },
@@ -70,7 +108,12 @@ async function main(): Promise<void> {
   }
   const wanted = wantedDevices(values);
   const fleet = await bundledFleet();
-  const devices = wanted.map(({ serialNumber, modelId, secret }) => {
+  const interval = Number(process.env.TELEMETRY_INTERVAL_S) || DEFAULT_TELEMETRY_INTERVAL_S;
+  // Many devices start together: each sends its first telemetry at a random moment of the interval.
+  const spread = wanted.length > 10;
+  const quiet = values.quiet === true || spread;
+  const address = (i: number) => `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
+  const devices = wanted.map(({ serialNumber, modelId, secret }, i) => {
     const model = fleet.model(serialNumber);
     if (!model) fail(`No model in the devices lists has the prefix of ${serialNumber}.`);
     if (model.modelId !== modelId) fail(`${serialNumber} is a ${model.modelId}, not a ${modelId}.`);
@@ -80,11 +123,21 @@ async function main(): Promise<void> {
       modelId,
       secret,
       device: fleet.device(serialNumber),
+      ...(spread ? { firstTelemetryMs: Math.random() * interval * 1000 } : {}),
+      ...(quiet ? { log: () => {} } : {}),
+      ...(values['spread-addresses'] ? { headers: { 'x-forwarded-for': address(i + 1) } } : {}),
     });
   });
   for (const device of devices) device.start();
+  if (quiet) console.log(`${devices.length} simulated devices started`);
   const stop = () => {
-    Promise.all(devices.map((device) => device.stop())).then(() => process.exit(0));
+    Promise.all(devices.map((device) => device.stop())).then(() => {
+      if (values.stats) {
+        const telemetrySent = devices.reduce((sum, device) => sum + device.telemetrySent, 0);
+        console.log(JSON.stringify({ telemetrySent }));
+      }
+      process.exit(0);
+    });
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);

@@ -3,6 +3,7 @@ import {
   DEVICE_CLOSE,
   type DeviceHello,
   type DeviceSocketAnswer,
+  type DeviceTelemetry,
   deviceSocketCommandSchema,
   deviceWelcomeSchema,
 } from '../../../contracts/service-comms.ts';
@@ -12,7 +13,12 @@ export interface FrameAnswerer {
   request(frame: Uint8Array): Uint8Array;
   connect(): void;
   disconnect(): void;
+  /** The `Read live values` answer of this moment, sent as telemetry; a device without it sends none. */
+  liveValuesFrame?(): Uint8Array;
 }
+
+/** Seconds between telemetry messages when the service's welcome does not say. */
+export const DEFAULT_TELEMETRY_INTERVAL_S = 10;
 
 export interface SocketDeviceOptions {
   /** `ws://host:port/config/service-comms/devices/ws` */
@@ -25,6 +31,13 @@ export interface SocketDeviceOptions {
   silenceMs?: number;
   /** First and longest wait before reconnecting (default 500 ms and 30 s, doubling). */
   backoff?: { firstMs: number; maxMs: number };
+  /**
+   * When the first telemetry goes after a welcome, in ms (default 0: at once). Many devices in
+   * one process spread their messages over the interval with a random start.
+   */
+  firstTelemetryMs?: number;
+  /** Headers of the socket's upgrade request (a load test's `X-Forwarded-For`). */
+  headers?: Record<string, string>;
   log?: (line: string) => void;
 }
 
@@ -50,6 +63,9 @@ export class SocketDevice {
   private attempt = 0;
   private retry: NodeJS.Timeout | undefined;
   private silence: NodeJS.Timeout | undefined;
+  private telemetry: NodeJS.Timeout | undefined;
+  /** Telemetry messages sent since the device was made. */
+  telemetrySent = 0;
   private waiting: { resolve: () => void; reject: (error: Error) => void }[] = [];
   /** Why the service refused the device, when it did (the device then stops trying). */
   refused: { code: number; reason: string } | undefined;
@@ -74,6 +90,7 @@ export class SocketDevice {
     this.stopped = true;
     if (this.retry) clearTimeout(this.retry);
     if (this.silence) clearTimeout(this.silence);
+    this.stopTelemetry();
     const socket = this.socket;
     if (!socket || socket.readyState === WebSocket.CLOSED) return Promise.resolve();
     return new Promise((resolve) => {
@@ -84,7 +101,7 @@ export class SocketDevice {
 
   private connect(): void {
     const { url, serialNumber, modelId, secret, device } = this.options;
-    const socket = new WebSocket(url);
+    const socket = new WebSocket(url, this.options.headers ? { headers: this.options.headers } : {});
     this.socket = socket;
     socket.on('open', () => {
       const hello: DeviceHello = { type: 'hello', serialNumber, modelId, secret };
@@ -100,10 +117,12 @@ export class SocketDevice {
       } catch {
         return;
       }
-      if (deviceWelcomeSchema.safeParse(message).success) {
+      const welcome = deviceWelcomeSchema.safeParse(message);
+      if (welcome.success) {
         this.attempt = 0;
         device.connect();
         this.log(`online at ${url}`);
+        this.startTelemetry(socket, welcome.data.telemetryIntervalS);
         for (const waiter of this.waiting.splice(0)) waiter.resolve();
         return;
       }
@@ -120,6 +139,7 @@ export class SocketDevice {
     socket.on('close', (code, reason) => {
       device.disconnect();
       if (this.silence) clearTimeout(this.silence);
+      this.stopTelemetry();
       if (FINAL_CODES.includes(code)) {
         this.refused = { code, reason: reason.toString() };
         this.log(`refused by the service (${code}): ${reason.toString()}; not trying again`);
@@ -130,6 +150,28 @@ export class SocketDevice {
       if (this.stopped) return;
       this.reconnectLater();
     });
+  }
+
+  /** Send the live values every interval the service asked for, for as long as this socket is open. */
+  private startTelemetry(socket: WebSocket, intervalS = DEFAULT_TELEMETRY_INTERVAL_S): void {
+    const frame = this.options.device.liveValuesFrame?.bind(this.options.device);
+    if (!frame) return;
+    this.stopTelemetry();
+    const send = () => {
+      if (socket.readyState !== WebSocket.OPEN) return;
+      const message: DeviceTelemetry = { type: 'telemetry', data: [...frame()] };
+      socket.send(JSON.stringify(message));
+      this.telemetrySent += 1;
+    };
+    this.telemetry = setTimeout(() => {
+      send();
+      this.telemetry = setInterval(send, intervalS * 1000);
+    }, this.options.firstTelemetryMs ?? 0);
+  }
+
+  private stopTelemetry(): void {
+    if (this.telemetry) clearTimeout(this.telemetry);
+    this.telemetry = undefined;
   }
 
   /** The service pings regularly; silence for longer than that means the connection is dead. */

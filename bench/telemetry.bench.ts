@@ -1,0 +1,520 @@
+// Telemetry at scale (`npm run bench:telemetry`, never in CI): 10,000 simulated devices send a
+// reading every 10 s (1,000 readings/s) over the device socket for 5 minutes into PostgreSQL 15;
+// then the count check (nothing lost), p99 from message to stored, the rate the store path takes
+// readings at beside a bare COPY of the same rows, and a 30-day chart of one device among 1,000
+// devices × 30 days of rollups. Shorter for a quick look:
+//   npm run bench:telemetry -- --seconds 30 --devices 2000 --chart-devices 100
+// PostgreSQL: DATABASE_URL, else a throwaway PostgreSQL 15 cluster of its own.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { openDatabase } from '../server/db/database.ts';
+import { migrate } from '../server/db/migrations.ts';
+import { seedDemo } from '../server/db/seed.ts';
+import { READINGS_CHANNEL } from '../server/monitoring/telemetry/ingest.ts';
+import { ensurePartitions } from '../server/monitoring/telemetry/partitions.ts';
+import { ProductCatalogue } from '../server/monitoring/telemetry/product-catalogue.ts';
+import type { Reading } from '../server/monitoring/telemetry/read-frame.ts';
+import { storeBatch } from '../server/monitoring/telemetry/store-batch.ts';
+import { DayClock } from '../server/monitoring/telemetry/time-buckets.ts';
+import { loadCodec } from '../src/codec/load-node.ts';
+import { bundledFleet } from '../src/device-sim/online/bundled-fleet.ts';
+import { SocketDevice } from '../src/device-sim/online/socket-device.ts';
+import { freePort } from '../tests/free-port.ts';
+import { benchSerial, seedBenchDevices, seedChartRollups } from './telemetry-seed.ts';
+import { benchPostgres } from './throwaway-postgres.ts';
+
+const { values: args } = parseArgs({
+  options: {
+    seconds: { type: 'string', default: '300' },
+    devices: { type: 'string', default: '10000' },
+    probes: { type: 'string', default: '100' },
+    'chart-devices': { type: 'string', default: '1000' },
+    'chart-days': { type: 'string', default: '30' },
+    'chart-requests': { type: 'string', default: '300' },
+  },
+});
+const SECONDS = Number(args.seconds);
+const DEVICES = Number(args.devices);
+const PROBES = Math.min(Number(args.probes), DEVICES);
+const CHART_DEVICES = Math.min(Number(args['chart-devices']), DEVICES);
+const CHART_DAYS = Number(args['chart-days']);
+const CHART_REQUESTS = Number(args['chart-requests']);
+const INTERVAL_S = 10;
+const ROOT = new URL('..', import.meta.url).pathname;
+const figures: { name: string; value: number; unit: string }[] = [];
+
+const log = (line: string) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${line}`);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const quantile = (sorted: number[], q: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
+
+/** CPU seconds (user + system) of a process, from /proc. */
+function cpuSeconds(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+/** CPU seconds of each PostgreSQL process (the postmaster and its children), by pid. */
+function postgresCpu(): Map<number, number> {
+  const cpu = new Map<number, number>();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      if (stat.includes('(postgres)') || stat.includes('(postmaster)'))
+        cpu.set(Number(name), cpuSeconds(Number(name)));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return cpu;
+}
+
+/** CPU seconds PostgreSQL spent between two looks (a process that ended meanwhile is not counted). */
+function postgresCpuSince(before: Map<number, number>): number {
+  let total = 0;
+  for (const [pid, seconds] of postgresCpu()) total += seconds - (before.get(pid) ?? 0);
+  return total;
+}
+
+function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; port: number }> {
+  return freePort().then(
+    (port) =>
+      new Promise((resolve, reject) => {
+        const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+          cwd: ROOT,
+          env: { ...process.env, ...env, PORT: String(port) },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
+        let output = '';
+        const read = (chunk: Buffer) => {
+          output += chunk.toString();
+          if (output.includes('Fleet Manager listening on')) resolve({ child, port });
+        };
+        child.stdout?.on('data', read);
+        child.stderr?.on('data', (chunk: Buffer) => {
+          read(chunk);
+          const text = chunk.toString();
+          if (/failed|error/i.test(text)) process.stderr.write(`[server] ${text}`);
+        });
+        child.once('exit', (code) => reject(new Error(`server exited (${code}):\n${output}`)));
+      }),
+  );
+}
+
+/** Sign in as the bench's installer and answer a monitoring access token. */
+async function monitoringToken(base: string): Promise<string> {
+  const headers = { 'content-type': 'application/json', 'api-key': 'dev-api-key' };
+  const login = await fetch(`${base}/config/auth/v2/login`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ main_email: 'installer@solarpros.example', password: 'Installer#2026' }),
+  });
+  const { access_token } = (await login.json()) as { access_token: string };
+  const monitoring = await fetch(`${base}/monitoring/auth/v2/configurator-login`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ username: 'installer@solarpros.example', access_token }),
+  });
+  return ((await monitoring.json()) as { access_token: string }).access_token;
+}
+
+async function main(): Promise<void> {
+  log(
+    `load average at start: ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  );
+  const postgres = await benchPostgres();
+  const admin = new pg.Client({ connectionString: postgres.url });
+  await admin.connect();
+  const dbName = `fleet_bench_${randomBytes(4).toString('hex')}`;
+  const replayName = `${dbName}_replay`;
+  await admin.query(`CREATE DATABASE ${dbName}`);
+  await admin.query(`CREATE DATABASE ${replayName}`);
+  const urlOf = (name: string) => {
+    const url = new URL(postgres.url);
+    url.pathname = `/${name}`;
+    return url.toString();
+  };
+  const dataDir = mkdtempSync(join(tmpdir(), 'fleet-bench-telemetry-'));
+  const children: ChildProcess[] = [];
+  const probes: SocketDevice[] = [];
+  try {
+    const server = await startServer({
+      DATABASE_URL: urlOf(dbName),
+      DATA_DIR: dataDir,
+      SEED_DEMO: '1',
+      SIMULATED_DEVICES: '0',
+      TRUST_PROXY: '1',
+      TELEMETRY_INTERVAL_S: String(INTERVAL_S),
+      LOGIN_LIMIT_PER_ACCOUNT: '1000000',
+      LOGIN_LIMIT_PER_ADDRESS: '1000000',
+    });
+    children.push(server.child);
+    const base = `http://127.0.0.1:${server.port}`;
+    const db = new pg.Client({ connectionString: urlOf(dbName) });
+    await db.connect();
+    const secret = randomBytes(32).toString('base64url');
+    const ids = await seedBenchDevices(db, DEVICES, secret);
+    const idOf = new Map(ids.map((id, i) => [benchSerial(i), id]));
+    log(`${DEVICES} devices registered on ${Math.ceil(DEVICES / 10)} sites`);
+
+    // The simulated devices, in one process of their own; the last PROBES in this one, timed.
+    const simulated = DEVICES - PROBES;
+    const url = `ws://127.0.0.1:${server.port}/config/service-comms/devices/ws`;
+    let stats = { telemetrySent: 0 };
+    if (simulated > 0) {
+      const sim = spawn(
+        process.execPath,
+        [
+          '--import',
+          'tsx',
+          'src/device-sim/online/simulate-cli.ts',
+          '--count',
+          String(simulated),
+          '--serial',
+          benchSerial(0),
+          '--model',
+          'HX-5000',
+          '--secret',
+          secret,
+          '--url',
+          url,
+          '--stats',
+          '--spread-addresses',
+        ],
+        {
+          cwd: ROOT,
+          env: { ...process.env, TELEMETRY_INTERVAL_S: String(INTERVAL_S) },
+          stdio: ['ignore', 'pipe', 'inherit'],
+        },
+      );
+      children.push(sim);
+      createInterface({ input: sim.stdout }).on('line', (line) => {
+        if (line.startsWith('{')) stats = JSON.parse(line) as typeof stats;
+      });
+    }
+    const fleet = await bundledFleet();
+    /** Send times of each probe's readings not yet stored: device time (s) and when it went. */
+    const pending = new Map<number, { second: number; at: number }[]>();
+    const latencies: number[] = [];
+    let measuring = false;
+    let probeSent = 0;
+    for (let k = 0; k < PROBES; k++) {
+      const serial = benchSerial(simulated + k);
+      const device = fleet.device(serial);
+      const id = idOf.get(serial) ?? 0;
+      pending.set(id, []);
+      const probe = new SocketDevice({
+        url,
+        serialNumber: serial,
+        modelId: 'HX-5000',
+        secret,
+        log: () => {},
+        firstTelemetryMs: Math.random() * INTERVAL_S * 1000,
+        headers: { 'x-forwarded-for': `10.250.${k >> 8}.${k & 255}` },
+        device: {
+          request: (frame) => device.request(frame),
+          connect: () => device.connect(),
+          disconnect: () => device.disconnect(),
+          liveValuesFrame: () => {
+            const frame = device.liveValuesFrame();
+            probeSent += 1;
+            if (measuring)
+              pending.get(id)?.push({ second: Math.floor(Date.now() / 1000), at: performance.now() });
+            return frame;
+          },
+        },
+      });
+      probe.start();
+      probes.push(probe);
+    }
+    // A batch committed: when a probe's reading is stored, its time from message to stored is known.
+    const listener = new pg.Client({ connectionString: urlOf(dbName) });
+    await listener.connect();
+    const probeIds = [...pending.keys()];
+    let looking = false;
+    listener.on('notification', () => {
+      if (looking || !measuring) return;
+      looking = true;
+      const now = performance.now();
+      db.query<{ device_id: number; t: number }>(
+        `SELECT device_id, extract(epoch FROM max(device_time))::float8 AS t FROM telemetry_raw
+         WHERE device_id = ANY($1::int[]) AND device_time > now() - interval '2 minutes' GROUP BY device_id`,
+        [probeIds],
+      )
+        .then((result) => {
+          for (const row of result.rows) {
+            const queue = pending.get(row.device_id) ?? [];
+            while (queue.length > 0 && (queue[0]?.second ?? Number.POSITIVE_INFINITY) <= row.t)
+              latencies.push(now - (queue.shift()?.at ?? now));
+          }
+        })
+        .finally(() => {
+          looking = false;
+        });
+    });
+    await listener.query(`LISTEN ${READINGS_CHANNEL}`);
+
+    const connectStart = Date.now();
+    for (;;) {
+      const online = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM device_presence');
+      const n = online.rows[0]?.n ?? 0;
+      if (n >= DEVICES) break;
+      if (Date.now() - connectStart > 15 * 60_000)
+        throw new Error(`only ${n} of ${DEVICES} devices connected`);
+      await sleep(2000);
+    }
+    const connectSeconds = (Date.now() - connectStart) / 1000;
+    log(`all ${DEVICES} devices online after ${connectSeconds.toFixed(1)} s; one interval to settle`);
+    await sleep(INTERVAL_S * 1000);
+
+    const storedNow = async () =>
+      (
+        await db.query<{ n: number }>(
+          'SELECT coalesce(sum(count), 0)::int AS n FROM telemetry_counts WHERE kind = $1',
+          ['stored'],
+        )
+      ).rows[0]?.n ?? 0;
+    const startStored = await storedNow();
+    const cpu0 = {
+      server: cpuSeconds(server.child.pid ?? 0),
+      sim: cpuSeconds(children[1]?.pid ?? 0),
+      pg: postgresCpu(),
+    };
+    const t0 = Date.now();
+    measuring = true;
+    log(`measuring for ${SECONDS} s`);
+    for (let left = SECONDS; left > 0; left -= 30) {
+      await sleep(Math.min(30, left) * 1000);
+      const sorted = [...latencies].sort((a, b) => a - b);
+      log(
+        `  ${Math.round((Date.now() - t0) / 1000)} s: ${(await storedNow()) - startStored} stored, p99 so far ${quantile(sorted, 0.99).toFixed(0)} ms`,
+      );
+    }
+    measuring = false;
+    const elapsed = (Date.now() - t0) / 1000;
+    const storedInWindow = (await storedNow()) - startStored;
+    const cpu = {
+      server: (cpuSeconds(server.child.pid ?? 0) - cpu0.server) / elapsed,
+      sim: (cpuSeconds(children[1]?.pid ?? 0) - cpu0.sim) / elapsed,
+      pg: postgresCpuSince(cpu0.pg) / elapsed,
+    };
+
+    // Stop the devices and wait for what they sent to be written.
+    const simExit = children[1]
+      ? new Promise((resolve) => children[1]?.once('exit', resolve))
+      : Promise.resolve();
+    children[1]?.kill('SIGTERM');
+    await Promise.all(probes.map((probe) => probe.stop()));
+    await simExit;
+    let stored = -1;
+    for (;;) {
+      await sleep(2000);
+      const now = await db.query<{ n: number }>(
+        'SELECT count(*)::int AS n FROM telemetry_raw WHERE device_id = ANY($1::int[])',
+        [ids],
+      );
+      const n = now.rows[0]?.n ?? 0;
+      if (n === stored) break;
+      stored = n;
+    }
+    const counts = await db.query<{ kind: string; n: number }>(
+      'SELECT kind, sum(count)::int AS n FROM telemetry_counts GROUP BY kind ORDER BY kind',
+    );
+    const count = (kind: string) => counts.rows.find((row) => row.kind === kind)?.n ?? 0;
+    const sent = stats.telemetrySent + probeSent;
+    const refused = counts.rows
+      .filter((row) => !['stored', 'duplicate', 'clock_ahead'].includes(row.kind))
+      .reduce((n, row) => n + row.n, 0);
+    const lost = sent - stored - refused - count('duplicate');
+    const sorted = latencies.sort((a, b) => a - b);
+    log(`sent ${sent}, stored ${stored}, refused ${refused}, duplicates ${count('duplicate')}, lost ${lost}`);
+    log(`counts: ${counts.rows.map((row) => `${row.kind} ${row.n}`).join(', ')}`);
+    log(
+      `message → stored (${sorted.length} probe readings): p50 ${quantile(sorted, 0.5).toFixed(0)} ms, p99 ${quantile(sorted, 0.99).toFixed(0)} ms, max ${(sorted.at(-1) ?? 0).toFixed(0)} ms`,
+    );
+    log(
+      `stored ${(storedInWindow / elapsed).toFixed(0)} readings/s during the window; CPU: server ${(cpu.server * 100).toFixed(0)} %, devices ${(cpu.sim * 100).toFixed(0)} %, PostgreSQL ${(cpu.pg * 100).toFixed(0)} % of one core`,
+    );
+    figures.push(
+      { name: 'devices', value: DEVICES, unit: 'devices' },
+      { name: 'connect.all', value: Number(connectSeconds.toFixed(1)), unit: 's' },
+      { name: 'sent', value: sent, unit: 'readings' },
+      { name: 'stored', value: stored, unit: 'readings' },
+      { name: 'refused', value: refused, unit: 'readings' },
+      { name: 'lost', value: lost, unit: 'readings' },
+      { name: 'ingest.rate', value: Math.round(storedInWindow / elapsed), unit: 'readings/s' },
+      { name: 'message-to-stored.p50', value: Math.round(quantile(sorted, 0.5)), unit: 'ms' },
+      { name: 'message-to-stored.p99', value: Math.round(quantile(sorted, 0.99)), unit: 'ms' },
+      { name: 'message-to-stored.max', value: Math.round(sorted.at(-1) ?? 0), unit: 'ms' },
+      { name: 'cpu.server', value: Math.round(cpu.server * 100), unit: '% of a core' },
+      { name: 'cpu.devices', value: Math.round(cpu.sim * 100), unit: '% of a core' },
+      { name: 'cpu.postgres', value: Math.round(cpu.pg * 100), unit: '% of a core' },
+    );
+    await listener.end();
+
+    await replayAndCopy(db, urlOf(replayName), ids, postgres.local);
+
+    // The chart: 30 days of one device's power, among CHART_DEVICES devices × CHART_DAYS days of rollups.
+    log(`seeding ${CHART_DAYS} days of rollups for ${CHART_DEVICES} devices`);
+    const kysely = openDatabase({ url: urlOf(dbName) }, 2);
+    await ensurePartitions(kysely, Date.now() - (CHART_DAYS + 1) * 86_400_000, Date.now());
+    await kysely.destroy();
+    const chartIds = ids.slice(0, CHART_DEVICES);
+    const seeded = await seedChartRollups(db, chartIds, CHART_DAYS, (done) => {
+      if (done % 200 === 0) log(`  ${done} devices`);
+    });
+    await db.query('ANALYZE telemetry_5m');
+    await db.query('ANALYZE telemetry_1d');
+    const rollupRows = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM telemetry_5m');
+    log(`${seeded} 5-minute rollups written (${rollupRows.rows[0]?.n} in the table)`);
+    const token = await monitoringToken(base);
+    for (const [name, days] of [
+      ['chart-30d', 30],
+      ['chart-24h', 1],
+      ['chart-1y', 365],
+    ] as const) {
+      const times: number[] = [];
+      let points = 0;
+      const requests = name === 'chart-30d' ? CHART_REQUESTS : Math.ceil(CHART_REQUESTS / 3);
+      for (let i = -20; i < requests; i++) {
+        const serial = benchSerial(Math.floor(Math.random() * CHART_DEVICES));
+        const to = new Date().toISOString();
+        const from = new Date(Date.now() - days * 86_400_000).toISOString();
+        const started = performance.now();
+        const answer = await fetch(
+          `${base}/monitoring/devices/${serial}/series?metric=pvPower&from=${from}&to=${to}`,
+          {
+            headers: { authorization: `Bearer ${token}`, 'accept-encoding': 'br, gzip' },
+          },
+        );
+        const body = (await answer.json()) as { points?: unknown[]; step?: string };
+        if (!answer.ok) throw new Error(`${name}: ${answer.status} ${JSON.stringify(body)}`);
+        if (i >= 0) {
+          times.push(performance.now() - started);
+          points = body.points?.length ?? 0;
+        }
+      }
+      times.sort((a, b) => a - b);
+      log(
+        `${name}: ${points} points, p50 ${quantile(times, 0.5).toFixed(1)} ms, p95 ${quantile(times, 0.95).toFixed(1)} ms, p99 ${quantile(times, 0.99).toFixed(1)} ms (${times.length} requests)`,
+      );
+      figures.push(
+        { name: `${name}.points`, value: points, unit: 'points' },
+        { name: `${name}.p50`, value: Number(quantile(times, 0.5).toFixed(1)), unit: 'ms' },
+        { name: `${name}.p95`, value: Number(quantile(times, 0.95).toFixed(1)), unit: 'ms' },
+      );
+    }
+    await db.end();
+  } finally {
+    await Promise.all(probes.map((probe) => probe.stop()));
+    for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
+    await Promise.all(
+      children.map((child) => (child.exitCode === null ? new Promise((r) => child.once('exit', r)) : null)),
+    );
+    await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch(() => {});
+    await admin.query(`DROP DATABASE IF EXISTS ${replayName} WITH (FORCE)`).catch(() => {});
+    await admin.end();
+    postgres.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+  log(
+    `load average at the end: ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  );
+  for (const figure of figures) console.log(JSON.stringify(figure));
+}
+
+/**
+ * The store path at full speed beside a bare COPY, on the same rows in a database of their own:
+ * every reading the run stored, fed through storeBatch (raw rows, rollups, latest) in batches of
+ * 2,000 as fast as it takes them; then the same raw rows with COPY into a table of the same key.
+ */
+async function replayAndCopy(
+  run: pg.Client,
+  replayUrl: string,
+  ids: number[],
+  local: boolean,
+): Promise<void> {
+  const replay = openDatabase({ url: replayUrl }, 4);
+  await migrate(replay);
+  await seedDemo(replay, { N: 1024, r: 8, p: 1 });
+  const client = new pg.Client({ connectionString: replayUrl });
+  await client.connect();
+  await seedBenchDevices(client, ids.length, 'replay-secret-not-used');
+  const rows = await run.query<{
+    device_id: number;
+    t: number;
+    r: number;
+    flags: number;
+    vals: Record<string, number>;
+  }>(
+    `SELECT device_id, (extract(epoch FROM device_time) * 1000)::float8 AS t,
+            (extract(epoch FROM received_at) * 1000)::float8 AS r, flags, vals
+     FROM telemetry_raw WHERE device_id = ANY($1::int[]) ORDER BY received_at`,
+    [ids],
+  );
+  const readings: Reading[] = rows.rows.map((row) => ({
+    deviceId: row.device_id,
+    serial: '',
+    modelId: 'HX-5000',
+    deviceTime: Math.round(row.t),
+    receivedAt: Math.round(row.r),
+    flags: row.flags,
+    values: row.vals,
+  }));
+  if (readings.length === 0) return;
+  const times = readings.map((r) => r.deviceTime);
+  await ensurePartitions(replay, Math.min(...times), Math.max(...times));
+  const catalogue = new ProductCatalogue(await loadCodec(), 'public');
+  await catalogue.load();
+  const days = new DayClock('UTC');
+  const started = performance.now();
+  for (let i = 0; i < readings.length; i += 2000)
+    await storeBatch(replay, readings.slice(i, i + 2000), (model) => catalogue.product(model)?.spec, days);
+  const storeRate = readings.length / ((performance.now() - started) / 1000);
+  log(
+    `store path (raw + rollups + latest), ${readings.length} readings in batches of 2,000: ${storeRate.toFixed(0)} readings/s`,
+  );
+  figures.push({ name: 'store-path.rate', value: Math.round(storeRate), unit: 'readings/s' });
+  if (!local) {
+    log('bare COPY skipped: it needs a PostgreSQL of its own (unset DATABASE_URL)');
+  } else {
+    const file = join(tmpdir(), `fleet-bench-copy-${randomBytes(4).toString('hex')}.copy`);
+    await run.query(
+      `COPY (SELECT device_id, device_time, received_at, flags, vals FROM telemetry_raw WHERE device_id = ANY('{${ids.join(',')}}'::int[])) TO '${file}'`,
+    );
+    await client.query('CREATE TABLE copy_target (LIKE telemetry_raw INCLUDING ALL)');
+    const copyStarted = performance.now();
+    await client.query(`COPY copy_target FROM '${file}'`);
+    const copyRate = readings.length / ((performance.now() - copyStarted) / 1000);
+    rmSync(file, { force: true });
+    log(
+      `bare COPY of the same ${readings.length} raw rows into a table of the same key: ${copyRate.toFixed(0)} rows/s (store path: ${((storeRate / copyRate) * 100).toFixed(0)} % of it)`,
+    );
+    figures.push(
+      { name: 'bare-copy.rate', value: Math.round(copyRate), unit: 'rows/s' },
+      { name: 'store-path.vs-copy', value: Number((storeRate / copyRate).toFixed(3)), unit: 'ratio' },
+    );
+  }
+  await client.end();
+  await replay.destroy();
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

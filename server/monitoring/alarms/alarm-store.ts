@@ -1,0 +1,317 @@
+import { type Kysely, sql, type Transaction } from 'kysely';
+import { createActor, type InspectionEvent } from 'xstate';
+import type { Database } from '../../db/schema.ts';
+import type { Mailer } from '../../mail/mailer.ts';
+import type { ProductCatalogue } from '../telemetry/product-catalogue.ts';
+import type { Reading } from '../telemetry/read-frame.ts';
+import {
+  type AlarmLifecycleEvent,
+  type AlarmLifecycleState,
+  alarmLifecycleMachine,
+} from './alarm-lifecycle-machine.ts';
+import { type AlarmNews, queueAlarmMail } from './alarm-mail.ts';
+import { type AlarmCondition, alarmConditions, OFFLINE_RULE, offlineCondition } from './alarm-rules.ts';
+
+/** An alarm row as the lifecycle needs it. */
+interface OpenAlarm {
+  id: number;
+  device_id: number;
+  rule: string;
+  state: AlarmLifecycleState;
+  raised_at: Date;
+  acknowledged_by: number | null;
+  acknowledged_at: Date | null;
+  ack_note: string | null;
+}
+
+const ms = (date: Date | null) => (date === null ? null : new Date(date).getTime());
+
+/** The stored alarm as a snapshot of the lifecycle machine, so the machine decides what may follow. */
+function snapshotOf(row: OpenAlarm) {
+  return alarmLifecycleMachine.resolveState({
+    value: row.state,
+    context: {
+      raisedAt: new Date(row.raised_at).getTime(),
+      acknowledgedBy: row.acknowledged_by,
+      acknowledgedAt: ms(row.acknowledged_at),
+      note: row.ack_note,
+      clearedAt: null,
+    },
+  });
+}
+
+export interface AlarmServiceOptions {
+  db: Kysely<Database>;
+  mailer: Mailer;
+  catalogue: ProductCatalogue;
+  offlineAfterS: number;
+}
+
+/** What acknowledging answered: done, or refused by the lifecycle (not active any more). */
+export type AcknowledgeResult = { ok: true } | { ok: false; state: AlarmLifecycleState };
+
+/**
+ * Alarms: raised by rules (the catalogue's codes, bits and limits on each device's newest reading;
+ * silence past `ALARM_OFFLINE_AFTER_S`), moved through their lifecycle by the lifecycle machine,
+ * every transition stored with its time in the transaction that makes it, with its mail. At most
+ * one alarm per device and rule is open: the database's unique index decides when several
+ * processes raise the same alarm at once, and a transition applies only to the state it was
+ * computed from.
+ */
+export class AlarmService {
+  private sweeper: NodeJS.Timeout | undefined;
+  private readonly startedAt = Date.now();
+  /** Sees every step of the lifecycle machine (the model-based tests' coverage); none by default. */
+  inspect: ((event: InspectionEvent) => void) | undefined;
+
+  constructor(private readonly options: AlarmServiceOptions) {}
+
+  /** The state a new alarm starts in: the lifecycle machine's initial state. */
+  private initialState(raisedAt: number): AlarmLifecycleState {
+    const actor = createActor(alarmLifecycleMachine, { input: { raisedAt }, inspect: this.inspect });
+    actor.start();
+    const state = actor.getSnapshot().value as AlarmLifecycleState;
+    actor.stop();
+    return state;
+  }
+
+  /** The lifecycle machine, restored in the stored state, given one event: the snapshot it ends in. */
+  private lifecycle(row: OpenAlarm, event: AlarmLifecycleEvent) {
+    const actor = createActor(alarmLifecycleMachine, {
+      snapshot: snapshotOf(row),
+      input: { raisedAt: new Date(row.raised_at).getTime() },
+      inspect: this.inspect,
+    });
+    actor.start();
+    actor.send(event);
+    const after = actor.getSnapshot();
+    actor.stop();
+    return after;
+  }
+
+  /**
+   * Apply a lifecycle event to a stored alarm. Answers the state the machine moved to, or
+   * undefined when the machine refuses the event in that state, or the alarm changed meanwhile.
+   */
+  private async apply(
+    trx: Transaction<Database>,
+    row: OpenAlarm,
+    event: AlarmLifecycleEvent,
+    news: AlarmNews[],
+  ): Promise<AlarmLifecycleState | undefined> {
+    const after = this.lifecycle(row, event);
+    if (after.value === row.state) return undefined;
+    const state = after.value as AlarmLifecycleState;
+    const { context } = after;
+    const updated = await trx
+      .updateTable('alarms')
+      .set({
+        state,
+        acknowledged_at: context.acknowledgedAt === null ? null : new Date(context.acknowledgedAt),
+        acknowledged_by: context.acknowledgedBy,
+        ack_note: context.note,
+        cleared_at: context.clearedAt === null ? null : new Date(context.clearedAt),
+      })
+      .where('id', '=', row.id)
+      .where('state', '=', row.state)
+      .returning('id')
+      .executeTakeFirst();
+    if (!updated) return undefined;
+    await trx
+      .insertInto('alarm_transitions')
+      .values({
+        alarm_id: row.id,
+        state,
+        at: new Date(event.at),
+        user_id: event.type === 'alarm.acknowledge' ? event.by : null,
+        note: event.type === 'alarm.acknowledge' ? event.note : null,
+      })
+      .onConflict((oc) => oc.columns(['alarm_id', 'state']).doNothing())
+      .execute();
+    news.push({ alarmId: row.id, state, at: event.at });
+    return state;
+  }
+
+  /** Raise new alarms (those already open are left as they are); answers their news. */
+  private async raise(
+    trx: Transaction<Database>,
+    raising: { deviceId: number; condition: AlarmCondition; at: number }[],
+    news: AlarmNews[],
+  ): Promise<void> {
+    if (raising.length === 0) return;
+    const raised = await sql<{ id: number; raised_at: Date }>`
+      INSERT INTO alarms (device_id, rule, kind, severity, message, value, state, raised_at)
+      SELECT * FROM unnest(
+        ${raising.map((r) => r.deviceId)}::int[], ${raising.map((r) => r.condition.rule)}::text[],
+        ${raising.map((r) => r.condition.kind)}::text[], ${raising.map((r) => r.condition.severity)}::text[],
+        ${raising.map((r) => r.condition.message)}::text[], ${raising.map((r) => r.condition.value)}::float8[],
+        ${raising.map((r) => this.initialState(r.at))}::text[],
+        ${raising.map((r) => new Date(r.at).toISOString())}::timestamptz[])
+      ON CONFLICT (device_id, rule) WHERE state <> 'cleared' DO NOTHING
+      RETURNING id, raised_at`.execute(trx);
+    await this.recordRaised(trx, raised.rows, news);
+  }
+
+  private async recordRaised(
+    trx: Transaction<Database>,
+    rows: { id: number; raised_at: Date }[],
+    news: AlarmNews[],
+  ): Promise<void> {
+    if (rows.length === 0) return;
+    await trx
+      .insertInto('alarm_transitions')
+      .values(rows.map((row) => ({ alarm_id: row.id, state: 'active' as const, at: row.raised_at })))
+      .execute();
+    for (const row of rows)
+      news.push({ alarmId: row.id, state: 'active', at: new Date(row.raised_at).getTime() });
+  }
+
+  /** Run `work` in a transaction with its news, queue the news's mail in it, then wake the mailer. */
+  private async withNews<T>(work: (trx: Transaction<Database>, news: AlarmNews[]) => Promise<T>): Promise<T> {
+    const news: AlarmNews[] = [];
+    const result = await this.options.db.transaction().execute(async (trx) => {
+      const value = await work(trx, news);
+      await queueAlarmMail(trx, this.options.mailer, news);
+      return value;
+    });
+    if (news.length > 0) this.options.mailer.kick();
+    return result;
+  }
+
+  /**
+   * After a batch of readings was stored: a device that reported is not offline, and each device's
+   * newest reading (when it is the newest stored) raises the conditions it meets and clears the
+   * open alarms whose condition it no longer meets.
+   */
+  async afterReadings(fresh: readonly Reading[]): Promise<void> {
+    const newest = new Map<number, Reading>();
+    for (const reading of fresh) {
+      const known = newest.get(reading.deviceId);
+      if (!known || reading.deviceTime > known.deviceTime) newest.set(reading.deviceId, reading);
+    }
+    const ids = [...newest.keys()];
+    if (ids.length === 0) return;
+    await this.withNews(async (trx, news) => {
+      const latest = await trx
+        .selectFrom('telemetry_latest')
+        .select(['device_id', 'device_time'])
+        .where('device_id', 'in', ids)
+        .execute();
+      const latestAt = new Map(latest.map((row) => [row.device_id, new Date(row.device_time).getTime()]));
+      const open = await this.openAlarms(trx, ids);
+      const raising: { deviceId: number; condition: AlarmCondition; at: number }[] = [];
+      for (const [deviceId, reading] of newest) {
+        const mine = open.filter((row) => row.device_id === deviceId);
+        for (const row of mine.filter((r) => r.rule === OFFLINE_RULE))
+          await this.apply(trx, row, { type: 'alarm.clear', at: reading.receivedAt }, news);
+        // A reading that arrived late says nothing about now.
+        if (reading.deviceTime < (latestAt.get(deviceId) ?? 0)) continue;
+        const spec = this.options.catalogue.product(reading.modelId)?.spec;
+        if (!spec) continue;
+        const rules = new Set(mine.map((r) => r.rule));
+        const holding = alarmConditions(spec, reading.values, rules);
+        const held = new Set(holding.map((c) => c.rule));
+        for (const row of mine)
+          if (row.rule !== OFFLINE_RULE && !held.has(row.rule))
+            await this.apply(trx, row, { type: 'alarm.clear', at: reading.receivedAt }, news);
+        for (const condition of holding)
+          if (!rules.has(condition.rule)) raising.push({ deviceId, condition, at: reading.receivedAt });
+      }
+      await this.raise(trx, raising, news);
+    });
+  }
+
+  private async openAlarms(trx: Transaction<Database>, deviceIds: number[]): Promise<OpenAlarm[]> {
+    return trx
+      .selectFrom('alarms')
+      .select([
+        'id',
+        'device_id',
+        'rule',
+        'state',
+        'raised_at',
+        'acknowledged_by',
+        'acknowledged_at',
+        'ack_note',
+      ])
+      .where('device_id', 'in', deviceIds)
+      .where('state', '<>', 'cleared')
+      .execute() as Promise<OpenAlarm[]>;
+  }
+
+  /**
+   * Raise the offline alarm of every device whose last reading came more than
+   * `ALARM_OFFLINE_AFTER_S` before `now` and that has none open. Answers how many were raised.
+   */
+  async sweepOffline(now: number): Promise<number> {
+    const condition = offlineCondition(this.options.offlineAfterS);
+    const cutoff = new Date(now - this.options.offlineAfterS * 1000).toISOString();
+    return this.withNews(async (trx, news) => {
+      const raised = await sql<{ id: number; raised_at: Date }>`
+        INSERT INTO alarms (device_id, rule, kind, severity, message, value, state, raised_at)
+        SELECT l.device_id, ${condition.rule}, ${condition.kind}, ${condition.severity}, ${condition.message},
+               NULL, ${this.initialState(now)}, ${new Date(now).toISOString()}::timestamptz
+        FROM telemetry_latest l
+        WHERE l.received_at < ${cutoff}::timestamptz
+        ON CONFLICT (device_id, rule) WHERE state <> 'cleared' DO NOTHING
+        RETURNING id, raised_at`.execute(trx);
+      await this.recordRaised(trx, raised.rows, news);
+      return raised.rows.length;
+    });
+  }
+
+  /**
+   * Acknowledge an alarm with a note, as the lifecycle allows (only an active alarm). The caller
+   * has checked that the person sees the alarm's device.
+   */
+  async acknowledge(
+    alarmId: number,
+    by: { id: number; name: string },
+    note: string,
+    now = Date.now(),
+  ): Promise<AcknowledgeResult> {
+    return this.withNews(async (trx, news) => {
+      const row = (await trx
+        .selectFrom('alarms')
+        .select([
+          'id',
+          'device_id',
+          'rule',
+          'state',
+          'raised_at',
+          'acknowledged_by',
+          'acknowledged_at',
+          'ack_note',
+        ])
+        .where('id', '=', alarmId)
+        .forUpdate()
+        .executeTakeFirstOrThrow()) as OpenAlarm;
+      const state = await this.apply(trx, row, { type: 'alarm.acknowledge', by: by.id, at: now, note }, news);
+      for (const item of news) item.by = { name: by.name };
+      return state ? { ok: true } : { ok: false, state: row.state };
+    });
+  }
+
+  /**
+   * Look for silent devices every third of `ALARM_OFFLINE_AFTER_S` (at most every 30 s). Not in the
+   * first `ALARM_OFFLINE_AFTER_S` after start: after the service itself was down, devices need that
+   * long to report again, and would all look silent.
+   */
+  start(): void {
+    const after = this.options.offlineAfterS;
+    const every = Math.max(1, Math.min(30, Math.floor(after / 3))) * 1000;
+    this.sweeper = setInterval(() => {
+      const now = Date.now();
+      if (now - this.startedAt < after * 1000) return;
+      this.sweepOffline(now).catch((error: unknown) =>
+        console.error('[alarms] offline sweep failed:', error),
+      );
+    }, every);
+    this.sweeper.unref();
+  }
+
+  stop(): void {
+    if (this.sweeper) clearInterval(this.sweeper);
+    this.sweeper = undefined;
+  }
+}

@@ -1,0 +1,137 @@
+import { Hono } from 'hono';
+import {
+  type DeviceStatus,
+  deviceSeriesQuerySchema,
+  deviceStatusPageSchema,
+  deviceStatusQuerySchema,
+  type LatestReading,
+  latestReadingSchema,
+  type Series,
+  serialParamsSchema,
+  seriesSchema,
+} from '../../contracts/monitoring.ts';
+import type { Page } from '../../contracts/page.ts';
+import type { ServerContext } from '../context.ts';
+import type { AuthVariables } from '../http/guards.ts';
+import { validate } from '../http/validate.ts';
+import { describeRoute } from '../openapi/route-notes.ts';
+import { deviceStatusPage } from './device-status.ts';
+import { liveRoute } from './live-route.ts';
+import { requireMetric, requireVisibleDevice, visibleSites } from './monitoring-scope.ts';
+import { chooseStep, rawPoints, rollupPoints } from './series.ts';
+import { READING_FLAGS } from './telemetry/read-frame.ts';
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** A device's telemetry: its state among the caller's devices, its latest reading, its series, its live stream. */
+export function deviceRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariables }> {
+  const app = new Hono<{ Variables: AuthVariables }>();
+  const { db } = ctx;
+
+  app.get(
+    '/devices',
+    describeRoute({
+      summary: 'The devices the caller sees with their state: online, last seen, open alarms',
+      tag: 'monitoring',
+      responses: { 200: { description: 'A page of devices, by site', schema: deviceStatusPageSchema } },
+    }),
+    validate('query', deviceStatusQuerySchema),
+    async (c) => {
+      const page: Page<DeviceStatus> = await deviceStatusPage(
+        ctx,
+        visibleSites(ctx, c.get('principal')),
+        c.req.valid('query'),
+      );
+      return c.json(page);
+    },
+  );
+
+  app.get(
+    '/devices/:serial/latest',
+    describeRoute({
+      summary: "A device's newest stored reading: telemetry and status values with their units",
+      tag: 'monitoring',
+      responses: {
+        200: { description: 'The latest reading (receivedAt null: none yet)', schema: latestReadingSchema },
+        404: { description: 'No such device, or the caller may not see it' },
+      },
+    }),
+    validate('param', serialParamsSchema),
+    async (c) => {
+      const device = await requireVisibleDevice(ctx, c.get('principal'), c.req.valid('param').serial);
+      const [row, holder] = await Promise.all([
+        db.selectFrom('telemetry_latest').selectAll().where('device_id', '=', device.id).executeTakeFirst(),
+        ctx.comms.presence.holderOf(device.serial),
+      ]);
+      const metrics = device.product?.spec?.metrics ?? [];
+      const body: LatestReading = {
+        serial: device.serial,
+        modelId: device.modelId,
+        online: holder !== undefined,
+        receivedAt: row ? iso(new Date(row.received_at).getTime()) : null,
+        deviceTime: row ? iso(new Date(row.device_time).getTime()) : null,
+        clockAhead: row ? (row.flags & READING_FLAGS.clockAhead) !== 0 : false,
+        values: row?.vals ?? {},
+        units: Object.fromEntries(metrics.map((m) => [m.name, m.unit])),
+      };
+      c.header('Cache-Control', 'no-store');
+      return c.json(body);
+    },
+  );
+
+  app.get(
+    '/devices/:serial/series',
+    describeRoute({
+      summary: 'One metric of a device over a time range, at a step giving at most about 2,000 points',
+      tag: 'monitoring',
+      responses: {
+        200: {
+          description:
+            'Points [epoch ms, value]: readings (raw), or per step the average (an energy counter: its increase)',
+          schema: seriesSchema,
+        },
+        404: { description: 'No such device, or the caller may not see it' },
+      },
+    }),
+    validate('param', serialParamsSchema),
+    validate('query', deviceSeriesQuerySchema),
+    async (c) => {
+      const device = await requireVisibleDevice(ctx, c.get('principal'), c.req.valid('param').serial);
+      const query = c.req.valid('query');
+      const metric = requireMetric(device, query.metric);
+      const step = chooseStep(
+        query.from,
+        query.to,
+        ctx.env.TELEMETRY_INTERVAL_S,
+        ['raw', '5min', '1h', '1day'],
+        query.step,
+      );
+      const points =
+        step === 'raw'
+          ? await rawPoints(db, device.id, metric.name, query.from, query.to)
+          : await rollupPoints(
+              db,
+              ctx.monitoring.days,
+              [{ deviceId: device.id, metric: metric.name }],
+              step,
+              metric.counter ? 'increase' : 'average',
+              'sum',
+              query.from,
+              query.to,
+            );
+      const body: Series = {
+        metric: metric.name,
+        unit: metric.unit,
+        step,
+        values: step === 'raw' ? 'reading' : metric.counter ? 'increase' : 'average',
+        from: iso(query.from),
+        to: iso(query.to),
+        points,
+      };
+      return c.json(body);
+    },
+  );
+
+  app.route('/', liveRoute(ctx));
+  return app;
+}

@@ -1,0 +1,93 @@
+import { Hono } from 'hono';
+import {
+  type SiteMetric,
+  type SiteSeries,
+  siteParamsSchema,
+  siteSeriesQuerySchema,
+  siteSeriesSchema,
+} from '../../contracts/monitoring.ts';
+import { ROLE_UNITS } from '../../contracts/monitoring-terms.ts';
+import type { ServerContext } from '../context.ts';
+import type { AuthVariables } from '../http/guards.ts';
+import { validate } from '../http/validate.ts';
+import { describeRoute } from '../openapi/route-notes.ts';
+import { requireVisibleSite } from './monitoring-scope.ts';
+import { chooseStep, rollupPoints } from './series.ts';
+
+/** How a site adds its devices up: powers and energy summed, state of charge averaged. */
+const ACROSS: Record<SiteMetric, 'sum' | 'avg'> = {
+  production: 'sum',
+  consumption: 'sum',
+  grid: 'sum',
+  battery: 'sum',
+  soc: 'avg',
+  producedEnergy: 'sum',
+};
+
+/** A site's telemetry: its devices' metrics of one role, added up. */
+export function siteRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariables }> {
+  const app = new Hono<{ Variables: AuthVariables }>();
+
+  app.get(
+    '/sites/:siteId/series',
+    describeRoute({
+      summary:
+        "A site's power (production, consumption, grid, battery: its devices summed), state of charge (averaged) or produced energy (added) over a time range",
+      tag: 'monitoring',
+      responses: {
+        200: {
+          description: 'Points [epoch ms of the step, value], and how many devices report the metric',
+          schema: siteSeriesSchema,
+        },
+        404: { description: 'No such site, or the caller may not see it' },
+      },
+    }),
+    validate('param', siteParamsSchema),
+    validate('query', siteSeriesQuerySchema),
+    async (c) => {
+      const site = await requireVisibleSite(ctx, c.get('principal'), c.req.valid('param').siteId);
+      const query = c.req.valid('query');
+      const devices = await ctx.db
+        .selectFrom('devices')
+        .select(['id', 'model_id'])
+        .where('site_id', '=', site.id)
+        .execute();
+      // Each product names the item that plays the role (the catalogue's monitoring roles).
+      const series = devices.flatMap((device) => {
+        const metric = ctx.monitoring.catalogue.product(device.model_id)?.spec?.roles[query.metric];
+        return metric ? [{ deviceId: device.id, metric }] : [];
+      });
+      const step = chooseStep(
+        query.from,
+        query.to,
+        ctx.env.TELEMETRY_INTERVAL_S,
+        ['5min', '1h', '1day'],
+        query.step,
+      );
+      const energy = query.metric === 'producedEnergy';
+      const points = await rollupPoints(
+        ctx.db,
+        ctx.monitoring.days,
+        series,
+        step === 'raw' ? '5min' : step,
+        energy ? 'increase' : 'average',
+        ACROSS[query.metric],
+        query.from,
+        query.to,
+      );
+      const body: SiteSeries = {
+        siteId: site.id,
+        devices: series.length,
+        metric: query.metric,
+        unit: ROLE_UNITS[query.metric],
+        step,
+        values: energy ? 'increase' : ACROSS[query.metric] === 'sum' ? 'sum' : 'average',
+        from: new Date(query.from).toISOString(),
+        to: new Date(query.to).toISOString(),
+        points,
+      };
+      return c.json(body);
+    },
+  );
+  return app;
+}

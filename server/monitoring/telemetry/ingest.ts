@@ -1,0 +1,214 @@
+import { type Kysely, sql } from 'kysely';
+import type { TelemetryCount } from '../../../contracts/monitoring.ts';
+import { deviceTelemetrySchema } from '../../../contracts/service-comms.ts';
+import type { Database } from '../../db/schema.ts';
+import type { LogSummary } from '../../logging/log-summary.ts';
+import { ensurePartitions, oldestAccepted } from './partitions.ts';
+import type { ProductCatalogue } from './product-catalogue.ts';
+import { type FrameResult, type FrameSource, READING_FLAGS, type Reading, readFrame } from './read-frame.ts';
+import { addCounts, type StoredBatch, storeBatch } from './store-batch.ts';
+import { DAY_MS, type DayClock } from './time-buckets.ts';
+
+/** The NOTIFY channel that says a batch of readings was stored: `{"d": [device ids]}` (or null: any). */
+export const READINGS_CHANNEL = 'telemetry_readings';
+/** NOTIFY carries up to 8000 bytes: past this the ids are left out and listeners look at all they follow. */
+const MAX_NOTIFY_TEXT = 7000;
+/** Less than this after a device's last accepted message is more than one a second (with room for timer jitter). */
+export const MIN_SPACING_MS = 900;
+
+export interface IngestOptions {
+  db: Kysely<Database>;
+  catalogue: ProductCatalogue;
+  days: DayClock;
+  rawDays: number;
+  /** Tell the other processes through PostgreSQL NOTIFY (several processes); else only `stored`. */
+  notify: boolean;
+  /** Runs after each batch committed: alarms, the live stream of this process. */
+  stored?: (batch: StoredBatch) => Promise<void>;
+  log: LogSummary;
+  /** A batch is written this long after its first reading came (default 100 ms), or at `maxBatch`. */
+  flushMs?: number;
+  maxBatch?: number;
+  /** Readings waiting past this (the database is away) are dropped and counted. */
+  maxBacklog?: number;
+  now?: () => number;
+}
+
+/**
+ * Telemetry from device sockets into the database: each message is checked and decoded at once
+ * (refused ones are counted, never stored), then readings wait a moment and are written in
+ * batches, one transaction each (storeBatch), one batch at a time per process. A failed batch is
+ * tried again a second later with whatever came meanwhile; past `maxBacklog` waiting readings the
+ * newest are dropped and counted, so a database outage cannot fill the memory.
+ */
+export class TelemetryIngest {
+  private waiting: Reading[] = [];
+  private counts = new Map<TelemetryCount, number>();
+  private readonly lastAccepted = new Map<number, number>();
+  private readonly partitionDays = new Set<number>();
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private closed = false;
+  /** The work after stored batches (alarms), one batch at a time. */
+  private following: Promise<unknown> = Promise.resolve();
+  private readonly now: () => number;
+
+  constructor(private readonly options: IngestOptions) {
+    this.now = options.now ?? Date.now;
+  }
+
+  /** Count something refused or marked, to be written with the next batch. */
+  count(kind: TelemetryCount, by = 1): void {
+    this.counts.set(kind, (this.counts.get(kind) ?? 0) + by);
+    this.schedule();
+  }
+
+  /**
+   * A message of type `telemetry` from a device whose socket proved who it is. Checks it at once
+   * and queues the reading; never throws for anything the device sent.
+   */
+  accept(source: FrameSource, message: unknown, receivedAt = this.now()): void {
+    const outcome = this.check(source, message, receivedAt);
+    if (!outcome.ok) {
+      this.refuse(outcome.refused, source);
+      return;
+    }
+    this.lastAccepted.set(source.id, receivedAt);
+    if (outcome.reading.flags & READING_FLAGS.clockAhead) this.count('clock_ahead');
+    if (this.waiting.length >= (this.options.maxBacklog ?? 50_000)) {
+      this.refuse('dropped', source);
+      return;
+    }
+    this.waiting.push(outcome.reading);
+    this.schedule();
+  }
+
+  /**
+   * The message's reading, or why it is refused: its shape, its frame, then its spacing from the
+   * device's last accepted reading (a bad frame is refused for what is wrong with it and does not
+   * count towards the one a second).
+   */
+  private check(source: FrameSource, message: unknown, receivedAt: number): FrameResult {
+    const parsed = deviceTelemetrySchema.safeParse(message);
+    if (!parsed.success) return { ok: false, refused: 'malformed' };
+    const result = readFrame(
+      this.options.catalogue.codec,
+      this.options.catalogue.product(source.modelId),
+      source,
+      parsed.data.data,
+      receivedAt,
+      oldestAccepted(receivedAt, this.options.rawDays),
+    );
+    const last = this.lastAccepted.get(source.id);
+    if (result.ok && last !== undefined && receivedAt - last < MIN_SPACING_MS)
+      return { ok: false, refused: 'flood' };
+    return result;
+  }
+
+  /** The device's socket closed: its spacing starts afresh on its next socket. */
+  forget(deviceId: number): void {
+    this.lastAccepted.delete(deviceId);
+  }
+
+  private refuse(kind: TelemetryCount, source?: FrameSource): void {
+    this.count(kind);
+    this.options.log.note(
+      `[telemetry] refused ${kind}`,
+      `[telemetry] refused a message${source ? ` of ${source.serial}` : ''}: ${kind}`,
+    );
+  }
+
+  private schedule(delay = this.options.flushMs ?? 100): void {
+    if (this.timer || this.running || this.closed) return;
+    const full = this.waiting.length >= (this.options.maxBatch ?? 2000);
+    this.timer = setTimeout(() => this.run(), full ? 0 : delay);
+    this.timer.unref();
+  }
+
+  private run(): void {
+    this.timer = undefined;
+    this.running = this.write().finally(() => {
+      this.running = undefined;
+      if (this.waiting.length > 0 || this.counts.size > 0) this.schedule();
+    });
+  }
+
+  /** Write what waits now: one batch of readings with the counts so far. */
+  private async write(): Promise<void> {
+    const batch = this.waiting.splice(0, this.options.maxBatch ?? 2000);
+    const counts = this.counts;
+    this.counts = new Map();
+    const { db, days } = this.options;
+    try {
+      await this.partitionsFor(batch);
+      const stored = await storeBatch(
+        db,
+        batch,
+        (modelId) => this.options.catalogue.product(modelId)?.spec,
+        days,
+        async (trx, result) => {
+          counts.set('stored', (counts.get('stored') ?? 0) + result.fresh.length);
+          counts.set('duplicate', (counts.get('duplicate') ?? 0) + result.duplicates);
+          await addCounts(trx, days.dayOf(this.now()), counts);
+          if (this.options.notify && result.fresh.length > 0) await notifyStored(trx, result.fresh);
+        },
+      );
+      // Alarms and this process's streams follow, in batch order, without holding up the next batch.
+      if (stored.fresh.length > 0 && this.options.stored) {
+        const after = this.options.stored;
+        this.following = this.following
+          .then(() => after(stored))
+          .catch((error: unknown) => console.error('[telemetry] after a stored batch:', error));
+      }
+    } catch (error) {
+      // Nothing of the batch was written: it goes back in front, the counts with it.
+      this.waiting.unshift(...batch);
+      for (const [kind, n] of counts) if (kind !== 'stored' && kind !== 'duplicate') this.count(kind, n);
+      this.options.log.note(
+        '[telemetry] failed batches',
+        `[telemetry] a batch of ${batch.length} readings failed, trying again: ${(error as Error).message}`,
+      );
+      await new Promise((resolve) => setTimeout(resolve, 1000).unref());
+    }
+  }
+
+  /** Make sure the raw partitions of the batch's days exist (they are made ahead; this is the fallback). */
+  private async partitionsFor(batch: readonly Reading[]): Promise<void> {
+    const missing = [...new Set(batch.map((r) => Math.floor(r.deviceTime / DAY_MS)))].filter(
+      (day) => !this.partitionDays.has(day),
+    );
+    if (missing.length === 0) return;
+    await ensurePartitions(this.options.db, Math.min(...missing) * DAY_MS, Math.max(...missing) * DAY_MS);
+    for (const day of missing) this.partitionDays.add(day);
+  }
+
+  /** Write everything waiting, and what follows the batches (tests, shutdown). */
+  async flush(): Promise<void> {
+    for (
+      let round = 0;
+      round < 100 && (this.running || this.waiting.length > 0 || this.counts.size > 0);
+      round++
+    ) {
+      if (this.timer) clearTimeout(this.timer);
+      this.timer = undefined;
+      if (!this.running) this.run();
+      await this.running;
+    }
+    await this.following;
+  }
+
+  /** Write what waits and stop. */
+  async close(): Promise<void> {
+    await this.flush();
+    this.closed = true;
+    if (this.timer) clearTimeout(this.timer);
+  }
+}
+
+/** NOTIFY the stored devices' ids (delivered when the batch commits). */
+async function notifyStored(db: Kysely<Database>, fresh: readonly Reading[]): Promise<void> {
+  const ids = [...new Set(fresh.map((r) => r.deviceId))];
+  let payload = JSON.stringify({ d: ids });
+  if (payload.length > MAX_NOTIFY_TEXT) payload = JSON.stringify({ d: null });
+  await sql`SELECT pg_notify(${READINGS_CHANNEL}, ${payload})`.execute(db);
+}

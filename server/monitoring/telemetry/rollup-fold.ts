@@ -1,0 +1,97 @@
+import { type Kysely, sql } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import { addToHoursAndDays } from './rollup-steps.ts';
+import { type DayClock, FIVE_MINUTES_MS } from './time-buckets.ts';
+
+/** A 5-minute step is added to its day this long after it ends (readings in flight have landed). */
+export const FOLD_AFTER_MS = 60_000;
+
+interface FoldedRow {
+  device_id: number;
+  t: number;
+  metrics: string[];
+  n: number[];
+  total: number[];
+  min: (number | null)[];
+  max: (number | null)[];
+  last: (number | null)[];
+  last_at: (Date | null)[];
+  increase: (number | null)[];
+}
+
+/**
+ * Add the 5-minute steps that ended before `cutoff` to their hours and days, once: each step is
+ * marked `folded` in the same statement that reads it, so two processes folding at once never add
+ * one step twice (the second finds it folded), and a reading merged into a step while it is folded
+ * waits for the fold and then sees it folded (and goes to the hour and day itself, storeBatch).
+ * Answers how many steps were added. Days are those of `TELEMETRY_TIME_ZONE`.
+ */
+export async function foldRollups(db: Kysely<Database>, days: DayClock, cutoff: number): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const folded = await foldSome(db, days, cutoff);
+    total += folded;
+    if (folded < FOLD_CHUNK) return total;
+    // Room for the ingest between chunks.
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
+/** Devices' steps folded in one transaction: a fold of a large fleet goes in chunks, not one burst. */
+const FOLD_CHUNK = 1000;
+
+async function foldSome(db: Kysely<Database>, days: DayClock, cutoff: number): Promise<number> {
+  const before = new Date(
+    Math.floor((cutoff - FOLD_AFTER_MS) / FIVE_MINUTES_MS) * FIVE_MINUTES_MS,
+  ).toISOString();
+  return db.transaction().execute(async (trx) => {
+    // A step being merged right now is left for the next chunk (SKIP LOCKED).
+    const folded = await sql<FoldedRow>`
+      UPDATE telemetry_5m f SET folded = true
+      FROM (SELECT device_id, bucket, metrics FROM telemetry_5m
+            WHERE NOT folded AND bucket < ${before}::timestamptz
+            LIMIT ${FOLD_CHUNK} FOR UPDATE SKIP LOCKED) pick
+      WHERE f.device_id = pick.device_id AND f.bucket = pick.bucket AND f.metrics = pick.metrics
+      RETURNING f.device_id, (extract(epoch from f.bucket) * 1000)::float8 AS t, f.metrics, f.n, f.total,
+                f.min, f.max, f.last, f.last_at, f.increase`.execute(trx);
+    if (folded.rows.length === 0) return 0;
+    await addToHoursAndDays(
+      trx,
+      days,
+      folded.rows.map((row) => ({
+        deviceId: row.device_id,
+        bucket: Math.round(row.t),
+        metrics: row.metrics,
+        steps: row.metrics.map((_, i) => ({
+          n: row.n[i] ?? 0,
+          total: row.total[i] ?? 0,
+          min: row.min[i] ?? null,
+          max: row.max[i] ?? null,
+          last: row.last[i] ?? null,
+          lastAt: row.last_at[i] ? new Date(row.last_at[i] as Date).getTime() : null,
+          increase: row.increase[i] ?? null,
+        })),
+      })),
+    );
+    return folded.rows.length;
+  });
+}
+
+/**
+ * Fold every minute, in every process (folding is safe from several at once), until stopped.
+ * @example const stop = foldEveryMinute(db, days); … stop();
+ */
+export function foldEveryMinute(db: Kysely<Database>, days: DayClock): () => void {
+  let running = false;
+  const timer = setInterval(() => {
+    if (running) return;
+    running = true;
+    foldRollups(db, days, Date.now())
+      .catch((error: unknown) => console.error('[telemetry] folding 5-minute steps failed:', error))
+      .finally(() => {
+        running = false;
+      });
+  }, 60_000);
+  timer.unref();
+  return () => clearInterval(timer);
+}

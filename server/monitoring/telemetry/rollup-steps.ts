@@ -1,0 +1,186 @@
+import { type Kysely, sql, type Transaction } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import { emptyStep, type StepAggregate } from './rollup-math.ts';
+import { type DayClock, HOUR_MS } from './time-buckets.ts';
+
+/** One metric of one device in one hour or day (`telemetry_1h`, `telemetry_1d`). */
+export interface StepKey {
+  deviceId: number;
+  metric: string;
+  /** Epoch ms of an hour or a 5-minute step, or a `YYYY-MM-DD` day. */
+  step: number | string;
+}
+
+/** `into` with `step` merged in, as the upserts merge them. */
+export function mergeInto(into: StepAggregate, step: StepAggregate): void {
+  into.n += step.n;
+  into.total += step.total;
+  if (step.min !== null) into.min = into.min === null ? step.min : Math.min(into.min, step.min);
+  if (step.max !== null) into.max = into.max === null ? step.max : Math.max(into.max, step.max);
+  if (step.lastAt !== null && (into.lastAt === null || step.lastAt > into.lastAt)) {
+    into.last = step.last;
+    into.lastAt = step.lastAt;
+  }
+  if (step.increase !== null) into.increase = (into.increase ?? 0) + step.increase;
+}
+
+/** Hourly or daily steps by key, merged as they come in. */
+export class Steps<K extends number | string> {
+  readonly map = new Map<string, { key: StepKey; step: StepAggregate }>();
+
+  at(deviceId: number, metric: string, step: K, counter: boolean): StepAggregate {
+    const id = `${deviceId}\u0000${metric}\u0000${step}`;
+    let entry = this.map.get(id);
+    if (!entry) {
+      entry = { key: { deviceId, metric, step }, step: emptyStep(counter) };
+      this.map.set(id, entry);
+    }
+    return entry.step;
+  }
+}
+
+/**
+ * A device's 5-minute step: every metric of its product side by side (`telemetry_5m` holds one row
+ * per device, step and list of metrics, the metrics' figures in arrays), so a reading costs one
+ * row to merge, not one per metric.
+ */
+export interface WideStep {
+  deviceId: number;
+  bucket: number;
+  metrics: readonly string[];
+  steps: StepAggregate[];
+}
+
+/** 5-minute steps by device and step start (and list of metrics), merged as readings come in. */
+export class WideSteps {
+  readonly map = new Map<string, WideStep>();
+
+  /** The step's figures of one metric (created empty, for every metric of the list, on first use). */
+  at(
+    deviceId: number,
+    bucket: number,
+    metrics: readonly { name: string; counter: boolean }[],
+    metric: string,
+  ): StepAggregate | undefined {
+    const names = metrics.map((m) => m.name);
+    const id = `${deviceId}\u0000${bucket}\u0000${names.join(',')}`;
+    let wide = this.map.get(id);
+    if (!wide) {
+      wide = { deviceId, bucket, metrics: names, steps: metrics.map((m) => emptyStep(m.counter)) };
+      this.map.set(id, wide);
+    }
+    return wide.steps[names.indexOf(metric)];
+  }
+}
+
+/** The stored row of a wide step, as JSON for `json_to_recordset` (one parameter, fast to build). */
+function wideRow(step: WideStep) {
+  const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+  return {
+    device_id: step.deviceId,
+    bucket: new Date(step.bucket).toISOString(),
+    metrics: step.metrics,
+    n: step.steps.map((s) => s.n),
+    total: step.steps.map((s) => s.total),
+    min: step.steps.map((s) => s.min),
+    max: step.steps.map((s) => s.max),
+    last: step.steps.map((s) => s.last),
+    last_at: step.steps.map((s) => iso(s.lastAt)),
+    increase: step.steps.map((s) => s.increase),
+  };
+}
+
+/**
+ * Merge 5-minute steps in one upsert: metric by metric, counts and sums add, least and greatest
+ * keep theirs, the newest value goes by its time, increases add (the `telemetry_*` functions of
+ * migration 10). Answers the ids (`deviceId, bucket, metrics`) of steps already folded into their
+ * hour and day: what was merged into those must go there too.
+ */
+export async function upsertFiveMinutes(trx: Transaction<Database>, steps: WideSteps): Promise<Set<string>> {
+  if (steps.map.size === 0) return new Set();
+  // In key order, so that batches of several processes lock rows in one order.
+  const rows = [...steps.map.values()].sort((a, b) => a.deviceId - b.deviceId || a.bucket - b.bucket);
+  const folded = await sql<{ device_id: number; t: number; metrics: string[] }>`
+    WITH merged AS (
+      INSERT INTO telemetry_5m AS t (device_id, bucket, metrics, n, total, min, max, last, last_at, increase)
+      SELECT * FROM json_to_recordset(${JSON.stringify(rows.map(wideRow))}::json) AS x(
+        device_id int, bucket timestamptz, metrics text[], n int[], total float8[], min float8[], max float8[],
+        last float8[], last_at timestamptz[], increase float8[])
+      ON CONFLICT (device_id, bucket, metrics) DO UPDATE SET
+        n = telemetry_add_counts(t.n, EXCLUDED.n),
+        total = telemetry_add(t.total, EXCLUDED.total),
+        min = telemetry_least(t.min, EXCLUDED.min),
+        max = telemetry_greatest(t.max, EXCLUDED.max),
+        last = telemetry_newest(t.last, t.last_at, EXCLUDED.last, EXCLUDED.last_at),
+        last_at = telemetry_greatest_at(t.last_at, EXCLUDED.last_at),
+        increase = telemetry_add(t.increase, EXCLUDED.increase)
+      RETURNING device_id, bucket, metrics, folded)
+    SELECT device_id, (extract(epoch from bucket) * 1000)::float8 AS t, metrics FROM merged WHERE folded`.execute(
+    trx,
+  );
+  return new Set(
+    folded.rows.map((row) => `${row.device_id}\u0000${Math.round(row.t)}\u0000${row.metrics.join(',')}`),
+  );
+}
+
+/** How a stored hourly or daily step takes in more: as {@link mergeInto}. */
+const MERGE = sql`
+  n = t.n + EXCLUDED.n,
+  total = t.total + EXCLUDED.total,
+  min = LEAST(t.min, EXCLUDED.min),
+  max = GREATEST(t.max, EXCLUDED.max),
+  last = CASE WHEN t.last_at IS NULL OR EXCLUDED.last_at > t.last_at THEN EXCLUDED.last ELSE t.last END,
+  last_at = GREATEST(t.last_at, EXCLUDED.last_at),
+  increase = CASE WHEN EXCLUDED.increase IS NULL THEN t.increase
+                  ELSE coalesce(t.increase, 0) + EXCLUDED.increase END`;
+
+/** Merge hourly or daily steps in one upsert. */
+export async function upsertCoarse(
+  trx: Kysely<Database>,
+  table: 'telemetry_1h' | 'telemetry_1d',
+  steps: Steps<number> | Steps<string>,
+): Promise<void> {
+  if (steps.map.size === 0) return;
+  const column = table === 'telemetry_1h' ? 'hour' : 'day';
+  const rows = [...steps.map.values()].map(({ key, step }) => ({
+    device_id: key.deviceId,
+    metric: key.metric,
+    step: typeof key.step === 'number' ? new Date(key.step).toISOString() : key.step,
+    n: step.n,
+    total: step.total,
+    min: step.min,
+    max: step.max,
+    last: step.last,
+    last_at: step.lastAt === null ? null : new Date(step.lastAt).toISOString(),
+    increase: step.increase,
+  }));
+  await sql`
+    INSERT INTO ${sql.table(table)} AS t (device_id, metric, ${sql.ref(column)}, n, total, min, max, last, last_at, increase)
+    SELECT * FROM json_to_recordset(${JSON.stringify(rows)}::json) AS x(
+      device_id int, metric text, step ${sql.raw(table === 'telemetry_1h' ? 'timestamptz' : 'date')}, n int,
+      total float8, min float8, max float8, last float8, last_at timestamptz, increase float8)
+    ON CONFLICT (device_id, metric, ${sql.ref(column)}) DO UPDATE SET ${MERGE}`.execute(trx);
+}
+
+/** 5-minute steps merged into their hours and days, metric by metric (the fold, and what comes late to a folded step). */
+export async function addToHoursAndDays(
+  trx: Kysely<Database>,
+  days: DayClock,
+  steps: Iterable<WideStep>,
+): Promise<void> {
+  const hourly = new Steps<number>();
+  const daily = new Steps<string>();
+  for (const wide of steps) {
+    const hour = Math.floor(wide.bucket / HOUR_MS) * HOUR_MS;
+    const day = days.dayOf(wide.bucket);
+    wide.steps.forEach((step, i) => {
+      const metric = wide.metrics[i] as string;
+      if (step.n === 0 && !step.increase) return;
+      const counter = step.increase !== null;
+      mergeInto(hourly.at(wide.deviceId, metric, hour, counter), step);
+      mergeInto(daily.at(wide.deviceId, metric, day, counter), step);
+    });
+  }
+  await upsertCoarse(trx, 'telemetry_1h', hourly);
+  await upsertCoarse(trx, 'telemetry_1d', daily);
+}

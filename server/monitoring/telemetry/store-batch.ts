@@ -1,0 +1,227 @@
+import { type Kysely, sql, type Transaction } from 'kysely';
+import type { TelemetryCount } from '../../../contracts/monitoring.ts';
+import type { TelemetrySpec } from '../../../src/device-config/telemetry-spec.ts';
+import type { Database } from '../../db/schema.ts';
+import type { Reading } from './read-frame.ts';
+import { addToStep, type CounterPoint, increaseChanges } from './rollup-math.ts';
+import { addToHoursAndDays, upsertFiveMinutes, WideSteps } from './rollup-steps.ts';
+import { bucket5m, type DayClock } from './time-buckets.ts';
+
+/** What one batch stored: the readings that were new (duplicates left out), oldest first. */
+export interface StoredBatch {
+  fresh: Reading[];
+  duplicates: number;
+}
+
+/** The telemetry a model's readings carry, or undefined when the catalogue no longer has it. */
+export type SpecLookup = (modelId: string) => TelemetrySpec | undefined;
+
+/** New readings into `telemetry_raw`; answers the keys actually inserted (not already stored). */
+async function insertRaw(trx: Transaction<Database>, readings: Reading[]): Promise<Set<string>> {
+  const inserted = await sql<{ device_id: number; t: number }>`
+    INSERT INTO telemetry_raw (device_id, device_time, received_at, flags, vals)
+    SELECT * FROM unnest(
+      ${readings.map((r) => r.deviceId)}::int[],
+      ${readings.map((r) => new Date(r.deviceTime).toISOString())}::timestamptz[],
+      ${readings.map((r) => new Date(r.receivedAt).toISOString())}::timestamptz[],
+      ${readings.map((r) => r.flags)}::smallint[],
+      ${readings.map((r) => JSON.stringify(r.values))}::jsonb[])
+    ON CONFLICT DO NOTHING
+    RETURNING device_id, (extract(epoch from device_time) * 1000)::float8 AS t`.execute(trx);
+  return new Set(inserted.rows.map((row) => `${row.device_id}:${Math.round(row.t)}`));
+}
+
+/** Each device's latest reading as stored before this batch (its time and values), by device id. */
+async function latestBefore(
+  trx: Transaction<Database>,
+  fresh: readonly Reading[],
+): Promise<Map<number, { at: number; values: Record<string, number> }>> {
+  const ids = [...new Set(fresh.map((r) => r.deviceId))];
+  if (ids.length === 0) return new Map();
+  const rows = await sql<{ device_id: number; t: number; vals: Record<string, number> }>`
+    SELECT device_id, (extract(epoch from device_time) * 1000)::float8 AS t, vals
+    FROM telemetry_latest WHERE device_id = ANY(${ids}::int[])`.execute(trx);
+  return new Map(rows.rows.map((row) => [row.device_id, { at: Math.round(row.t), values: row.vals }]));
+}
+
+/**
+ * For each device and counter with fresh readings: the stored readings around and between them
+ * (the one before the first fresh reading, all up to the last, and the one after), oldest first.
+ * When every fresh reading of a series is newer than the device's latest before the batch (the
+ * usual case, readings in order), that latest is the one before and nothing lies after: no query.
+ */
+async function counterWindows(
+  trx: Transaction<Database>,
+  series: { deviceId: number; metric: string; from: number; to: number }[],
+  latest: ReadonlyMap<number, { at: number; values: Record<string, number> }>,
+  fresh: readonly Reading[],
+): Promise<Map<string, { at: number; value: number }[]>> {
+  const windows = new Map<string, { at: number; value: number }[]>();
+  const inOrder = (s: (typeof series)[number]) => {
+    const before = latest.get(s.deviceId);
+    return before === undefined || before.at < s.from;
+  };
+  for (const s of series.filter(inOrder)) {
+    const before = latest.get(s.deviceId);
+    const value = before?.values[s.metric];
+    const window = value === undefined || !before ? [] : [{ at: before.at, value }];
+    for (const reading of fresh)
+      if (reading.deviceId === s.deviceId && reading.values[s.metric] !== undefined)
+        window.push({ at: reading.deviceTime, value: reading.values[s.metric] as number });
+    windows.set(`${s.deviceId}\u0000${s.metric}`, window);
+  }
+  const late = series.filter((s) => !inOrder(s));
+  if (late.length === 0) return windows;
+  const rows = await sql<{ device_id: number; metric: string; t: number; v: number }>`
+    SELECT s.device_id, s.metric, (extract(epoch from r.device_time) * 1000)::float8 AS t, r.v
+    FROM unnest(${late.map((s) => s.deviceId)}::int[], ${late.map((s) => s.metric)}::text[],
+                ${late.map((s) => new Date(s.from).toISOString())}::timestamptz[],
+                ${late.map((s) => new Date(s.to).toISOString())}::timestamptz[]) AS s(device_id, metric, t0, t1)
+    CROSS JOIN LATERAL (
+      (SELECT device_time, (vals->>s.metric)::float8 AS v FROM telemetry_raw
+        WHERE device_id = s.device_id AND device_time < s.t0 AND vals ? s.metric
+        ORDER BY device_time DESC LIMIT 1)
+      UNION ALL
+      (SELECT device_time, (vals->>s.metric)::float8 FROM telemetry_raw
+        WHERE device_id = s.device_id AND device_time BETWEEN s.t0 AND s.t1 AND vals ? s.metric)
+      UNION ALL
+      (SELECT device_time, (vals->>s.metric)::float8 FROM telemetry_raw
+        WHERE device_id = s.device_id AND device_time > s.t1 AND vals ? s.metric
+        ORDER BY device_time LIMIT 1)
+    ) r`.execute(trx);
+  for (const row of rows.rows) {
+    const key = `${row.device_id}\u0000${row.metric}`;
+    const list = windows.get(key) ?? [];
+    list.push({ at: Math.round(row.t), value: row.v });
+    windows.set(key, list);
+  }
+  for (const list of windows.values()) list.sort((a, b) => a.at - b.at);
+  return windows;
+}
+
+/** Each device's newest fresh reading becomes its latest, unless a newer one is stored already. */
+async function upsertLatest(trx: Transaction<Database>, fresh: Reading[]): Promise<void> {
+  const newest = new Map<number, Reading>();
+  for (const reading of fresh) {
+    const known = newest.get(reading.deviceId);
+    if (!known || reading.deviceTime > known.deviceTime) newest.set(reading.deviceId, reading);
+  }
+  const rows = [...newest.values()];
+  if (rows.length === 0) return;
+  await sql`
+    INSERT INTO telemetry_latest AS l (device_id, device_time, received_at, flags, vals)
+    SELECT * FROM unnest(
+      ${rows.map((r) => r.deviceId)}::int[],
+      ${rows.map((r) => new Date(r.deviceTime).toISOString())}::timestamptz[],
+      ${rows.map((r) => new Date(r.receivedAt).toISOString())}::timestamptz[],
+      ${rows.map((r) => r.flags)}::smallint[],
+      ${rows.map((r) => JSON.stringify(r.values))}::jsonb[])
+    ON CONFLICT (device_id) DO UPDATE SET
+      received_at = GREATEST(l.received_at, EXCLUDED.received_at),
+      device_time = GREATEST(l.device_time, EXCLUDED.device_time),
+      flags = CASE WHEN EXCLUDED.device_time > l.device_time THEN EXCLUDED.flags ELSE l.flags END,
+      vals = CASE WHEN EXCLUDED.device_time > l.device_time THEN EXCLUDED.vals ELSE l.vals END`.execute(trx);
+}
+
+/** Add counts of one day to `telemetry_counts`. */
+export async function addCounts(
+  db: Kysely<Database> | Transaction<Database>,
+  day: string,
+  counts: ReadonlyMap<TelemetryCount, number>,
+): Promise<void> {
+  const kinds = [...counts.entries()].filter(([, count]) => count > 0);
+  if (kinds.length === 0) return;
+  await sql`
+    INSERT INTO telemetry_counts AS c (day, kind, count)
+    SELECT ${day}::date, kind, count FROM unnest(${kinds.map(([k]) => k)}::text[], ${kinds.map(([, n]) => n)}::bigint[]) AS k(kind, count)
+    ON CONFLICT (day, kind) DO UPDATE SET count = c.count + EXCLUDED.count`.execute(db);
+}
+
+/**
+ * Store a batch of readings in one transaction: the raw rows in one multi-row insert (a reading
+ * already stored, same device and device time, is left out), then the 5-minute rollups of every
+ * metric merged in one upsert (and into their days where a step was already folded into its day,
+ * rollup-fold.ts), energy counters' increases corrected around readings that arrived out of
+ * order, and each device's latest reading. `within` runs last, in the same
+ * transaction (counts, a NOTIFY), so it commits with the readings or not at all.
+ */
+export async function storeBatch(
+  db: Kysely<Database>,
+  readings: readonly Reading[],
+  specOf: SpecLookup,
+  days: DayClock,
+  within?: (trx: Transaction<Database>, stored: StoredBatch) => Promise<void>,
+): Promise<StoredBatch> {
+  // The first of two readings with one key wins, in the batch as against the table.
+  const unique = new Map<string, Reading>();
+  for (const reading of readings) {
+    const key = `${reading.deviceId}:${reading.deviceTime}`;
+    if (!unique.has(key)) unique.set(key, reading);
+  }
+  const candidates = [...unique.values()];
+  return db.transaction().execute(async (trx) => {
+    const inserted = candidates.length > 0 ? await insertRaw(trx, candidates) : new Set<string>();
+    const fresh = candidates
+      .filter((r) => inserted.has(`${r.deviceId}:${r.deviceTime}`))
+      .sort((a, b) => a.deviceTime - b.deviceTime);
+    const fiveMinutes = new WideSteps();
+    const counterSeries = new Map<
+      string,
+      { deviceId: number; modelId: string; metric: string; from: number; to: number }
+    >();
+    for (const reading of fresh) {
+      const spec = specOf(reading.modelId);
+      if (!spec) continue;
+      const bucket = bucket5m(reading.deviceTime);
+      for (const metric of spec.metrics) {
+        const value = reading.values[metric.name];
+        const step = fiveMinutes.at(reading.deviceId, bucket, spec.metrics, metric.name);
+        if (value === undefined || !step) continue;
+        addToStep(step, value, reading.deviceTime);
+        if (!metric.counter) continue;
+        const key = `${reading.deviceId}\u0000${metric.name}`;
+        const series = counterSeries.get(key);
+        if (!series)
+          counterSeries.set(key, {
+            deviceId: reading.deviceId,
+            modelId: reading.modelId,
+            metric: metric.name,
+            from: reading.deviceTime,
+            to: reading.deviceTime,
+          });
+        else series.to = reading.deviceTime;
+      }
+    }
+    const freshAt = new Set(fresh.map((r) => `${r.deviceId}:${r.deviceTime}`));
+    const windows = await counterWindows(
+      trx,
+      [...counterSeries.values()],
+      await latestBefore(trx, fresh),
+      fresh,
+    );
+    for (const series of counterSeries.values()) {
+      const window = windows.get(`${series.deviceId}\u0000${series.metric}`) ?? [];
+      const points: CounterPoint[] = window.map((p) => ({
+        ...p,
+        fresh: freshAt.has(`${series.deviceId}:${p.at}`),
+      }));
+      const metrics = specOf(series.modelId)?.metrics ?? [];
+      for (const change of increaseChanges(points)) {
+        const five = fiveMinutes.at(series.deviceId, bucket5m(change.at), metrics, series.metric);
+        if (five) five.increase = (five.increase ?? 0) + change.delta;
+      }
+    }
+    const folded = await upsertFiveMinutes(trx, fiveMinutes);
+    // What came to steps already added to their hour and day is added to those too.
+    if (folded.size > 0)
+      await addToHoursAndDays(
+        trx,
+        days,
+        [...fiveMinutes.map].filter(([id]) => folded.has(id)).map(([, wide]) => wide),
+      );
+    await upsertLatest(trx, fresh);
+    const stored: StoredBatch = { fresh, duplicates: readings.length - fresh.length };
+    await within?.(trx, stored);
+    return stored;
+  });
+}
