@@ -75,12 +75,12 @@ describe('the Bluetooth connection machine', () => {
   it('reads the configuration again every 20 000 ms while connected, and the live values move', async () => {
     const h = await connected();
     const reads = h.link().reads;
-    const before = h.connection.getSnapshot().context.config?.decoded.raw.pvPower;
+    const before = h.connection.getSnapshot().context.config?.decoded.raw.loadPower;
     h.time.t += 30_000;
     h.clock.increment(GET_CONFIG_INTERVAL_MS - 1);
     expect(h.link().reads).toBe(reads);
     h.clock.increment(1);
-    await waitFor(h.connection, (s) => s.context.config?.decoded.raw.pvPower !== before);
+    await waitFor(h.connection, (s) => s.context.config?.decoded.raw.loadPower !== before);
     expect(h.link().reads).toBe(reads + 1);
   });
 
