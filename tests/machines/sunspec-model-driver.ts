@@ -6,7 +6,7 @@ import {
   editKey,
   sunspecConfigMachine,
   type Tools,
-} from '../../src/features/sunspec/sunspec-config-machine.ts';
+} from '../../machines/sunspec/sunspec-config-machine.ts';
 import { DemoSunSpecDevice } from '../../src/sunspec/demo-device.ts';
 import { formatDump } from '../../src/sunspec/register-dump.ts';
 import { bundled, catalogue } from '../sunspec/fixtures.ts';
