@@ -29,7 +29,8 @@ export function createApp(config: AppConfig, deps: AppDeps): { runtime: AppRunti
       // The session ended under a person (a failed refresh, a sign-out in another tab): after
       // signing in again they come back to the page they were on.
       if (options.resume && router) rememberResumePath(routerStorage, router.state.location.href);
-      void router?.navigate({ href: to, replace: options.replace });
+      // Decided already (a session ended; a refresh the person agreed to): past the leave guard.
+      void router?.navigate({ href: to, replace: options.replace, ignoreBlocker: true });
     },
     storage: deps.storage,
     ...(deps.fetch ? { fetch: deps.fetch } : {}),

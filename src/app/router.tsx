@@ -1,4 +1,5 @@
 import { createRouter, type RouterHistory } from '@tanstack/react-router';
+import { BrokenPage, NotFoundPage } from '../components/lost-page.tsx';
 import { RouteFocus } from '../components/route-focus.tsx';
 import { RoutePending } from '../components/route-pending.tsx';
 import { routeTree } from '../route-tree.gen.ts';
@@ -25,6 +26,9 @@ export function createAppRouter(context: RouterContext, history?: RouterHistory)
     defaultPendingMs: 150,
     defaultPendingMinMs: 300,
     InnerWrap: RouteFocus,
+    // The app's own pages, never the router's bare "Something went wrong!" or "Not Found".
+    defaultNotFoundComponent: () => <NotFoundPage />,
+    defaultErrorComponent: BrokenPage,
   });
 }
 

@@ -21,6 +21,12 @@ export interface Save<T> {
   error: string | null;
   /** What the last save answered, once it is saved and shown. */
   saved: { output: T } | null;
+  /**
+   * Whether a form whose fields differ from what it opened with (`isDirty`) holds edits that
+   * leaving would lose, for the leave guard: not while they are being saved nor once saved (the
+   * screen then moves on), again after a failure.
+   */
+  holdsEdits: (isDirty: boolean) => boolean;
 }
 
 /**
@@ -48,5 +54,6 @@ export function useSave<T = unknown>({ refreshes = true, onSaved }: UseSaveOptio
     pending,
     error,
     saved: done ? { output } : null,
+    holdsEdits: (isDirty) => isDirty && !pending && !done,
   };
 }

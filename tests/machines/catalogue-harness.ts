@@ -40,6 +40,8 @@ export function startCatalogue(options: { cached?: unknown } = {}) {
   const bundled = controlledActor<Catalogue, { path: string }>();
   const companions = controlledActor<CompanionLists, void>();
   const navigations: string[] = [];
+  /** Answers of the leave guard to come: true for a person who chooses to stay. */
+  const stays: boolean[] = [];
   const clock = new SimulatedClock();
   const machine = catalogueMachine.provide({
     actors: {
@@ -49,13 +51,16 @@ export function startCatalogue(options: { cached?: unknown } = {}) {
       fetchCatalogue: download.logic,
       loadBundledList: bundled.logic,
       loadCompanionLists: companions.logic,
+      leaveForLanding: fromPromise(async () => {
+        navigations.push('/landing');
+        return stays.length === 0 || !stays.shift();
+      }),
     },
-    actions: { navigateToLanding: () => navigations.push('/landing') },
   });
   const actor = createActor(machine, { input: { storage }, clock, inspect: recordCoverage }).start();
   /** Waits until `logic` has a call waiting for an answer. */
   const started = (logic: { pending: () => unknown[] }) => waitFor(actor, () => logic.pending().length > 0);
   /** Waits until the load under way has ended. */
   const loaded = () => waitFor(actor, (s) => !isLoading(s));
-  return { actor, storage, download, bundled, companions, navigations, clock, started, loaded };
+  return { actor, storage, download, bundled, companions, navigations, stays, clock, started, loaded };
 }

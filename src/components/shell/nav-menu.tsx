@@ -45,9 +45,12 @@ const STAFF_ITEMS: MenuItem[] = [
 export function NavMenu({
   onNavigate,
   catalogueStatus,
+  accountItems,
 }: {
   onNavigate: () => void;
   catalogueStatus: ReactNode;
+  /** "Profile" and "Change password", from the account feature. */
+  accountItems?: ReactNode;
 }) {
   const { auth, config } = useRuntime();
   const name = useSelector(auth, currentUserName);
@@ -64,7 +67,6 @@ export function NavMenu({
         <Text size="sm" fw={600} data-testid="user-name">
           {name || email}
         </Text>
-        {catalogueStatus}
       </Stack>
       <ScrollArea component="nav" aria-labelledby="menu-title" style={{ flex: 1 }} px="xs">
         {items.map((item) => (
@@ -80,10 +82,15 @@ export function NavMenu({
           />
         ))}
       </ScrollArea>
+      {/* After the screens: the first stop of the keyboard past the skip link is Home, not the refresh. */}
+      <Stack gap={4} px="md" py="xs">
+        {catalogueStatus}
+      </Stack>
       <Stack gap={4} p="xs" component="section" aria-labelledby="account-title">
         <Text size="xs" fw={700} tt="uppercase" c="dimmed" px="sm" id="account-title">
           Account
         </Text>
+        {accountItems}
         <MotionSetting />
         <NavLink
           component="button"

@@ -1,5 +1,5 @@
 import { valibotResolver } from '@hookform/resolvers/valibot';
-import { Alert, Anchor, Button, PasswordInput, Stack, TextInput } from '@mantine/core';
+import { Alert, Anchor, Button, Group, PasswordInput, Stack, TextInput } from '@mantine/core';
 import { useSelector } from '@xstate/react';
 import { useForm } from 'react-hook-form';
 import { isSigningIn, loginError } from '../../../machines/auth/auth-selectors.ts';
@@ -14,14 +14,17 @@ import { type SignInValues, signInSchema } from './sign-in-schemas.ts';
 export function SignInForm({
   lastEmail,
   onForgotPassword,
+  onHaveCode,
 }: {
   lastEmail: string;
   onForgotPassword: () => void;
+  /** "I have a code": a new account's first sign-in, with the e-mail typed so far. */
+  onHaveCode: (email: string) => void;
 }) {
   const { auth } = useRuntime();
   const busy = useSelector(auth, isSigningIn);
   const error = useSelector(auth, loginError);
-  const { register, handleSubmit, formState } = useForm<SignInValues>({
+  const { register, handleSubmit, formState, getValues } = useForm<SignInValues>({
     resolver: valibotResolver(signInSchema),
     defaultValues: { email: lastEmail, password: '' },
   });
@@ -55,9 +58,19 @@ export function SignInForm({
         <Button type="submit" loading={busy} fullWidth>
           Sign in
         </Button>
-        <Anchor component="button" type="button" size="sm" onClick={onForgotPassword}>
-          Forgot password?
-        </Anchor>
+        <Group justify="space-between" gap="xs">
+          <Anchor component="button" type="button" size="sm" onClick={onForgotPassword}>
+            Forgot password?
+          </Anchor>
+          <Anchor
+            component="button"
+            type="button"
+            size="sm"
+            onClick={() => onHaveCode(getValues('email').trim())}
+          >
+            I have a code
+          </Anchor>
+        </Group>
       </Stack>
     </form>
   );

@@ -5,13 +5,14 @@ import { AnchorLink } from '../../components/anchor-link.tsx';
 import { AuditRecords } from '../../components/audit/audit-records.tsx';
 import { deviceColumns } from '../../components/devices/device-columns.tsx';
 import { useModelName } from '../../components/devices/model-names.ts';
+import { DeviceOnlineBadge } from '../../components/devices/online-devices.tsx';
+import { formatDateTime } from '../../components/format-date.ts';
 import { DataList } from '../../components/lists/data-list.tsx';
 import { EmptyState } from '../../components/page-state.tsx';
 import { ScreenHeader } from '../../components/screen-header.tsx';
 import { Fact, SectionCard } from '../../components/section-card.tsx';
 import { DeviceConfiguration } from './configure/device-configuration.tsx';
 import { DeviceInstallActions } from './device-install-actions.tsx';
-import { DeviceOnlineBadge } from './online-devices.tsx';
 
 const route = getRouteApi('/_shell/device-details/$deviceid');
 
@@ -43,7 +44,7 @@ function OneDevice({
               {device.siteName}
             </AnchorLink>
           </Fact>
-          <Fact label="Installed">{new Date(device.installedAt).toLocaleString()}</Fact>
+          <Fact label="Installed">{formatDateTime(device.installedAt)}</Fact>
         </SimpleGrid>
         {mayInstall ? (
           <Stack mt="md" gap="xs">

@@ -3,11 +3,11 @@ import { getRouteApi } from '@tanstack/react-router';
 import { useRuntime } from '../../app/runtime-context.tsx';
 import { DEVICE_SORT_OPTIONS, deviceColumns } from '../../components/devices/device-columns.tsx';
 import { useModelName } from '../../components/devices/model-names.ts';
+import { useOnlineDevices } from '../../components/devices/online-devices.tsx';
 import type { ListSearch } from '../../components/lists/list-search.ts';
 import { PagedList } from '../../components/lists/paged-list.tsx';
 import { ScreenHeader } from '../../components/screen-header.tsx';
 import { fetchDevicesPage } from './devices-api.ts';
-import { useOnlineDevices } from './online-devices.tsx';
 
 const route = getRouteApi('/_shell/devices-list');
 
@@ -39,7 +39,7 @@ export function DevicesListScreen() {
             : { title: 'No devices yet', hint: 'Devices installed at your sites appear here.' }
         }
         exportFile="devices.csv"
-        fetchPage={(n, size) => fetchDevicesPage(configApi, user.id, n, search.q, size)}
+        fetchPage={(n, size) => fetchDevicesPage(configApi, user.id, { ...search, page: n }, size)}
       />
     </Stack>
   );

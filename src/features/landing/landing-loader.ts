@@ -9,25 +9,12 @@ const RECENT = 5;
 /** A count, or null when its call failed (the others still show). */
 const countOrNull = (call: Promise<{ total: number }>) => call.then((page) => page.total).catch(() => null);
 
-/** The most recently created sites: the last page of the id-ordered list, newest first. */
-async function recentSites(
-  runtime: AppRuntime,
-  userId: number,
-  total: number | null,
-): Promise<Site[] | null> {
-  if (total === null) return null;
-  if (total === 0) return [];
-  const page = Math.floor((total - 1) / RECENT);
-  const answer = sitePageSchema.parse(
-    await runtime.configApi(`/fleet/sites/all/${userId}/${page}`, { query: { pageSize: RECENT } }),
-  );
-  const older =
-    answer.items.length < RECENT && page > 0
-      ? sitePageSchema.parse(
-          await runtime.configApi(`/fleet/sites/all/${userId}/${page - 1}`, { query: { pageSize: RECENT } }),
-        ).items
-      : [];
-  return [...older, ...answer.items].reverse().slice(0, RECENT);
+/** The most recently created sites, newest first: the server sorts the whole list (`-id`). */
+async function recentSites(runtime: AppRuntime, userId: number): Promise<Site[]> {
+  const answer = await runtime.configApi(`/fleet/sites/all/${userId}/0`, {
+    query: { pageSize: RECENT, sort: '-id' },
+  });
+  return sitePageSchema.parse(answer).items;
 }
 
 /** Home: how many sites, devices and users the person sees, and the newest sites. Never throws. */
@@ -41,6 +28,6 @@ export async function loadLanding(runtime: AppRuntime) {
     countOrNull(api(`/fleet/devices/all/${user.id}`, one).then((a) => devicePageSchema.parse(a))),
     countOrNull(api(`/fleet/user-list/${user.id}/0`, one).then((a) => userPageSchema.parse(a))),
   ]);
-  const recent = await recentSites(runtime, user.id, sites).catch(() => null);
+  const recent = sites === null ? null : await recentSites(runtime, user.id).catch(() => null);
   return { user, sites, devices, users, recent };
 }

@@ -98,7 +98,8 @@ export function LandingScreen() {
           ) : (
             <Stack component="ul" gap={6} style={{ listStyle: 'none', padding: 0, margin: 0 }}>
               {recent.map((site) => (
-                <li key={site.id}>
+                // A long name without spaces wraps inside the card on a phone.
+                <li key={site.id} style={{ overflowWrap: 'anywhere', minWidth: 0 }}>
                   <AnchorLink to="/site-details/$siteid" params={{ siteid: String(site.id) }}>
                     {site.name}
                   </AnchorLink>

@@ -1,19 +1,20 @@
 import { sitePageSchema } from '../../../contracts/sites.ts';
 import { userPageSchema } from '../../../contracts/users.ts';
 import type { ApiClient } from '../../api/api-client.ts';
+import { LIST_PAGE_SIZE, type ListSearch, listQuery } from '../../components/lists/list-search.ts';
 
-export const SITE_MANAGER_PAGE_SIZE = 25;
-
-/** Every site (the admin's `sites/all` list), searched by name, address, owner or device serial. @throws ApiError */
+/**
+ * Every site (the admin's `sites/all` list), searched by name, address, owner or device serial,
+ * sorted by the server; as many rows a page as the Sites list. @throws ApiError
+ */
 export async function fetchAllSites(
   api: ApiClient,
   adminId: number,
-  page: number,
-  q?: string,
-  pageSize = SITE_MANAGER_PAGE_SIZE,
+  list: ListSearch,
+  pageSize = LIST_PAGE_SIZE,
 ) {
   return sitePageSchema.parse(
-    await api(`/fleet/sites/all/${adminId}/${page}`, { query: { pageSize, ...(q ? { q } : {}) } }),
+    await api(`/fleet/sites/all/${adminId}/${list.page}`, { query: listQuery(list, pageSize) }),
   );
 }
 

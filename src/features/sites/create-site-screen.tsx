@@ -15,8 +15,10 @@ export function CreateSiteScreen() {
   const { configApi } = useRuntime();
   const { owners } = route.useLoaderData();
   const navigate = useNavigate();
+  // Saved: nothing is lost on the way to the new site.
   const save = useSave<Site>({
-    onSaved: (site) => navigate({ to: '/site-details/$siteid', params: { siteid: String(site.id) } }),
+    onSaved: (site) =>
+      navigate({ to: '/site-details/$siteid', params: { siteid: String(site.id) }, ignoreBlocker: true }),
   });
   return (
     <Stack gap="md">
@@ -27,9 +29,9 @@ export function CreateSiteScreen() {
         owners={owners}
         submitLabel="Create site"
         onSave={(values) => save.save((signal) => createSite(configApi, sitePayloadFromForm(values), signal))}
-        saving={save.pending}
-        saveError={save.error}
-        onCancel={() => void navigate({ to: '/sites-list', search: { page: 0 } })}
+        save={save}
+        // Cancel discards what was typed on purpose: no question.
+        onCancel={() => void navigate({ to: '/sites-list', search: { page: 0 }, ignoreBlocker: true })}
       />
     </Stack>
   );

@@ -14,7 +14,9 @@ export function EditSiteAddressScreen() {
   const { configApi } = useRuntime();
   const { site } = route.useLoaderData();
   const navigate = useNavigate();
-  const back = () => navigate({ to: '/site-details/$siteid', params: { siteid: String(site.id) } });
+  // Saved, or cancelled on purpose: no question on the way back.
+  const back = () =>
+    navigate({ to: '/site-details/$siteid', params: { siteid: String(site.id) }, ignoreBlocker: true });
   const save = useSave({ onSaved: back });
   return (
     <Stack gap="md">
@@ -32,8 +34,7 @@ export function EditSiteAddressScreen() {
           });
           save.save((signal) => updateSite(configApi, site.id, payload, signal));
         }}
-        saving={save.pending}
-        saveError={save.error}
+        save={save}
         onCancel={() => void back()}
       />
     </Stack>

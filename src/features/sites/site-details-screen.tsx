@@ -8,6 +8,7 @@ import { useRuntime } from '../../app/runtime-context.tsx';
 import { AuditRecords } from '../../components/audit/audit-records.tsx';
 import { deviceColumns } from '../../components/devices/device-columns.tsx';
 import { useModelName } from '../../components/devices/model-names.ts';
+import { useOnlineDevices } from '../../components/devices/online-devices.tsx';
 import { type CsvColumn, collectAllPages, downloadCsv, toCsv } from '../../components/lists/csv.ts';
 import { type Column, DataList } from '../../components/lists/data-list.tsx';
 import { ExportCsvButton } from '../../components/lists/export-csv-button.tsx';
@@ -27,9 +28,10 @@ import { fetchInstalls } from './sites-api.ts';
 
 const route = getRouteApi('/_shell/site-details/$siteid');
 
-/** The site's devices: the devices list's columns, but for the site, which is this page. */
+/** The site's devices: the devices list's columns (Online badges too), but for the site, which is this page. */
 function useInstallColumns(): Column<Device>[] {
-  return deviceColumns(useModelName()).filter((column) => column.key !== 'site');
+  const isOnline = useOnlineDevices(useRuntime().configApi);
+  return deviceColumns(useModelName(), isOnline).filter((column) => column.key !== 'site');
 }
 
 type AccessRow = SiteDetails['access'][number];
@@ -89,7 +91,13 @@ export function SiteDetailsScreen() {
           <Fact label="State and country">
             {[site.state, site.country].filter(Boolean).join(', ') || '—'}
           </Fact>
-          <Fact label="Owner">{owner ? `${owner.name} (${owner.main_email})` : 'No owner attached'}</Fact>
+          <Fact label="Owner">
+            {owner
+              ? `${owner.name} (${owner.main_email})`
+              : site.ownerId === null
+                ? 'No owner'
+                : 'An account you cannot see'}
+          </Fact>
           <Fact label="Devices">{site.deviceCount}</Fact>
         </SimpleGrid>
         <Group mt="md">
@@ -144,7 +152,7 @@ export function SiteDetailsScreen() {
             />
           ) : null}
         </Group>
-        <SiteAccessTable site={site} canManage={canManageAccess(site, user)} />
+        <SiteAccessTable site={site} canManage={canManageAccess(site, user)} me={user} />
       </Stack>
       <AuditRecords of={{ siteId: site.id }} version={installs.total} />
       <Modal

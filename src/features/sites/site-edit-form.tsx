@@ -1,11 +1,13 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Alert, Button, Group, Select, Stack, TextInput } from '@mantine/core';
+import { Alert, Button, Group, Stack, TextInput } from '@mantine/core';
 import { Controller, useForm } from 'react-hook-form';
 import { z } from 'zod';
 import type { SiteDetails } from '../../../contracts/sites.ts';
 import type { User } from '../../../contracts/users.ts';
 import { useRuntime } from '../../app/runtime-context.tsx';
 import { useSave } from '../../app/use-save.ts';
+import { useUnsavedWork } from '../../components/leave-guard.tsx';
+import { OwnerSelect } from './owner-select.tsx';
 import { sitePayloadOf } from './site-payload.ts';
 import { updateSite } from './sites-api.ts';
 
@@ -31,6 +33,10 @@ export function SiteEditForm({
     resolver: zodResolver(schema),
     defaultValues: { name: site.name, ownerId: site.ownerId ? String(site.ownerId) : '' },
   });
+  useUnsavedWork(
+    { id: 'site-edit', kind: 'form', label: 'Edit site' },
+    save.holdsEdits(form.formState.isDirty),
+  );
   const submit = form.handleSubmit((values) =>
     save.save((signal) =>
       updateSite(
@@ -54,18 +60,11 @@ export function SiteEditForm({
           control={form.control}
           name="ownerId"
           render={({ field }) => (
-            <Select
-              label="Owner"
+            <OwnerSelect
+              owners={owners}
               description="The owner sees this site once attached"
-              placeholder="No owner"
-              clearable
-              searchable
-              data={owners.map((owner) => ({
-                value: String(owner.id),
-                label: `${owner.name} (${owner.main_email})`,
-              }))}
-              value={field.value || null}
-              onChange={(value) => field.onChange(value ?? '')}
+              value={field.value}
+              onChange={field.onChange}
             />
           )}
         />

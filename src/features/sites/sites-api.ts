@@ -2,26 +2,23 @@ import { devicePageSchema } from '../../../contracts/devices.ts';
 import { type SitePayloadInput, sitePageSchema, siteSchema } from '../../../contracts/sites.ts';
 import { userPageSchema } from '../../../contracts/users.ts';
 import type { ApiClient } from '../../api/api-client.ts';
-
-/** Rows per page of the sites list. */
-export const SITES_PAGE_SIZE = 50;
-
-const query = (q: string | undefined, pageSize: number) => ({ pageSize, ...(q ? { q } : {}) });
+import { LIST_PAGE_SIZE, type ListSearch, listQuery } from '../../components/lists/list-search.ts';
 
 /**
  * One page of every site `userId` sees (`GET /fleet/sites/all/{userId}/{page}`), searched by
- * name, address, owner and the serial of a device at the site.
+ * name, address, owner and the serial of a device at the site, sorted by the server.
  *
  * @throws ApiError when the call fails
  */
 export async function fetchSitesPage(
   api: ApiClient,
   userId: number,
-  page: number,
-  q?: string,
-  pageSize = SITES_PAGE_SIZE,
+  list: ListSearch,
+  pageSize = LIST_PAGE_SIZE,
 ) {
-  return sitePageSchema.parse(await api(`/fleet/sites/all/${userId}/${page}`, { query: query(q, pageSize) }));
+  return sitePageSchema.parse(
+    await api(`/fleet/sites/all/${userId}/${list.page}`, { query: listQuery(list, pageSize) }),
+  );
 }
 
 /** One page of the devices installed at a site (`GET /fleet/sites/installs/{siteId}`). @throws ApiError */

@@ -1,4 +1,4 @@
-import { Alert, Button, Group, List, Loader, Stack, Text } from '@mantine/core';
+import { Alert, Anchor, Button, Code, Group, List, Loader, Stack, Text, Title } from '@mantine/core';
 import { useActorRef, useSelector } from '@xstate/react';
 import { useMemo } from 'react';
 import { sunspecConfigMachine } from '../../../machines/sunspec/sunspec-config-machine.ts';
@@ -6,6 +6,23 @@ import { ScreenHeader } from '../../components/screen-header.tsx';
 import { DeviceView } from './device-view.tsx';
 import { SourceBar } from './source-bar.tsx';
 import { loadSource, prepareTools } from './sunspec-actors.ts';
+
+/** How a register dump is written, for someone who has one to open or paste. */
+function DumpFormat() {
+  return (
+    <Stack gap={4} component="section" aria-labelledby="dump-format" maw={720}>
+      <Title order={2} size="h5" id="dump-format">
+        Dump format
+      </Title>
+      <Text size="sm">
+        Hex text of the register bytes, 4 hex digits a register (big-endian), with any spacing and line breaks
+        and # comments. An optional first word @address (decimal or 0x…) gives the address of the first
+        register; a dump that starts with the SunSpec marker “SunS” and has none is read from 40000.
+      </Text>
+      <Code block>{'@40000\n5375 6e53   # SunS\n0001 0042  # model 1, 66 registers\n…'}</Code>
+    </Stack>
+  );
+}
 
 /**
  * The SunSpec configurator: open to everyone, no sign-in and no server calls. Everything it needs
@@ -99,10 +116,13 @@ export function SunSpecConfigScreen() {
       {loaded ? (
         <DeviceView actor={actor} />
       ) : !preparing && !unavailable && !loading ? (
-        <Text c="dimmed">
-          No device yet. Load the demo device, or open a register dump: hex text of the registers, with an
-          optional @address first (see the docs).
-        </Text>
+        <Stack gap="xs">
+          <Text c="dimmed">
+            No device yet. Load the demo device, or open a register dump: hex text of the registers, with an
+            optional @address first (<Anchor href="#dump-format">see the dump format</Anchor>).
+          </Text>
+          <DumpFormat />
+        </Stack>
       ) : null}
     </Stack>
   );

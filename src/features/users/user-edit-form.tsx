@@ -5,6 +5,7 @@ import { z } from 'zod';
 import type { User, UserRole } from '../../../contracts/users.ts';
 import { useRuntime } from '../../app/runtime-context.tsx';
 import { useSave } from '../../app/use-save.ts';
+import { useUnsavedWork } from '../../components/leave-guard.tsx';
 import { ROLE_LABELS } from './user-columns.tsx';
 import { updateUser } from './users-api.ts';
 
@@ -38,7 +39,8 @@ export function UserEditForm({
     resolver: zodResolver(schema),
     defaultValues: { main_email: user.main_email, name: user.name, phone: user.phone ?? '', role: user.role },
   });
-  const { errors } = form.formState;
+  const { errors, isDirty } = form.formState;
+  useUnsavedWork({ id: 'user-edit', kind: 'form', label: 'Edit user' }, save.holdsEdits(isDirty));
   const submit = form.handleSubmit((values) => {
     const body = {
       ...(values.main_email.toLowerCase() !== user.main_email ? { main_email: values.main_email } : {}),

@@ -9,31 +9,33 @@ import {
   userSchema,
 } from '../../../contracts/users.ts';
 import type { ApiClient } from '../../api/api-client.ts';
+import { LIST_PAGE_SIZE, type ListSearch, listQuery } from '../../components/lists/list-search.ts';
 
-/** Rows per page of the users list. */
-export const USERS_PAGE_SIZE = 50;
-
-/** Users `userId` sees (`GET /fleet/user-list/{userId}/{page}`), searched by e-mail or name. @throws ApiError */
+/**
+ * Users `userId` sees (`GET /fleet/user-list/{userId}/{page}`), searched by e-mail or name,
+ * sorted by the server. @throws ApiError
+ */
 export async function fetchUsersPage(
   api: ApiClient,
   userId: number,
-  page: number,
-  q?: string,
-  pageSize = USERS_PAGE_SIZE,
+  list: ListSearch,
+  pageSize = LIST_PAGE_SIZE,
 ) {
   return userPageSchema.parse(
-    await api(`/fleet/user-list/${userId}/${page}`, { query: { pageSize, ...(q ? { q } : {}) } }),
+    await api(`/fleet/user-list/${userId}/${list.page}`, { query: listQuery(list, pageSize) }),
   );
 }
 
-/** Users with one role that the caller sees (`GET /users/role/{role}`). @throws ApiError */
+/** Users with one role that the caller sees (`GET /users/role/{role}`), sorted by the server. @throws ApiError */
 export async function fetchUsersByRole(
   api: ApiClient,
   role: UserRole,
-  page: number,
-  pageSize = USERS_PAGE_SIZE,
+  list: ListSearch,
+  pageSize = LIST_PAGE_SIZE,
 ) {
-  return userPageSchema.parse(await api(`/users/role/${role}`, { query: { page, pageSize } }));
+  return userPageSchema.parse(
+    await api(`/users/role/${role}`, { query: { page: list.page, ...listQuery(list, pageSize) } }),
+  );
 }
 
 /** `GET /users/{id}`. @throws ApiError */
