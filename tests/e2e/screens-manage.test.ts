@@ -57,8 +57,10 @@ describe('Site Manager', () => {
     await i.getByRole('row').filter({ hasText: INSTALLER.email }).getByText('viewer').waitFor();
     expect(await i.getByRole('button', { name: 'Edit site' }).count()).toBe(0);
 
-    // Access: switched off, the installer no longer sees the site.
+    // Access: switched off (after saying yes to the question naming them), the installer no
+    // longer sees the site.
     await installerRow(a).getByRole('switch', { name: `Access for Sam Solarpros` }).click();
+    await a.getByRole('button', { name: 'Switch off access for Sam Solarpros' }).click();
     await installerRow(a).getByText('Off', { exact: true }).waitFor();
     await i.reload();
     await heading(i, "You don't have access to this site").waitFor();
