@@ -40,8 +40,8 @@ export function startCatalogue(options: { cached?: unknown } = {}) {
   const bundled = controlledActor<Catalogue, { path: string }>();
   const companions = controlledActor<CompanionLists, void>();
   const navigations: string[] = [];
-  /** Answers of the leave guard to come: true for a person who chooses to stay. */
-  const stays: boolean[] = [];
+  /** Answers of the leave guard to come: true for a person who chooses to stay, 'fails' for a navigation that fails. */
+  const stays: (boolean | 'fails')[] = [];
   const clock = new SimulatedClock();
   const machine = catalogueMachine.provide({
     actors: {
@@ -53,7 +53,9 @@ export function startCatalogue(options: { cached?: unknown } = {}) {
       loadCompanionLists: companions.logic,
       leaveForLanding: fromPromise(async () => {
         navigations.push('/landing');
-        return stays.length === 0 || !stays.shift();
+        const answer = stays.shift();
+        if (answer === 'fails') throw new Error('The navigation to landing failed');
+        return answer === undefined || !answer;
       }),
     },
   });

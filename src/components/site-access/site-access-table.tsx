@@ -12,11 +12,10 @@ import {
   Text,
 } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import { useRouter } from '@tanstack/react-router';
 import { useState } from 'react';
-import { errorMessage } from '../../../contracts/error-message.ts';
 import type { SiteDetails, SiteRole } from '../../../contracts/sites.ts';
 import { useRuntime } from '../../app/runtime-context.tsx';
+import { useSave } from '../../app/use-save.ts';
 import { changeRoles, setAccess } from './site-access-api.ts';
 
 export const SITE_ROLES: { value: SiteRole; label: string }[] = [
@@ -81,33 +80,29 @@ const sameRoles = (a: readonly string[], b: readonly string[]) =>
  */
 function AccessRowView({ row, site, canManage, me, phone }: RowProps) {
   const { configApi } = useRuntime();
-  const router = useRouter();
   const [roles, setRoles] = useState<string[]>(row.roles);
-  const [busy, setBusy] = useState<'roles' | 'access' | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  // Two saves, so the button that was pressed is the one that shows it is busy.
+  const rolesSave = useSave();
+  const accessSave = useSave();
+  const busy = rolesSave.pending || accessSave.pending;
+  const error = rolesSave.error ?? accessSave.error;
   const [confirmingOff, setConfirmingOff] = useState(false);
   const who = row.name || row.main_email;
   const self = row.userId === me.id && me.role !== 'admin';
   const warning = rolesWarning(row, roles, site, me);
   const locksOut = self && !roles.includes(MANAGING_ROLE);
-  const run = async (what: 'roles' | 'access', call: () => Promise<unknown>) => {
-    setBusy(what);
-    setError(null);
-    try {
-      await call();
-      await router.invalidate();
-    } catch (failure) {
-      setError(errorMessage(failure));
-    } finally {
-      setBusy(null);
-    }
-  };
-  const saveRoles = () =>
-    run('roles', () =>
-      changeRoles(configApi, { siteId: row.siteId, userId: row.userId, roles: roles as SiteRole[] }),
+  const saveRoles = () => {
+    accessSave.dismiss();
+    rolesSave.save((signal) =>
+      changeRoles(configApi, { siteId: row.siteId, userId: row.userId, roles: roles as SiteRole[] }, signal),
     );
-  const switchAccess = (access: boolean) =>
-    run('access', () => setAccess(configApi, { siteId: row.siteId, userId: row.userId, access }));
+  };
+  const switchAccess = (access: boolean) => {
+    rolesSave.dismiss();
+    accessSave.save((signal) =>
+      setAccess(configApi, { siteId: row.siteId, userId: row.userId, access }, signal),
+    );
+  };
   const person = (
     <>
       <Text fw={600} size="sm">
@@ -139,8 +134,8 @@ function AccessRowView({ row, site, canManage, me, phone }: RowProps) {
               size="xs"
               variant="light"
               disabled={sameRoles(roles, row.roles) || locksOut}
-              loading={busy === 'roles'}
-              onClick={() => void saveRoles()}
+              loading={rolesSave.pending}
+              onClick={saveRoles}
               aria-label={`Save roles of ${who}`}
             >
               Save roles
@@ -169,9 +164,9 @@ function AccessRowView({ row, site, canManage, me, phone }: RowProps) {
       <Switch
         checked={row.access}
         // Nobody but an admin switches their own access off: they would lose the site.
-        disabled={busy !== null || (self && row.access)}
+        disabled={busy || (self && row.access)}
         onChange={(event) => {
-          if (event.currentTarget.checked) void switchAccess(true);
+          if (event.currentTarget.checked) switchAccess(true);
           else setConfirmingOff(true);
         }}
         label={row.access ? 'On' : 'Off'}
@@ -198,7 +193,7 @@ function AccessRowView({ row, site, canManage, me, phone }: RowProps) {
               color="red"
               onClick={() => {
                 setConfirmingOff(false);
-                void switchAccess(false);
+                switchAccess(false);
               }}
             >
               Switch off access for {who}

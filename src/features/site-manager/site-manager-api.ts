@@ -19,7 +19,8 @@ export async function fetchAllSites(
 }
 
 /** Users whose e-mail or name holds `q`, to give one of them access to a site. @throws ApiError */
-export async function findUsers(api: ApiClient, adminId: number, q: string) {
-  return userPageSchema.parse(await api(`/fleet/user-list/${adminId}/0`, { query: { q, pageSize: 10 } }))
-    .items;
+export async function findUsers(api: ApiClient, adminId: number, q: string, signal?: AbortSignal) {
+  return userPageSchema.parse(
+    await api(`/fleet/user-list/${adminId}/0`, { query: { q, pageSize: 10 }, ...(signal ? { signal } : {}) }),
+  ).items;
 }

@@ -2,9 +2,9 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert, Button, Group, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { type ChangeEvent, useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
-import { errorMessage } from '../../../contracts/error-message.ts';
 import type { User } from '../../../contracts/users.ts';
 import { useRuntime } from '../../app/runtime-context.tsx';
+import type { Save } from '../../app/use-save.ts';
 import { AddressInput, useMapsSuggestions } from '../../components/address/address-input.tsx';
 import {
   ADDRESS_PART_KEYS,
@@ -18,7 +18,7 @@ import {
   postalCodeText,
 } from '../../components/address/address-record.ts';
 import type { AutocompleteOptions } from '../../components/address/maps-loader.ts';
-import { holdsEdits, useUnsavedWork } from '../../components/leave-guard.tsx';
+import { useUnsavedWork } from '../../components/leave-guard.tsx';
 import { OwnerSelect } from './owner-select.tsx';
 import { type SiteFormValues, siteFormSchema } from './site-form-schema.ts';
 
@@ -28,8 +28,12 @@ interface SiteFormProps {
   defaultValues: SiteFormValues;
   owners?: User[];
   submitLabel: string;
-  /** Saves the values; a rejection is shown above the button and the form keeps what was typed. */
-  onSave: (values: SiteFormValues) => Promise<void>;
+  /**
+   * Sends the values through the screen's `useSave`, whose state `save` is: its failure is shown
+   * above the button and the form keeps what was typed.
+   */
+  onSave: (values: SiteFormValues) => void;
+  save: Pick<Save<unknown>, 'pending' | 'error' | 'holdsEdits'>;
   onCancel: () => void;
 }
 
@@ -54,14 +58,22 @@ const partsOf = (values: Pick<SiteFormValues, keyof AddressParts>): AddressParts
  * nothing about the maps failure is shown (specification §8). Street, town and country are
  * needed: nothing saves a half-filled address.
  */
-export function SiteForm({ mode, defaultValues, owners = [], submitLabel, onSave, onCancel }: SiteFormProps) {
+export function SiteForm({
+  mode,
+  defaultValues,
+  owners = [],
+  submitLabel,
+  onSave,
+  save,
+  onCancel,
+}: SiteFormProps) {
   const { config } = useRuntime();
   const maps = useMapsSuggestions(config.mapsApiKey);
   const form = useForm<SiteFormValues>({ resolver: zodResolver(siteFormSchema), defaultValues });
-  const { errors, isSubmitting } = form.formState;
+  const { errors, isDirty } = form.formState;
   useUnsavedWork(
     { id: 'site-form', kind: 'form', label: mode === 'create' ? 'New site' : 'Site address' },
-    holdsEdits(form.formState),
+    save.holdsEdits(isDirty),
   );
   const [known, setKnown] = useState<KnownLine | null>(
     defaultValues.displayAddress
@@ -117,13 +129,7 @@ export function SiteForm({ mode, defaultValues, owners = [], submitLabel, onSave
       error={errors[name]?.message}
     />
   );
-  const submit = form.handleSubmit(async (values) => {
-    try {
-      await onSave({ ...values, displayAddress: line });
-    } catch (error) {
-      form.setError('root', { message: errorMessage(error) });
-    }
-  });
+  const submit = form.handleSubmit((values) => onSave({ ...values, displayAddress: line }));
   return (
     <form onSubmit={submit} noValidate aria-label={mode === 'create' ? 'New site' : 'Site address'}>
       <Stack gap="md" maw={760}>
@@ -200,13 +206,13 @@ export function SiteForm({ mode, defaultValues, owners = [], submitLabel, onSave
             )}
           />
         ) : null}
-        {errors.root ? (
+        {save.error ? (
           <Alert color="red" role="alert" title="The site was not saved">
-            {errors.root.message}
+            {save.error}
           </Alert>
         ) : null}
         <Group>
-          <Button type="submit" loading={isSubmitting}>
+          <Button type="submit" loading={save.pending}>
             {submitLabel}
           </Button>
           <Button variant="default" onClick={onCancel}>

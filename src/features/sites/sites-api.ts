@@ -27,13 +27,22 @@ export async function fetchInstalls(api: ApiClient, siteId: number, page = 0, pa
 }
 
 /** `POST /sites`. @throws ApiError */
-export async function createSite(api: ApiClient, payload: SitePayloadInput) {
-  return siteSchema.parse(await api('/sites', { method: 'POST', body: payload }));
+export async function createSite(api: ApiClient, payload: SitePayloadInput, signal?: AbortSignal) {
+  return siteSchema.parse(
+    await api('/sites', { method: 'POST', body: payload, ...(signal ? { signal } : {}) }),
+  );
 }
 
 /** `PUT /sites/{id}`. @throws ApiError */
-export async function updateSite(api: ApiClient, siteId: number, payload: SitePayloadInput) {
-  return siteSchema.parse(await api(`/sites/${siteId}`, { method: 'PUT', body: payload }));
+export async function updateSite(
+  api: ApiClient,
+  siteId: number,
+  payload: SitePayloadInput,
+  signal?: AbortSignal,
+) {
+  return siteSchema.parse(
+    await api(`/sites/${siteId}`, { method: 'PUT', body: payload, ...(signal ? { signal } : {}) }),
+  );
 }
 
 /** Owners the caller may attach to a site (`GET /users/role/owner`); empty for an owner. @throws ApiError */

@@ -2,8 +2,8 @@ import { Button, FileButton, Group, Stack, Text } from '@mantine/core';
 import { useSelector } from '@xstate/react';
 import { useId, useState } from 'react';
 import type { ActorRefFrom } from 'xstate';
+import type { sunspecConfigMachine } from '../../../machines/sunspec/sunspec-config-machine.ts';
 import { PasteDump } from './paste-dump.tsx';
-import type { sunspecConfigMachine } from './sunspec-config-machine.ts';
 
 type Actor = ActorRefFrom<typeof sunspecConfigMachine>;
 

@@ -1,11 +1,11 @@
 import { Alert, Anchor, Button, Code, Group, List, Loader, Stack, Text, Title } from '@mantine/core';
 import { useActorRef, useSelector } from '@xstate/react';
 import { useMemo } from 'react';
+import { sunspecConfigMachine } from '../../../machines/sunspec/sunspec-config-machine.ts';
 import { ScreenHeader } from '../../components/screen-header.tsx';
 import { DeviceView } from './device-view.tsx';
 import { SourceBar } from './source-bar.tsx';
 import { loadSource, prepareTools } from './sunspec-actors.ts';
-import { sunspecConfigMachine } from './sunspec-config-machine.ts';
 
 /** How a register dump is written, for someone who has one to open or paste. */
 function DumpFormat() {

@@ -4,9 +4,9 @@ import { notifications } from '@mantine/notifications';
 import { useNavigate } from '@tanstack/react-router';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
-import { errorMessage } from '../../../contracts/error-message.ts';
 import { useRuntime } from '../../app/runtime-context.tsx';
-import { holdsEdits, useUnsavedWork } from '../../components/leave-guard.tsx';
+import { useSave } from '../../app/use-save.ts';
+import { useUnsavedWork } from '../../components/leave-guard.tsx';
 import { createInstaller, createOwner } from './users-api.ts';
 
 const schema = z.object({
@@ -18,6 +18,9 @@ const schema = z.object({
     .refine((v) => v === '' || /^[+0-9 ()-]{3,32}$/.test(v), 'Digits, spaces, +, -, ( and ) only'),
 });
 type Values = z.infer<typeof schema>;
+
+/** What a creation answers: the address created and the words to say about it. */
+type Created = { email: string; message: string };
 
 /**
  * Create an installer (admin) or an owner (installer or admin). The new user gets an access code
@@ -32,33 +35,36 @@ export function CreateUserForm({ role, onClose }: { role: 'installer' | 'owner';
     resolver: zodResolver(schema),
     defaultValues: { main_email: '', name: '', phone: '' },
   });
-  const { errors, isSubmitting } = form.formState;
+  const { errors, isDirty } = form.formState;
   const title = role === 'installer' ? 'Create installer' : 'Create owner';
-  useUnsavedWork({ id: 'create-user', kind: 'form', label: title }, holdsEdits(form.formState));
-  const submit = form.handleSubmit(async (values) => {
-    const body = {
-      main_email: values.main_email,
-      name: values.name,
-      ...(values.phone ? { phone: values.phone } : {}),
-    };
-    try {
-      let message: string;
-      if (role === 'installer') {
-        await createInstaller(configApi, body);
-        message = `${values.main_email} can sign in with the access code on its way to them.`;
-      } else {
-        message = await createOwner(configApi, body);
-      }
+  const save = useSave<Created>({
+    onSaved: async ({ email, message }) => {
       notifications.show({
         color: 'teal',
         title: role === 'installer' ? 'Installer created' : 'Owner invited',
         message,
       });
       onClose();
-      await navigate({ to: '/users-list', search: { page: 0, q: values.main_email } });
-    } catch (error) {
-      form.setError('root', { message: errorMessage(error) });
-    }
+      await navigate({ to: '/users-list', search: { page: 0, q: email }, ignoreBlocker: true });
+    },
+  });
+  useUnsavedWork({ id: 'create-user', kind: 'form', label: title }, save.holdsEdits(isDirty));
+  const submit = form.handleSubmit((values) => {
+    const body = {
+      main_email: values.main_email,
+      name: values.name,
+      ...(values.phone ? { phone: values.phone } : {}),
+    };
+    save.save(async (signal): Promise<Created> => {
+      if (role === 'installer') {
+        await createInstaller(configApi, body, signal);
+        return {
+          email: values.main_email,
+          message: `${values.main_email} can sign in with the access code on its way to them.`,
+        };
+      }
+      return { email: values.main_email, message: await createOwner(configApi, body, signal) };
+    });
   });
   return (
     <form onSubmit={submit} noValidate>
@@ -72,16 +78,16 @@ export function CreateUserForm({ role, onClose }: { role: 'installer' | 'owner';
         />
         <TextInput label="Name" required {...form.register('name')} error={errors.name?.message} />
         <TextInput label="Phone" type="tel" {...form.register('phone')} error={errors.phone?.message} />
-        {errors.root ? (
+        {save.error ? (
           <Alert color="red" role="alert" title="The user was not created">
-            {errors.root.message}
+            {save.error}
           </Alert>
         ) : null}
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
             Cancel
           </Button>
-          <Button type="submit" loading={isSubmitting}>
+          <Button type="submit" loading={save.pending}>
             {title}
           </Button>
         </Group>
