@@ -1,5 +1,5 @@
 import { createRouter, type RouterHistory } from '@tanstack/react-router';
-import { BrokenPage, NotFoundPage } from '../components/lost-page.tsx';
+import { NotFoundPage } from '../components/lost-page.tsx';
 import { RouteFocus } from '../components/route-focus.tsx';
 import { RoutePending } from '../components/route-pending.tsx';
 import { routeTree } from '../route-tree.gen.ts';
@@ -35,7 +35,6 @@ export function createAppRouter(context: RouterContext, history?: RouterHistory,
     InnerWrap: RouteFocus,
     // The app's own pages, never the router's bare "Something went wrong!" or "Not Found".
     defaultNotFoundComponent: () => <NotFoundPage />,
-    defaultErrorComponent: BrokenPage,
   });
 }
 

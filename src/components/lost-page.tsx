@@ -1,8 +1,7 @@
-import { Alert, Anchor, Group, Stack, Text } from '@mantine/core';
-import { IconAlertTriangle, IconQuestionMark } from '@tabler/icons-react';
+import { Alert, Anchor, Group, Stack } from '@mantine/core';
+import { IconQuestionMark } from '@tabler/icons-react';
 import { Link } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
-import { errorMessage } from '../../contracts/error-message.ts';
 import { OpenScreen } from './open-screen.tsx';
 import { ScreenHeader } from './screen-header.tsx';
 
@@ -35,26 +34,5 @@ export function NotFoundPage({
         </Group>
       </Stack>
     </OpenScreen>
-  );
-}
-
-/**
- * The router's last resort for a screen that failed to render: what happened, and ways on. Not
- * framed, since it may show inside the signed-in shell as well as on its own.
- */
-export function BrokenPage({ error }: { error: unknown }) {
-  return (
-    <Stack gap="md" maw={640} p="md">
-      <ScreenHeader title="This screen could not be shown" />
-      <Alert color="red" icon={<IconAlertTriangle aria-hidden />} role="alert">
-        <Text>{errorMessage(error)}</Text>
-      </Alert>
-      <Group gap="lg">
-        <Anchor href={typeof window === 'undefined' ? '/' : window.location.href}>Reload the page</Anchor>
-        <Anchor component={Link} to="/landing">
-          Go to Home
-        </Anchor>
-      </Group>
-    </Stack>
   );
 }

@@ -19,14 +19,15 @@ const DRAWER_BELOW = 'sm';
  *
  * `catalogueStatus` is the catalogue's version and refresh button for the menu, and
  * `accountItems` the Account section's own items (given a function that closes the phone
- * drawer), passed in by the route so that this shared frame imports no feature.
+ * drawer), passed in by the route so that this shared frame imports no feature; the frame the
+ * build prerenders for a session not yet restored has none.
  */
 export function ShellLayout({
   catalogueStatus,
   accountItems,
 }: {
   catalogueStatus: ReactNode;
-  accountItems: (closeMenu: () => void) => ReactNode;
+  accountItems?: (closeMenu: () => void) => ReactNode;
 }) {
   const [opened, { open, close }] = useDisclosure(false);
   const { style, durationMs } = useMotion();
@@ -72,7 +73,7 @@ export function ShellLayout({
         </Group>
       </AppShell.Header>
       <AppShell.Navbar ref={navbar} id="side-menu" aria-label="Side menu" inert={phone === true && !opened}>
-        <NavMenu onNavigate={close} catalogueStatus={catalogueStatus} accountItems={accountItems(close)} />
+        <NavMenu onNavigate={close} catalogueStatus={catalogueStatus} accountItems={accountItems?.(close)} />
       </AppShell.Navbar>
       <AppShell.Main id="main-content" tabIndex={-1}>
         <PageTransition style={style} durationMs={durationMs}>

@@ -115,7 +115,11 @@ export function SunSpecConfigScreen() {
         <Stack gap="xs">
           <Text c="dimmed">
             No device yet. Load the demo device, or open a register dump: hex text of the registers, with an
-            optional @address first (<Anchor href="#dump-format" underline="always">see the dump format</Anchor>).
+            optional @address first (
+            <Anchor href="#dump-format" underline="always">
+              see the dump format
+            </Anchor>
+            ).
           </Text>
           <DumpFormat />
         </Stack>
