@@ -1,11 +1,8 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { DeviceDetailsOldScreen } from '../features/devices/device-details-old-screen.tsx';
-import { loadOpenDevice } from '../features/devices/open-device.ts';
-import { OpenDeviceNotFound } from '../features/devices/open-device-not-found.tsx';
 
-// Open without sign-in: no guard; the loader only checks the id against the bundled catalogue.
+// Open without sign-in: no guard and no loader (the build prerenders it, and an unknown id is
+// the screen's own not-found page once the catalogue has loaded).
 export const Route = createFileRoute('/device-details-old/$deviceid')({
-  loader: ({ context, params }) => loadOpenDevice(context.runtime, params.deviceid),
-  notFoundComponent: OpenDeviceNotFound,
   component: DeviceDetailsOldScreen,
 });
