@@ -1,5 +1,6 @@
 import { NavLink, ScrollArea, Stack, Text, Title } from '@mantine/core';
 import {
+  IconAlarm,
   IconBug,
   IconBuildingFactory2,
   IconDevices,
@@ -17,6 +18,7 @@ import { MotionSetting } from './motion-setting.tsx';
 
 type MenuPath =
   | '/landing'
+  | '/alarms'
   | '/sites-list'
   | '/devices-list'
   | '/users-list'
@@ -34,6 +36,7 @@ const MAIN_ITEMS: MenuItem[] = [
   { label: 'Sites', to: '/sites-list', icon: <IconMapPin size={18} aria-hidden /> },
   { label: 'Devices', to: '/devices-list', icon: <IconDevices size={18} aria-hidden /> },
   { label: 'Users', to: '/users-list', icon: <IconUsers size={18} aria-hidden /> },
+  { label: 'Alarms', to: '/alarms', icon: <IconAlarm size={18} aria-hidden /> },
 ];
 
 const STAFF_ITEMS: MenuItem[] = [
