@@ -6,7 +6,7 @@ import { passwordResetMachine } from '../../machines/auth/password-reset-machine
 import { catalogueMachine } from '../../machines/catalogue/catalogue-machine.ts';
 import { type ApiClient, createApiClient } from '../api/api-client.ts';
 import type { ApiError } from '../api/api-error.ts';
-import { createTokenSession } from '../api/token-session.ts';
+import { createTokenSession, type TokenSession } from '../api/token-session.ts';
 import { createAuthActors } from '../features/auth/auth-actors.ts';
 import { createPasswordResetActors } from '../features/auth/password-reset-actors.ts';
 import { browserTabChannel, createTabChannel, type TabChannelOptions } from '../features/auth/tab-channel.ts';
@@ -26,6 +26,8 @@ export interface AppRuntime {
   passwordReset: ActorRefFrom<typeof passwordResetMachine>;
   configApi: ApiClient;
   monitoringApi: ApiClient;
+  /** The access tokens in memory and their refresh, for calls the API clients do not make (a live stream). */
+  session: TokenSession;
 }
 
 export interface AppRuntimeDeps {
@@ -95,5 +97,5 @@ export function createAppRuntime(config: AppConfig, deps: AppRuntimeDeps): AppRu
     passwordResetMachine.provide({ actors: createPasswordResetActors(configApi) }),
   ).start();
 
-  return { config, auth, catalogue, passwordReset, configApi, monitoringApi };
+  return { config, auth, catalogue, passwordReset, configApi, monitoringApi, session };
 }

@@ -55,7 +55,7 @@ describe('alarms', () => {
       .poll(async () => {
         const states = await column(page, 2);
         return (
-          states.length > 0 && states.every((state) => /^(Info|Warning|Critical)\s+Cleared\s/.test(state))
+          states.length > 0 && states.every((state) => /^(Info|Warning|Critical)\s+Cleared\s/i.test(state))
         );
       })
       .toBe(true);
@@ -65,7 +65,7 @@ describe('alarms', () => {
     await choose(page, 'Severity', 'Critical');
     await page.waitForURL(/severity=critical/);
     await expect
-      .poll(async () => (await column(page, 2)).every((text) => /^Critical\s+Cleared\s/.test(text)))
+      .poll(async () => (await column(page, 2)).every((text) => /^Critical\s+Cleared\s/i.test(text)))
       .toBe(true);
 
     // A site filter keeps only that site's alarms.

@@ -29,7 +29,7 @@ const STATE_COLOR: Record<AlarmState, string> = {
 /** How serious an alarm is, in words and colour (dark enough to read white text on). */
 export function SeverityBadge({ severity }: { severity: AlarmSeverity }) {
   return (
-    <Badge color={SEVERITY_COLOR[severity]} variant="filled" size="sm">
+    <Badge color={SEVERITY_COLOR[severity]} variant="filled" size="sm" style={{ flexShrink: 0 }}>
       {SEVERITY_LABEL[severity]}
     </Badge>
   );
@@ -38,7 +38,7 @@ export function SeverityBadge({ severity }: { severity: AlarmSeverity }) {
 /** Where an alarm is in its lifecycle. */
 export function AlarmStateBadge({ state }: { state: AlarmState }) {
   return (
-    <Badge color={STATE_COLOR[state]} variant="outline" size="sm">
+    <Badge color={STATE_COLOR[state]} variant="outline" size="sm" style={{ flexShrink: 0 }}>
       {STATE_LABEL[state]}
     </Badge>
   );

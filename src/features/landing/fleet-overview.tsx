@@ -32,7 +32,7 @@ function Count({
       <Text size="sm" c="dimmed">
         {label}
       </Text>
-      <Text fz={30} fw={700} lh={1.2}>
+      <Text fz={26} fw={700} lh={1.2}>
         {value}
       </Text>
       <AnchorLink to={link.to} search={link.search} size="sm">
