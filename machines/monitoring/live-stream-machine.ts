@@ -37,6 +37,16 @@ export interface LiveStreamContext {
   message: string | null;
 }
 
+/**
+ * A reading in any state of the values: stale at once when it was already old, else fresh, the
+ * stale timer started again. On the states themselves, not their region: a re-entering transition
+ * of the region would re-enter the whole machine and so reopen the stream.
+ */
+const READING = [
+  { guard: 'readingIsOld', target: 'stale', actions: 'keepReading' },
+  { target: 'fresh', reenter: true, actions: 'keepReading' },
+] as const;
+
 /** How long the reconnect after `failures` failures in a row waits. */
 export const reconnectDelay = (failures: number) =>
   Math.min(RECONNECT_MAX_MS, RECONNECT_BASE_MS * 2 ** Math.max(0, failures - 1));
@@ -120,15 +130,9 @@ export const liveStreamMachine = setup({
     data: {
       initial: 'waiting',
       states: {
-        waiting: { after: { stale: 'stale' } },
-        fresh: { after: { stale: 'stale' } },
-        stale: {},
-      },
-      on: {
-        'stream.reading': [
-          { guard: 'readingIsOld', target: '.stale', actions: 'keepReading' },
-          { target: '.fresh', reenter: true, actions: 'keepReading' },
-        ],
+        waiting: { after: { stale: 'stale' }, on: { 'stream.reading': READING } },
+        fresh: { after: { stale: 'stale' }, on: { 'stream.reading': READING } },
+        stale: { on: { 'stream.reading': READING } },
       },
     },
   },

@@ -39,7 +39,20 @@ export function TimeChart({ chart, range }: { chart: ChartData; range: ChartRang
     const options: uPlot.Options = {
       width: Math.max(240, target.clientWidth),
       height: HEIGHT,
-      scales: { x: { time: true } },
+      // Bars start at zero, so their heights compare; lines fit their values.
+      scales: {
+        x: { time: true },
+        ...(chart.kind === 'bars'
+          ? {
+              y: {
+                range: (_u: uPlot, _min: number, max: number): uPlot.Range.MinMax => [
+                  0,
+                  max > 0 ? max * 1.1 : 1,
+                ],
+              },
+            }
+          : {}),
+      },
       legend: { show: true },
       cursor: { drag: { x: false, y: false } },
       axes: [{}, { values: (_u, ticks) => ticks.map((v) => valueText(v, unit)), size: 70 }],

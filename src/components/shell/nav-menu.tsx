@@ -7,12 +7,14 @@ import {
   IconHome,
   IconLogout,
   IconMapPin,
+  IconUser,
   IconUsers,
 } from '@tabler/icons-react';
 import { Link, useRouterState } from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';
 import type { ReactNode } from 'react';
 import { currentEmail, currentUserName, isCompanyStaff } from '../../../machines/auth/auth-selectors.ts';
+import { currentUserOf } from '../../app/current-user.ts';
 import { useRuntime } from '../../app/runtime-context.tsx';
 import { MotionSetting } from './motion-setting.tsx';
 
@@ -56,6 +58,7 @@ export function NavMenu({
   const name = useSelector(auth, currentUserName);
   const email = useSelector(auth, currentEmail);
   const staff = useSelector(auth, (s) => isCompanyStaff(s, config.companyDomain));
+  const myId = useSelector(auth, (s) => currentUserOf(s)?.id ?? null);
   const pathname = useRouterState({ select: (state) => state.location.pathname });
   const items = staff ? [...MAIN_ITEMS, ...STAFF_ITEMS] : MAIN_ITEMS;
   return (
@@ -88,6 +91,18 @@ export function NavMenu({
           Account
         </Text>
         <MotionSetting />
+        {myId === null ? null : (
+          <NavLink
+            component={Link}
+            to="/user-details/$userid"
+            params={{ userid: String(myId) } as never}
+            label="My details and alarm mail"
+            leftSection={<IconUser size={18} aria-hidden />}
+            active={pathname === `/user-details/${myId}`}
+            aria-current={pathname === `/user-details/${myId}` ? 'page' : undefined}
+            onClick={onNavigate}
+          />
+        )}
         <NavLink
           component="button"
           label="Logout"

@@ -26,8 +26,17 @@ const model = createMachine({
         'stream.drops': 'retrying',
       },
     },
-    fresh: { on: { 'silence.passes': 'stale', 'stream.drops': 'retryingWithValues' } },
-    stale: { on: { 'reading.arrives': 'fresh' } },
+    fresh: {
+      on: {
+        'silence.passes': 'stale',
+        'stream.drops': 'retryingWithValues',
+        'reading.arrives': 'freshAgain',
+        'old.reading.arrives': 'stale',
+      },
+    },
+    freshAgain: { on: { 'silence.passes': 'stale' } },
+    stale: { on: { 'reading.arrives': 'fresh', 'old.reading.arrives': 'staleStill' } },
+    staleStill: {},
     noReading: { on: { 'reading.arrives': 'fresh' } },
     retrying: { on: { 'backoff.passes': 'connecting' } },
     retryingWithValues: { on: { 'backoff.passes': 'reconnecting' } },
@@ -140,6 +149,18 @@ function driver(): ModelDriver {
         expect(snap().context.latest).toEqual(latest);
         expect(snap().context.failures).toBe(failures);
       },
+      freshAgain: () => {
+        data('fresh');
+        expect(snap().context.latest).toEqual(latest);
+        // A reading never reopens the stream: the one open stays.
+        connection({ streaming: 'open' });
+        expect(streams.filter((s) => !s.stopped)).toHaveLength(1);
+      },
+      staleStill: () => {
+        data('stale');
+        expect(snap().context.latest).toEqual(latest);
+        expect(streams.filter((s) => !s.stopped)).toHaveLength(1);
+      },
       stale: () => {
         data('stale');
         expect(snap().context.latest).toEqual(latest);
@@ -196,6 +217,9 @@ export default defineModel({
     open: 'Connected, waiting for the first reading.',
     fresh: 'The tiles show the latest reading, fresh.',
     stale: 'The tiles show the last reading, marked stale with its age.',
+    freshAgain:
+      'The next reading replaced the last: still fresh, the stale timer started again, the same stream open.',
+    staleStill: 'Another old reading (a catch-up after silence): the tiles show it, still stale.',
     noReading: 'Connected, but the device sent nothing: marked as silent.',
     retrying: 'The stream dropped; waiting before opening it again.',
     retryingWithValues: 'The stream dropped; the values shown stay fresh while waiting.',
