@@ -27,7 +27,7 @@ describe('site details, monitoring', () => {
     const site = (await siteLink.innerText()).trim();
     await siteLink.click();
     await heading(page, site).waitFor();
-    const states = page.getByRole('table', { name: `State of the devices at ${site}` });
+    const states = page.getByRole('table', { name: `Devices now at ${site}` });
     await states.getByRole('row').filter({ hasText: LIVE }).waitFor();
     const charts = page.getByRole('region', { name: 'Power and energy' });
     const power = charts.getByRole('slider', { name: /^Power: / });

@@ -133,7 +133,7 @@ export function FleetOverview({ overview }: { overview: Overview }) {
             <EmptyState title="No sites yet">Sites you have access to appear here.</EmptyState>
           ) : (
             <Stack gap="sm">
-              <Table.ScrollContainer minWidth={420}>
+              <Table.ScrollContainer minWidth={340}>
                 <Table aria-label="Sites by problems" striped>
                   <Table.Thead>
                     <Table.Tr>

@@ -50,22 +50,22 @@ function SiteMonitoring({
   const page = statuses.page;
   return (
     <>
-      <SectionCard title="Devices now">
-        {!page ? (
-          <Alert color="red" role="alert" title="The devices' state could not be loaded">
-            {statuses.error}
-          </Alert>
-        ) : page.items.length === 0 ? (
-          <EmptyState title="No devices installed here yet" />
-        ) : (
-          <DataList
-            label={`State of the devices at ${siteName}`}
-            columns={columns}
-            rows={page.items}
-            rowKey={(d) => d.serial}
-          />
-        )}
-      </SectionCard>
+      {page && page.items.length === 0 ? null : (
+        <SectionCard title="Devices now">
+          {!page ? (
+            <Alert color="red" role="alert" title="The devices' state could not be loaded">
+              {statuses.error}
+            </Alert>
+          ) : (
+            <DataList
+              label={`Devices now at ${siteName}`}
+              columns={columns}
+              rows={page.items}
+              rowKey={(d) => d.serial}
+            />
+          )}
+        </SectionCard>
+      )}
       {page && page.items.length > 0 ? (
         <SectionCard title="Power and energy">
           <Suspense fallback={<PageLoading label="Loading the charts…" />}>
