@@ -5,6 +5,7 @@ import { tanstackRouter } from '@tanstack/router-plugin/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
+import { prerenderPages } from './src/prerender/prerender-plugin.ts';
 
 const COMPRESSIBLE = /\.(js|mjs|css|html|json|svg|txt|wasm|webmanifest)$/;
 
@@ -53,12 +54,14 @@ function precompress(): Plugin {
 }
 
 /**
- * Lets the browser fetch what the sign-in screen needs while the entry script downloads, instead
- * of one round trip after another: the login route's chunk and its imports (modulepreload), and
- * `/app-config.json`, which the app reads before its first render (a preload matching the
- * app's own `fetch`: same URL, CORS mode, same-origin credentials).
+ * Lets the browser fetch what the first screen needs while the entry script downloads, instead
+ * of one round trip after another: the app's code, which the entry imports once the page has
+ * been painted (`src/app/start-app.tsx`), the login route's chunk and their imports
+ * (modulepreload), and `/app-config.json`, which the app reads before its first render (a
+ * preload matching the app's own `fetch`: same URL, CORS mode, same-origin credentials).
  */
 function preloadSignIn(): Plugin {
+  const FIRST_MODULES = ['/src/app/start-app.tsx', '/src/routes/login.tsx'];
   return {
     name: 'fleet:preload-sign-in',
     apply: 'build',
@@ -67,7 +70,9 @@ function preloadSignIn(): Plugin {
       handler(html, ctx) {
         const bundle = ctx.bundle ?? {};
         const chunks = Object.values(bundle).filter((file) => file.type === 'chunk');
-        const login = chunks.find((chunk) => chunk.facadeModuleId?.includes('/src/routes/login.tsx'));
+        const first = chunks.filter((chunk) =>
+          chunk.moduleIds.some((id) => FIRST_MODULES.some((module) => id.endsWith(module))),
+        );
         const files = new Set<string>();
         const visit = (fileName: string) => {
           if (files.has(fileName)) return;
@@ -75,7 +80,7 @@ function preloadSignIn(): Plugin {
           const chunk = bundle[fileName];
           if (chunk?.type === 'chunk') for (const next of chunk.imports) visit(next);
         };
-        if (login) visit(login.fileName);
+        for (const chunk of first) visit(chunk.fileName);
         const tags = [...files]
           .filter((file) => !html.includes(`/${file}"`))
           .map((file) => ({
@@ -100,50 +105,53 @@ function preloadSignIn(): Plugin {
 }
 
 // The router plugin must come before the React plugin so that route files are
-// split and transformed before JSX is compiled.
+// split and transformed before JSX is compiled. The build's prerendering bundles the app with
+// these same two, so route code is split alike there.
+const appPlugins = () => [
+  tanstackRouter({
+    target: 'react',
+    routesDirectory: 'src/routes',
+    generatedRouteTree: 'src/route-tree.gen.ts',
+    autoCodeSplitting: true,
+    // Loaders in chunks of their own too: a route file's loader pulls in its feature's API calls
+    // and contracts (zod), which the sign-in screen must not load. What stays in the route tree
+    // (path, guard, validateSearch) imports only small modules.
+    codeSplittingOptions: {
+      // The sign-in screen is the first thing a phone loads: it stays in the entry chunk, so
+      // its components arrive in one file rather than a dozen small ones.
+      splitBehavior: ({ routeId }) => (routeId === '/login' ? [] : undefined),
+      defaultBehavior: [
+        ['loader'],
+        ['component'],
+        ['pendingComponent'],
+        ['errorComponent'],
+        ['notFoundComponent'],
+      ],
+    },
+  }),
+  react(),
+];
+
 export default defineConfig({
   plugins: [
-    tanstackRouter({
-      target: 'react',
-      routesDirectory: 'src/routes',
-      generatedRouteTree: 'src/route-tree.gen.ts',
-      autoCodeSplitting: true,
-      // Loaders in chunks of their own too: a route file's loader pulls in its feature's API calls
-      // and contracts (zod), which the sign-in screen must not load. What stays in the route tree
-      // (path, guard, validateSearch) imports only small modules.
-      codeSplittingOptions: {
-        // The sign-in screen is the first thing a phone loads: it stays in the entry chunk, so
-        // its components arrive in one file rather than a dozen small ones.
-        splitBehavior: ({ routeId }) => (routeId === '/login' ? [] : undefined),
-        defaultBehavior: [
-          ['loader'],
-          ['component'],
-          ['pendingComponent'],
-          ['errorComponent'],
-          ['notFoundComponent'],
-        ],
-      },
-    }),
-    react(),
+    ...appPlugins(),
     VitePWA({
+      // Our own worker (src/service-worker/sw.ts): it answers each path with its prerendered page.
+      strategies: 'injectManifest',
+      srcDir: 'src/service-worker',
+      filename: 'sw.ts',
       // A new version waits until the person chooses "Reload to update" (src/app-status/).
       registerType: 'prompt',
       injectRegister: false,
       manifest: false,
-      workbox: {
-        // The app shell, every chunk (so any screen opens offline), the codec and the bundled
-        // devices lists and device forms from public/.
+      injectManifest: {
+        // The pages, every chunk, the codec and the bundled devices lists and forms from public/.
         globPatterns: ['**/*.{js,css,html,json,wasm,svg,png,ico}'],
-        navigateFallback: 'index.html',
-        navigateFallbackDenylist: [/^\/(config|monitoring)(\/|$)/, /^\/app-config\.json$/],
-        // /app-config.json is the deployment's, not the build's: src/main.tsx keeps the last copy.
-        cleanupOutdatedCaches: true,
-        // The first version takes the open page at once (it is the version that page runs); a
-        // later one waits for the person (skipWaiting stays off).
-        clientsClaim: true,
       },
     }),
     preloadSignIn(),
+    // After the files are written and before the service worker lists them (closeBundle).
+    prerenderPages({ plugins: appPlugins }),
     precompress(),
   ],
   // No source maps in the build: they are not shipped, and the server refuses *.map anyway.

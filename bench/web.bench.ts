@@ -1,26 +1,40 @@
-// Weight and speed of the sign-in screen. Builds the app and prints the gzipped JavaScript and
-// CSS the sign-in screen loads and the largest route chunk; then serves the build and loads the
-// sign-in screen in Chromium under slow 4G and a 4× CPU slowdown, cold and warm (web-load.ts).
+// Speed of the signed-out pages. Builds the app and prints the gzipped JavaScript and CSS the
+// sign-in screen loads and the largest route chunk; then serves the build and loads the sign-in
+// screen in Chromium under slow 4G and a 4× CPU slowdown, cold and warm (web-load.ts): the E-mail
+// field visible and "Sign in" working; then Lighthouse 12's mobile scores for /login,
+// /sunspec-config and /device-details-old/{id} (web-lighthouse.ts).
 // Figures only; the targets are reported, never asserted.
-//   npm run bench:web                      build, weigh, serve, load
-//   npm run bench:web -- --url http://…    only load, from a server already running there
+//   npm run bench:web                               build, weigh, serve, load, Lighthouse
+//   npm run bench:web -- --baseline <dist folder>   the same, and an older build served beside it,
+//                                                   its loads taking turns with this build's
+//   npm run bench:web -- --dist <dist folder>       only serve that build, load, Lighthouse
+//   npm run bench:web -- --url http://…             only load and Lighthouse, from a running server
+//   --runs N (5 by default), --no-lighthouse
 
-import { readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { serve } from '@hono/node-server';
 import { build, type Manifest } from 'vite';
 import { generateSigningKey } from '../server/auth/signing-keys.ts';
 import { createServer } from '../server/create-server.ts';
 import { parseEnv } from '../server/env.ts';
-import { CPU_SLOWDOWN, type LoadFigures, measureSignInLoad, SLOW_4G } from './web-load.ts';
+import { type LighthouseScores, runLighthouse } from './web-lighthouse.ts';
+import { CPU_SLOWDOWN, type LoadFigures, measureSignInLoads, type SignInLoad, SLOW_4G } from './web-load.ts';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const OUT = join(ROOT, '.tmp/bench-web');
-const SIGN_IN_TARGET_KB = 120;
-const COLD_TARGET_MS = 2500;
-const WARM_TARGET_MS = 1000;
+/** A model of the bundled catalogue, for the open device details page. */
+const DEVICE_PATH = '/device-details-old/HX-5000';
+const LIGHTHOUSE_PATHS = ['/login', '/sunspec-config', DEVICE_PATH];
+const TARGETS = {
+  emailVisibleColdMs: 1200,
+  emailVisibleWarmMs: 600,
+  signInWorkingColdMs: 2500,
+  performance: { '/login': 0.95, '/sunspec-config': 0.9, [DEVICE_PATH]: 0.9 } as Record<string, number>,
+  accessibility: 1,
+};
 
 interface Figure {
   name: string;
@@ -30,6 +44,13 @@ interface Figure {
 
 const gzipKb = (file: string) => gzipSync(readFileSync(join(OUT, file)), { level: 9 }).length / 1024;
 const round = (kb: number) => Math.round(kb * 10) / 10;
+const verdict = (value: number, target: number, atMost = true) =>
+  (atMost ? value <= target : value >= target) ? 'within' : 'OVER';
+
+function argument(name: string): string | undefined {
+  const at = process.argv.indexOf(name);
+  return at === -1 ? undefined : process.argv[at + 1];
+}
 
 /** Every chunk a key loads before it runs: itself and its static imports, transitively. */
 function staticClosure(manifest: Manifest, keys: string[]): Set<string> {
@@ -55,14 +76,14 @@ function filesOf(manifest: Manifest, keys: Set<string>) {
   return { js, css };
 }
 
-/** Serves the built app and both services from OUT, on a free port, with an empty database. */
-async function serveBuild() {
+/** Serves a built app and both services from `distDir`, on a free port, with an empty database. */
+async function serveBuild(distDir: string) {
   const fleet = await createServer({
     env: parseEnv({ DATA_DIR: join(ROOT, '.tmp/bench-web-data') }),
     database: { pgliteDir: 'memory://' },
     keys: { config: (await generateSigningKey()).key, monitoring: (await generateSigningKey()).key },
     seed: false,
-    distDir: OUT,
+    distDir,
   });
   const listener = serve({ fetch: fleet.app.fetch, hostname: '127.0.0.1', port: 0 }) as Server;
   await new Promise((resolve) => listener.once('listening', resolve));
@@ -77,37 +98,8 @@ async function serveBuild() {
   };
 }
 
-async function printLoad(origin: string): Promise<Figure[]> {
-  const kbits = Math.round((SLOW_4G.downloadThroughput * 8) / 1024);
-  console.log(
-    `Loading ${origin}/login in Chromium: ${SLOW_4G.latency} ms latency, ${kbits} kbit/s down, CPU ${CPU_SLOWDOWN}× slower (median of 5)`,
-  );
-  const { cold, warm } = await measureSignInLoad(origin);
-  const line = (name: string, f: LoadFigures, target: number) =>
-    console.log(
-      `  ${name}: E-mail field visible ${f.emailVisibleMs} ms (target ≤ ${target} ms: ${f.emailVisibleMs <= target ? 'within' : 'OVER'}), LCP ${f.lcpMs} ms, ${f.transferredKb} KB transferred`,
-    );
-  line('cold', cold, COLD_TARGET_MS);
-  line('warm', warm, WARM_TARGET_MS);
-  return [
-    { name: 'web.signin.cold.email_visible', value: cold.emailVisibleMs, unit: 'ms' },
-    { name: 'web.signin.cold.lcp', value: cold.lcpMs, unit: 'ms' },
-    { name: 'web.signin.cold.transferred', value: cold.transferredKb, unit: 'KB' },
-    { name: 'web.signin.warm.email_visible', value: warm.emailVisibleMs, unit: 'ms' },
-    { name: 'web.signin.warm.lcp', value: warm.lcpMs, unit: 'ms' },
-    { name: 'web.signin.warm.transferred', value: warm.transferredKb, unit: 'KB' },
-  ];
-}
-
-async function main() {
-  const urlFlag = process.argv.indexOf('--url');
-  if (urlFlag !== -1) {
-    const origin = process.argv[urlFlag + 1]?.replace(/\/$/, '');
-    if (!origin)
-      throw new Error('--url needs the address of a running Fleet Manager, e.g. http://127.0.0.1:8080');
-    for (const figure of await printLoad(origin)) console.log(JSON.stringify(figure));
-    return;
-  }
+/** Builds the app into OUT and prints what the sign-in screen loads. */
+async function buildAndWeigh(): Promise<Figure[]> {
   rmSync(OUT, { recursive: true, force: true });
   await build({
     root: ROOT,
@@ -127,28 +119,123 @@ async function main() {
     .map((key) => ({ key, kb: gzipKb(manifest[key]?.file ?? '') }))
     .sort((a, b) => b.kb - a.kb);
   const largest = routeChunks[0];
+  const page = (name: string) => gzipSync(readFileSync(join(OUT, name)), { level: 9 }).length / 1024;
 
   console.log(`Sign-in screen loads ${signIn.js.size} JS files and ${signIn.css.size} CSS files:`);
   for (const file of [...signIn.js, ...signIn.css])
     console.log(`  ${file}  ${round(gzipKb(file))} KB gzipped`);
+  const html = existsSync(join(OUT, 'login.html')) ? 'login.html' : 'index.html';
+  console.log(`  ${html} (the page itself)  ${round(page(html))} KB gzipped`);
   console.log(
     `Route chunks: ${routeChunks.length}; largest ${largest?.key ?? 'none'} (${round(largest?.kb ?? 0)} KB)`,
   );
-  const verdict = signInJs <= SIGN_IN_TARGET_KB ? 'within' : 'OVER';
-  console.log(
-    `Sign-in JavaScript ${round(signInJs)} KB gzipped: ${verdict} the ${SIGN_IN_TARGET_KB} KB target`,
-  );
-
-  const figures: Figure[] = [
+  console.log(`Sign-in JavaScript ${round(signInJs)} KB gzipped, CSS ${round(signInCss)} KB`);
+  return [
     { name: 'web.signin.js.gzip', value: round(signInJs), unit: 'KB' },
     { name: 'web.signin.css.gzip', value: round(signInCss), unit: 'KB' },
+    { name: 'web.signin.html.gzip', value: round(page(html)), unit: 'KB' },
     { name: 'web.route.largest.gzip', value: round(largest?.kb ?? 0), unit: 'KB' },
   ];
-  const server = await serveBuild();
+}
+
+function printLoad(label: string, load: SignInLoad, prefix: string): Figure[] {
+  const line = (name: string, f: LoadFigures, emailTarget: number, workingTarget?: number) =>
+    console.log(
+      `  ${label} ${name}: E-mail field visible ${f.emailVisibleMs} ms (target ≤ ${emailTarget} ms: ${verdict(f.emailVisibleMs, emailTarget)}), ` +
+        `"Sign in" working ${f.signInWorkingMs} ms${workingTarget ? ` (target ≤ ${workingTarget} ms: ${verdict(f.signInWorkingMs, workingTarget)})` : ''}, ` +
+        `LCP ${f.lcpMs} ms, ${f.transferredKb} KB transferred`,
+    );
+  line('cold', load.cold, TARGETS.emailVisibleColdMs, TARGETS.signInWorkingColdMs);
+  line('warm', load.warm, TARGETS.emailVisibleWarmMs);
+  const figures = (kind: 'cold' | 'warm', f: LoadFigures): Figure[] => [
+    { name: `${prefix}.signin.${kind}.email_visible`, value: f.emailVisibleMs, unit: 'ms' },
+    { name: `${prefix}.signin.${kind}.sign_in_working`, value: f.signInWorkingMs, unit: 'ms' },
+    { name: `${prefix}.signin.${kind}.lcp`, value: f.lcpMs, unit: 'ms' },
+    { name: `${prefix}.signin.${kind}.transferred`, value: f.transferredKb, unit: 'KB' },
+  ];
+  return [...figures('cold', load.cold), ...figures('warm', load.warm)];
+}
+
+function printLighthouse(label: string, scores: LighthouseScores[], prefix: string): Figure[] {
+  const figures: Figure[] = [];
+  for (const s of scores) {
+    const target = TARGETS.performance[s.path] ?? 0.9;
+    console.log(
+      `  ${label} ${s.path}: performance ${s.performance} (target ≥ ${target}: ${verdict(s.performance, target, false)}), ` +
+        `accessibility ${s.accessibility} (target ${TARGETS.accessibility}: ${verdict(s.accessibility, TARGETS.accessibility, false)}); ` +
+        `FCP ${s.fcpMs} ms, LCP ${s.lcpMs} ms, TBT ${s.tbtMs} ms, CLS ${s.cls}`,
+    );
+    if (s.accessibilityFailures.length > 0)
+      console.log(`    accessibility audits failed: ${s.accessibilityFailures.join('; ')}`);
+    const page = s.path.split('/')[1] ?? 'page';
+    figures.push(
+      { name: `${prefix}.lighthouse.${page}.performance`, value: s.performance, unit: 'score' },
+      { name: `${prefix}.lighthouse.${page}.accessibility`, value: s.accessibility, unit: 'score' },
+      { name: `${prefix}.lighthouse.${page}.lcp`, value: s.lcpMs, unit: 'ms' },
+      { name: `${prefix}.lighthouse.${page}.cls`, value: s.cls, unit: 'score' },
+    );
+  }
+  return figures;
+}
+
+/** Loads and Lighthouse for each build: `builds[0]` is this one, a second one the baseline. */
+async function measureBuilds(builds: { label: string; prefix: string; origin: string }[]) {
+  const runs = Number(argument('--runs') ?? 5);
+  const kbits = Math.round((SLOW_4G.downloadThroughput * 8) / 1024);
+  console.log(
+    `Loading /login in Chromium: ${SLOW_4G.latency} ms latency, ${kbits} kbit/s down, CPU ${CPU_SLOWDOWN}× slower (median of ${runs}${builds.length > 1 ? ', the builds taking turns' : ''})`,
+  );
+  const loads = await measureSignInLoads(
+    builds.map((b) => b.origin),
+    runs,
+  );
+  const figures: Figure[] = [];
+  for (const [index, b] of builds.entries()) {
+    const load = loads[index];
+    if (load) figures.push(...printLoad(b.label, load, b.prefix));
+  }
+  if (process.argv.includes('--no-lighthouse')) return figures;
+  console.log('Lighthouse 12, mobile profile (simulated slow 4G, 4× CPU):');
+  for (const b of builds)
+    figures.push(...printLighthouse(b.label, await runLighthouse(b.origin, LIGHTHOUSE_PATHS), b.prefix));
+  return figures;
+}
+
+async function main() {
+  const url = argument('--url');
+  if (process.argv.includes('--url')) {
+    const origin = url?.replace(/\/$/, '');
+    if (!origin)
+      throw new Error('--url needs the address of a running Fleet Manager, e.g. http://127.0.0.1:8080');
+    for (const figure of await measureBuilds([{ label: '', prefix: 'web', origin }]))
+      console.log(JSON.stringify(figure));
+    return;
+  }
+  const only = argument('--dist');
+  if (only) {
+    const server = await serveBuild(resolve(only));
+    try {
+      for (const figure of await measureBuilds([{ label: '', prefix: 'web', origin: server.origin }]))
+        console.log(JSON.stringify(figure));
+    } finally {
+      await server.stop();
+    }
+    return;
+  }
+  const baselineDir = argument('--baseline');
+  const figures = await buildAndWeigh();
+  const current = await serveBuild(OUT);
+  const baseline = baselineDir ? await serveBuild(resolve(baselineDir)) : undefined;
   try {
-    figures.push(...(await printLoad(server.origin)));
+    figures.push(
+      ...(await measureBuilds([
+        { label: baseline ? 'this build,' : '', prefix: 'web', origin: current.origin },
+        ...(baseline ? [{ label: 'baseline,', prefix: 'web.baseline', origin: baseline.origin }] : []),
+      ])),
+    );
   } finally {
-    await server.stop();
+    await current.stop();
+    await baseline?.stop();
   }
   for (const figure of figures) console.log(JSON.stringify(figure));
   rmSync(OUT, { recursive: true, force: true });

@@ -1,11 +1,15 @@
 import { z } from 'zod';
 import { userRoleSchema } from './users.ts';
 
-/** Every error the services answer: `{message, code}`; `field` names a failing input. */
+/**
+ * Every error the services answer: `{message, code}`; `field` names a failing input; a 429 says
+ * in `retryAfter` how many seconds to wait (also the `Retry-After` header, and in the message).
+ */
 export const errorBodySchema = z.object({
   message: z.string(),
   code: z.string(),
   field: z.string().optional(),
+  retryAfter: z.number().int().min(1).optional(),
 });
 export type ErrorBody = z.infer<typeof errorBodySchema>;
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { serialNumberPattern } from './catalogue.ts';
-import { pageOf } from './page.ts';
+import { DEVICE_SORT_KEYS } from './list-sort-keys.ts';
+import { pageOf, sortedListQuerySchema } from './page.ts';
 
 /** A device installed at a site: `modelId` is the catalogue's model id (e.g. `HX-5000`). */
 export const deviceSchema = z.object({
@@ -16,6 +17,9 @@ export type Device = z.infer<typeof deviceSchema>;
 
 /** Device lists and `GET /fleet/sites/installs/{siteId}`. */
 export const devicePageSchema = pageOf(deviceSchema);
+
+/** The query of every device list: search, page size, sort. */
+export const deviceListQuerySchema = sortedListQuerySchema(DEVICE_SORT_KEYS);
 
 /** The `{id}` of `GET /install/device/{id}`: a catalogue model id such as `HX-5000`. */
 export const modelIdSchema = z.string().regex(/^[A-Za-z0-9-]{1,32}$/, 'a model id such as HX-5000');

@@ -12,6 +12,27 @@ export const listQuerySchema = z.object({
 });
 export type ListQuery = z.infer<typeof listQuerySchema>;
 
+/** `?sort=` of a list: a key ascending (`name`), or descending with a leading `-` (`-name`). */
+export type SortValue<K extends string> = K | `-${K}`;
+
+/**
+ * The query of a list that sorts by `keys` on the server, across every page: `listQuerySchema`
+ * and `?sort=`. Without `sort` a list keeps its own order (ids); an unknown key answers 400
+ * naming `sort`.
+ * @example sortedListQuerySchema(['name', 'id']).parse({ sort: '-name' }).sort // '-name'
+ */
+export function sortedListQuerySchema<const K extends string>(keys: readonly K[]) {
+  const values = keys.flatMap((key) => [key, `-${key}`]) as [SortValue<K>, ...SortValue<K>[]];
+  return listQuerySchema.extend({ sort: z.enum(values).optional() });
+}
+
+/** A sort value split into its key and direction. */
+export function parseSort<K extends string>(sort: SortValue<K>): { key: K; descending: boolean } {
+  return sort.startsWith('-')
+    ? { key: sort.slice(1) as K, descending: true }
+    : { key: sort as K, descending: false };
+}
+
 /** The `{page}` path segment: a page number counted from 0. */
 export const pageParamSchema = z.coerce.number().int().min(0).max(1_000_000);
 

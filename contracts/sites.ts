@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { idSchema } from './ids.ts';
-import { pageOf } from './page.ts';
+import { SITE_SORT_KEYS } from './list-sort-keys.ts';
+import { pageOf, sortedListQuerySchema } from './page.ts';
 
 const text = (max: number) => z.string().trim().max(max);
 
@@ -56,6 +57,9 @@ export type Site = z.infer<typeof siteSchema>;
 
 /** `GET /fleet/sites/all/{userId}/{page}` and `GET /fleet/site-list/{userId}/{page}`. */
 export const sitePageSchema = pageOf(siteSchema);
+
+/** The query of every site list: search, page size, sort. */
+export const siteListQuerySchema = sortedListQuerySchema(SITE_SORT_KEYS);
 
 /** Site roles set by `PUT /fleet/site-access/change-roles`. */
 export const siteRoleSchema = z.enum(['owner', 'installer', 'viewer', 'configurator']);

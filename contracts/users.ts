@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { pageOf } from './page.ts';
+import { USER_SORT_KEYS } from './list-sort-keys.ts';
+import { pageOf, sortedListQuerySchema } from './page.ts';
 
 /** User roles: provider staff, installers and site owners (operators). */
 export const userRoleSchema = z.enum(['admin', 'installer', 'owner']);
@@ -21,6 +22,9 @@ export type User = z.infer<typeof userSchema>;
 
 /** `GET /fleet/user-list/{userId}/{page}` and `GET /users/role/{role}`. */
 export const userPageSchema = pageOf(userSchema);
+
+/** The query of every user list: search, page size, sort. */
+export const userListQuerySchema = sortedListQuerySchema(USER_SORT_KEYS);
 
 const email = z.string().trim().toLowerCase().email().max(254);
 const displayName = z.string().trim().min(1).max(120);
@@ -69,6 +73,23 @@ export const updateUserRequestSchema = z
   })
   .refine((body) => Object.keys(body).length > 0, { message: 'give at least one field to change' });
 export type UpdateUserRequest = z.infer<typeof updateUserRequestSchema>;
+
+/**
+ * `PUT /users/me/password`: the signed-in user chooses a new password, giving the current one.
+ * Every session of the user ends (both services), this one too: the app signs in again with it.
+ */
+export const ownPasswordChangeSchema = z.object({
+  current_password: z.string().min(1).max(256),
+  new_password: z.string().min(8, 'choose at least 8 characters').max(256),
+});
+export type OwnPasswordChange = z.infer<typeof ownPasswordChangeSchema>;
+
+/** `PUT /users/me/profile`: the signed-in user's own name and phone (`phone: null` clears it). */
+export const profileUpdateSchema = z.object({
+  name: displayName,
+  phone: phone.nullable().default(null),
+});
+export type ProfileUpdate = z.input<typeof profileUpdateSchema>;
 
 /** `POST /fleet/users/access-code`: e-mail an access code to a user the caller manages. */
 export const accessCodeRequestSchema = z.object({ main_email: email });

@@ -35,5 +35,14 @@ export function refreshTokenKey(service: Service): string {
   return service === 'config' ? STORAGE_KEYS.configRefreshToken : STORAGE_KEYS.monitoringRefreshToken;
 }
 
+/**
+ * Names of what the app keeps in `sessionStorage`: this tab only, kept across a reload and a
+ * phone restoring a page it dropped.
+ */
+export const SESSION_KEYS = {
+  /** The e-mail of a "Choose your password" step that is open, so that a reload comes back to it. */
+  codeStepEmail: 'fleet.codeStep.email',
+} as const;
+
 /** Every key the app writes; logout removes all of them. */
 export const allAppKeys: readonly string[] = [...Object.values(STORAGE_KEYS), ...Object.values(CACHE_KEYS)];

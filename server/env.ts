@@ -40,6 +40,17 @@ export const envSchema = z.object({
     .default(30 * 86_400),
   SMTP_URL: optionalText.pipe(z.url().optional()),
   MAIL_FROM: z.string().trim().default('Fleet Manager <no-reply@fleet.example>'),
+  /**
+   * Where people open the app (`https://fleet.example.com`, a path allowed): the access-code mail
+   * links to its "choose your password" step. Unset: `http://localhost:<PORT>`, for development;
+   * refused when NODE_ENV=production, since mail would link to the recipient's own machine.
+   */
+  PUBLIC_APP_URL: optionalText.pipe(
+    z
+      .url({ protocol: /^https?$/, error: 'PUBLIC_APP_URL must be an http:// or https:// address' })
+      .transform((value) => value.replace(/\/+$/, ''))
+      .optional(),
+  ),
   MAPS_API_KEY: optionalText,
   /** A private signing key as JWK JSON; generated into DATA_DIR when absent. */
   SIGNING_KEY: optionalText,
@@ -148,6 +159,16 @@ function refuseDevDefaultsInProduction(env: Env, ctx: z.RefinementCtx): void {
     refuse('LINK_KEY', 'set a key of your own: the dev-* default is refused when NODE_ENV=production');
   if (env.MAIL_LOG_CODES)
     refuse('MAIL_LOG_CODES', 'printing one-time codes is for development: refused when NODE_ENV=production');
+  if (!env.PUBLIC_APP_URL)
+    refuse(
+      'PUBLIC_APP_URL',
+      'set the address people open the app at: access-code mail links to it (refused unset when NODE_ENV=production)',
+    );
+}
+
+/** The address access-code mail links to: `PUBLIC_APP_URL`, else this machine's port. */
+export function publicAppUrl(env: Pick<Env, 'PUBLIC_APP_URL' | 'PORT'>): string {
+  return env.PUBLIC_APP_URL ?? `http://localhost:${env.PORT}`;
 }
 
 /** Thrown when the environment holds a bad value; the message names every bad variable. */

@@ -1,8 +1,9 @@
-import { existsSync, type Stats } from 'node:fs';
+import type { Stats } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { join, normalize, sep } from 'node:path';
 import type { Context, Hono } from 'hono';
 import { getMimeType } from 'hono/utils/mime';
+import { pageFileFor, SHELL_PAGE } from '../contracts/prerendered-pages.ts';
 import { type Coding, preferredCodings } from './http/accept-encoding.ts';
 
 /** Vite names every file under /assets/ by its content hash: a changed file has a new name. */
@@ -79,11 +80,24 @@ async function sendFile(c: Context, path: string, found: Stats, cacheControl: st
 }
 
 /**
+ * The page for a client route: the page the build prerendered for it (`/login` gets `login.html`,
+ * a guarded path the shell in `index.html`), or `index.html` when this build has none.
+ */
+async function pageFor(distDir: string, path: string): Promise<{ file: string; stat: Stats } | undefined> {
+  for (const name of new Set([pageFileFor(path), SHELL_PAGE])) {
+    const file = join(distDir, name);
+    const found = await fileStat(file);
+    if (found) return { file, stat: found };
+  }
+  return undefined;
+}
+
+/**
  * Serve the built app from `distDir`: hashed files under /assets/ cached for a year, everything
- * else (the page, the service worker, the bundled lists) revalidated with its ETag on each use;
- * `index.html` for any other GET outside the services, so client routes such as /sites-list load
- * on a fresh visit. A missing /assets/ file is a 404, never the page, so a stale chunk request
- * fails loudly instead of parsing HTML as JavaScript.
+ * else (the pages, the service worker, the bundled lists) revalidated with its ETag on each use;
+ * for any other GET outside the services its page (see `pageFor`), so client routes such as
+ * /sites-list load on a fresh visit. A missing /assets/ file is a 404, never a page, so a stale
+ * chunk request fails loudly instead of parsing HTML as JavaScript.
  */
 export function serveApp(app: Hono, distDir: string): void {
   app.on(['GET', 'HEAD'], '*', async (c, next) => {
@@ -95,11 +109,10 @@ export function serveApp(app: Hono, distDir: string): void {
       return sendFile(c, file, found, path.startsWith(HASHED_PREFIX) ? IMMUTABLE : REVALIDATE);
     }
     if (path.startsWith(HASHED_PREFIX) || !file) return c.text('Not found', 404);
-    const index = join(distDir, 'index.html');
-    const page = existsSync(index) ? await fileStat(index) : undefined;
+    const page = await pageFor(distDir, path);
     if (!page) {
       return c.text('The app is not built yet: run `npm run build` (npm start does it for you).', 503);
     }
-    return sendFile(c, index, page, REVALIDATE);
+    return sendFile(c, page.file, page.stat, REVALIDATE);
   });
 }

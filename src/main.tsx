@@ -1,15 +1,9 @@
 import './styles/mantine-first-screen.css';
 import './styles/app.css';
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
-import * as v from 'valibot';
-import { createActor } from 'xstate';
-import { appConfigSchema } from '../contracts/app-config.ts';
-import { appStatusMachine } from '../machines/app-status/app-status-machine.ts';
-import { AppRoot } from './app/app-root.tsx';
-import { browserConnectivity, workboxServiceWorker } from './app/app-status-actors.ts';
-import { createApp } from './app/create-app.ts';
-import { AppStatusBar } from './components/app-status/app-status-bar.tsx';
+import { watchChunkLoadErrors } from './app/chunk-load-errors.ts';
+import { loadConfig } from './app/load-app-config.ts';
+import { showStartupError } from './app/startup-error.ts';
+import { applyPreloadedStylesheets } from './prerender/preloaded-stylesheets.ts';
 
 // Zod (loaded later, with the screens) compiles its object checks with `new Function` where it may;
 // the Content-Security-Policy forbids eval, so it must not even try (a refused attempt is still
@@ -19,93 +13,31 @@ import { AppStatusBar } from './components/app-status/app-status-bar.tsx';
 const zodConfig = globalThis as { __zod_globalConfig?: { jitless?: boolean } };
 zodConfig.__zod_globalConfig = Object.assign(zodConfig.__zod_globalConfig ?? {}, { jitless: true });
 
-const CONFIG_PATH = '/app-config.json';
-/** The last configuration this browser was given, for a start with no connection. */
-const CONFIG_CACHE = 'fleet-app-config';
+applyPreloadedStylesheets(document);
 
-/** The configuration from the server, kept for later; with no connection, the kept copy. */
-async function fetchConfig(): Promise<Response> {
-  const canKeep = 'caches' in window;
-  try {
-    // A plain GET, exactly as index.html preloads it, so the browser uses the preloaded answer.
-    const response = await fetch(CONFIG_PATH);
-    if (response.ok && canKeep) {
-      const copy = response.clone();
-      caches
-        .open(CONFIG_CACHE)
-        .then((cache) => cache.put(CONFIG_PATH, copy))
-        .catch(() => undefined);
-    }
-    return response;
-  } catch (error) {
-    const kept = canKeep ? await caches.match(CONFIG_PATH, { cacheName: CONFIG_CACHE }) : undefined;
-    if (kept) return kept;
-    throw error;
-  }
-}
+/** Failed downloads of the app's chunks, watched from the start (see chunk-load-errors.ts). */
+const chunkLoads = watchChunkLoadErrors(window);
 
-// Base URLs and keys come from the server that hosts the app, so one build runs against any
-// deployment of the API. Nothing renders until the configuration is known.
-async function loadConfig() {
-  const response = await fetchConfig();
-  if (!response.ok) throw new Error(`${CONFIG_PATH} answered HTTP ${response.status}`);
-  const parsed = v.safeParse(appConfigSchema, await response.json());
-  if (!parsed.success) {
-    const issue = parsed.issues[0];
-    throw new Error(`${CONFIG_PATH} is invalid: ${v.getDotPath(issue) || 'value'}: ${issue.message}`);
-  }
-  return parsed.output;
-}
-
-function showStartupError(container: HTMLElement, error: unknown) {
-  const message = navigator.onLine
-    ? error instanceof Error
-      ? error.message
-      : String(error)
-    : 'You are offline, and Fleet Manager has not been opened on this device with a connection yet. Connect once; after that it opens without a signal.';
-  console.error('Fleet Manager could not start:', error);
-  const box = document.createElement('div');
-  box.setAttribute('role', 'alert');
-  box.style.cssText = 'font-family:system-ui,sans-serif;max-width:40rem;margin:4rem auto;padding:1rem';
-  const title = document.createElement('h1');
-  title.textContent = 'Fleet Manager could not start';
-  const detail = document.createElement('p');
-  detail.textContent = message;
-  box.append(title, detail);
-  container.replaceChildren(box);
-}
-
-/** The offline notice and update offer; the service worker only in a build (Vite's dev server has none). */
-function startAppStatus() {
-  const machine = appStatusMachine.provide({
-    actors: {
-      connectivity: browserConnectivity,
-      ...(import.meta.env.PROD ? { serviceWorker: workboxServiceWorker } : {}),
-    },
+/**
+ * Resolves after the page's next frame has been painted: what the build prerendered shows before
+ * the app's scripts run (with the page and its scripts at hand, as on a second visit, they would
+ * otherwise run first). A page opened in the background paints no frames: it goes on anyway.
+ */
+function afterNextPaint(): Promise<void> {
+  return new Promise((resolve) => {
+    requestAnimationFrame(() => setTimeout(resolve, 0));
+    setTimeout(resolve, 100);
   });
-  return createActor(machine, { input: { online: navigator.onLine } }).start();
-}
-
-async function start(container: HTMLElement) {
-  try {
-    const config = await loadConfig();
-    const { runtime, router } = createApp(config, { storage: window.localStorage });
-    const status = startAppStatus();
-    // The first screen is resolved (guards, redirects, its code) before React renders, while
-    // index.html still says "Loading…": React then renders it once, and the router's own pending
-    // view, with its minimum time on screen, is kept for later navigations. Should the load fail,
-    // the app renders anyway and the router shows the failure on the screen, loading again.
-    await router.load().catch(() => undefined);
-    createRoot(container).render(
-      <StrictMode>
-        <AppRoot runtime={runtime} router={router} />
-        <AppStatusBar status={status} />
-      </StrictMode>,
-    );
-  } catch (error) {
-    showStartupError(container, error);
-  }
 }
 
 const container = document.getElementById('root');
-if (container) void start(container);
+const statusContainer = document.getElementById('app-status');
+if (container && statusContainer) {
+  // Asked for at once; the page preloads it too.
+  const configuration = loadConfig();
+  configuration.catch(() => undefined);
+  afterNextPaint()
+    .then(() => import('./app/start-app.tsx'))
+    .then(({ startApp }) => startApp(container, statusContainer, configuration, chunkLoads))
+    .catch((error: unknown) => showStartupError(container, error));
+}

@@ -22,6 +22,7 @@ import { Route as ShellRemoteDebuggerRouteImport } from './routes/_shell/remote-
 import { Route as ShellSiteManagerRouteImport } from './routes/_shell/site-manager'
 import { Route as ShellSitesListRouteImport } from './routes/_shell/sites-list'
 import { Route as ShellUsersListRouteImport } from './routes/_shell/users-list'
+import { Route as DeviceDetailsOldIndexRouteImport } from './routes/device-details-old.index'
 import { Route as DeviceDetailsOldDeviceidRouteImport } from './routes/device-details-old.$deviceid'
 import { Route as ShellDeviceDetailsDeviceidRouteImport } from './routes/_shell/device-details.$deviceid'
 import { Route as ShellEditSiteAddressSiteidRouteImport } from './routes/_shell/edit-site-address.$siteid'
@@ -92,6 +93,11 @@ const ShellUsersListRoute = ShellUsersListRouteImport.update({
   path: '/users-list',
   getParentRoute: () => ShellRoute,
 } as any)
+const DeviceDetailsOldIndexRoute = DeviceDetailsOldIndexRouteImport.update({
+  id: '/device-details-old/',
+  path: '/device-details-old/',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const DeviceDetailsOldDeviceidRoute =
   DeviceDetailsOldDeviceidRouteImport.update({
     id: '/device-details-old/$deviceid',
@@ -135,6 +141,7 @@ export interface FileRoutesByFullPath {
   '/sites-list': typeof ShellSitesListRoute
   '/users-list': typeof ShellUsersListRoute
   '/device-details-old/$deviceid': typeof DeviceDetailsOldDeviceidRoute
+  '/device-details-old/': typeof DeviceDetailsOldIndexRoute
   '/device-details/$deviceid': typeof ShellDeviceDetailsDeviceidRoute
   '/edit-site-address/$siteid': typeof ShellEditSiteAddressSiteidRoute
   '/site-details/$siteid': typeof ShellSiteDetailsSiteidRoute
@@ -154,6 +161,7 @@ export interface FileRoutesByTo {
   '/sites-list': typeof ShellSitesListRoute
   '/users-list': typeof ShellUsersListRoute
   '/device-details-old/$deviceid': typeof DeviceDetailsOldDeviceidRoute
+  '/device-details-old': typeof DeviceDetailsOldIndexRoute
   '/device-details/$deviceid': typeof ShellDeviceDetailsDeviceidRoute
   '/edit-site-address/$siteid': typeof ShellEditSiteAddressSiteidRoute
   '/site-details/$siteid': typeof ShellSiteDetailsSiteidRoute
@@ -175,6 +183,7 @@ export interface FileRoutesById {
   '/_shell/sites-list': typeof ShellSitesListRoute
   '/_shell/users-list': typeof ShellUsersListRoute
   '/device-details-old/$deviceid': typeof DeviceDetailsOldDeviceidRoute
+  '/device-details-old/': typeof DeviceDetailsOldIndexRoute
   '/_shell/device-details/$deviceid': typeof ShellDeviceDetailsDeviceidRoute
   '/_shell/edit-site-address/$siteid': typeof ShellEditSiteAddressSiteidRoute
   '/_shell/site-details/$siteid': typeof ShellSiteDetailsSiteidRoute
@@ -196,6 +205,7 @@ export interface FileRouteTypes {
     | '/sites-list'
     | '/users-list'
     | '/device-details-old/$deviceid'
+    | '/device-details-old/'
     | '/device-details/$deviceid'
     | '/edit-site-address/$siteid'
     | '/site-details/$siteid'
@@ -215,6 +225,7 @@ export interface FileRouteTypes {
     | '/sites-list'
     | '/users-list'
     | '/device-details-old/$deviceid'
+    | '/device-details-old'
     | '/device-details/$deviceid'
     | '/edit-site-address/$siteid'
     | '/site-details/$siteid'
@@ -235,6 +246,7 @@ export interface FileRouteTypes {
     | '/_shell/sites-list'
     | '/_shell/users-list'
     | '/device-details-old/$deviceid'
+    | '/device-details-old/'
     | '/_shell/device-details/$deviceid'
     | '/_shell/edit-site-address/$siteid'
     | '/_shell/site-details/$siteid'
@@ -248,6 +260,7 @@ export interface RootRouteChildren {
   LoginRoute: typeof LoginRoute
   SunspecConfigRoute: typeof SunspecConfigRoute
   DeviceDetailsOldDeviceidRoute: typeof DeviceDetailsOldDeviceidRoute
+  DeviceDetailsOldIndexRoute: typeof DeviceDetailsOldIndexRoute
 }
 
 declare module '@tanstack/react-router' {
@@ -343,6 +356,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof ShellUsersListRouteImport
       parentRoute: typeof ShellRoute
     }
+    '/device-details-old/': {
+      id: '/device-details-old/'
+      path: '/device-details-old'
+      fullPath: '/device-details-old/'
+      preLoaderRoute: typeof DeviceDetailsOldIndexRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/device-details-old/$deviceid': {
       id: '/device-details-old/$deviceid'
       path: '/device-details-old/$deviceid'
@@ -420,6 +440,7 @@ const rootRouteChildren: RootRouteChildren = {
   LoginRoute: LoginRoute,
   SunspecConfigRoute: SunspecConfigRoute,
   DeviceDetailsOldDeviceidRoute: DeviceDetailsOldDeviceidRoute,
+  DeviceDetailsOldIndexRoute: DeviceDetailsOldIndexRoute,
 }
 export const routeTree = rootRouteImport
   ._addFileChildren(rootRouteChildren)

@@ -38,6 +38,18 @@ export type ConnectionEvent =
   | { type: 'ble.rssi'; rssi: number | undefined }
   | { type: 'ble.configWritten'; config: ReadConfiguration };
 
+/**
+ * What the connection tells the machine that runs it (the Configure session): a link became ready,
+ * the configuration was read again, the link dropped (reconnecting), or the link ended (the person
+ * disconnected or chose another device). Alone, the machine reports to nobody: the session
+ * provides the `report*` actions as `sendParent`.
+ */
+export type ConnectionReport =
+  | { type: 'connection.ready'; link: BleLink; config: ReadConfiguration }
+  | { type: 'connection.read'; config: ReadConfiguration }
+  | { type: 'connection.lost' }
+  | { type: 'connection.closed' };
+
 const notProvided = (name: string) => async () => {
   throw new Error(`The ${name} actor is not provided`);
 };
@@ -68,6 +80,11 @@ export const connectionMachine = setup({
     disconnectLink: ({ context }) => context.link?.disconnect(),
     recordProblem: assign((_, { error }: { error: unknown }) => ({ problem: problemOf(error) })),
     storeConfig: assign((_, config: ReadConfiguration) => ({ config, problem: null })),
+    // Reports to the machine that runs this one; nothing when it runs alone.
+    reportReady: (_, _report: { link: BleLink; config: ReadConfiguration }) => {},
+    reportRead: (_, _report: { config: ReadConfiguration }) => {},
+    reportLost: () => {},
+    reportClosed: () => {},
   },
   guards: {
     chose: (_, { link }: { link: BleLink | null }) => link !== null,
@@ -156,7 +173,16 @@ export const connectionMachine = setup({
       on: { 'ble.disconnect': { target: 'idle', actions: 'disconnectLink' } },
     },
     ready: {
-      entry: assign({ attempt: 0 }),
+      entry: [
+        assign({ attempt: 0 }),
+        {
+          type: 'reportReady',
+          params: ({ context }) => ({
+            link: context.link as BleLink,
+            config: context.config as ReadConfiguration,
+          }),
+        },
+      ],
       invoke: { src: 'watchLink', input: ({ context }) => ({ link: context.link as BleLink }) },
       initial: 'waiting',
       states: {
@@ -170,7 +196,10 @@ export const connectionMachine = setup({
             input: ({ context }) => ({ link: context.link as BleLink }),
             onDone: {
               target: 'waiting',
-              actions: { type: 'storeConfig', params: ({ event }) => event.output },
+              actions: [
+                { type: 'storeConfig', params: ({ event }) => event.output },
+                { type: 'reportRead', params: ({ event }) => ({ config: event.output }) },
+              ],
             },
             // A lost link is reported by watchLink; anything else is shown and the next read tries again.
             onError: {
@@ -181,8 +210,11 @@ export const connectionMachine = setup({
         },
       },
       on: {
-        'ble.lost': { target: 'reconnecting', actions: assign({ rssi: undefined }) },
-        'ble.disconnect': { target: 'idle', actions: ['disconnectLink', assign({ rssi: undefined })] },
+        'ble.lost': { target: 'reconnecting', actions: [assign({ rssi: undefined }), 'reportLost'] },
+        'ble.disconnect': {
+          target: 'idle',
+          actions: ['disconnectLink', assign({ rssi: undefined }), 'reportClosed'],
+        },
         'ble.configWritten': {
           actions: { type: 'storeConfig', params: ({ event }) => event.config },
         },
@@ -224,17 +256,21 @@ export const connectionMachine = setup({
           },
         },
       },
-      on: { 'ble.disconnect': { target: 'idle', actions: 'disconnectLink' } },
+      on: { 'ble.disconnect': { target: 'idle', actions: ['disconnectLink', 'reportClosed'] } },
     },
     failed: {
       on: {
+        // Another device may be chosen: what the session knew of the last one ends here.
         'ble.connect': {
           target: 'choosing',
-          actions: assign({ transport: ({ event }) => event.transport, problem: null }),
+          actions: [assign({ transport: ({ event }) => event.transport, problem: null }), 'reportClosed'],
         },
         'ble.reconnect': { guard: 'knowsDevice', target: 'reconnecting', actions: assign({ attempt: 0 }) },
         // Disconnecting puts the failure behind the person: idle shows no stale problem.
-        'ble.disconnect': { target: 'idle', actions: ['disconnectLink', assign({ problem: null })] },
+        'ble.disconnect': {
+          target: 'idle',
+          actions: ['disconnectLink', assign({ problem: null }), 'reportClosed'],
+        },
       },
     },
   },

@@ -1,4 +1,4 @@
-import { assign, fromPromise, setup } from 'xstate';
+import { assertEvent, assign, fromPromise, setup } from 'xstate';
 import type { ConfigTemplate, TemplateSettings } from '../../contracts/config-templates.ts';
 
 /** A change to the company's templates of one product. */
@@ -42,7 +42,9 @@ const NOTICES: Record<TemplateChange['kind'], (change: TemplateChange) => string
  * The settings templates of one product in the Configure panel: listed from the service; a
  * device's settings (or the form as edited) saved under a name; renamed, deleted, imported from a
  * file (the view checks the file first and reports a refusal here); one selected to show what it
- * would change. A change the service refuses keeps the dialog's input and says why.
+ * would change. A change the service refuses keeps the dialog's input and says why. The save
+ * dialog opens and closes, and a change starts, while the list is being read as well: a person's
+ * click is never dropped because the list happened to be loading.
  */
 export const templatesMachine = setup({
   types: {
@@ -56,6 +58,12 @@ export const templatesMachine = setup({
     }),
     changeTemplates: fromPromise<unknown, { modelId: string; change: TemplateChange }>(async () => {
       throw new Error('The changeTemplates actor is not provided');
+    }),
+  },
+  actions: {
+    beginChange: assign(({ event }) => {
+      assertEvent(event, 'templates.change');
+      return { pending: event.change, error: null, notice: null };
     }),
   },
 }).createMachine({
@@ -73,6 +81,10 @@ export const templatesMachine = setup({
   on: {
     'templates.select': { actions: assign({ selected: ({ event }) => event.id, notice: null }) },
     'templates.refused': { actions: assign({ error: ({ event }) => event.reason, notice: null }) },
+    'templates.draft': {
+      actions: assign({ draft: ({ event }) => event.settings, error: null, notice: null }),
+    },
+    'templates.cancel': { actions: assign({ draft: null, error: null }) },
   },
   states: {
     loading: {
@@ -88,18 +100,14 @@ export const templatesMachine = setup({
         },
         onError: { target: 'shown', actions: assign({ error: ({ event }) => message(event.error) }) },
       },
+      // A change pressed while the list is read (after the last change) is made; the list is read after it.
+      on: { 'templates.change': { target: 'changing', actions: 'beginChange' } },
     },
     shown: {
       on: {
-        'templates.refresh': 'loading',
-        'templates.draft': {
-          actions: assign({ draft: ({ event }) => event.settings, error: null, notice: null }),
-        },
-        'templates.cancel': { actions: assign({ draft: null, error: null }) },
-        'templates.change': {
-          target: 'changing',
-          actions: assign({ pending: ({ event }) => event.change, error: null, notice: null }),
-        },
+        // Asked again, the list shows without the reason it could not be read before.
+        'templates.refresh': { target: 'loading', actions: assign({ error: null }) },
+        'templates.change': { target: 'changing', actions: 'beginChange' },
       },
     },
     changing: {
@@ -109,7 +117,8 @@ export const templatesMachine = setup({
         onDone: {
           target: 'loading',
           actions: assign(({ context }) => ({
-            draft: null,
+            // Only a new template came from the save dialog; one opened during a rename stays open.
+            draft: context.pending?.kind === 'create' ? null : context.draft,
             pending: null,
             notice: context.pending ? NOTICES[context.pending.kind](context.pending) : null,
           })),

@@ -44,6 +44,16 @@ export interface WriteContext {
 
 export type WriteEvent = ({ type: 'config.write' } & WriteRequest) | { type: 'config.dismiss' };
 
+/**
+ * What the write tells the machine that runs it (the Configure session): verified, with what was
+ * asked and what the device now holds; refused at the form, field by field; or failed. Alone, the
+ * machine reports to nobody: the session provides the `report*` actions as `sendParent`.
+ */
+export type WriteReport =
+  | { type: 'write.verified'; request: WriteRequest; readBack: ReadConfiguration }
+  | { type: 'write.invalid'; fieldErrors: FieldError[] }
+  | { type: 'write.failed'; failure: WriteFailure };
+
 const startWrite = { target: '#bleWrite.validating', actions: 'takeRequest' } as const;
 
 /**
@@ -71,6 +81,10 @@ export const writeMachine = setup({
   },
   actions: {
     fail: assign((_, failure: WriteFailure) => ({ failure })),
+    // Reports to the machine that runs this one; nothing when it runs alone.
+    reportVerified: (_, _report: { request: WriteRequest; readBack: ReadConfiguration }) => {},
+    reportInvalid: (_, _report: { fieldErrors: FieldError[] }) => {},
+    reportFailed: (_, _report: { failure: WriteFailure }) => {},
     takeRequest: assign(({ event }) => ({
       request:
         event.type === 'config.write'
@@ -214,8 +228,26 @@ export const writeMachine = setup({
         },
       ],
     },
-    done: { on: { 'config.write': startWrite, 'config.dismiss': 'idle' } },
-    invalid: { on: { 'config.write': startWrite, 'config.dismiss': 'idle' } },
-    failed: { on: { 'config.write': startWrite, 'config.dismiss': 'idle' } },
+    done: {
+      entry: {
+        type: 'reportVerified',
+        params: ({ context }) => ({
+          request: context.request as WriteRequest,
+          readBack: context.readBack as ReadConfiguration,
+        }),
+      },
+      on: { 'config.write': startWrite, 'config.dismiss': 'idle' },
+    },
+    invalid: {
+      entry: { type: 'reportInvalid', params: ({ context }) => ({ fieldErrors: context.fieldErrors }) },
+      on: { 'config.write': startWrite, 'config.dismiss': 'idle' },
+    },
+    failed: {
+      entry: {
+        type: 'reportFailed',
+        params: ({ context }) => ({ failure: context.failure as WriteFailure }),
+      },
+      on: { 'config.write': startWrite, 'config.dismiss': 'idle' },
+    },
   },
 });

@@ -28,6 +28,17 @@ export interface CatalogueContext {
   companionError: string | null;
   /** The download failed and the bundled list could not be read either. */
   fallbackFailed: boolean;
+  /** The version held when the refresh under way began. */
+  refreshFrom: number | null;
+  /** What the last refresh found, and when it ended (milliseconds since the epoch). */
+  lastRefresh: RefreshOutcome | null;
+}
+
+/** What a refresh found: the same version, a newer one, or no answer (the bundled copy is used). */
+export interface RefreshOutcome {
+  outcome: 'unchanged' | 'updated' | 'fallback';
+  version: number;
+  at: number;
 }
 
 export type CatalogueEvent = { type: 'catalogue.load' } | { type: 'catalogue.refresh' };
@@ -56,10 +67,13 @@ const catalogueSetup = setup({
     loadCompanionLists: fromPromise<CompanionLists, void>(async () => {
       throw new Error('The loadCompanionLists actor is not provided');
     }),
+    /**
+     * Goes to landing before a refresh (specification §2), through the app's leave guard: answers
+     * false when the person chose to stay with unsaved work, and then nothing is refreshed.
+     */
+    leaveForLanding: fromPromise<boolean, void>(async () => true),
   },
   actions: {
-    /** Injected by the app: `navigate('/landing', { replace: false })`. */
-    navigateToLanding: () => {},
     /** Injected by the app: logs the download failure (the error is also in the context). */
     logDownloadError: (_, _params: { message: string }) => {},
     storeHeld: assign((_, list: Catalogue | null) =>
@@ -94,6 +108,20 @@ const catalogueSetup = setup({
     })),
     cache: ({ context }, { key, value }: { key: string; value: unknown }) =>
       context.storage.setItem(key, JSON.stringify(value)),
+    startRefresh: assign(({ context }) => ({ refreshFrom: context.listVersion })),
+    recordRefresh: assign(({ context }) => ({
+      refreshFrom: null,
+      lastRefresh: {
+        outcome:
+          context.listVersion < 0
+            ? ('fallback' as const)
+            : context.listVersion === context.refreshFrom
+              ? ('unchanged' as const)
+              : ('updated' as const),
+        version: context.listVersion,
+        at: Date.now(),
+      },
+    })),
   },
   delays: { refreshCooldown: REFRESH_COOLDOWN_MS },
 });
@@ -191,10 +219,11 @@ const loadSteps = (initial: 'cache' | 'remote') =>
  * The device catalogue, which the specification calls the devices list (§7, §8): the list
  * cached by the last visit is held first; the download sends Basic auth and the held version as `list-version` (-1 when none), and the
  * server answers "unchanged" when it is current. On any failure version -1, the error and the
- * bundled list; then the E1 and convert lists. `refresh`
- * first goes to landing, reloads, then waits 20 s before it can be sent again.
- * Actors do the I/O (`readCachedList`, `fetchCatalogue`, `loadBundledList`, `loadCompanionLists`); navigation is
- * the injected action `navigateToLanding`.
+ * bundled list; then the E1 and convert lists. `refresh` first goes to landing (through the
+ * app's leave guard: a person who chooses to stay with unsaved work stops the refresh there),
+ * reloads, records what it found (`lastRefresh`: up to date, updated, or the bundled copy), then
+ * waits 20 s before it can be sent again. Actors do the I/O (`readCachedList`, `fetchCatalogue`,
+ * `loadBundledList`, `loadCompanionLists`) and the navigation (`leaveForLanding`).
  */
 export const catalogueMachine = catalogueSetup.createMachine({
   id: 'catalogue',
@@ -207,6 +236,8 @@ export const catalogueMachine = catalogueSetup.createMachine({
     error: null,
     companionError: null,
     fallbackFailed: false,
+    refreshFrom: null,
+    lastRefresh: null,
   }),
   initial: 'loading',
   states: {
@@ -217,13 +248,21 @@ export const catalogueMachine = catalogueSetup.createMachine({
     ready: {
       on: {
         'catalogue.load': 'loading',
-        'catalogue.refresh': { target: 'refreshing', actions: 'navigateToLanding' },
+        'catalogue.refresh': 'leaving',
+      },
+    },
+    leaving: {
+      invoke: {
+        src: 'leaveForLanding',
+        onDone: [{ guard: ({ event }) => event.output, target: 'refreshing' }, { target: 'ready' }],
+        onError: 'ready',
       },
     },
     // A refresh is a load that ends in the cooldown instead of `ready`.
     refreshing: {
+      entry: 'startRefresh',
       ...loadSteps('remote'),
-      onDone: 'cooldown',
+      onDone: { target: 'cooldown', actions: 'recordRefresh' },
     },
     cooldown: {
       after: { refreshCooldown: 'ready' },

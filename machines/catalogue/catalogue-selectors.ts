@@ -1,6 +1,6 @@
 import type { SnapshotFrom } from 'xstate';
 import type { Catalogue } from '../../contracts/catalogue.ts';
-import type { catalogueMachine } from './catalogue-machine.ts';
+import { type catalogueMachine, REFRESH_COOLDOWN_MS, type RefreshOutcome } from './catalogue-machine.ts';
 
 export type CatalogueSnapshot = SnapshotFrom<typeof catalogueMachine>;
 
@@ -25,3 +25,13 @@ export const fallbackFailed = (s: CatalogueSnapshot): boolean => s.context.fallb
 
 /** True while the list loads or reloads. */
 export const isLoading = (s: CatalogueSnapshot): boolean => s.matches('loading') || s.matches('refreshing');
+
+/** What the last refresh found (up to date, updated, or the bundled copy), or null before one. */
+export const lastRefresh = (s: CatalogueSnapshot): RefreshOutcome | null => s.context.lastRefresh;
+
+/** While the refresh button waits out its 20 s: when it can be used again (ms since the epoch). */
+export const refreshAvailableAt = (s: CatalogueSnapshot): number | null =>
+  s.matches('cooldown') && s.context.lastRefresh ? s.context.lastRefresh.at + REFRESH_COOLDOWN_MS : null;
+
+/** True while a refresh waits for the person to leave the screen (the leave guard may be asking). */
+export const isLeavingForRefresh = (s: CatalogueSnapshot): boolean => s.matches('leaving');

@@ -107,21 +107,25 @@ export const addDeviceMachine = setup({
     installed: null,
   }),
   initial: 'entering',
+  // The fields can be typed in at any time (while the camera looks for a code, too): no keystroke
+  // is dropped. A code read after the serial was typed replaces it.
+  on: {
+    'add.edit': {
+      actions: assign(({ context, event }) => {
+        const serial = event.serial ?? context.serial;
+        const inferred = event.serial !== undefined ? modelOfSerial(serial, context.models) : null;
+        return {
+          serial,
+          modelId: event.modelId ?? inferred ?? context.modelId,
+          name: event.name ?? context.name,
+          error: null,
+        };
+      }),
+    },
+  },
   states: {
     entering: {
       on: {
-        'add.edit': {
-          actions: assign(({ context, event }) => {
-            const serial = event.serial ?? context.serial;
-            const inferred = event.serial !== undefined ? modelOfSerial(serial, context.models) : null;
-            return {
-              serial,
-              modelId: event.modelId ?? inferred ?? context.modelId,
-              name: event.name ?? context.name,
-              error: null,
-            };
-          }),
-        },
         'add.scan': { target: 'scanning', actions: assign({ error: null }) },
         'add.bluetooth': { target: 'reading', actions: assign({ error: null }) },
         'add.save': [

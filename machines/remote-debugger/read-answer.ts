@@ -11,6 +11,7 @@ import {
   OPCODE,
 } from '../../src/device-sim/protocol.ts';
 import { hexByte } from './hex.ts';
+import { characterText, textCharacters } from './text-fields.ts';
 
 /** What one byte of a frame is: the field it belongs to and that field's value. */
 export interface ByteMeaning {
@@ -55,8 +56,16 @@ function frameBytes(frame: Uint8Array): Record<number, ByteMeaning> {
 
 function fieldBytes(product: DeviceProduct, values: Record<string, ConfigValue>) {
   const bytes: Record<number, ByteMeaning> = {};
+  const characters = textCharacters(product);
   for (const item of product.config.rawData) {
-    const meaning = { field: item.name, value: withUnit(values[item.name] ?? 0, item.unit) };
+    const character = characters.get(item.name);
+    // A byte of a text field says which character of which field it is, and the character.
+    const meaning = character
+      ? {
+          field: `${character.text}, character ${character.index + 1}`,
+          value: characterText(Number(values[item.name] ?? 0)),
+        }
+      : { field: item.name, value: withUnit(values[item.name] ?? 0, item.unit) };
     for (let i = 0; i < item.buffer.length / 8; i++) bytes[item.buffer.position + i] = meaning;
   }
   return bytes;

@@ -1,7 +1,8 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import { ApiError } from '../http/errors.ts';
+import { tooManyAttempts } from '../http/errors.ts';
 import { limitKey } from './rate-limit.ts';
+import { secondsLeft, waitText } from './wait-text.ts';
 
 /**
  * Limits on failed attempts (wrong passwords, wrong codes) in a fixed window. Only failures count,
@@ -14,6 +15,8 @@ import { limitKey } from './rate-limit.ts';
  */
 export interface FailurePolicy {
   name: string;
+  /** What was refused and what else to do, around the wait: `(wait) => 'Too many …; try again ' + wait`. */
+  refusal: (wait: string) => string;
   windowSeconds: number;
   perSource: number;
   perAddress: number;
@@ -33,8 +36,11 @@ function currentWindow(policy: FailurePolicy): Date {
   return new Date(Math.floor(Date.now() / windowMs) * windowMs);
 }
 
-const tooMany = () =>
-  new ApiError(429, 'rate_limited', 'Too many attempts; wait a few minutes and try again');
+/** 429 saying how long until the window ends, when the address may try again. */
+function tooMany(policy: FailurePolicy, windowStart: Date) {
+  const wait = secondsLeft(windowStart, policy.windowSeconds);
+  return tooManyAttempts(policy.refusal(waitText(wait)), wait);
+}
 
 /** An attempt counted as a failure until it is known to have succeeded. */
 export interface Attempt {
@@ -86,7 +92,7 @@ export async function beginAttempt(
     (hits(k.account) > policy.ceiling && hits(k.source) > 1);
   if (refused) {
     await undo(db, keyList, window_start);
-    throw tooMany();
+    throw tooMany(policy, window_start);
   }
   return { succeeded: () => undo(db, keyList, window_start) };
 }

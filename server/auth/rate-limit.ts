@@ -1,7 +1,8 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import { ApiError } from '../http/errors.ts';
+import { tooManyAttempts } from '../http/errors.ts';
 import { sha256 } from './secrets.ts';
+import { secondsLeft, waitText } from './wait-text.ts';
 
 /** A fixed-window limit: at most `limit` hits per `windowSeconds` for one key. */
 export interface Limit {
@@ -30,7 +31,15 @@ export async function overRateLimit(
   db: Kysely<Database>,
   checks: { key: string; limit: Limit }[],
 ): Promise<boolean> {
-  let over = false;
+  return (await secondsToWait(db, checks)) !== null;
+}
+
+/** Count a hit against each key; the seconds until every key over its limit has a fresh window, or null. */
+async function secondsToWait(
+  db: Kysely<Database>,
+  checks: { key: string; limit: Limit }[],
+): Promise<number | null> {
+  let wait: number | null = null;
   for (const { key, limit } of checks) {
     const windowMs = limit.windowSeconds * 1000;
     const windowStart = new Date(Math.floor(Date.now() / windowMs) * windowMs);
@@ -42,21 +51,22 @@ export async function overRateLimit(
       )
       .returning('hits')
       .executeTakeFirstOrThrow();
-    if (row.hits > limit.limit) over = true;
+    if (row.hits > limit.limit) wait = Math.max(wait ?? 0, secondsLeft(windowStart, limit.windowSeconds));
   }
-  return over;
+  return wait;
 }
 
 /**
- * Count a hit against each key and refuse with 429 when any is over its limit.
+ * Count a hit against each key and refuse with 429 when any is over its limit, saying how long
+ * to wait (the message, `Retry-After` and `retryAfter`).
  * @throws {ApiError} 429 `rate_limited`.
  */
 export async function hitRateLimit(
   db: Kysely<Database>,
   checks: { key: string; limit: Limit }[],
 ): Promise<void> {
-  if (await overRateLimit(db, checks))
-    throw new ApiError(429, 'rate_limited', 'Too many attempts; wait a few minutes and try again');
+  const wait = await secondsToWait(db, checks);
+  if (wait !== null) throw tooManyAttempts(`Too many requests; try again ${waitText(wait)}.`, wait);
 }
 
 /**

@@ -8,6 +8,8 @@ import { verifyAgainstDummy, verifyPassword } from './passwords.ts';
 export function loginPolicy(env: ServerContext['env']): FailurePolicy {
   return {
     name: 'login',
+    refusal: (wait) =>
+      `Too many failed sign-ins; try again ${wait}, or choose "Forgot password?" to set a new password with a code.`,
     windowSeconds: 15 * 60,
     perSource: env.LOGIN_LIMIT_PER_ACCOUNT,
     perAddress: env.LOGIN_LIMIT_PER_ADDRESS,

@@ -21,6 +21,7 @@ import { catalogueRoute } from './catalogue-route.ts';
 import { configHistoryRoutes } from './config-history-routes.ts';
 import { fleetDeviceRoutes, installRoutes } from './device-routes.ts';
 import { fleetUserRoutes } from './fleet-user-routes.ts';
+import { ownAccountRoutes } from './own-account-routes.ts';
 import { passwordRoutes } from './password-routes.ts';
 import { siteAccessRoutes } from './site-access-routes.ts';
 import { fleetSiteRoutes, siteRoutes } from './site-routes.ts';
@@ -63,6 +64,7 @@ export function createConfigApp(ctx: ServerContext, publicDir: string): Hono<{ V
 
   app.use(signedIn);
   app.route('/sites', siteRoutes(ctx));
+  app.route('/users', ownAccountRoutes(ctx));
   app.route('/users', userRoutes(ctx));
   app.route('/install', installRoutes(ctx));
   app.route('/fleet', fleetSiteRoutes(ctx));

@@ -1,14 +1,20 @@
 import { type Context, Hono } from 'hono';
+import { sql } from 'kysely';
 import { z } from 'zod';
-import { devicePageSchema, installDeviceQuerySchema, modelIdSchema } from '../../contracts/devices.ts';
+import {
+  deviceListQuerySchema,
+  devicePageSchema,
+  installDeviceQuerySchema,
+  modelIdSchema,
+} from '../../contracts/devices.ts';
 import { idParamSchema } from '../../contracts/ids.ts';
-import { listQuerySchema } from '../../contracts/page.ts';
+import type { DeviceSortKey } from '../../contracts/list-sort-keys.ts';
 import { readTotals } from '../access/list-totals.ts';
 import { likePattern, requireSiteAccess, siteVisible, type Viewer } from '../access/scope.ts';
 import type { ServerContext } from '../context.ts';
 import { ApiError } from '../http/errors.ts';
 import type { AuthVariables } from '../http/guards.ts';
-import { type Paging, pagedQuery, toPaging } from '../http/paging.ts';
+import { type Paging, pageQuery, toPaging } from '../http/paging.ts';
 import { validate } from '../http/validate.ts';
 import { toDevice } from '../mappers.ts';
 import { describeRoute, type RouteDescription } from '../openapi/route-notes.ts';
@@ -22,7 +28,18 @@ interface DeviceFilter {
   serial?: string;
 }
 
-async function devicePage(ctx: ServerContext, filter: DeviceFilter, paging: Paging) {
+/** What each sort key orders by; without a sort, devices go by site, then id. */
+const DEVICE_ORDER = {
+  serial: sql`devices.serial`,
+  model: sql`devices.model_id`,
+  name: sql`lower(devices.name)`,
+  site: sql`lower(sites.name)`,
+  installed: sql`devices.installed_at`,
+} satisfies Record<DeviceSortKey, unknown>;
+
+const pagedDeviceQuery = deviceListQuerySchema.extend(pageQuery);
+
+async function devicePage(ctx: ServerContext, filter: DeviceFilter, paging: Paging<DeviceSortKey>) {
   let query = ctx.db.selectFrom('devices').innerJoin('sites', 'sites.id', 'devices.site_id');
   for (const { viewer, attachedOnly } of filter.viewers)
     query = query.where(siteVisible(viewer, attachedOnly));
@@ -40,11 +57,14 @@ async function devicePage(ctx: ServerContext, filter: DeviceFilter, paging: Pagi
     );
   }
   const [rows, count] = await Promise.all([
-    query
+    (paging.sort
+      ? query
+          .orderBy(DEVICE_ORDER[paging.sort.key], paging.sort.descending ? 'desc' : 'asc')
+          .orderBy('devices.id', paging.sort.descending ? 'desc' : 'asc')
+      : query.orderBy('devices.site_id').orderBy('devices.id')
+    )
       .selectAll('devices')
       .select('sites.name as site_name')
-      .orderBy('devices.site_id')
-      .orderBy('devices.id')
       .limit(paging.pageSize)
       .offset(paging.offset)
       .execute(),
@@ -73,11 +93,11 @@ const userListDescription = (summary: string): RouteDescription => ({
 async function userList(
   ctx: ServerContext,
   c: Context<{ Variables: AuthVariables }>,
-  list: { userId: number; attachedOnly: boolean; paging: Paging },
+  list: { userId: number; attachedOnly: boolean; paging: Paging<DeviceSortKey> },
 ): Promise<Response> {
   const { attachedOnly, paging } = list;
   const { caller, target } = await listTarget(ctx, c.get('principal'), list.userId);
-  if (!paging.q && (caller.id === target.id || caller.role === 'admin')) {
+  if (!paging.q && !paging.sort && (caller.id === target.id || caller.role === 'admin')) {
     const everything = target.role === 'admin' && !attachedOnly;
     const scope = everything ? 0 : target.id;
     const key = `device:${scope}:${paging.offset}:${paging.pageSize}`;
@@ -108,7 +128,7 @@ export function fleetDeviceRoutes(ctx: ServerContext): Hono<{ Variables: AuthVar
     '/devices/all/:userId',
     describeRoute(userListDescription('Devices at every site a user sees')),
     validate('param', userListParams),
-    validate('query', pagedQuery),
+    validate('query', pagedDeviceQuery),
     (c) => {
       const { userId } = c.req.valid('param');
       return userList(ctx, c, { userId, attachedOnly: false, paging: toPaging(c.req.valid('query')) });
@@ -119,7 +139,7 @@ export function fleetDeviceRoutes(ctx: ServerContext): Hono<{ Variables: AuthVar
     '/device-list/:userId/:page',
     describeRoute(userListDescription('Devices at the sites a user is attached to')),
     validate('param', userPageParams),
-    validate('query', listQuerySchema),
+    validate('query', deviceListQuerySchema),
     (c) => {
       const { userId, page } = c.req.valid('param');
       const paging = toPaging({ page, ...c.req.valid('query') });
@@ -139,7 +159,7 @@ export function fleetDeviceRoutes(ctx: ServerContext): Hono<{ Variables: AuthVar
       },
     }),
     validate('param', z.object({ siteId: idParamSchema })),
-    validate('query', pagedQuery),
+    validate('query', pagedDeviceQuery),
     async (c) => {
       const { siteId } = c.req.valid('param');
       await requireSiteAccess(ctx.db, c.get('principal'), siteId);
@@ -160,7 +180,7 @@ export function installRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariabl
       responses: { ...devicePage200, 404: { description: 'No such serial' } },
     }),
     validate('param', z.object({ id: modelIdSchema })),
-    validate('query', installDeviceQuerySchema.extend(pagedQuery.shape)),
+    validate('query', installDeviceQuerySchema.extend(pagedDeviceQuery.shape)),
     async (c) => {
       const { id: modelId } = c.req.valid('param');
       const { serial, ...query } = c.req.valid('query');

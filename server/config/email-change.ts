@@ -10,14 +10,39 @@ import type { Database } from '../db/schema.ts';
 import { clientAddress } from '../http/client-address.ts';
 import { ApiError, forbidden } from '../http/errors.ts';
 
-/** Wrong current passwords given with an e-mail change, counted like failed sign-ins. */
+/** Wrong current passwords (an e-mail or password change), counted like failed sign-ins. */
 const PASSWORD_CHECK: FailurePolicy = {
   name: 'password-check',
+  refusal: (wait) => `Too many wrong passwords; try again ${wait}.`,
   windowSeconds: 15 * 60,
   perSource: 10,
   perAddress: 100,
   ceiling: 1000,
 };
+
+/**
+ * Check a user's current password, counted like a sign-in: only failures count, per account and
+ * address. 403 rather than 401, so that the app does not take it for an expired token.
+ * @throws {ApiError} 403 `current_password_wrong`, 429 after too many wrong passwords.
+ */
+export async function checkCurrentPassword(
+  ctx: ServerContext,
+  c: Context,
+  user: Pick<Selectable<Database['users']>, 'id' | 'password_hash'>,
+  password: string,
+): Promise<void> {
+  const attempt = await beginAttempt(
+    ctx.db,
+    PASSWORD_CHECK,
+    `user:${user.id}`,
+    clientAddress(c, ctx.env.TRUST_PROXY),
+  );
+  const ok = user.password_hash
+    ? await verifyPassword(password, user.password_hash)
+    : await verifyAgainstDummy(password, ctx.scryptCost);
+  if (!ok) throw forbidden('The current password is wrong', 'current_password_wrong');
+  await attempt.succeeded();
+}
 
 /**
  * Check that the caller may change `target`'s sign-in e-mail to `email` (see
@@ -42,18 +67,7 @@ export async function authorizeEmailChange(
       'current_password',
     );
   }
-  const attempt = await beginAttempt(
-    ctx.db,
-    PASSWORD_CHECK,
-    `user:${target.id}`,
-    clientAddress(c, ctx.env.TRUST_PROXY),
-  );
-  const ok = target.password_hash
-    ? await verifyPassword(currentPassword, target.password_hash)
-    : await verifyAgainstDummy(currentPassword, ctx.scryptCost);
-  // 403, not 401: a 401 would send the app to refresh its tokens and retry.
-  if (!ok) throw forbidden('The current password is wrong', 'current_password_wrong');
-  await attempt.succeeded();
+  await checkCurrentPassword(ctx, c, target, currentPassword);
 }
 
 /**

@@ -1,11 +1,11 @@
 import { Hono } from 'hono';
 import type { Kysely } from 'kysely';
-import { listQuerySchema } from '../../contracts/page.ts';
 import {
   acceptedSchema,
   accessCodeRequestSchema,
   createInstallerRequestSchema,
   createOwnerRequestSchema,
+  userListQuerySchema,
   userPageSchema,
   userSchema,
 } from '../../contracts/users.ts';
@@ -201,7 +201,7 @@ export function fleetUserRoutes(ctx: ServerContext): Hono<{ Variables: AuthVaria
       },
     }),
     validate('param', userPageParams),
-    validate('query', listQuerySchema),
+    validate('query', userListQuerySchema),
     async (c) => {
       const { userId, page } = c.req.valid('param');
       const { caller, target } = await listTarget(ctx, c.get('principal'), userId);

@@ -2,14 +2,16 @@ import { Hono } from 'hono';
 import { passwordChangeHeadersSchema, passwordResetRequestSchema } from '../../contracts/auth.ts';
 import { acceptedSchema } from '../../contracts/users.ts';
 import { beginAttempt, type FailurePolicy } from '../auth/failure-limits.ts';
-import { CODE_TTL_SECONDS, spendCode } from '../auth/one-time-codes.ts';
+import { spendCode } from '../auth/one-time-codes.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import { hitRateLimit } from '../auth/rate-limit.ts';
 import { endSessions } from '../auth/sessions.ts';
 import type { ServerContext } from '../context.ts';
+import { publicAppUrl } from '../env.ts';
 import { clientAddress } from '../http/client-address.ts';
 import { ApiError } from '../http/errors.ts';
 import { validate } from '../http/validate.ts';
+import { codeMail } from '../mail/code-mail.ts';
 import { describeRoute } from '../openapi/route-notes.ts';
 
 const WINDOW = 15 * 60;
@@ -17,6 +19,7 @@ const WINDOW = 15 * 60;
 /** Wrong codes counted per 15 minutes (see failure-limits.ts); 8-digit codes allow few guesses. */
 const CODE_POLICY: FailurePolicy = {
   name: 'code',
+  refusal: (wait) => `Too many wrong access codes; try again ${wait}, with the code from your newest mail.`,
   windowSeconds: WINDOW,
   perSource: 5,
   perAddress: 30,
@@ -59,14 +62,7 @@ export function passwordRoutes(ctx: ServerContext): Hono {
         .where((eb) => eb(eb.fn('lower', ['main_email']), '=', email))
         .executeTakeFirst();
       // Queued, never sent here: the answer and its timing do not depend on the account or on SMTP.
-      if (user) {
-        await ctx.mailer.queue({
-          to: user.main_email,
-          subject: 'Your Fleet Manager access code',
-          body: `Your access code is {code}. It works once, within ${CODE_TTL_SECONDS.reset / 60} minutes, to choose a new password.`,
-          code: { userId: user.id, purpose: 'reset' },
-        });
-      }
+      if (user) await ctx.mailer.queue(codeMail(publicAppUrl(ctx.env), user, 'reset'));
       return c.json({ message: 'If the account exists, an access code is on its way' }, 202);
     },
   );
@@ -116,10 +112,5 @@ export async function sendAccessCode(
   ctx: ServerContext,
   user: { id: number; main_email: string },
 ): Promise<void> {
-  await ctx.mailer.queue({
-    to: user.main_email,
-    subject: 'Your Fleet Manager access code',
-    body: 'Your access code is {code}. Use it within 3 days, once, to choose your password.',
-    code: { userId: user.id, purpose: 'access' },
-  });
+  await ctx.mailer.queue(codeMail(publicAppUrl(ctx.env), user, 'access'));
 }

@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
+import type { SiteSortKey } from '../../contracts/list-sort-keys.ts';
 import { type PageAnchors, readTotals } from '../access/list-totals.ts';
 import { likePattern, siteVisible, type Viewer } from '../access/scope.ts';
 import type { ServerContext } from '../context.ts';
@@ -105,20 +106,34 @@ function nextAnchor(
     anchors.set(key, version, paging.offset + rows.length, last.id + 1);
 }
 
+/** What each sort key orders by: text case-insensitively (name and town indexed, migration 14). */
+const SITE_ORDER = {
+  name: sql`lower(sites.name)`,
+  address: sql`lower(sites.display_address)`,
+  locality: sql`lower(sites.locality)`,
+  state: sql`lower(sites.state)`,
+  id: sql`sites.id`,
+} satisfies Record<SiteSortKey, unknown>;
+
+/** Whether a list call reads the list in its own order (ids, ascending): the page cache's order. */
+export const inListOrder = (paging: Paging) =>
+  paging.sort === undefined || (paging.sort.key === 'id' && !paging.sort.descending);
+
 /**
- * One page of sites in id order. `attachedOnly` lists the sites the user is attached to
- * (`site-list`); otherwise every site the user may see (`sites/all`). Searches, and lists seen
- * through another user's eyes, filter and count with indexed SQL.
+ * One page of sites, in id order or sorted on the server across every page (`?sort=`, ties
+ * broken by id). `attachedOnly` lists the sites the user is attached to (`site-list`); otherwise
+ * every site the user may see (`sites/all`). Searches, sorts, and lists seen through another
+ * user's eyes, filter and count with indexed SQL.
  */
 export async function listSites(
   ctx: ServerContext,
   c: Context<{ Variables: AuthVariables }>,
-  list: { userId: number; attachedOnly: boolean; paging: Paging },
+  list: { userId: number; attachedOnly: boolean; paging: Paging<SiteSortKey> },
 ): Promise<Response> {
   const { attachedOnly, paging } = list;
   const { caller, target } = await listTarget(ctx, c.get('principal'), list.userId);
   const page = { page: paging.page, pageSize: paging.pageSize };
-  if (!paging.q && (caller.id === target.id || caller.role === 'admin')) {
+  if (!paging.q && inListOrder(paging) && (caller.id === target.id || caller.role === 'admin')) {
     const everything = target.role === 'admin' && !attachedOnly;
     const key = `site:${everything ? 0 : target.id}:${paging.offset}:${paging.pageSize}`;
     const body = await ctx.lists.pages.json(
@@ -165,8 +180,15 @@ export async function listSites(
       ]),
     );
   }
+  const direction = paging.sort?.descending ? 'desc' : 'asc';
   const [rows, count] = await Promise.all([
-    query.selectAll('sites').orderBy('sites.id').limit(paging.pageSize).offset(paging.offset).execute(),
+    query
+      .selectAll('sites')
+      .orderBy(SITE_ORDER[paging.sort?.key ?? 'id'], direction)
+      .orderBy('sites.id', direction)
+      .limit(paging.pageSize)
+      .offset(paging.offset)
+      .execute(),
     query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
   ]);
   return c.json({ items: rows.map(toSite), ...page, total: Number(count.total) });

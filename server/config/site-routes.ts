@@ -1,11 +1,9 @@
 import { Hono } from 'hono';
-import { type Kysely, sql } from 'kysely';
-import { listQuerySchema } from '../../contracts/page.ts';
 import {
   type SitePayload,
-  type SiteRole,
   type SiteUpdate,
   siteDetailsSchema,
+  siteListQuerySchema,
   sitePageSchema,
   sitePayloadSchema,
   siteSchema,
@@ -16,14 +14,11 @@ import {
   holdsSiteRole,
   requireSiteAccess,
   requireSiteRole,
-  requireVisibleUser,
   SITE_EDITORS,
   SITE_MANAGERS,
-  type Viewer,
 } from '../access/scope.ts';
 import type { ServerContext } from '../context.ts';
-import type { Database } from '../db/schema.ts';
-import { ApiError, forbidden, notFound } from '../http/errors.ts';
+import { forbidden } from '../http/errors.ts';
 import type { AuthVariables } from '../http/guards.ts';
 import { toPaging } from '../http/paging.ts';
 import { validate } from '../http/validate.ts';
@@ -33,8 +28,7 @@ import { userPageParams } from './list-target.ts';
 import { idParams } from './params.ts';
 import { siteDetails } from './site-details.ts';
 import { listSites } from './site-list.ts';
-
-const OWNER: SiteRole = 'owner';
+import { attachOwner, checkOwner, lockSiteOwner, moveOwner } from './site-owner.ts';
 
 function columns(body: SitePayload | SiteUpdate) {
   return {
@@ -50,56 +44,6 @@ function columns(body: SitePayload | SiteUpdate) {
     longitude: body.longitude,
     place_id: body.placeId,
   };
-}
-
-/** Give a site's owner the `owner` site role (access on), keeping any roles they already hold. */
-async function attachOwner(trx: Kysely<Database>, siteId: number, ownerId: number): Promise<void> {
-  await trx
-    .insertInto('site_access')
-    .values({ site_id: siteId, user_id: ownerId, roles: [OWNER], access: true })
-    .onConflict((oc) =>
-      oc.columns(['site_id', 'user_id']).doUpdateSet({
-        roles: sql<string[]>`case when ${OWNER} = any(site_access.roles) then site_access.roles
-          else array_append(site_access.roles, ${OWNER}::text) end`,
-      }),
-    )
-    .execute();
-}
-
-/**
- * Take the `owner` site role from a replaced owner. With no role left they no longer see the
- * site, so the access record goes too; other roles they hold keep it.
- */
-async function detachOwner(trx: Kysely<Database>, siteId: number, ownerId: number): Promise<void> {
-  await trx
-    .updateTable('site_access')
-    .set({ roles: sql<string[]>`array_remove(roles, ${OWNER}::text)` })
-    .where('site_id', '=', siteId)
-    .where('user_id', '=', ownerId)
-    .execute();
-  await trx
-    .deleteFrom('site_access')
-    .where('site_id', '=', siteId)
-    .where('user_id', '=', ownerId)
-    .where(sql<boolean>`cardinality(roles) = 0`)
-    .execute();
-}
-
-/**
- * Check the `ownerId` of a site payload: an owner the caller may see.
- * @throws {ApiError} 400 naming `ownerId`.
- */
-async function checkOwner(q: Kysely<Database>, viewer: Viewer, ownerId: number | null): Promise<void> {
-  if (ownerId === null) return;
-  const owner = await q
-    .selectFrom('users')
-    .select(['id', 'role'])
-    .where('id', '=', ownerId)
-    .executeTakeFirst();
-  if (owner?.role !== 'owner') throw new ApiError(400, 'invalid_input', 'ownerId: no such owner', 'ownerId');
-  await requireVisibleUser(q, viewer, ownerId).catch(() => {
-    throw new ApiError(400, 'invalid_input', 'ownerId: that owner is not yours to attach', 'ownerId');
-  });
 }
 
 const siteExample = {
@@ -188,30 +132,20 @@ export function siteRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariables 
       const body = c.req.valid('json');
       const access = await requireSiteRole(db, viewer, id, SITE_EDITORS);
       const site = await db.transaction().execute(async (trx) => {
-        // Locked, so two owner changes of one site cannot both detach the same old owner.
-        const current = await trx
-          .selectFrom('sites')
-          .select('owner_id')
-          .where('id', '=', id)
-          .forUpdate()
-          .executeTakeFirst();
-        if (!current) throw notFound('Site');
-        const ownerId = body.ownerId === undefined ? current.owner_id : body.ownerId;
-        const ownerChanges = ownerId !== current.owner_id;
-        if (ownerChanges) {
+        const currentOwner = await lockSiteOwner(trx, id);
+        const ownerId = body.ownerId === undefined ? currentOwner : body.ownerId;
+        if (ownerId !== currentOwner) {
           if (!holdsSiteRole(access, SITE_MANAGERS))
             throw forbidden('Only the site installer or an admin changes its owner', 'site_role_forbidden');
           await checkOwner(trx, viewer, ownerId);
+          await moveOwner(trx, id, currentOwner, ownerId);
         }
-        const row = await trx
+        return trx
           .updateTable('sites')
-          .set({ ...columns(body), owner_id: ownerId, updated_at: new Date() })
+          .set({ ...columns(body), updated_at: new Date() })
           .where('id', '=', id)
           .returningAll()
           .executeTakeFirstOrThrow();
-        if (ownerChanges && current.owner_id !== null) await detachOwner(trx, id, current.owner_id);
-        if (ownerId !== null) await attachOwner(trx, id, ownerId);
-        return row;
       });
       return c.json(toSite(site));
     },
@@ -237,7 +171,7 @@ export function fleetSiteRoutes(ctx: ServerContext): Hono<{ Variables: AuthVaria
         },
       }),
       validate('param', userPageParams),
-      validate('query', listQuerySchema),
+      validate('query', siteListQuerySchema),
       (c) => {
         const { userId, page } = c.req.valid('param');
         return listSites(ctx, c, {

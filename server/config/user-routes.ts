@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { idParamSchema, idSchema } from '../../contracts/ids.ts';
 import {
   updateUserRequestSchema,
+  userListQuerySchema,
   userPageSchema,
   userRoleSchema,
   userSchema,
@@ -13,7 +14,7 @@ import { requireMayEditUser, requireMayGiveRole } from '../access/user-rights.ts
 import type { ServerContext } from '../context.ts';
 import { ApiError, notFound } from '../http/errors.ts';
 import type { AuthVariables } from '../http/guards.ts';
-import { pagedQuery, toPaging } from '../http/paging.ts';
+import { pageQuery, toPaging } from '../http/paging.ts';
 import { validate } from '../http/validate.ts';
 import { toUser } from '../mappers.ts';
 import { describeRoute } from '../openapi/route-notes.ts';
@@ -39,7 +40,7 @@ export function userRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariables 
     }),
     requireRole(MANAGERS, 'Owners cannot list users'),
     validate('param', z.object({ role: userRoleSchema })),
-    validate('query', pagedQuery),
+    validate('query', userListQuerySchema.extend(pageQuery)),
     async (c) => {
       const caller = c.get('principal');
       const { role } = c.req.valid('param');

@@ -7,8 +7,10 @@ import { HISTORY_SEQUENCE_SQL } from './migration-history-sequence.ts';
 import { LIST_COUNTS_SQL } from './migration-list-counts.ts';
 import { LIST_VERSIONS_SQL } from './migration-list-versions.ts';
 import { MONITORING_SQL } from './migration-monitoring.ts';
+import { ONE_OWNER_SQL } from './migration-one-owner.ts';
 import { SERVICE_COMMS_SQL } from './migration-service-comms.ts';
 import { SESSIONS_OUTBOX_SQL } from './migration-sessions-outbox.ts';
+import { SORT_INDEXES_SQL } from './migration-sort-indexes.ts';
 import type { Database } from './schema.ts';
 
 /**
@@ -134,6 +136,8 @@ const migrations: { version: number; name: string; sql: string }[] = [
     sql: COMMISSIONING_SQL,
   },
   { version: 12, name: 'telemetry, rollups and alarms', sql: MONITORING_SQL },
+  { version: 13, name: 'one owner per site, in sites.owner_id and the owner role', sql: ONE_OWNER_SQL },
+  { version: 14, name: 'indexes for lists sorted on the server', sql: SORT_INDEXES_SQL },
 ];
 
 /**

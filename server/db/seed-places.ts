@@ -129,10 +129,18 @@ export function demoSite(n: number, random: () => number) {
 
 /** Catalogue models and the serial prefix of each (bundled devices lists). */
 export const SEED_MODELS = [
-  { modelId: 'HX-5000', prefix: 'HX5K', name: 'Helios HX-5000 Hybrid Inverter' },
-  { modelId: 'BX-10', prefix: 'BX10', name: 'Basalt BX-10 Home Battery' },
-  { modelId: 'E1-40', prefix: 'E140', name: 'E1 MPPT 40 A Charge Controller' },
+  { modelId: 'HX-5000', prefix: 'HX5K', name: 'Helios HX-5000 Hybrid Inverter', kind: 'inverter' },
+  { modelId: 'BX-10', prefix: 'BX10', name: 'Basalt BX-10 Home Battery', kind: 'battery' },
+  { modelId: 'E1-40', prefix: 'E140', name: 'E1 MPPT 40 A Charge Controller', kind: 'charge controller' },
 ] as const;
+
+/** Where a demo device is, which is what an installer names it by (the model is a column of its own). */
+const DEVICE_PLACES = ['Garage', 'Utility room', 'Roof', 'Barn', 'Plant room', 'Shed', 'Cellar'] as const;
+
+/** A demo device's name: where it is and what it is ("Garage inverter"), never the model again. */
+export function demoDeviceName(kind: string, n: number): string {
+  return `${DEVICE_PLACES[n % DEVICE_PLACES.length]} ${kind}`;
+}
 
 /** A serial such as `HX5K-24-000123`. */
 export function demoSerial(prefix: string, year: number, n: number): string {

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import { hashPassword, type ScryptCost } from '../auth/passwords.ts';
 import type { Database } from './schema.ts';
-import { demoSerial, demoSite, SEED_MODELS, seededRandom } from './seed-places.ts';
+import { demoDeviceName, demoSerial, demoSite, SEED_MODELS, seededRandom } from './seed-places.ts';
 
 /** A demo sign-in printed at start-up. */
 export interface DemoAccount {
@@ -94,7 +94,7 @@ export async function seedDemo(db: Kysely<Database>, cost: ScryptCost): Promise<
           return {
             model_id: model.modelId,
             serial: demoSerial(model.prefix, 24 + ((n + k) % 2), serial),
-            name: `${model.name} ${k + 1}`,
+            name: demoDeviceName(model.kind, n + k),
             site_id: site.id,
           };
         });

@@ -10,6 +10,9 @@ import type { ErrorBody } from '../../contracts/auth.ts';
  * server's one `onError` answers it.
  */
 export class ApiError extends HTTPException {
+  /** Seconds until a refused call may be tried again (a 429): sent as `Retry-After` and `retryAfter`. */
+  retryAfter?: number;
+
   constructor(
     status: ContentfulStatusCode,
     readonly code: string,
@@ -19,6 +22,16 @@ export class ApiError extends HTTPException {
     super(status, { message });
     this.name = 'ApiError';
   }
+}
+
+/**
+ * 429 `rate_limited` that says how long to wait, in its message and as `Retry-After`.
+ * @example tooManyAttempts('Too many failed sign-ins; try again in 12 minutes.', 700)
+ */
+export function tooManyAttempts(message: string, retryAfter: number): ApiError {
+  const error = new ApiError(429, 'rate_limited', message);
+  error.retryAfter = retryAfter;
+  return error;
 }
 
 export const unauthorized = (message = 'Sign in first', code = 'unauthorized') =>
@@ -47,6 +60,10 @@ export function handleError(error: Error, c: Context): Response {
   if (error instanceof ApiError) {
     const body: ErrorBody = { message: error.message, code: error.code };
     if (error.field) body.field = error.field;
+    if (error.retryAfter !== undefined) {
+      body.retryAfter = error.retryAfter;
+      c.header('Retry-After', String(error.retryAfter));
+    }
     return c.json(body, error.status);
   }
   if (error instanceof HTTPException && error.status < 500) {

@@ -1,16 +1,22 @@
-import { z } from 'zod';
-import { type ListQuery, listQuerySchema, pageParamSchema } from '../../contracts/page.ts';
+import { type ListQuery, pageParamSchema, parseSort, type SortValue } from '../../contracts/page.ts';
 
-/** Page number, size, offset and search text of a list call. */
-export interface Paging extends ListQuery {
+/** Page number, size, offset, search text and sort of a list call. */
+export interface Paging<K extends string = string> extends ListQuery {
   page: number;
   offset: number;
+  /** The sort asked for; undefined keeps the list's own order (ids). */
+  sort?: { key: K; descending: boolean };
 }
 
-/** `?page=` (default 0), `?q=` and `?pageSize=` of a list whose path has no page number. */
-export const pagedQuery = z.object({ page: pageParamSchema.default(0), ...listQuerySchema.shape });
+/** `?page=` (default 0), added to a list's query when its path has no page number: `.extend(pageQuery)`. */
+export const pageQuery = { page: pageParamSchema.default(0) };
 
-/** The page number, page size and search text of a list call, and where its page starts. */
-export function toPaging({ page, q, pageSize }: { page: number } & ListQuery): Paging {
-  return { page, q, pageSize, offset: page * pageSize };
+/** The page number, page size, search text and sort of a list call, and where its page starts. */
+export function toPaging<K extends string>({
+  page,
+  q,
+  pageSize,
+  sort,
+}: { page: number; sort?: SortValue<K> | undefined } & ListQuery): Paging<K> {
+  return { page, q, pageSize, offset: page * pageSize, ...(sort && { sort: parseSort(sort) }) };
 }

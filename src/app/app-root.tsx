@@ -1,16 +1,18 @@
 import { MantineProvider } from '@mantine/core';
-import { RouterProvider } from '@tanstack/react-router';
+import { type AnyRouter, RouterProvider } from '@tanstack/react-router';
 import { lazy, Suspense } from 'react';
 import { theme } from '../styles/theme.ts';
 import type { AppRuntime } from './app-runtime.ts';
-import type { AppRouter } from './router.tsx';
 import { RuntimeProvider } from './runtime-context.tsx';
 
 // Loaded after the first screen: it is not needed to show it (see toasts.tsx).
 const Toasts = lazy(() => import('../components/toasts.tsx'));
 
-/** Everything above the routes: theme, toasts, the runtime for views, and the router. */
-export function AppRoot({ runtime, router }: { runtime: AppRuntime; router: AppRouter }) {
+/**
+ * Everything above the routes: theme, toasts, the runtime for views, and the router (the app's, or
+ * the one the build renders the signed-in shell's frame with).
+ */
+export function AppRoot({ runtime, router }: { runtime: AppRuntime; router: AnyRouter }) {
   return (
     <MantineProvider theme={theme} defaultColorScheme="light">
       <Suspense fallback={null}>

@@ -1,5 +1,6 @@
 import type { RouterHistory } from '@tanstack/react-router';
 import type { AppConfig } from '../../contracts/app-config.ts';
+import type { TabChannelOptions } from '../features/auth/tab-channel.ts';
 import { type AppRuntime, createAppRuntime, type MachineClock } from './app-runtime.ts';
 import { rememberResumePath, withTabResumePath } from './resume-path.ts';
 import { type AppRouter, createAppRouter } from './router.tsx';
@@ -10,6 +11,10 @@ export interface AppDeps {
   history?: RouterHistory;
   /** Timers of the machines that wait (the catalogue cooldown); tests pass a simulated clock. */
   clock?: MachineClock;
+  /** How tabs talk; a `BroadcastChannel` by default. The build's rendering passes none. */
+  tabChannel?: TabChannelOptions;
+  /** The site's origin; the browser's by default. The build's rendering, with no window, names one. */
+  origin?: string;
 }
 
 /**
@@ -29,12 +34,14 @@ export function createApp(config: AppConfig, deps: AppDeps): { runtime: AppRunti
       // The session ended under a person (a failed refresh, a sign-out in another tab): after
       // signing in again they come back to the page they were on.
       if (options.resume && router) rememberResumePath(routerStorage, router.state.location.href);
-      void router?.navigate({ href: to, replace: options.replace });
+      // Decided already (a session ended; a refresh the person agreed to): past the leave guard.
+      void router?.navigate({ href: to, replace: options.replace, ignoreBlocker: true });
     },
     storage: deps.storage,
     ...(deps.fetch ? { fetch: deps.fetch } : {}),
     ...(deps.clock ? { clock: deps.clock } : {}),
+    ...(deps.tabChannel ? { tabChannel: deps.tabChannel } : {}),
   });
-  router = createAppRouter({ runtime, storage: routerStorage }, deps.history);
+  router = createAppRouter({ runtime, storage: routerStorage }, deps.history, deps.origin);
   return { runtime, router };
 }

@@ -4,6 +4,8 @@ import { useRouter } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
 import { errorMessage } from '../../contracts/error-message.ts';
 import { ApiError } from '../api/api-error.ts';
+import { isChunkLoadError } from './chunk-load-error.ts';
+import { ChunkLoadFailure } from './chunk-load-failure.tsx';
 import { ScreenHeader } from './screen-header.tsx';
 
 /** Shown while a route's loader runs for longer than the router's pending delay. */
@@ -45,10 +47,12 @@ export function errorTitle(error: unknown, messages: ErrorMessages = {}): string
 
 /**
  * A page whose data could not be loaded: a clear title (no access, not found, or failed), the
- * server's message, and a retry that reruns the loaders.
+ * server's message, and a retry that reruns the loaders. A screen whose code could not be
+ * downloaded offers a reload instead.
  */
 export function PageError({ error, messages }: { error: unknown; messages?: ErrorMessages }) {
   const router = useRouter();
+  if (isChunkLoadError(error)) return <ChunkLoadFailure />;
   const status = error instanceof ApiError ? error.status : 0;
   const icon =
     status === 403 ? (

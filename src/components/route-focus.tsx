@@ -27,6 +27,7 @@ function focusTarget(firstScreen: boolean): HTMLElement | null {
  *
  * A person who moved focus themselves while the screen was loading (opened the phone menu, say)
  * keeps it: focus moves only if it is still where it was when the navigation began, or nowhere.
+ * On the first screen it moves only from nowhere.
  */
 export function RouteFocus({ children }: { children: ReactNode }) {
   const requested = useRouterState({ select: (state) => state.location.pathname });
@@ -48,7 +49,10 @@ export function RouteFocus({ children }: { children: ReactNode }) {
       active !== null &&
       active !== document.body &&
       active !== start.current.focused;
-    if (firstScreen || !movedMeanwhile) focusTarget(firstScreen)?.focus();
+    // A prerendered first screen may have been in use before the app took it over: a person
+    // already in a field (the page's own autofocus, or a tap) stays there.
+    const inUseBeforeApp = firstScreen && active !== null && active !== document.body;
+    if (!inUseBeforeApp && (firstScreen || !movedMeanwhile)) focusTarget(firstScreen)?.focus();
     document.documentElement.setAttribute(FOCUSED_ROUTE_ATTRIBUTE, pathname);
   }, [pathname]);
   return <>{children}</>;

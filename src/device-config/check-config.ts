@@ -1,7 +1,7 @@
 import { scaleRaw } from '../codec/scale.ts';
 import { DATA_VIEW_LENGTH } from '../codec/types.ts';
 import { checkMonitoring } from './check-monitoring.ts';
-import type { DataObj, DeviceConfig, RawItem } from './config-schema.ts';
+import type { DataObj, DeviceConfig, OtherItem, RawItem } from './config-schema.ts';
 import { derivedInverse } from './derived-inverse.ts';
 import { describeField, fieldRange } from './field-range.ts';
 import { stepRefs } from './process-step-schema.ts';
@@ -81,6 +81,23 @@ function checkBounds(obj: DataObj, item: RawItem, path: (string | number)[], out
     });
 }
 
+/** Why `display` cannot show this field in words, or null when it can. */
+function displayProblem(
+  obj: DataObj,
+  rawItem: RawItem | undefined,
+  shown: OtherItem | undefined,
+): string | null {
+  if (!rawItem) return `applies to number fields only, and "${obj.dataId}" is text`;
+  if (!shown) return `"${obj.display}" names no otherData item`;
+  const [step] = shown.processData;
+  const kinds = new Set(['vfa', 'tfm', 'itd', 'its']);
+  if (shown.processData.length !== 1 || !step || !kinds.has(step.type))
+    return `"${obj.display}" must have one vfa, tfm, itd or its step`;
+  if (!('ref' in step) || step.ref !== obj.dataId) return `"${obj.display}" does not show "${obj.dataId}"`;
+  if (step.type === 'vfa' && !step.list?.length) return `"${obj.display}" has no list of labels`;
+  return null;
+}
+
 function checkFormData(config: DeviceConfig, out: ConfigProblem[]): void {
   const raw = new Map(config.rawData.map((r) => [r.name, r]));
   const other = new Map(config.otherData.map((o) => [o.name, o]));
@@ -124,6 +141,10 @@ function checkFormData(config: DeviceConfig, out: ConfigProblem[]): void {
       }
       if (obj.autoInput && inverse?.kind !== 'composite')
         out.push({ path: [...path, 'autoInput'], problem: 'needs a date-time item built by one "ass" step' });
+      if (obj.display !== undefined) {
+        const problem = displayProblem(obj, rawItem, other.get(obj.display));
+        if (problem) out.push({ path: [...path, 'display'], problem });
+      }
       if (inverse?.kind === 'text' && obj.maxLength !== undefined && obj.maxLength > inverse.refs.length)
         out.push({
           path: [...path, 'maxLength'],

@@ -52,10 +52,23 @@ export const dataObjSchema = z.strictObject({
   unit: z.string().optional(),
   /** Render as a password input. */
   secret: z.boolean().optional(),
+  /**
+   * The otherData item that shows this number in words, by its one step: `vfa` makes the field a
+   * select of the list's labels, `tfm` a time of day kept in seconds after midnight, `itd` one kept
+   * in minutes after midnight, `its` a number of minutes also shown as a duration.
+   */
+  display: nameSchema.optional(),
+  /** A line under the field in words: what it accepts, or why it cannot be changed here. */
+  note: z.string().min(1).optional(),
 });
 export type DataObj = z.infer<typeof dataObjSchema>;
 
-export const formGroupSchema = z.strictObject({ title: z.string().min(1), dataObjs: z.array(dataObjSchema) });
+export const formGroupSchema = z.strictObject({
+  title: z.string().min(1),
+  dataObjs: z.array(dataObjSchema),
+  /** A line under the group's title in words (why a group is not changed in the field). */
+  note: z.string().min(1).optional(),
+});
 export type FormGroup = z.infer<typeof formGroupSchema>;
 
 /** A layout cell: `prepend + value(refData) rounded to round decimals + append`, or the static `value`. */

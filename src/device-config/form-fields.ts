@@ -4,6 +4,7 @@ import type { DecodedConfig } from './decode-values.ts';
 import { type DerivedInverse, derivedInverse } from './derived-inverse.ts';
 import { fieldRange } from './field-range.ts';
 import type { ConfigValue } from './process-data.ts';
+import { type Choice, settingChoices } from './setting-choices.ts';
 import { formatAutoInput } from './time-format.ts';
 
 /** A validation rule with its message, in react-hook-form's `{ value, message }` shape. */
@@ -42,6 +43,20 @@ export type FieldRules = NumberRules | TextRules;
 
 export type InputKind = 'number' | 'text' | 'password' | 'datetime-local';
 
+/**
+ * How a number field is asked for and shown in words, from the catalogue's `display` item (or an
+ * enumeration's `vfa` item): a select of labels, a time of day kept in seconds or minutes after
+ * midnight, or a number of minutes also read as a duration.
+ */
+export type FieldDisplay =
+  | { type: 'choice'; options: Choice[] }
+  | { type: 'time-of-day'; unit: 'seconds' | 'minutes' }
+  | { type: 'duration' };
+
+/** What an autoInput field says about itself: it is filled with this phone's clock, and a write sets the device's. */
+export const AUTO_INPUT_NOTE =
+  "Filled in with this phone's date and time: Write sets the device's clock to it. Change it to set another time.";
+
 /** What the form needs to render and check one field. */
 export interface FormField {
   /** Field name = the item's dataId. */
@@ -57,6 +72,12 @@ export interface FormField {
   rules: FieldRules;
   /** Where an edited value goes: a rawData item, or the raw items behind a derived one. */
   target: { kind: 'raw'; name: string } | DerivedInverse | { kind: 'none' };
+  /** How a number is asked for and shown in words; absent for a plain number or text. */
+  display?: FieldDisplay;
+  /** What the field accepts, in words, before anything is written: `0 to 100 A`, `3 to 12 characters`. */
+  limits?: string;
+  /** The catalogue's line about the field: what it means, or why it cannot be changed here. */
+  note?: string;
 }
 
 export interface FormGroupModel {
@@ -111,6 +132,41 @@ function textRules(obj: DataObj, label: string, capacity: number | undefined): T
   return rules;
 }
 
+const DISPLAY_STEPS = {
+  tfm: { type: 'time-of-day', unit: 'seconds' },
+  itd: { type: 'time-of-day', unit: 'minutes' },
+  its: { type: 'duration' },
+} as const satisfies Record<string, FieldDisplay>;
+
+/** How a raw item is shown in words: its `display` item's step, else an enumeration's `vfa` list. */
+function displayOf(config: DeviceConfig, obj: DataObj): FieldDisplay | undefined {
+  const shown = obj.display ? config.otherData.find((o) => o.name === obj.display) : undefined;
+  const step = shown?.processData.length === 1 ? shown.processData[0] : undefined;
+  if (step && step.type in DISPLAY_STEPS) return DISPLAY_STEPS[step.type as keyof typeof DISPLAY_STEPS];
+  const options = settingChoices(config)[obj.dataId];
+  return options ? { type: 'choice', options } : undefined;
+}
+
+const numberText = (n: number) => String(Number(n.toPrecision(12)));
+
+/** The limits of a field in words, or undefined when its control already bounds it. */
+function limitsOf(
+  kind: InputKind,
+  rules: FieldRules,
+  unitText: string,
+  display?: FieldDisplay,
+): string | undefined {
+  if (display?.type === 'choice' || display?.type === 'time-of-day') return undefined;
+  if (kind === 'number' && rules.min && rules.max)
+    return `${numberText(rules.min.value)} to ${numberText(rules.max.value)}${unitText}`;
+  const least = rules.minLength?.value;
+  const most = rules.maxLength?.value;
+  if (least !== undefined && most !== undefined) return `${least} to ${most} characters`;
+  if (most !== undefined) return `Up to ${most} characters`;
+  if (least !== undefined) return `At least ${least} characters`;
+  return undefined;
+}
+
 function buildField(config: DeviceConfig, obj: DataObj, decoded: DecodedConfig, now: () => Date): FormField {
   const label = labelOf(obj);
   const raw = config.rawData.find((r) => r.name === obj.dataId);
@@ -136,6 +192,9 @@ function buildField(config: DeviceConfig, obj: DataObj, decoded: DecodedConfig, 
   if (disabled) rules.disabled = true;
   const target: FormField['target'] = raw ? { kind: 'raw', name: raw.name } : (inverse ?? { kind: 'none' });
   const defaultValue = obj.autoInput && !disabled ? formatAutoInput(now()) : deviceValue;
+  const display = raw ? displayOf(config, obj) : undefined;
+  const limits = disabled ? undefined : limitsOf(kind, rules, unitText, display);
+  const note = obj.note ?? (obj.autoInput && !disabled ? AUTO_INPUT_NOTE : undefined);
   return {
     name: obj.dataId,
     label,
@@ -146,6 +205,9 @@ function buildField(config: DeviceConfig, obj: DataObj, decoded: DecodedConfig, 
     disabled,
     rules,
     target,
+    ...(display ? { display } : {}),
+    ...(limits ? { limits } : {}),
+    ...(note ? { note } : {}),
   };
 }
 
@@ -169,6 +231,37 @@ export function buildForm(
     .map((group) => ({
       title: group.title,
       fields: group.dataObjs.map((obj) => buildField(config, obj, decoded, now)),
+    }));
+}
+
+/** A group the form shows but never writes (factory calibration): why, and each value as read. */
+export interface ReadOnlyGroup {
+  title: string;
+  note?: string;
+  facts: { name: string; label: string; value: string }[];
+}
+
+/**
+ * The groups `buildForm` leaves out (`excludedGroups`), with what the device holds in each of their
+ * items, so that the form can say what they are and why they are not changed here.
+ * @example readOnlyGroups(config, decoded, ['Factory calibration']) // [{ title: 'Factory calibration', facts: [{ label: 'Cal grid voltage', value: '1.25' }] }]
+ */
+export function readOnlyGroups(
+  config: DeviceConfig,
+  decoded: DecodedConfig,
+  excludedGroups: readonly string[],
+): ReadOnlyGroup[] {
+  return config.formData
+    .filter((group) => excludedGroups.includes(group.title))
+    .map((group) => ({
+      title: group.title,
+      ...(group.note ? { note: group.note } : {}),
+      facts: group.dataObjs.map((obj) => {
+        const value = decoded.values[obj.dataId];
+        const unit = obj.unit ?? config.rawData.find((r) => r.name === obj.dataId)?.unit;
+        const text = value === undefined || value === '' ? 'n/a' : `${value}${unit ? ` ${unit}` : ''}`;
+        return { name: obj.dataId, label: labelOf(obj), value: text };
+      }),
     }));
 }
 

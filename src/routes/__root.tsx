@@ -1,5 +1,6 @@
 import { createRootRouteWithContext, Outlet } from '@tanstack/react-router';
 import type { AppRuntime } from '../app/app-runtime.ts';
+import { LeaveGuard } from '../components/leave-guard.tsx';
 
 /**
  * What every route's `beforeLoad` and `loader` can read: the running machines and where the
@@ -12,5 +13,10 @@ export interface RouterContext {
 }
 
 export const Route = createRootRouteWithContext<RouterContext>()({
-  component: Outlet,
+  component: () => (
+    <>
+      <Outlet />
+      <LeaveGuard />
+    </>
+  ),
 });

@@ -1,7 +1,11 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { DeviceDetailsOldScreen } from '../features/devices/device-details-old-screen.tsx';
+import { loadOpenDevice } from '../features/devices/open-device.ts';
+import { OpenDeviceNotFound } from '../features/devices/open-device-not-found.tsx';
 
-// Open without sign-in: no guard, no loader.
+// Open without sign-in: no guard; the loader only checks the id against the bundled catalogue.
 export const Route = createFileRoute('/device-details-old/$deviceid')({
+  loader: ({ context, params }) => loadOpenDevice(context.runtime, params.deviceid),
+  notFoundComponent: OpenDeviceNotFound,
   component: DeviceDetailsOldScreen,
 });

@@ -21,8 +21,10 @@ it('keeps a new site as typed when the service refuses it, and saves it on the n
   await screen.findByRole('heading', { name: 'Create site', level: 1 });
   const typed: [RegExp, string][] = [
     [/^Site name/, 'Harbour Workshop'],
-    [/^Address/, '12 Harbour Rd, Portside'],
+    [/^Street\s*\*?$/, 'Harbour Rd'],
+    [/^Street number/, '12'],
     [/^Town or city/, 'Portside'],
+    [/^Country/, 'AU'],
     [/^Latitude/, '-33.86'],
     [/^Longitude/, '151.2'],
   ];

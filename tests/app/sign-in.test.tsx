@@ -134,7 +134,7 @@ describe('forgot password', () => {
     await askForCode();
     await app?.user.type(screen.getByLabelText(/^Access code/), '00000000');
     await app?.user.type(screen.getByLabelText(/^New password/), 'Brand-new#2026');
-    await app?.user.click(screen.getByRole('button', { name: 'Set new password' }));
+    await app?.user.click(screen.getByRole('button', { name: 'Set password and sign in' }));
     await screen.findByText('The access code is wrong, used or expired');
   });
 
@@ -143,7 +143,7 @@ describe('forgot password', () => {
     const before = server().calls.filter((call) => call.path === '/config/users/password').length;
     await app?.user.type(screen.getByLabelText(/^Access code/), await server().mailedCode(owner.email));
     await app?.user.type(screen.getByLabelText(/^New password/), 'short');
-    await app?.user.click(screen.getByRole('button', { name: 'Set new password' }));
+    await app?.user.click(screen.getByRole('button', { name: 'Set password and sign in' }));
     await screen.findByText('Use at least 8 characters');
     expect(server().calls.filter((call) => call.path === '/config/users/password')).toHaveLength(before);
   });
@@ -153,14 +153,12 @@ describe('forgot password', () => {
     expect((screen.getByLabelText(/^E-mail/) as HTMLInputElement).value).toBe(owner.email);
     await app?.user.type(code, await server().mailedCode(owner.email));
     await app?.user.type(screen.getByLabelText(/^New password/), 'Brand-new#2026');
-    await app?.user.click(screen.getByRole('button', { name: 'Set new password' }));
-    await screen.findByText(/Your password has been changed/);
+    await app?.user.click(screen.getByRole('button', { name: 'Set password and sign in' }));
+    // The new password signs in at once: no second form to fill.
+    await expectLocation(app as NonNullable<typeof app>, '/landing');
     const change = server()
       .calls.filter((call) => call.path === '/config/users/password')
       .at(-1);
     expect(change?.status).toBe(204);
-    await app?.user.click(screen.getByRole('button', { name: 'Back to sign in' }));
-    await app?.signIn(owner.email, 'Brand-new#2026');
-    await expectLocation(app as NonNullable<typeof app>, '/landing');
   });
 });

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { collectAllPages, toCsv } from '../../src/components/lists/csv.ts';
-import { listSearchValidator, sortRows } from '../../src/components/lists/list-search.ts';
+import { listQuery, listSearchValidator } from '../../src/components/lists/list-search.ts';
 
 describe('CSV export', () => {
   const columns = [
@@ -83,10 +83,8 @@ describe('list URL state', () => {
     expect(validate({ page: 1.5 })).toEqual({ page: 0 });
   });
 
-  it('sorts a page by a column, numbers inside text as numbers', () => {
-    const rows = ['Site 10', 'site 9', 'Site 100'];
-    expect(sortRows(rows, 'name', (row) => row)).toEqual(['site 9', 'Site 10', 'Site 100']);
-    expect(sortRows(rows, '-name', (row) => row)).toEqual(['Site 100', 'Site 10', 'site 9']);
-    expect(sortRows(rows, undefined, (row) => row)).toBe(rows);
+  it('asks the server for the sort and the search, never sorting one page itself', () => {
+    expect(listQuery({ q: 'okafor', sort: '-name' })).toEqual({ pageSize: 50, q: 'okafor', sort: '-name' });
+    expect(listQuery({}, 10)).toEqual({ pageSize: 10 });
   });
 });

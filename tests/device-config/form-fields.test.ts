@@ -75,7 +75,7 @@ describe('values → form', () => {
   it('disables fields not flagged active', () => {
     const { field } = setUp();
     expect(field('lcdBacklight')).toMatchObject({ disabled: true, rules: { disabled: true } });
-    expect(field('workModeText')).toMatchObject({ disabled: true, defaultValue: 'Self-use' });
+    expect(field('firmwareVersion')).toMatchObject({ disabled: true, defaultValue: 'v2.4.1' });
   });
 
   it('fills autoInput date-times with the current time as YYYY-MM-DDTHH:MM and keeps the device value', () => {

@@ -2,6 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadCodec } from '../../src/codec/load-node.ts';
 import type { Codec } from '../../src/codec/types.ts';
+import { formatAutoInput, momentText } from '../../src/device-config/time-format.ts';
 import { MemoryConfigStore } from '../../src/device-sim/config-store.ts';
 import { bundledProducts } from '../device-config/bundled-products.ts';
 import { expectAccessible } from './axe.ts';
@@ -40,27 +41,38 @@ function settings(device: { currentRaw(): Record<string, number> }): Record<stri
   );
 }
 
-async function unlock(page: Page) {
-  await page.getByLabel('Device password').fill(PASSWORD);
+async function unlock(page: Page, password = PASSWORD) {
+  await page.getByLabel('Device password').fill(password);
   await page.getByRole('button', { name: 'Unlock' }).click();
   await page.getByText('Unlocked: the settings can be changed.').waitFor();
 }
 
-/** Three settings of three kinds: a scaled number, a select and a date-time. */
+/**
+ * The phone's clock in these pages, held still (Playwright's fixed time; timers keep running) a
+ * few seconds into a minute, so the clock field's auto-input is one known minute.
+ */
+const PHONE_TIME = new Date(Math.floor(Date.now() / 60_000) * 60_000 + 5_000);
+
+/** Three settings of three kinds: a scaled number, a select of labels and a 12-hour time picker. */
 async function changeThreeSettings(page: Page) {
   await page.getByLabel(/Float voltage/).fill('55.5');
-  await page.getByLabel(/^Work mode \(0 self-use/).selectOption({ label: 'Backup' });
-  await page.getByLabel(/Device date and time/).fill('2026-03-04T13:05');
+  await page.getByLabel(/^Work mode/).selectOption({ label: 'Backup' });
+  const chargeStart = page.getByRole('group', { name: /^Grid charge starts at/ });
+  await chargeStart.getByLabel('Hour').selectOption('3');
+  await chargeStart.getByLabel('Minute').selectOption('30');
+  await chargeStart.getByLabel('am or pm').selectOption('am');
 }
 
+/** What the three settings and the auto-input clock (the phone's time) leave on the device. */
 const THREE_SETTINGS = {
   batteryFloatVoltage: 5550,
   workMode: 2,
-  clockYear: 2026,
-  clockMonth: 3,
-  clockDay: 4,
-  clockHour: 13,
-  clockMinute: 5,
+  chargeStart: 12_600,
+  clockYear: PHONE_TIME.getFullYear(),
+  clockMonth: PHONE_TIME.getMonth() + 1,
+  clockDay: PHONE_TIME.getDate(),
+  clockHour: PHONE_TIME.getHours(),
+  clockMinute: PHONE_TIME.getMinutes(),
 };
 
 describe('configuring a device over Web Bluetooth, signed in, with its configuration history', () => {
@@ -83,6 +95,7 @@ describe('configuring a device over Web Bluetooth, signed in, with its configura
     store.save(serial, Object.fromEntries(codes.map((c, i) => [`pass_${String(i).padStart(2, '0')}`, c])));
     peripheral = await EmulatedPeripheral.start(browser, { codec, product, serialNumber: serial, store });
     chooser = await answerChooser(page);
+    await page.clock.setFixedTime(PHONE_TIME);
     await table.getByRole('link', { name: serial }).click();
     await page.getByRole('heading', { level: 1, name: serial }).waitFor();
   });
@@ -93,24 +106,45 @@ describe('configuring a device over Web Bluetooth, signed in, with its configura
 
   const history = () => signedIn.page.getByRole('list', { name: 'Configuration changes, newest first' });
 
-  it('connects, unlocks with 0042…, writes three settings, the device holds exactly them and the history shows the change', async () => {
+  it('connects, unlocks with 0042…, writes three settings and the clock, the device holds exactly them and the history shows the change as people read it', async () => {
     const { page } = signedIn;
     await page.getByRole('region', { name: 'Configuration history' }).waitFor();
     await page.getByRole('button', { name: 'Connect' }).click();
     await page.getByText(`Connected to ${serial}`).waitFor();
     expect(chooser.prompts()).toBe(1);
     await unlock(page);
+    // The clock field is filled with the phone's time and says what Write does with it; the panel
+    // counts it as the change it is.
+    const clock = page.getByLabel(/^Device date and time/);
+    expect(await clock.inputValue()).toBe(formatAutoInput(PHONE_TIME));
+    await page.getByText("Write sets the device's clock to it", { exact: false }).waitFor();
+    await page.getByText("The device's clock reads Jan 1, 2025, 12:00 am.").waitFor();
+    await page.getByText('1 changed').waitFor();
+    // The form speaks the catalogue: labels, not firmware numbers; limits before a write.
+    expect(
+      await page
+        .getByLabel(/^Work mode/)
+        .locator('option')
+        .allInnerTexts(),
+    ).toEqual(['Self-use', 'Feed-in first', 'Backup', 'Off-grid']);
+    expect(await page.getByText(/after midnight|0 self-use/).count()).toBe(0);
+    await page.getByText('0 to 100 A').first().waitFor();
     const before = settings(peripheral.device);
     await changeThreeSettings(page);
-    await page.getByText('Changed').first().waitFor();
+    await page.getByText('4 changed').waitFor();
     await page.getByRole('button', { name: 'Write' }).click();
     await page.getByText('Written and verified').waitFor();
     expect(settings(peripheral.device)).toEqual({ ...before, ...THREE_SETTINGS });
+    await page.getByText('No changes').waitFor();
     const newest = history().getByRole('listitem').first();
-    await newest.getByText(/Float voltage.*→ ?55\.5/).waitFor();
-    expect(await newest.innerText()).toContain(`by ${INSTALLER.email}, over Bluetooth`);
-    // An enumerated setting is recorded as its select shows it, not as a bare number.
-    await newest.getByText(/Work mode.*→ ?Backup/).waitFor();
+    await newest.getByText(/Float voltage.*→ ?55\.5 V/).waitFor();
+    const text = await newest.innerText();
+    expect(text).toContain(`by ${INSTALLER.email}, over Bluetooth`);
+    expect(text).toContain(momentText(PHONE_TIME));
+    // An enumerated setting is recorded as its select shows it, times in 12-hour form.
+    expect(text).toContain('Work mode: Self-use → Backup');
+    expect(text).toContain('Grid charge starts at: 2:00 am → 3:30 am');
+    expect(text).toContain(`Device date and time: Jan 1, 2025, 12:00 am → ${momentText(PHONE_TIME)}`);
     await page.getByRole('region', { name: 'Configure over Bluetooth' }).screenshot({
       path: `${ARTIFACTS}ble-panel-signed-in-1280x800.png`,
     });
@@ -154,6 +188,48 @@ describe('configuring a device over Web Bluetooth, signed in, with its configura
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await dialog.waitFor({ state: 'detached' });
   });
+
+  it('writes to the demo device on this device’s page without a word in this device’s history', async () => {
+    const { page } = signedIn;
+    await page.getByRole('region', { name: 'Configuration history' }).waitFor();
+    await page
+      .getByRole('status', { name: 'Loading the configuration history' })
+      .waitFor({ state: 'detached' });
+    const entries = () => history().locator(':scope > li');
+    const recorded = await entries().count();
+    const disconnect = page.getByRole('button', { name: 'Disconnect' });
+    if (await disconnect.count()) await disconnect.click();
+    await page.getByText('Not connected', { exact: true }).waitFor();
+    // The demo device's password is said where the demo is offered.
+    const offer = await page.getByText('The demo device is a simulated', { exact: false }).innerText();
+    const demoPassword = /with the password (\S+)\./.exec(offer)?.[1];
+    expect(demoPassword).toBe('0000');
+    await page.getByRole('button', { name: 'Use demo device' }).click();
+    await page.getByText('Connected to the demo device', { exact: true }).waitFor();
+    await page.getByText('what you write to it is not recorded here', { exact: false }).waitFor();
+    await unlock(page, demoPassword);
+    const maxCharge = page.getByLabel(/^Max charge current/);
+    expect(await maxCharge.inputValue()).toBe('80');
+    await maxCharge.fill('60');
+    await page.getByRole('button', { name: 'Write' }).click();
+    await page.getByText('Written and verified').waitFor();
+    // Read the history again from the service: the demo write is not there.
+    await page
+      .getByRole('region', { name: 'Configuration history' })
+      .getByRole('button', { name: 'Refresh', exact: true })
+      .click();
+    await page
+      .getByRole('status', { name: 'Loading the configuration history' })
+      .waitFor({ state: 'detached' });
+    expect(await entries().count()).toBe(recorded);
+    expect(await history().getByText('demo device').count()).toBe(0);
+    expect(
+      await history()
+        .getByText(/→ ?60 A/)
+        .count(),
+    ).toBe(0);
+    expect(settings(peripheral.device).maxChargeCurrent).not.toBe(600);
+  });
 });
 
 describe('configuring a device over Web Bluetooth (Chromium Bluetooth emulation), signed out', () => {
@@ -170,6 +246,7 @@ describe('configuring a device over Web Bluetooth (Chromium Bluetooth emulation)
     });
     page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     chooser = await answerChooser(page);
+    await page.clock.setFixedTime(PHONE_TIME);
     await page.goto(appUrl(`/device-details-old/${SERIAL}`));
   });
   afterAll(async () => {
@@ -225,7 +302,7 @@ describe('configuring the demo device (simulated transport), signed out, on a ph
     await page.getByText('Open Fleet Manager in Chrome, Edge or Opera', { exact: false }).waitFor();
     expect(await page.getByRole('button', { name: 'Connect', exact: true }).count()).toBe(0);
     await page.getByRole('button', { name: 'Use demo device' }).click();
-    await page.getByText(`Connected to ${SERIAL}`).waitFor();
+    await page.getByText('Connected to the demo device', { exact: true }).waitFor();
     await page.close();
   });
 
@@ -242,9 +319,10 @@ describe('configuring the demo device (simulated transport), signed out, on a ph
       },
       [`demo-device:${SERIAL}`, stored] as const,
     );
+    await page.clock.setFixedTime(PHONE_TIME);
     await page.goto(appUrl(`/device-details-old/${SERIAL}`));
     await page.getByRole('button', { name: 'Use demo device' }).click();
-    await page.getByText(`Connected to ${SERIAL}`).waitFor();
+    await page.getByText('Connected to the demo device', { exact: true }).waitFor();
     await page.getByText('Signal strength: -', { exact: false }).waitFor();
     await unlock(page);
     await changeThreeSettings(page);

@@ -1,5 +1,5 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
@@ -12,6 +12,11 @@ declare module 'vitest' {
     baseUrl: string;
     /** The Chromium binary the tests drive (see find-chromium.ts). */
     chromiumPath: string;
+    /**
+     * A file the server under test writes its output to (the mail it would send included, codes
+     * shown, see TEST_SERVER_ENV); empty when the suite runs against `E2E_BASE_URL`.
+     */
+    serverLogPath: string;
   }
 }
 
@@ -65,22 +70,30 @@ function buildAppIfStale(): void {
  * minutes would let one run pass and the next fail against the same server). The limits
  * themselves are checked by tests/server/sign-in-rate-limit.test.ts. A maps key is configured, as
  * in a deployment with the address control: the Content-Security-Policy then names the maps
- * origins, which the tests answer with a fake Places API or refuse (no internet here).
+ * origins, which the tests answer with a fake Places API or refuse (no internet here). Mail goes to
+ * the log with its codes (development only), where a test reads the link a new user is sent.
  */
 export const TEST_SERVER_ENV = {
   ACCESS_TOKEN_TTL: '900',
   MAPS_API_KEY: 'test-maps-key',
+  MAIL_LOG_CODES: '1',
   LOGIN_LIMIT_PER_ACCOUNT: '10000',
   LOGIN_LIMIT_PER_ADDRESS: '100000',
 } as const;
 
 /** Starts `server/main.ts` and resolves with its URL once it prints the listening line. */
-function startServer(port: number, dataDir: string): Promise<{ child: ChildProcess; url: string }> {
+function startServer(
+  port: number,
+  dataDir: string,
+  logPath: string,
+): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     cwd: ROOT,
     env: { ...process.env, ...TEST_SERVER_ENV, PORT: String(port), DATA_DIR: dataDir },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  const log = createWriteStream(logPath);
+  child.stdout?.pipe(log);
   let output = '';
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => fail(`no listening line within ${START_TIMEOUT_MS} ms`), START_TIMEOUT_MS);
@@ -117,11 +130,14 @@ export default async function setup(project: TestProject) {
   const external = process.env.E2E_BASE_URL?.trim().replace(/\/$/, '');
   if (external) {
     project.provide('baseUrl', external);
+    project.provide('serverLogPath', '');
     return;
   }
   buildAppIfStale();
   const dataDir = mkdtempSync(join(tmpdir(), 'fleet-e2e-'));
-  const { child, url } = await startServer(await freePort(), dataDir);
+  const logPath = join(dataDir, 'server.log');
+  project.provide('serverLogPath', logPath);
+  const { child, url } = await startServer(await freePort(), dataDir, logPath);
   child.removeAllListeners('exit');
   project.provide('baseUrl', url);
   return async () => {

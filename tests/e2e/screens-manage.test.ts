@@ -1,4 +1,4 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Page, Request, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAccessible } from './axe.ts';
 import { ADMIN, appUrl, INSTALLER, launchChromium } from './browser.ts';
@@ -57,8 +57,10 @@ describe('Site Manager', () => {
     await i.getByRole('row').filter({ hasText: INSTALLER.email }).getByText('viewer').waitFor();
     expect(await i.getByRole('button', { name: 'Edit site' }).count()).toBe(0);
 
-    // Access: switched off, the installer no longer sees the site.
+    // Access: switched off (after saying yes to the question naming them), the installer no
+    // longer sees the site.
     await installerRow(a).getByRole('switch', { name: `Access for Sam Solarpros` }).click();
+    await a.getByRole('button', { name: 'Switch off access for Sam Solarpros' }).click();
     await installerRow(a).getByText('Off', { exact: true }).waitFor();
     await i.reload();
     await heading(i, "You don't have access to this site").waitFor();
@@ -71,6 +73,48 @@ describe('Site Manager', () => {
 
     await admin.context.close();
     await installer.context.close();
+  });
+
+  it('finds a user to give access as the admin types, and an early answer never replaces a later one', async () => {
+    const admin = await signedInPage(browser, ADMIN);
+    const a = admin.page;
+    // The first question (for "installer") is held back; every later one goes through.
+    let held: Route | null = null;
+    let heldRequest: Request | null = null;
+    const seenHeld = new Promise<void>((seen) => {
+      void a.route('**/fleet/user-list/**', async (route) => {
+        const q = new URL(route.request().url()).searchParams.get('q');
+        if (q === 'installer' && !held) {
+          held = route;
+          heldRequest = route.request();
+          seen();
+          return;
+        }
+        await route.continue();
+      });
+    });
+    await a.goto(appUrl('/site-manager?site=10'));
+    await a.getByRole('heading', { name: /^Access to / }).waitFor();
+    const picker = a.getByRole('combobox', { name: 'Give a user access' });
+    await picker.fill('installer');
+    await seenHeld;
+    // Typing again aborts the question on its way: the browser cancels its request.
+    const aborted = a.waitForEvent('requestfailed', (request) => request === heldRequest);
+    const latest = a.waitForResponse(
+      (r) =>
+        r.url().includes('/fleet/user-list/') && new URL(r.url()).searchParams.get('q') === 'owner@homeowner',
+    );
+    await picker.fill('owner@homeowner');
+    await aborted;
+    await latest;
+    // The held answer is let go now, too late: it can no longer reach the page.
+    await (held as Route | null)
+      ?.fulfill({ json: { items: [], total: 0, page: 0, pageSize: 10 } })
+      .catch(() => undefined);
+    await a.getByRole('option', { name: /owner@homeowner\.example/ }).waitFor();
+    expect(await a.getByRole('option', { name: /installer@/ }).count()).toBe(0);
+    await expectAccessible(a);
+    await admin.context.close();
   });
 
   it('tells an installer that Site Manager is for company staff', async () => {

@@ -111,15 +111,17 @@ const isFocused = (locator: ReturnType<Page['getByLabel']>) =>
   locator.evaluate((element) => element === document.activeElement);
 
 describe('the sign-in screen for keyboard and screen-reader users', () => {
-  it('shows Loading… until the app has started', async () => {
-    // Hold the app's script: what the page shows meanwhile comes from index.html alone.
+  it('shows the prerendered shell with Loading… on a guarded path until the app has started', async () => {
+    // Hold the app's script: what the page shows meanwhile is the page the build rendered.
     const held: Route[] = [];
     let released = false;
     await page.route('**/assets/*.js', (route) => (released ? route.continue() : void held.push(route)));
-    await page.goto(appUrl('/login'), { waitUntil: 'commit' });
+    await page.goto(appUrl('/landing'), { waitUntil: 'commit' });
     await page.getByRole('status').filter({ hasText: 'Loading…' }).waitFor();
     released = true;
     await Promise.all(held.map((route) => route.continue()));
+    // Signed out: the app sends the guarded path to the sign-in screen.
+    await page.waitForURL('**/login');
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
   });
 

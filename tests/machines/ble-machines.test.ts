@@ -75,12 +75,14 @@ describe('the Bluetooth connection machine', () => {
   it('reads the configuration again every 20 000 ms while connected, and the live values move', async () => {
     const h = await connected();
     const reads = h.link().reads;
-    const before = h.connection.getSnapshot().context.config?.decoded.raw.pvPower;
+    // The whole set of live values: solar power alone follows the sun and stays 0 at night.
+    const liveNow = () => JSON.stringify(h.connection.getSnapshot().context.config?.decoded.raw);
+    const before = liveNow();
     h.time.t += 30_000;
     h.clock.increment(GET_CONFIG_INTERVAL_MS - 1);
     expect(h.link().reads).toBe(reads);
     h.clock.increment(1);
-    await waitFor(h.connection, (s) => s.context.config?.decoded.raw.pvPower !== before);
+    await waitFor(h.connection, () => liveNow() !== before);
     expect(h.link().reads).toBe(reads + 1);
   });
 

@@ -40,6 +40,8 @@ export function startCatalogue(options: { cached?: unknown } = {}) {
   const bundled = controlledActor<Catalogue, { path: string }>();
   const companions = controlledActor<CompanionLists, void>();
   const navigations: string[] = [];
+  /** Answers of the leave guard to come: true for a person who chooses to stay, 'fails' for a navigation that fails. */
+  const stays: (boolean | 'fails')[] = [];
   const clock = new SimulatedClock();
   const machine = catalogueMachine.provide({
     actors: {
@@ -49,13 +51,18 @@ export function startCatalogue(options: { cached?: unknown } = {}) {
       fetchCatalogue: download.logic,
       loadBundledList: bundled.logic,
       loadCompanionLists: companions.logic,
+      leaveForLanding: fromPromise(async () => {
+        navigations.push('/landing');
+        const answer = stays.shift();
+        if (answer === 'fails') throw new Error('The navigation to landing failed');
+        return answer === undefined || !answer;
+      }),
     },
-    actions: { navigateToLanding: () => navigations.push('/landing') },
   });
   const actor = createActor(machine, { input: { storage }, clock, inspect: recordCoverage }).start();
   /** Waits until `logic` has a call waiting for an answer. */
   const started = (logic: { pending: () => unknown[] }) => waitFor(actor, () => logic.pending().length > 0);
   /** Waits until the load under way has ended. */
   const loaded = () => waitFor(actor, (s) => !isLoading(s));
-  return { actor, storage, download, bundled, companions, navigations, clock, started, loaded };
+  return { actor, storage, download, bundled, companions, navigations, stays, clock, started, loaded };
 }

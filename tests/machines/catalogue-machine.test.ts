@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { waitFor } from 'xstate';
 import { CatalogueDownloadError } from '../../machines/catalogue/catalogue-error.ts';
 import { BUNDLED_CATALOGUE } from '../../machines/catalogue/catalogue-machine.ts';
 import {
@@ -6,7 +7,9 @@ import {
   catalogueModels,
   fallbackFailed,
   isLoading,
+  lastRefresh,
   listVersion,
+  refreshAvailableAt,
 } from '../../machines/catalogue/catalogue-selectors.ts';
 import { CACHE_KEYS } from '../../machines/storage-keys.ts';
 import { sampleConvertList, sampleList, startCatalogue } from './catalogue-harness.ts';
@@ -131,11 +134,13 @@ describe('catalogue machine', () => {
     expect(h.actor.getSnapshot().can({ type: 'catalogue.refresh' })).toBe(true);
     h.actor.send({ type: 'catalogue.refresh' });
     expect(h.navigations).toEqual(['/landing']);
-    expect(isLoading(h.actor.getSnapshot())).toBe(true);
+    await waitFor(h.actor, isLoading);
     await download(h, (call) => call.resolve(sampleList(8)));
     expect(h.download.calls).toHaveLength(2);
     const s = await finishCompanions(h);
     expect(listVersion(s)).toBe(8);
+    expect(lastRefresh(s)).toMatchObject({ outcome: 'updated', version: 8 });
+    expect(refreshAvailableAt(s)).toBe((lastRefresh(s)?.at ?? 0) + SPECIFIED_COOLDOWN_MS);
     expect(s.can({ type: 'catalogue.refresh' })).toBe(false);
     h.actor.send({ type: 'catalogue.refresh' });
     expect(h.download.calls).toHaveLength(2);
@@ -143,6 +148,30 @@ describe('catalogue machine', () => {
     expect(h.actor.getSnapshot().can({ type: 'catalogue.refresh' })).toBe(false);
     h.clock.increment(1);
     expect(h.actor.getSnapshot().can({ type: 'catalogue.refresh' })).toBe(true);
+    expect(refreshAvailableAt(h.actor.getSnapshot())).toBeNull();
+  });
+
+  it('says whether a refresh found the list up to date, and that the bundled copy is used when it got no answer', async () => {
+    const h = await loadedWith(7);
+    h.actor.send({ type: 'catalogue.refresh' });
+    await download(h, (call) => call.resolve(sampleList(7)));
+    expect(lastRefresh(await finishCompanions(h))).toMatchObject({ outcome: 'unchanged', version: 7 });
+    h.clock.increment(SPECIFIED_COOLDOWN_MS);
+    h.actor.send({ type: 'catalogue.refresh' });
+    await download(h, (call) => call.reject(new TypeError('fetch failed')));
+    await h.started(h.bundled);
+    h.bundled.last().resolve(sampleList(7));
+    expect(lastRefresh(await finishCompanions(h))).toMatchObject({ outcome: 'fallback', version: -1 });
+  });
+
+  it('refreshes nothing when the person chooses to stay on a screen with unsaved work', async () => {
+    const h = await loadedWith(7);
+    h.stays.push(true);
+    h.actor.send({ type: 'catalogue.refresh' });
+    const s = await waitFor(h.actor, (x) => x.matches('ready'));
+    expect(h.download.calls).toHaveLength(1);
+    expect(lastRefresh(s)).toBeNull();
+    expect(s.can({ type: 'catalogue.refresh' })).toBe(true);
   });
 
   it('cannot be refreshed while the first load runs', () => {

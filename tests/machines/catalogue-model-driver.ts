@@ -1,4 +1,5 @@
 import { expect } from 'vitest';
+import { waitFor } from 'xstate';
 import type { TestParam } from 'xstate/graph';
 import { CatalogueDownloadError } from '../../machines/catalogue/catalogue-error.ts';
 import {
@@ -84,6 +85,22 @@ export function catalogueModelDriver(): Params {
         await finishCompanions();
       },
       'catalogue.refresh': () => h.actor.send({ type: 'catalogue.refresh' }),
+      // The way to landing fails: the refresh stops there, the catalogue as it was.
+      'landing.fails': async () => {
+        const downloads = h.download.calls.length;
+        h.stays.push('fails');
+        h.actor.send({ type: 'catalogue.refresh' });
+        await waitFor(h.actor, (s) => s.matches('ready'));
+        expect(h.download.calls).toHaveLength(downloads);
+      },
+      // Unsaved work on the screen: the person answers "Stay", and nothing is downloaded.
+      'catalogue.refreshStays': async () => {
+        const downloads = h.download.calls.length;
+        h.stays.push(true);
+        h.actor.send({ type: 'catalogue.refresh' });
+        await waitFor(h.actor, (s) => s.matches('ready'));
+        expect(h.download.calls).toHaveLength(downloads);
+      },
       'catalogue.load': () => h.actor.send({ type: 'catalogue.load' }),
       // Specification §9: 20000 ms, pinned here rather than read from the machine.
       'cooldown.elapsed': () => h.clock.increment(20_000),

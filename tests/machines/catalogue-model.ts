@@ -24,7 +24,12 @@ export const catalogueModel = createMachine({
     /** Neither the download nor the bundled copy could be read: the error is shown. */
     nothingToShow: {},
     ready: {
-      on: { 'catalogue.refresh': 'refreshing', 'catalogue.load': 'loading' },
+      on: {
+        'catalogue.refresh': 'refreshing',
+        'catalogue.load': 'loading',
+        'catalogue.refreshStays': 'ready',
+        'landing.fails': 'ready',
+      },
     },
     readyFallback: {
       on: { 'catalogue.refresh': 'refreshing', 'catalogue.load': 'loading' },

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createActor, fromCallback, fromPromise, waitFor } from 'xstate';
 import type { ConfigTemplate } from '../../contracts/config-templates.ts';
 import type { InstalledDevice, InstallRequest } from '../../contracts/installs.ts';
-import { templatesMachine } from '../../machines/ble/templates-machine.ts';
+import { type TemplateChange, templatesMachine } from '../../machines/ble/templates-machine.ts';
 import {
   ADD_DEVICE_MESSAGES,
   type AddDeviceEvent,
@@ -87,6 +87,43 @@ describe('adding a device', () => {
     expect(actor.getSnapshot().context.installed?.secret).toBe('a-secret-shown-once');
   });
 
+  it('keeps what is typed while the camera looks for a code, and the camera keeps looking', async () => {
+    let cameraOpen = false;
+    let report: (event: AddDeviceEvent) => void = () => {};
+    const actor = createActor(
+      addDeviceMachine.provide({
+        actors: {
+          scanCode: fromCallback<AddDeviceEvent>(({ sendBack }) => {
+            cameraOpen = true;
+            report = sendBack;
+            return () => {
+              cameraOpen = false;
+            };
+          }),
+        },
+      }),
+      { input: { siteId: 5, models: MODELS } },
+    ).start();
+    actor.send({ type: 'add.scan' });
+    actor.send({ type: 'add.edit', serial: 'bx10-26-000321' });
+    actor.send({ type: 'add.edit', name: 'Shed' });
+    expect(actor.getSnapshot().value).toBe('scanning');
+    expect(actor.getSnapshot().context).toMatchObject({
+      serial: 'bx10-26-000321',
+      modelId: 'BX-10',
+      name: 'Shed',
+    });
+    expect(cameraOpen).toBe(true);
+    // A code read afterwards is what the scan was for: it replaces the typed serial.
+    report({ type: 'scan.found', text: 'HX5K-26-000322' });
+    expect(actor.getSnapshot().context).toMatchObject({
+      serial: 'HX5K-26-000322',
+      modelId: 'HX-5000',
+      name: 'Shed',
+    });
+    expect(cameraOpen).toBe(false);
+  });
+
   it('refuses to save without a serial, saying so', () => {
     const actor = addDevice({});
     actor.send({ type: 'add.save' });
@@ -128,6 +165,71 @@ describe('the templates of a product', () => {
       error: null,
       notice: 'Saved the template “Standard”.',
     });
+  });
+});
+
+describe('the templates while their list is being read', () => {
+  /** The machine with every service call held until the test answers it. */
+  function heldTemplates() {
+    const loads: { resolve: (list: ConfigTemplate[]) => void; reject: (error: Error) => void }[] = [];
+    const changes: { input: unknown; resolve: () => void }[] = [];
+    const actor = createActor(
+      templatesMachine.provide({
+        actors: {
+          loadTemplates: fromPromise<ConfigTemplate[], { modelId: string }>(
+            () => new Promise((resolve, reject) => loads.push({ resolve, reject })),
+          ),
+          changeTemplates: fromPromise<unknown, { modelId: string; change: TemplateChange }>(
+            ({ input }) =>
+              new Promise<unknown>((resolve) => changes.push({ input, resolve: () => resolve(null) })),
+          ),
+        },
+      }),
+      { input: { modelId: 'HX-5000' } },
+    ).start();
+    return { actor, loads, changes };
+  }
+  const standard: ConfigTemplate = {
+    id: 7,
+    name: 'Standard',
+    modelId: 'HX-5000',
+    settings: { maxChargeCurrent: 35 },
+    createdBy: 'installer@solarpros.example',
+    createdAt: '2026-01-01T00:00:00.000Z',
+    updatedBy: 'installer@solarpros.example',
+    updatedAt: '2026-01-01T00:00:00.000Z',
+  };
+
+  it('opens the save dialog when "Save as template" is pressed before the list arrives', () => {
+    const { actor } = heldTemplates();
+    actor.send({ type: 'templates.draft', settings: { maxChargeCurrent: 40 } });
+    expect(actor.getSnapshot().context.draft).toEqual({ maxChargeCurrent: 40 });
+    actor.send({ type: 'templates.cancel' });
+    expect(actor.getSnapshot().context.draft).toBeNull();
+  });
+
+  it('makes a change pressed while the list is read again, and keeps a save dialog opened during a rename', async () => {
+    const { actor, loads, changes } = heldTemplates();
+    loads[0]?.resolve([standard]);
+    await waitFor(actor, (s) => s.matches('shown'));
+    actor.send({ type: 'templates.change', change: { kind: 'rename', id: 7, name: 'Standard 2026' } });
+    actor.send({ type: 'templates.draft', settings: { maxChargeCurrent: 40 } });
+    changes[0]?.resolve();
+    await waitFor(actor, (s) => s.matches('loading') && loads.length === 2);
+    expect(actor.getSnapshot().context.draft).toEqual({ maxChargeCurrent: 40 });
+    actor.send({ type: 'templates.change', change: { kind: 'delete', id: 7 } });
+    expect(actor.getSnapshot().value).toBe('changing');
+    expect(changes[1]?.input).toEqual({ modelId: 'HX-5000', change: { kind: 'delete', id: 7 } });
+  });
+
+  it('shows the list without the old reason once it is read again after a failure', async () => {
+    const { actor, loads } = heldTemplates();
+    loads[0]?.reject(new Error('The server could not be reached.'));
+    await waitFor(actor, (s) => s.matches('shown') && s.context.error !== null);
+    actor.send({ type: 'templates.refresh' });
+    loads[1]?.resolve([standard]);
+    await waitFor(actor, (s) => s.matches('shown'));
+    expect(actor.getSnapshot().context).toMatchObject({ templates: [standard], error: null });
   });
 });
 

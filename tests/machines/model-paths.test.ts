@@ -1,7 +1,7 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { coverageOf, coverageReport, reachableShare, TARGETS } from './paths/coverage.ts';
 import { writeHtml } from './paths/html-pages.ts';
 import { describePaths } from './paths/model-paths.ts';
@@ -12,9 +12,13 @@ import { loadModels } from './paths/registry.ts';
 // what those paths reached of each real machine is held to the targets, so coverage cannot drop
 // without a test saying so.
 const models = await loadModels();
+afterAll(async () => {
+  for (const entry of models) await entry.close?.();
+});
 
 for (const entry of models) {
   describe(`${entry.title}: model-based paths`, () => {
+    if (entry.start) beforeAll(entry.start);
     for (const path of describePaths(entry)) {
       it(`${path.kind} ${path.number}: ${path.path.description}`, async () => {
         await path.path.test(entry.driver());

@@ -3,6 +3,8 @@ import { createActor, waitFor } from 'xstate';
 import { GENERIC_RESET_ERROR, passwordResetMachine } from '../../machines/auth/password-reset-machine.ts';
 import {
   isResetBusy,
+  isSignedInAfterReset,
+  resetCode,
   resetEmail,
   resetError,
   resetStep,
@@ -19,9 +21,10 @@ const WRONG_CODE = 'The access code is wrong or has expired.';
 export function passwordResetModelDriver(): ModelDriver {
   const requestCode = controlledActor<void, { email: string }>();
   const changePassword = controlledActor<void, { email: string; code: string; newPassword: string }>();
+  const signIn = controlledActor<void, { email: string; password: string }>();
   const actor = createActor(
     passwordResetMachine.provide({
-      actors: { requestCode: requestCode.logic, changePassword: changePassword.logic },
+      actors: { requestCode: requestCode.logic, changePassword: changePassword.logic, signIn: signIn.logic },
     }),
     { inspect: recordCoverage },
   ).start();
@@ -53,6 +56,9 @@ export function passwordResetModelDriver(): ModelDriver {
         actor.send({ type: 'reset.submit', email: EMAIL, code: ' 482913 ', newPassword: 'New#Pass2026' });
       },
       'password.changed': () => changePassword.last().resolve(),
+      'code.link': () => actor.send({ type: 'reset.haveCode', email: ` ${EMAIL} `, code: ' 482913 ' }),
+      'signIn.works': () => signIn.last().resolve(),
+      'signIn.fails': () => signIn.last().reject(new Error('The database is busy; try again')),
       'password.refused': () => changePassword.last().reject(new Error(WRONG_CODE)),
       'reset.cancel': async () => {
         actor.send({ type: 'reset.cancel' });
@@ -86,6 +92,21 @@ export function passwordResetModelDriver(): ModelDriver {
       done: () => {
         expect(resetStep(snap())).toBe('done');
         expect(resetError(snap())).toBeNull();
+        expect(isSignedInAfterReset(snap())).toBe(false);
+      },
+      codeFromLink: () => {
+        codeForm(null);
+        expect(resetCode(snap())).toBe('482913');
+      },
+      signingIn: () => {
+        expect(isResetBusy(snap())).toBe(true);
+        expect(resetStep(snap())).toBe('code');
+        // The new password signs in: the one just set, for the trimmed e-mail.
+        expect(signIn.last().input).toEqual({ email: EMAIL, password: 'New#Pass2026' });
+      },
+      signedIn: () => {
+        expect(resetStep(snap())).toBe('done');
+        expect(isSignedInAfterReset(snap())).toBe(true);
       },
       cancelled: async () => {
         await waitFor(actor, (s) => s.matches('email'));

@@ -1,12 +1,8 @@
 import { expect } from 'vitest';
 import { createActor, waitFor } from 'xstate';
+import { editKey, sunspecConfigMachine, type Tools } from '../../machines/sunspec/sunspec-config-machine.ts';
 import { loadCodec } from '../../src/codec/load-node.ts';
 import { loadSource } from '../../src/features/sunspec/sunspec-actors.ts';
-import {
-  editKey,
-  sunspecConfigMachine,
-  type Tools,
-} from '../../src/features/sunspec/sunspec-config-machine.ts';
 import { DemoSunSpecDevice } from '../../src/sunspec/demo-device.ts';
 import { formatDump } from '../../src/sunspec/register-dump.ts';
 import { bundled, catalogue } from '../sunspec/fixtures.ts';

@@ -143,6 +143,19 @@ describe('reading an answer', () => {
     expect(report.bytes[253]?.field).toBe('CRC (low byte)');
   });
 
+  it("reads the device name's character codes as the name, byte by byte", () => {
+    const sent = codec.buildFrame(0x01, 255);
+    const report = readAnswer(codec, hybrid, device().request(sent), sent);
+    const first = hybrid.config.rawData.find((item) => item.name === 'name_00');
+    if (!first) throw new Error('no name_00');
+    const name = String(report.values?.deviceName ?? '');
+    expect(name.length).toBeGreaterThan(0);
+    expect(report.bytes[first.buffer.position]).toEqual({
+      field: 'deviceName, character 1',
+      value: `“${name[0]}” (${name.charCodeAt(0)})`,
+    });
+  });
+
   it('names the error code of an error answer', () => {
     const sent = codec.buildFrame(0x10, 255);
     const report = readAnswer(codec, hybrid, device().request(sent), sent);

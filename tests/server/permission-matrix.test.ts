@@ -140,6 +140,13 @@ const TABLE: Row[] = [
   // Installers change their owners; owners themselves.
   { service: 'config', call: 'PUT /users/{id}',                        answers: seesUser,
     request: () => ({ path: `/users/${USER}`, body: { phone: '+1 555 0100' } }) },
+  // Anyone signed in changes their own password; a wrong current one is a 403 (the right one
+  // would end the caller's sessions here: tests/server/own-account.test.ts changes it).
+  { service: 'config', call: 'PUT /users/me/password',                 answers: [403, 403, 403, 403, 403, 401],
+    request: () => ({ path: '/users/me/password', body: { current_password: 'not-the-password', new_password: 'Matrix#2026-long' } }) },
+  // Anyone signed in changes their own name and phone (each caller keeps the name they have).
+  { service: 'config', call: 'PUT /users/me/profile',                  answers: signedIn,
+    request: (s) => ({ path: '/users/me/profile', body: { name: NAMES[s.who], phone: '+1 555 0100' } }) },
   // Only those who configure the device record its history; its owner and viewers read it.
   { service: 'config', call: 'POST /fleet/devices/{serial}/config-history', answers: [201, 201, 404, 403, 403, 401],
     request: (s) => ({ path: `/fleet/devices/${s.serial}/config-history`, body: historyRecord() }) },
@@ -344,6 +351,15 @@ const CREDENTIALS: Record<Caller, readonly [string, string]> = {
   owner: PASSWORDS.owner,
   viewer: [VIEWER_EMAIL, VIEWER_PASSWORD],
   signedOut: PASSWORDS.admin,
+};
+/** Each caller's display name, which their own profile change keeps. */
+const NAMES: Record<Caller, string> = {
+  admin: 'Fleet Admin',
+  installer: 'Sam Solarpros',
+  elsewhere: 'Bea Brightvolt',
+  owner: 'Olivia Homeowner',
+  viewer: 'Vera Viewer',
+  signedOut: 'Nobody',
 };
 const tokens = {} as Record<ServiceName, Record<Caller, string>>;
 let serial = '';

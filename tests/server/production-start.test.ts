@@ -45,6 +45,7 @@ describe('a production start', () => {
       NODE_ENV: 'production',
       API_KEY: 'k3y-of-our-own',
       LINK_KEY: 'fleet:s3cret-link',
+      PUBLIC_APP_URL: 'https://fleet.example.com',
     });
     expect(own.API_KEY).toBe('k3y-of-our-own');
     expect(parseEnv({ NODE_ENV: 'development' }).API_KEY).toBe('dev-api-key');
@@ -80,6 +81,7 @@ describe('a production start', () => {
           NODE_ENV: 'production',
           API_KEY: 'k3y-of-our-own',
           LINK_KEY: 'fleet:s3cret-link',
+          PUBLIC_APP_URL: 'https://fleet.example.com',
           DATA_DIR: join(temp, 'unused'),
           ...extra,
         }),

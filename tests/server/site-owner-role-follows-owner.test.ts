@@ -1,6 +1,8 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Site, siteDetailsSchema, siteSchema } from '../../contracts/sites.ts';
 import { userPageSchema } from '../../contracts/users.ts';
+import { ONE_OWNER_SQL } from '../../server/db/migration-one-owner.ts';
 import { IDS, startTestServer, type TestServer } from './harness.ts';
 
 let t: TestServer;
@@ -137,5 +139,76 @@ describe("a site's owner role follows its owner", () => {
     expect(handedOver.status).toBe(403);
     expect(handedOver.body).toMatchObject({ code: 'site_role_forbidden' });
     expect(await accessRows(site.id)).toContainEqual([IDS.owner, ['owner'], true]);
+  });
+});
+
+/** The site's owner as the site names it, and who holds the owner role, as the admin sees them. */
+async function owners(siteId: number) {
+  const details = siteDetailsSchema.parse(
+    (await t.call('GET', `/config/fleet/sites/${siteId}`, { token: admin })).body,
+  );
+  return {
+    ownerId: details.ownerId,
+    withRole: details.access.filter((row) => row.roles.includes('owner')).map((row) => row.userId),
+  };
+}
+
+const changeRoles = (siteId: number, userId: number, roles: string[]) =>
+  t.call('PUT', '/config/fleet/site-access/change-roles', {
+    token: installer,
+    body: { siteId, userId, roles },
+  });
+
+describe('the owner role given with change-roles is the site owner', () => {
+  it('makes the user given the Owner role the site owner, so the site never reads "No owner"', async () => {
+    const site = await createSite(payload);
+    expect(await owners(site.id)).toEqual({ ownerId: null, withRole: [] });
+    expect((await changeRoles(site.id, IDS.owner, ['owner'])).status).toBe(200);
+    expect(await owners(site.id)).toEqual({ ownerId: IDS.owner, withRole: [IDS.owner] });
+  });
+
+  it('moves ownership when another owner is given the role: the old owner loses it', async () => {
+    const site = await createSite({ ...payload, ownerId: IDS.owner });
+    const next = await newOwner('by-role');
+    expect((await changeRoles(site.id, next, ['owner', 'viewer'])).status).toBe(200);
+    expect(await owners(site.id)).toEqual({ ownerId: next, withRole: [next] });
+    expect(await accessRows(site.id)).not.toContainEqual(expect.arrayContaining([IDS.owner]));
+  });
+
+  it('leaves the site without an owner when the role is taken from its owner, who stays attached', async () => {
+    const site = await createSite({ ...payload, ownerId: IDS.owner });
+    expect((await changeRoles(site.id, IDS.owner, ['viewer'])).status).toBe(200);
+    expect(await owners(site.id)).toEqual({ ownerId: null, withRole: [] });
+    expect(await accessRows(site.id)).toContainEqual([IDS.owner, ['viewer'], true]);
+  });
+
+  it('refuses the Owner role for an installer account with 400 naming roles', async () => {
+    const site = await createSite({ ...payload, ownerId: IDS.owner });
+    const admitted = await t.call('PUT', '/config/fleet/site-access/change-roles', {
+      token: admin,
+      body: { siteId: site.id, userId: IDS.installerB, roles: ['owner'] },
+    });
+    expect(admitted.status).toBe(400);
+    expect(admitted.body).toMatchObject({ code: 'invalid_input', field: 'roles' });
+    expect(await owners(site.id)).toEqual({ ownerId: IDS.owner, withRole: [IDS.owner] });
+  });
+
+  it('puts data written before the rule in step (migration 13)', async () => {
+    const { db } = t.server.ctx;
+    const roleOnly = await createSite(payload);
+    const twoOwners = await createSite({ ...payload, ownerId: IDS.owner });
+    const second = await newOwner('second');
+    // What change-roles wrote before: the role without the site naming its owner, or a second holder.
+    await db
+      .insertInto('site_access')
+      .values([
+        { site_id: roleOnly.id, user_id: IDS.owner, roles: ['owner'], access: true },
+        { site_id: twoOwners.id, user_id: second, roles: ['owner'], access: true },
+      ])
+      .execute();
+    await sql.raw(ONE_OWNER_SQL).execute(db);
+    expect(await owners(roleOnly.id)).toEqual({ ownerId: IDS.owner, withRole: [IDS.owner] });
+    expect(await owners(twoOwners.id)).toEqual({ ownerId: IDS.owner, withRole: [IDS.owner] });
+    expect(await accessRows(twoOwners.id)).toContainEqual([second, ['viewer'], true]);
   });
 });

@@ -1,13 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, fromPromise, waitFor } from 'xstate';
+import { editKey, sunspecConfigMachine, type Tools } from '../../machines/sunspec/sunspec-config-machine.ts';
 import { loadCodec } from '../../src/codec/load-node.ts';
 import { loadSource } from '../../src/features/sunspec/sunspec-actors.ts';
-import {
-  editKey,
-  sunspecConfigMachine,
-  type Tools,
-} from '../../src/features/sunspec/sunspec-config-machine.ts';
-import { buildWrites } from '../../src/features/sunspec/sunspec-writes.ts';
+import { buildWrites } from '../../src/sunspec/sunspec-writes.ts';
 import { bundled, catalogue } from './fixtures.ts';
 
 const codec = await loadCodec();

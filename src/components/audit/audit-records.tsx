@@ -5,6 +5,7 @@ import { fromPromise } from 'xstate';
 import type { AuditRecord } from '../../../contracts/installs.ts';
 import { fetchAudit } from '../../api/commissioning-api.ts';
 import { useRuntime } from '../../app/runtime-context.tsx';
+import { formatDateTime } from '../format-date.ts';
 
 const site = (name: string | null, id: number | null) =>
   name ? name : `another site${id ? ` (${id})` : ''}`;
@@ -78,7 +79,7 @@ function AuditCard({ of, id: key }: { of: { siteId: number } | { serial: string 
                   {auditText(record)}
                 </Text>
                 <Text size="xs" c="gray.7">
-                  {new Date(record.at).toLocaleString()} · {record.userEmail}
+                  {formatDateTime(record.at)} · {record.userEmail}
                 </Text>
               </List.Item>
             ))}

@@ -1,5 +1,6 @@
 import type { Device } from '../../../contracts/devices.ts';
 import { AnchorLink } from '../anchor-link.tsx';
+import { formatDate } from '../format-date.ts';
 import type { Column } from '../lists/data-list.tsx';
 import { OnlineBadge } from './online-badge.tsx';
 
@@ -49,6 +50,6 @@ export function deviceColumns(
         </AnchorLink>
       ),
     },
-    { key: 'installed', header: 'Installed', text: (device) => device.installedAt.slice(0, 10) },
+    { key: 'installed', header: 'Installed', text: (device) => formatDate(device.installedAt) },
   ];
 }

@@ -9,6 +9,8 @@ export interface Column<T> {
   header: string;
   text: (row: T) => string;
   render?: (row: T) => ReactNode;
+  /** Written to the CSV only (an id for spreadsheets and other systems), never shown on screen. */
+  csvOnly?: boolean;
 }
 
 /** Above this many rows only the visible ones are rendered. */
@@ -48,7 +50,8 @@ const cellOf = <T,>(column: Column<T>, row: T) => (column.render ? column.render
  * A list as a table on wide screens and as cards on a phone. Long pages render only the rows in
  * view (@tanstack/react-virtual) inside a scrolling region; short ones render plainly.
  */
-export function DataList<T>({ label, columns, rows, rowKey }: DataListProps<T>) {
+export function DataList<T>({ label, columns: allColumns, rows, rowKey }: DataListProps<T>) {
+  const columns = allColumns.filter((column) => !column.csvOnly);
   const phone = useMediaQuery('(max-width: 48em)', false, { getInitialValueInEffect: false });
   const scrollRef = useRef<HTMLDivElement>(null);
   const virtual = rows.length > VIRTUAL_THRESHOLD;

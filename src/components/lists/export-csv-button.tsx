@@ -1,7 +1,6 @@
 import { Alert, Button, Stack } from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
-import { useState } from 'react';
-import { errorMessage } from '../../../contracts/error-message.ts';
+import { useSave } from '../../app/use-save.ts';
 
 interface ExportCsvButtonProps {
   /** Collects the rows (every page of the current filter) and saves them as CSV. */
@@ -15,33 +14,22 @@ interface ExportCsvButtonProps {
  * button, leaving the list as it was.
  */
 export function ExportCsvButton({ onExport, label }: ExportCsvButtonProps) {
-  const [exporting, setExporting] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const run = async () => {
-    setExporting(true);
-    setError(null);
-    try {
-      await onExport();
-    } catch (failure) {
-      setError(errorMessage(failure));
-    } finally {
-      setExporting(false);
-    }
-  };
+  // An export changes nothing shown: the page is not loaded again.
+  const save = useSave({ refreshes: false });
   return (
     <Stack gap="xs" align="flex-start">
       <Button
         variant="default"
         leftSection={<IconDownload size={16} aria-hidden />}
-        loading={exporting}
+        loading={save.pending}
         aria-label={label}
-        onClick={() => void run()}
+        onClick={() => save.save(() => onExport())}
       >
         Export CSV
       </Button>
-      {error ? (
+      {save.error ? (
         <Alert color="red" role="alert" title="The export failed">
-          {error}
+          {save.error}
         </Alert>
       ) : null}
     </Stack>

@@ -1,3 +1,6 @@
+/** Rows a page of every list screen shows (Sites, Devices, Users, Site Manager). */
+export const LIST_PAGE_SIZE = 50;
+
 /** The URL state every list keeps (`?page=0&q=…&sort=…`); pages count from 0 (specification §9). */
 export interface ListSearch {
   page: number;
@@ -29,17 +32,10 @@ export function listSearchValidator(sortKeys: readonly string[]) {
 }
 
 /**
- * Sorts the rows of one page by `sort` (`name`, or `-name` for descending) using each column's
- * text; numbers inside text compare as numbers.
+ * The query of a list call for a list's URL state: page size, search, and the sort the server
+ * applies across every page.
+ * @example listQuery({ page: 2, sort: '-name' }) // { pageSize: 50, sort: '-name' }
  */
-export function sortRows<T>(
-  rows: T[],
-  sort: string | undefined,
-  textOf: (row: T, key: string) => string,
-): T[] {
-  if (!sort) return rows;
-  const key = sort.replace(/^-/, '');
-  const direction = sort.startsWith('-') ? -1 : 1;
-  const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
-  return [...rows].sort((a, b) => direction * collator.compare(textOf(a, key), textOf(b, key)));
+export function listQuery(search: Omit<ListSearch, 'page'>, pageSize = LIST_PAGE_SIZE) {
+  return { pageSize, ...(search.q ? { q: search.q } : {}), ...(search.sort ? { sort: search.sort } : {}) };
 }

@@ -40,43 +40,38 @@ export function ListToolbar<S extends ListSearch>({
     onChange({ ...search, page: 0, ...(q ? { q } : { q: undefined }) });
   };
   return (
-    <>
-      <Group align="flex-end" gap="sm" wrap="wrap">
-        <search style={{ flex: '1 1 260px' }}>
-          <form onSubmit={submit}>
-            <Group align="flex-end" gap="xs" wrap="nowrap">
-              <TextInput
-                key={search.q ?? ''}
-                name="q"
-                label={searchLabel}
-                description={searchHint}
-                defaultValue={search.q ?? ''}
-                leftSection={<IconSearch size={16} aria-hidden />}
-                style={{ flex: 1 }}
-                maxLength={200}
-              />
-              <Button type="submit" variant="light">
-                Search
-              </Button>
-            </Group>
-          </form>
-        </search>
-        <Select
-          label="Sort by"
-          data={[{ value: DEFAULT_SORT, label: 'List order' }, ...sortOptions]}
-          value={search.sort ?? DEFAULT_SORT}
-          allowDeselect={false}
-          onChange={(value) => onChange({ ...search, ...(value ? { sort: value } : { sort: undefined }) })}
-          w={200}
-        />
-        <ExportCsvButton onExport={onExport} />
-      </Group>
-      {search.sort ? (
-        <Text size="xs" c="dimmed">
-          Sorting orders the page shown.
-        </Text>
-      ) : null}
-    </>
+    <Group align="flex-end" gap="sm" wrap="wrap">
+      <search style={{ flex: '1 1 260px' }}>
+        <form onSubmit={submit}>
+          <Group align="flex-end" gap="xs" wrap="nowrap">
+            <TextInput
+              key={search.q ?? ''}
+              name="q"
+              label={searchLabel}
+              description={searchHint}
+              defaultValue={search.q ?? ''}
+              leftSection={<IconSearch size={16} aria-hidden />}
+              style={{ flex: 1 }}
+              maxLength={200}
+            />
+            <Button type="submit" variant="light">
+              Search
+            </Button>
+          </Group>
+        </form>
+      </search>
+      <Select
+        label="Sort by"
+        data={[{ value: DEFAULT_SORT, label: 'List order' }, ...sortOptions]}
+        value={search.sort ?? DEFAULT_SORT}
+        allowDeselect={false}
+        onChange={(value) =>
+          onChange({ ...search, page: 0, ...(value ? { sort: value } : { sort: undefined }) })
+        }
+        w={200}
+      />
+      <ExportCsvButton onExport={onExport} />
+    </Group>
   );
 }
 
@@ -87,7 +82,7 @@ interface PagerProps {
   onPage: (page: number) => void;
 }
 
-/** Previous and next page, with where the person is; page numbers in the URL start at 0. */
+/** Previous and next page, with where the person is; page numbers in the URL start at 0 (a page past the end is the list's to explain). */
 export function Pager({ page, pageSize, total, onPage }: PagerProps) {
   const pages = Math.max(1, Math.ceil(total / pageSize));
   const first = total === 0 ? 0 : page * pageSize + 1;

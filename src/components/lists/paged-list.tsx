@@ -1,8 +1,9 @@
+import { Anchor, Group } from '@mantine/core';
 import type { Page } from '../../../contracts/page.ts';
 import { EmptyState } from '../page-state.tsx';
 import { collectAllPages, downloadCsv, toCsv } from './csv.ts';
 import { type Column, DataList } from './data-list.tsx';
-import { type ListSearch, sortRows } from './list-search.ts';
+import type { ListSearch } from './list-search.ts';
 import { ListToolbar, Pager, type SortOption } from './list-toolbar.tsx';
 
 export interface PagedListProps<T, S extends ListSearch> {
@@ -29,8 +30,10 @@ export interface PagedListProps<T, S extends ListSearch> {
 
 /**
  * A list screen's body: search, sort and CSV export above the rows, a table (cards on a phone),
- * what an empty list means, and the pager. The rows of the page are sorted by the chosen
- * column's text; the export collects every row of the current search.
+ * what an empty list means, and the pager. Search and sort are the server's, across every page
+ * (the loader sends them); the export collects every row of the current search in that order.
+ * A page past the end (a stale link, a list that shrank) says that it does not exist and links
+ * to the first and the last page.
  *
  * @example
  * <PagedList label="Sites" columns={SITE_COLUMNS} rowKey={(s) => s.id} page={page} search={search}
@@ -39,7 +42,8 @@ export interface PagedListProps<T, S extends ListSearch> {
  */
 export function PagedList<T, S extends ListSearch>(props: PagedListProps<T, S>) {
   const { columns, page, search, onSearch, empty } = props;
-  const textOf = (row: T, key: string) => columns.find((column) => column.key === key)?.text(row) ?? '';
+  const pages = Math.max(1, Math.ceil(page.total / page.pageSize));
+  const pastTheEnd = page.items.length === 0 && page.page > 0;
   const exportCsv = async () => {
     const all = await collectAllPages(props.fetchPage);
     downloadCsv(props.exportFile, toCsv(all, columns));
@@ -54,22 +58,39 @@ export function PagedList<T, S extends ListSearch>(props: PagedListProps<T, S>) 
         onChange={onSearch}
         onExport={exportCsv}
       />
-      {page.items.length === 0 ? (
+      {pastTheEnd ? (
+        <EmptyState title={`Page ${page.page + 1} does not exist`}>
+          {page.total === 0
+            ? 'Nothing matches now. '
+            : `This list has ${pages === 1 ? '1 page' : `${pages} pages`} of ${page.pageSize} rows. `}
+          <Group component="span" gap="md" justify="center" mt="xs">
+            <Anchor component="button" type="button" onClick={() => onSearch({ ...search, page: 0 })}>
+              Go to the first page
+            </Anchor>
+            {pages > 1 ? (
+              <Anchor
+                component="button"
+                type="button"
+                onClick={() => onSearch({ ...search, page: pages - 1 })}
+              >
+                Go to the last page
+              </Anchor>
+            ) : null}
+          </Group>
+        </EmptyState>
+      ) : page.items.length === 0 ? (
         <EmptyState title={empty.title}>{empty.hint}</EmptyState>
       ) : (
-        <DataList
-          label={props.label}
-          columns={columns}
-          rows={sortRows(page.items, search.sort, textOf)}
-          rowKey={props.rowKey}
+        <DataList label={props.label} columns={columns} rows={page.items} rowKey={props.rowKey} />
+      )}
+      {pastTheEnd ? null : (
+        <Pager
+          page={page.page}
+          pageSize={page.pageSize}
+          total={page.total}
+          onPage={(n) => onSearch({ ...search, page: n })}
         />
       )}
-      <Pager
-        page={page.page}
-        pageSize={page.pageSize}
-        total={page.total}
-        onPage={(n) => onSearch({ ...search, page: n })}
-      />
     </>
   );
 }

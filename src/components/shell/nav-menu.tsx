@@ -13,7 +13,12 @@ import {
 import { Link, useRouterState } from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';
 import type { ReactNode } from 'react';
-import { currentEmail, currentUserName, isCompanyStaff } from '../../../machines/auth/auth-selectors.ts';
+import {
+  currentEmail,
+  currentUserName,
+  isAuthenticated,
+  isCompanyStaff,
+} from '../../../machines/auth/auth-selectors.ts';
 import { currentUserOf } from '../../app/current-user.ts';
 import { useRuntime } from '../../app/runtime-context.tsx';
 import { MotionSetting } from './motion-setting.tsx';
@@ -50,15 +55,21 @@ const STAFF_ITEMS: MenuItem[] = [
 export function NavMenu({
   onNavigate,
   catalogueStatus,
+  accountItems,
 }: {
   onNavigate: () => void;
   catalogueStatus: ReactNode;
+  /** "Profile" and "Change password", from the account feature. */
+  accountItems?: ReactNode;
 }) {
   const { auth, config } = useRuntime();
   const name = useSelector(auth, currentUserName);
   const email = useSelector(auth, currentEmail);
   const staff = useSelector(auth, (s) => isCompanyStaff(s, config.companyDomain));
   const myId = useSelector(auth, (s) => currentUserOf(s)?.id ?? null);
+  // The frame the build prerenders for a guarded path is shown while the session is restored,
+  // signed out: it offers no Logout until someone is signed in.
+  const signedIn = useSelector(auth, isAuthenticated);
   const pathname = useRouterState({ select: (state) => state.location.pathname });
   const items = staff ? [...MAIN_ITEMS, ...STAFF_ITEMS] : MAIN_ITEMS;
   return (
@@ -70,7 +81,6 @@ export function NavMenu({
         <Text size="sm" fw={600} data-testid="user-name">
           {name || email}
         </Text>
-        {catalogueStatus}
       </Stack>
       <ScrollArea component="nav" aria-labelledby="menu-title" style={{ flex: 1 }} px="xs">
         {items.map((item) => (
@@ -86,10 +96,15 @@ export function NavMenu({
           />
         ))}
       </ScrollArea>
+      {/* After the screens: the first stop of the keyboard past the skip link is Home, not the refresh. */}
+      <Stack gap={4} px="md" py="xs">
+        {catalogueStatus}
+      </Stack>
       <Stack gap={4} p="xs" component="section" aria-labelledby="account-title">
         <Text size="xs" fw={700} tt="uppercase" c="dimmed" px="sm" id="account-title">
           Account
         </Text>
+        {accountItems}
         <MotionSetting />
         {myId === null ? null : (
           <NavLink
@@ -103,12 +118,14 @@ export function NavMenu({
             onClick={onNavigate}
           />
         )}
-        <NavLink
-          component="button"
-          label="Logout"
-          leftSection={<IconLogout size={18} aria-hidden />}
-          onClick={() => auth.send({ type: 'auth.logout' })}
-        />
+        {signedIn ? (
+          <NavLink
+            component="button"
+            label="Logout"
+            leftSection={<IconLogout size={18} aria-hidden />}
+            onClick={() => auth.send({ type: 'auth.logout' })}
+          />
+        ) : null}
       </Stack>
     </>
   );

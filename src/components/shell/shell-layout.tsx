@@ -17,10 +17,18 @@ const DRAWER_BELOW = 'sm';
  * Tab and screen readers skip what cannot be seen; opening it moves focus to its first link, and
  * closing it with the burger or Escape gives focus back to the burger.
  *
- * `catalogueStatus` is the catalogue's version and refresh button for the menu, passed in by the
- * route so that this shared frame imports no feature.
+ * `catalogueStatus` is the catalogue's version and refresh button for the menu, and
+ * `accountItems` the Account section's own items (given a function that closes the phone
+ * drawer), passed in by the route so that this shared frame imports no feature; the frame the
+ * build prerenders for a session not yet restored has none.
  */
-export function ShellLayout({ catalogueStatus }: { catalogueStatus: ReactNode }) {
+export function ShellLayout({
+  catalogueStatus,
+  accountItems,
+}: {
+  catalogueStatus: ReactNode;
+  accountItems?: (closeMenu: () => void) => ReactNode;
+}) {
   const [opened, { open, close }] = useDisclosure(false);
   const { style, durationMs } = useMotion();
   const theme = useMantineTheme();
@@ -65,7 +73,7 @@ export function ShellLayout({ catalogueStatus }: { catalogueStatus: ReactNode })
         </Group>
       </AppShell.Header>
       <AppShell.Navbar ref={navbar} id="side-menu" aria-label="Side menu" inert={phone === true && !opened}>
-        <NavMenu onNavigate={close} catalogueStatus={catalogueStatus} />
+        <NavMenu onNavigate={close} catalogueStatus={catalogueStatus} accountItems={accountItems?.(close)} />
       </AppShell.Navbar>
       <AppShell.Main id="main-content" tabIndex={-1}>
         <PageTransition style={style} durationMs={durationMs}>

@@ -12,11 +12,15 @@ export async function fetchSite(api: ApiClient, siteId: number) {
 }
 
 /** `PUT /fleet/site-access/change-roles`: creates the access row (access on) when missing. @throws ApiError */
-export async function changeRoles(api: ApiClient, body: ChangeRolesRequest) {
-  return siteAccessSchema.parse(await api('/fleet/site-access/change-roles', { method: 'PUT', body }));
+export async function changeRoles(api: ApiClient, body: ChangeRolesRequest, signal?: AbortSignal) {
+  return siteAccessSchema.parse(
+    await api('/fleet/site-access/change-roles', { method: 'PUT', body, ...(signal ? { signal } : {}) }),
+  );
 }
 
 /** `PUT /fleet/site-access/set-access`: keeps the roles. @throws ApiError */
-export async function setAccess(api: ApiClient, body: SetAccessRequest) {
-  return siteAccessSchema.parse(await api('/fleet/site-access/set-access', { method: 'PUT', body }));
+export async function setAccess(api: ApiClient, body: SetAccessRequest, signal?: AbortSignal) {
+  return siteAccessSchema.parse(
+    await api('/fleet/site-access/set-access', { method: 'PUT', body, ...(signal ? { signal } : {}) }),
+  );
 }

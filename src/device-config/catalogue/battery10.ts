@@ -1,7 +1,7 @@
 import type { DeviceConfig } from '../config-schema.ts';
 import { FACTORY_GROUP } from '../excluded-groups.ts';
-import { addIdentityDerived, addIdentityGroups, addIdentityItems } from './common-sections.ts';
-import { field, ProductBuilder, shown } from './product-builder.ts';
+import { addIdentityDerived, addIdentityGroups, addIdentityItems, FACTORY_NOTE } from './common-sections.ts';
+import { field, ProductBuilder } from './product-builder.ts';
 
 /** Basalt BX-10 Home Battery: 10 kWh LiFePO4, 16 cells, 51.2 V nominal. */
 export function battery10(): DeviceConfig {
@@ -143,25 +143,40 @@ export function battery10(): DeviceConfig {
       field('balanceDelta', { label: 'Balancing threshold', min: 5, max: 100 }),
       field('lowTempChargeCutoff', { label: 'No charging below', required: true, min: -20, max: 10 }),
       field('highTempCutoff', { label: 'Shut down above', required: true, min: 40, max: 70 }),
-      field('heaterStart', { label: 'Heater window start (minutes after midnight)', min: 0, max: 1439 }),
-      shown('heaterStartTime', 'Heater window starts at'),
+      field('heaterStart', {
+        label: 'Heater window starts at',
+        min: 0,
+        max: 1439,
+        display: 'heaterStartTime',
+      }),
     ])
     .group('System', [
       field('socLowAlarm', { label: 'Low state-of-charge alarm', min: 5, max: 50 }),
       field('canProtocol', {
-        label: 'CAN protocol (0 generic, 1 Helios, 2 Pylon, 3 Victron)',
+        label: 'CAN protocol',
         required: true,
         min: 0,
         max: 3,
+        display: 'canProtocolText',
       }),
-      shown('canProtocolText', 'CAN protocol'),
       field('parallelId', { label: 'Parallel pack id', min: 0, max: 15 }),
-      field('sleepDelay', { label: 'Sleep after idle', min: 10, max: 2880 }),
-      shown('sleepDelayText', 'Sleeps after'),
-      { dataId: 'fullChargeReminder', active: false, label: 'Full-charge reminder (seconds after midnight)' },
-      shown('fullChargeReminderTime', 'Full-charge reminder at'),
+      field('sleepDelay', { label: 'Sleep after idle', min: 10, max: 2880, display: 'sleepDelayText' }),
+      {
+        dataId: 'fullChargeReminder',
+        active: false,
+        label: 'Full-charge reminder at',
+        display: 'fullChargeReminderTime',
+        note: 'The battery sets this itself from its charge history: it is shown, not changed.',
+      },
     ])
-    .group(FACTORY_GROUP, [field('currentOffset'), field('voltageGain')]);
+    .group(
+      FACTORY_GROUP,
+      [
+        field('currentOffset', { label: 'Current sensor offset' }),
+        field('voltageGain', { label: 'Voltage sensor gain' }),
+      ],
+      FACTORY_NOTE,
+    );
   b.row(
     { value: 'Battery' },
     { refData: 'soc', append: ' %' },

@@ -1,6 +1,10 @@
 import { PASSWORD_ITEMS } from '../password.ts';
 import { field, ProductBuilder, shown } from './product-builder.ts';
 
+/** Why the factory calibration group is shown but never changed in the field. */
+export const FACTORY_NOTE =
+  'Measured for this unit at the end of the production line: these values correct its readings, so they are shown here and never changed in the field.';
+
 /** Firmware version bytes, the device name (12 characters), the clock and the password. */
 export function addIdentityItems(
   b: ProductBuilder,
@@ -63,12 +67,12 @@ export function addIdentityGroups(b: ProductBuilder): void {
       minLength: 3,
       maxLength: 12,
       rex: '^[A-Za-z0-9 _-]*$',
+      note: 'Letters, digits, spaces, _ and - only.',
     }),
     shown('firmwareVersion', 'Firmware'),
   ])
     .group('Clock', [
       field('deviceClock', { label: 'Device date and time', required: true, autoInput: true }),
-      shown('deviceClockTime', 'Device time'),
     ])
     .group('Security', [
       field('password', {
@@ -78,6 +82,7 @@ export function addIdentityGroups(b: ProductBuilder): void {
         minLength: 4,
         maxLength: 16,
         rex: '^[!-~]*$',
+        note: 'Letters, digits and punctuation, no spaces: the device asks for it from the next connection on.',
       }),
     ]);
 }

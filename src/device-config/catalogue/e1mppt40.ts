@@ -1,7 +1,7 @@
 import type { DeviceConfig } from '../config-schema.ts';
 import { FACTORY_GROUP } from '../excluded-groups.ts';
-import { addIdentityDerived, addIdentityGroups, addIdentityItems } from './common-sections.ts';
-import { field, ProductBuilder, shown } from './product-builder.ts';
+import { addIdentityDerived, addIdentityGroups, addIdentityItems, FACTORY_NOTE } from './common-sections.ts';
+import { field, ProductBuilder } from './product-builder.ts';
 
 /** E1 MPPT 40 A Charge Controller: 12/24/48 V battery, up to 150 V PV. */
 export function e1mppt40(): DeviceConfig {
@@ -97,37 +97,45 @@ export function e1mppt40(): DeviceConfig {
   });
   b.group('Battery', [
     field('batteryType', {
-      label: 'Battery type (0 flooded, 1 AGM, 2 gel, 3 LiFePO4, 4 user)',
+      label: 'Battery type',
       required: true,
       min: 0,
       max: 4,
+      display: 'batteryTypeText',
     }),
-    shown('batteryTypeText', 'Battery type'),
-    { dataId: 'systemVoltage', active: false, label: 'System voltage (detected)' },
+    {
+      dataId: 'systemVoltage',
+      active: false,
+      label: 'System voltage',
+      note: 'Detected by the controller from the battery when it starts: it cannot be set.',
+    },
     field('absorptionVoltage', { label: 'Absorption voltage', required: true, min: 24, max: 32 }),
     field('floatVoltage', { label: 'Float voltage', required: true, min: 24, max: 30 }),
     field('equalizeVoltage', { label: 'Equalisation voltage', min: 26, max: 32 }),
-    field('absorptionTime', { label: 'Absorption time', min: 10, max: 480 }),
-    shown('absorptionTimeText', 'Absorption lasts'),
+    field('absorptionTime', { label: 'Absorption time', min: 10, max: 480, display: 'absorptionTimeText' }),
     field('tempCompensation', { label: 'Temperature compensation', min: -6, max: 0 }),
     field('maxChargeCurrent', { label: 'Max charge current', required: true, min: 1, max: 40 }),
   ])
     .group('Load output', [
-      field('loadMode', {
-        label: 'Load mode (0 always on, 1 dusk to dawn, 2 timer, 3 off)',
-        required: true,
+      field('loadMode', { label: 'Load mode', required: true, min: 0, max: 3, display: 'loadModeText' }),
+      field('loadOnTime', { label: 'Timer: load switches on at', min: 0, max: 1439, display: 'loadOnAt' }),
+      field('loadOffTime', {
+        label: 'Timer: load switches off at',
         min: 0,
-        max: 3,
+        max: 86399,
+        display: 'loadOffAt',
       }),
-      shown('loadModeText', 'Load mode'),
-      field('loadOnTime', { label: 'Timer on (minutes after midnight)', min: 0, max: 1439 }),
-      shown('loadOnAt', 'Load switches on at'),
-      field('loadOffTime', { label: 'Timer off (seconds after midnight)', min: 0, max: 86399 }),
-      shown('loadOffAt', 'Load switches off at'),
       field('lowVoltageDisconnect', { label: 'Low-voltage disconnect', required: true, min: 20, max: 26 }),
       field('lowVoltageReconnect', { label: 'Low-voltage reconnect', required: true, min: 22, max: 28 }),
     ])
-    .group(FACTORY_GROUP, [field('pvStartOffset'), field('currentGain')]);
+    .group(
+      FACTORY_GROUP,
+      [
+        field('pvStartOffset', { label: 'PV start offset' }),
+        field('currentGain', { label: 'Current sensor gain' }),
+      ],
+      FACTORY_NOTE,
+    );
   b.row(
     { value: 'Solar' },
     { refData: 'pvPower', append: ' W' },

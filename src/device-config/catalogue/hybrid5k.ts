@@ -1,7 +1,7 @@
 import type { DeviceConfig } from '../config-schema.ts';
 import { FACTORY_GROUP } from '../excluded-groups.ts';
-import { addIdentityDerived, addIdentityGroups, addIdentityItems } from './common-sections.ts';
-import { field, ProductBuilder, shown } from './product-builder.ts';
+import { addIdentityDerived, addIdentityGroups, addIdentityItems, FACTORY_NOTE } from './common-sections.ts';
+import { field, ProductBuilder } from './product-builder.ts';
 
 /** Helios HX-5000 Hybrid Inverter: 5 kW, 48 V battery, single-phase grid. */
 export function hybrid5k(): DeviceConfig {
@@ -139,25 +139,43 @@ export function hybrid5k(): DeviceConfig {
       field('exportLimit', { label: 'Export limit', min: -5000, max: 5000 }),
     ])
     .group('Schedule', [
-      field('workMode', {
-        label: 'Work mode (0 self-use, 1 feed-in, 2 backup, 3 off-grid)',
-        required: true,
+      field('workMode', { label: 'Work mode', required: true, min: 0, max: 3, display: 'workModeText' }),
+      field('chargeStart', {
+        label: 'Grid charge starts at',
         min: 0,
-        max: 3,
+        max: 86399,
+        display: 'chargeStartTime',
       }),
-      shown('workModeText', 'Work mode'),
-      field('chargeStart', { label: 'Grid charge start (seconds after midnight)', min: 0, max: 86399 }),
-      shown('chargeStartTime', 'Grid charge starts at'),
-      field('dischargeStart', { label: 'Discharge start (minutes after midnight)', min: 0, max: 1439 }),
-      shown('dischargeStartTime', 'Discharge starts at'),
-      field('equalizeDuration', { label: 'Equalisation duration', min: 0, max: 600 }),
-      shown('equalizeDurationText', 'Equalisation lasts'),
+      field('dischargeStart', {
+        label: 'Discharge starts at',
+        min: 0,
+        max: 1439,
+        display: 'dischargeStartTime',
+      }),
+      field('equalizeDuration', {
+        label: 'Equalisation duration',
+        min: 0,
+        max: 600,
+        display: 'equalizeDurationText',
+      }),
     ])
     .group('Communication', [
       field('modbusAddress', { label: 'Modbus address', required: true, min: 1, max: 247 }),
-      { dataId: 'lcdBacklight', active: false, label: 'Display backlight timeout' },
+      {
+        dataId: 'lcdBacklight',
+        active: false,
+        label: 'Display backlight timeout',
+        note: "Set on the inverter's own display (Menu → Display): firmware 2.4 does not take it over Bluetooth.",
+      },
     ])
-    .group(FACTORY_GROUP, [field('calGridVoltage'), field('calPvVoltage')]);
+    .group(
+      FACTORY_GROUP,
+      [
+        field('calGridVoltage', { label: 'Grid voltage correction' }),
+        field('calPvVoltage', { label: 'PV voltage correction' }),
+      ],
+      FACTORY_NOTE,
+    );
   b.row(
     { value: 'Solar' },
     { refData: 'pvPower', append: ' W' },

@@ -66,8 +66,8 @@ export class ProductBuilder {
     return this;
   }
 
-  group(title: string, dataObjs: DataObj[]): this {
-    this.config.formData.push({ title, dataObjs });
+  group(title: string, dataObjs: DataObj[], note?: string): this {
+    this.config.formData.push({ title, dataObjs, ...(note ? { note } : {}) });
     return this;
   }
 

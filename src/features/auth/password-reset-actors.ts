@@ -1,4 +1,7 @@
-import { fromPromise } from 'xstate';
+import { type ActorRefFrom, fromPromise, waitFor } from 'xstate';
+import type { authMachine } from '../../../machines/auth/auth-machine.ts';
+import { isAuthenticated, loginError } from '../../../machines/auth/auth-selectors.ts';
+import { SESSION_KEYS } from '../../../machines/storage-keys.ts';
 import type { ApiClient } from '../../api/api-client.ts';
 
 /** Printable ASCII: what an HTTP header value carries intact everywhere. */
@@ -11,10 +14,17 @@ export const HEADER_UNSAFE_PASSWORD =
 /**
  * The password-reset machine's I/O on the configuration service: `POST /users/password-reset`
  * asks for an access code; `PUT /users/password` sets the new password with the headers
- * `main_email`, `temp_code` and `new_password` and no body (specification §3, §7).
+ * `main_email`, `temp_code` and `new_password` and no body (specification §3, §7); `signIn`
+ * signs in with the new password through the auth machine (both services), so that a new user
+ * who followed the link in their mail is in.
  */
-export function createPasswordResetActors(configApi: ApiClient) {
+export function createPasswordResetActors(configApi: ApiClient, auth: ActorRefFrom<typeof authMachine>) {
   return {
+    signIn: fromPromise<void, { email: string; password: string }>(async ({ input }) => {
+      auth.send({ type: 'auth.login', email: input.email, password: input.password });
+      const after = await waitFor(auth, (s) => !s.matches({ session: 'signingIn' }));
+      if (!isAuthenticated(after)) throw new Error(loginError(after) ?? 'The sign-in did not succeed');
+    }),
     requestCode: fromPromise<void, { email: string }>(async ({ input }) => {
       await configApi('/users/password-reset', { method: 'POST', body: { main_email: input.email } });
     }),
@@ -30,5 +40,20 @@ export function createPasswordResetActors(configApi: ApiClient) {
         });
       },
     ),
+  };
+}
+
+/**
+ * Keeps the open "Choose your password" step of this tab across a reload (the e-mail only, in
+ * sessionStorage; never the code), and forgets it when the step closes.
+ */
+export function codeStepMemory(storage: Storage | null) {
+  return {
+    remembered: (): string | null => storage?.getItem(SESSION_KEYS.codeStepEmail) ?? null,
+    remember: (email: string | null) => {
+      if (!storage) return;
+      if (email === null) storage.removeItem(SESSION_KEYS.codeStepEmail);
+      else storage.setItem(SESSION_KEYS.codeStepEmail, email);
+    },
   };
 }

@@ -1,40 +1,54 @@
 import { valibotResolver } from '@hookform/resolvers/valibot';
-import { Button, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
+import { Button, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from 'react-hook-form';
 import { type ResetSubmitValues, resetSubmitSchema } from './sign-in-schemas.ts';
 
-/** Step 2 of a password reset: e-mail, the access code that was sent, and the new password. */
+/**
+ * "Choose your password": e-mail, the access code from the mail, and the new password (a reset
+ * and a new account's first sign-in alike). Focus goes to the first field still empty.
+ */
 export function ResetSubmitForm({
   defaultEmail,
+  defaultCode,
   busy,
   onSubmit,
 }: {
   defaultEmail: string;
+  defaultCode: string;
   busy: boolean;
   onSubmit: (values: ResetSubmitValues) => void;
 }) {
   const { register, handleSubmit, formState } = useForm<ResetSubmitValues>({
     resolver: valibotResolver(resetSubmitSchema),
-    defaultValues: { email: defaultEmail, code: '', newPassword: '' },
+    defaultValues: { email: defaultEmail, code: defaultCode, newPassword: '' },
   });
+  const focus = !defaultEmail ? 'email' : !defaultCode ? 'code' : 'newPassword';
   return (
-    <form onSubmit={handleSubmit(onSubmit)} noValidate aria-label="Set a new password">
+    <form onSubmit={handleSubmit(onSubmit)} noValidate aria-labelledby="choose-password">
       <Stack>
-        <Text size="sm">Enter the access code we sent you and choose a new password.</Text>
+        <Title order={2} size="h4" id="choose-password">
+          Choose your password
+        </Title>
+        <Text size="sm">
+          {defaultCode
+            ? 'Your e-mail and access code are filled in from the mail. Choose a password of at least 8 characters.'
+            : 'Type the access code from the mail (8 digits) and choose a password of at least 8 characters.'}
+        </Text>
         <TextInput
           label="E-mail"
           type="email"
           autoComplete="username"
           required
+          autoFocus={focus === 'email'}
           error={formState.errors.email?.message}
           {...register('email')}
         />
         <TextInput
           label="Access code"
           autoComplete="one-time-code"
+          inputMode="numeric"
           required
-          // The e-mail is filled in already: the code from the mail comes next.
-          autoFocus
+          autoFocus={focus === 'code'}
           error={formState.errors.code?.message}
           {...register('code')}
         />
@@ -42,11 +56,12 @@ export function ResetSubmitForm({
           label="New password"
           autoComplete="new-password"
           required
+          autoFocus={focus === 'newPassword'}
           error={formState.errors.newPassword?.message}
           {...register('newPassword')}
         />
         <Button type="submit" loading={busy} fullWidth>
-          Set new password
+          Set password and sign in
         </Button>
       </Stack>
     </form>

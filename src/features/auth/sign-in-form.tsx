@@ -1,11 +1,27 @@
 import { valibotResolver } from '@hookform/resolvers/valibot';
-import { Alert, Anchor, Button, PasswordInput, Stack, TextInput } from '@mantine/core';
+import { Alert, Anchor, Button, Group, PasswordInput, Stack, TextInput } from '@mantine/core';
 import { useSelector } from '@xstate/react';
-import { useForm } from 'react-hook-form';
+import { type UseFormRegisterReturn, useForm } from 'react-hook-form';
 import { isSigningIn, loginError } from '../../../machines/auth/auth-selectors.ts';
 import { useRuntime } from '../../app/runtime-context.tsx';
 import { ROUTE_FOCUS_ATTRIBUTE } from '../../components/route-focus.tsx';
 import { type SignInValues, signInSchema } from './sign-in-schemas.ts';
+
+/**
+ * `register`'s props for a field, keeping what a person typed into the prerendered field before the
+ * app took the page over: registering a field writes its default value into it, so the text is
+ * read first and given back to the form.
+ */
+function keepingTyped(registration: UseFormRegisterReturn, restore: (typed: string) => void) {
+  return {
+    ...registration,
+    ref: (element: HTMLInputElement | null) => {
+      const typed = element?.value ?? '';
+      registration.ref(element);
+      if (element && typed !== '' && element.value !== typed) restore(typed);
+    },
+  };
+}
 
 /**
  * E-mail (prefilled with the last sign-in, and focused) and password; the auth machine signs in
@@ -14,20 +30,26 @@ import { type SignInValues, signInSchema } from './sign-in-schemas.ts';
 export function SignInForm({
   lastEmail,
   onForgotPassword,
+  onHaveCode,
 }: {
   lastEmail: string;
   onForgotPassword: () => void;
+  /** "I have a code": a new account's first sign-in, with the e-mail typed so far. */
+  onHaveCode: (email: string) => void;
 }) {
   const { auth } = useRuntime();
   const busy = useSelector(auth, isSigningIn);
   const error = useSelector(auth, loginError);
-  const { register, handleSubmit, formState } = useForm<SignInValues>({
+  const { register, handleSubmit, formState, getValues, setValue } = useForm<SignInValues>({
     resolver: valibotResolver(signInSchema),
     defaultValues: { email: lastEmail, password: '' },
   });
   const submit = handleSubmit(({ email, password }) => auth.send({ type: 'auth.login', email, password }));
   return (
-    <form onSubmit={submit} noValidate aria-label="Sign in">
+    // `method="dialog"`: outside a dialog the browser's own submission of this form does nothing,
+    // so the prerendered form (src/prerender/) sends nowhere before the app runs, not even a GET
+    // with the password in its URL. The app's handler takes every submission.
+    <form onSubmit={submit} method="dialog" noValidate aria-label="Sign in">
       <Stack>
         {error && !busy ? (
           <Alert color="red" role="alert" title="Sign-in failed">
@@ -43,21 +65,31 @@ export function SignInForm({
           autoFocus
           {...{ [ROUTE_FOCUS_ATTRIBUTE]: '' }}
           error={formState.errors.email?.message}
-          {...register('email')}
+          {...keepingTyped(register('email'), (typed) => setValue('email', typed))}
         />
         <PasswordInput
           label="Password"
           autoComplete="current-password"
           required
           error={formState.errors.password?.message}
-          {...register('password')}
+          {...keepingTyped(register('password'), (typed) => setValue('password', typed))}
         />
         <Button type="submit" loading={busy} fullWidth>
           Sign in
         </Button>
-        <Anchor component="button" type="button" size="sm" onClick={onForgotPassword}>
-          Forgot password?
-        </Anchor>
+        <Group justify="space-between" gap="xs">
+          <Anchor component="button" type="button" size="sm" onClick={onForgotPassword}>
+            Forgot password?
+          </Anchor>
+          <Anchor
+            component="button"
+            type="button"
+            size="sm"
+            onClick={() => onHaveCode(getValues('email').trim())}
+          >
+            I have a code
+          </Anchor>
+        </Group>
       </Stack>
     </form>
   );

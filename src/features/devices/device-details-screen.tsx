@@ -11,6 +11,8 @@ import { AnchorLink } from '../../components/anchor-link.tsx';
 import { AuditRecords } from '../../components/audit/audit-records.tsx';
 import { deviceColumns } from '../../components/devices/device-columns.tsx';
 import { useModelName } from '../../components/devices/model-names.ts';
+import { DeviceOnlineBadge } from '../../components/devices/online-devices.tsx';
+import { formatDateTime } from '../../components/format-date.ts';
 import { DataList } from '../../components/lists/data-list.tsx';
 import { EmptyState, PageLoading } from '../../components/page-state.tsx';
 import { ScreenHeader } from '../../components/screen-header.tsx';
@@ -19,7 +21,6 @@ import { DeviceConfiguration } from './configure/device-configuration.tsx';
 import { deviceChartsLoader } from './device-charts.ts';
 import { DeviceInstallActions } from './device-install-actions.tsx';
 import { LiveTiles } from './live-tiles.tsx';
-import { DeviceOnlineBadge } from './online-devices.tsx';
 
 // uPlot comes with the charts only: the sign-in screen and the screens without charts never load it.
 const ChartsPanel = lazy(() => import('../../components/charts/charts-panel.tsx'));
@@ -117,7 +118,7 @@ function OneDevice({
               {device.siteName}
             </AnchorLink>
           </Fact>
-          <Fact label="Installed">{new Date(device.installedAt).toLocaleString()}</Fact>
+          <Fact label="Installed">{formatDateTime(device.installedAt)}</Fact>
         </SimpleGrid>
         {mayInstall ? (
           <Stack mt="md" gap="xs">

@@ -1,25 +1,21 @@
 import { devicePageSchema } from '../../../contracts/devices.ts';
-import { onlineDevicesSchema } from '../../../contracts/service-comms.ts';
 import type { ApiClient } from '../../api/api-client.ts';
-
-/** Rows per page of the devices list. */
-export const DEVICES_PAGE_SIZE = 50;
+import { LIST_PAGE_SIZE, type ListSearch, listQuery } from '../../components/lists/list-search.ts';
 
 /**
  * One page of the devices at every site `userId` sees (`GET /fleet/devices/all/{userId}?page=`),
- * searched by serial, device name or site name.
+ * searched by serial, device name or site name, sorted by the server.
  *
  * @throws ApiError when the call fails
  */
 export async function fetchDevicesPage(
   api: ApiClient,
   userId: number,
-  page: number,
-  q?: string,
-  pageSize = DEVICES_PAGE_SIZE,
+  list: ListSearch,
+  pageSize = LIST_PAGE_SIZE,
 ) {
   return devicePageSchema.parse(
-    await api(`/fleet/devices/all/${userId}`, { query: { page, pageSize, ...(q ? { q } : {}) } }),
+    await api(`/fleet/devices/all/${userId}`, { query: { page: list.page, ...listQuery(list, pageSize) } }),
   );
 }
 
@@ -35,15 +31,4 @@ export async function fetchInstall(api: ApiClient, modelId: string, serial?: str
       query: { pageSize: 100, ...(serial ? { serial } : {}) },
     }),
   );
-}
-
-/**
- * Serial numbers of the devices the person may see that are connected now
- * (`GET /service-comms/devices/online`; no api-key on this path).
- *
- * @throws ApiError when the call fails
- */
-export async function fetchOnlineSerials(api: ApiClient): Promise<string[]> {
-  const answer = onlineDevicesSchema.parse(await api('/service-comms/devices/online'));
-  return answer.devices.map((device) => device.serialNumber);
 }

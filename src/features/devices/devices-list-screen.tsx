@@ -7,6 +7,7 @@ import { AnchorLink } from '../../components/anchor-link.tsx';
 import { DEVICE_SORT_OPTIONS, deviceColumns } from '../../components/devices/device-columns.tsx';
 import { deviceStatusColumns } from '../../components/devices/device-status-columns.tsx';
 import { useModelName } from '../../components/devices/model-names.ts';
+import { useOnlineDevices } from '../../components/devices/online-devices.tsx';
 import { DataList } from '../../components/lists/data-list.tsx';
 import { Pager } from '../../components/lists/list-toolbar.tsx';
 import { PagedList } from '../../components/lists/paged-list.tsx';
@@ -14,7 +15,6 @@ import { EmptyState } from '../../components/page-state.tsx';
 import { ScreenHeader } from '../../components/screen-header.tsx';
 import { fetchDevicesPage } from './devices-api.ts';
 import type { DeviceStateFilter, DevicesListSearch } from './devices-list-search.ts';
-import { useOnlineDevices } from './online-devices.tsx';
 
 const route = getRouteApi('/_shell/devices-list');
 
@@ -114,7 +114,7 @@ export function DevicesListScreen() {
             : { title: 'No devices yet', hint: 'Devices installed at your sites appear here.' }
         }
         exportFile="devices.csv"
-        fetchPage={(n, size) => fetchDevicesPage(configApi, user.id, n, search.q, size)}
+        fetchPage={(n, size) => fetchDevicesPage(configApi, user.id, { ...search, page: n }, size)}
       />
     </Stack>
   );

@@ -1,6 +1,7 @@
 // Apart from the loader: the route tree (part of the sign-in screen's scripts) reads this one.
+
+import { DEVICE_SORT_KEYS } from '../../../contracts/list-sort-keys.ts';
 import { type ListSearch, listSearchValidator } from '../../components/lists/list-search.ts';
-import { DEVICE_SORT_KEYS } from './device-sort-keys.ts';
 
 /** Which devices a state filter keeps: connected now, silent, or with an open alarm. */
 export type DeviceStateFilter = 'online' | 'offline' | 'alarm';

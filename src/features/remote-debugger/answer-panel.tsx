@@ -1,6 +1,7 @@
 import { Alert, Stack, Table, Text, Title } from '@mantine/core';
 import { useSelector } from '@xstate/react';
 import type { RemoteDebuggerRef } from '../../../machines/remote-debugger/debugger-machine.ts';
+import { textCharacters } from '../../../machines/remote-debugger/text-fields.ts';
 import { HexDump } from './hex-dump.tsx';
 
 /** The last answer: what it says, its bytes with the fields laid over them, and its decoded values. */
@@ -12,6 +13,10 @@ export function AnswerPanel({ actor }: { actor: RemoteDebuggerRef }) {
   const units = new Map(
     [...product.config.rawData, ...product.config.otherData].map((item) => [item.name, item.unit]),
   );
+  // A text held one character code per field (the device name) is one row with its text.
+  const characters = textCharacters(product);
+  const texts = new Set([...characters.values()].map((character) => character.text));
+  const rows = Object.entries(report.values ?? {}).filter(([name]) => !characters.has(name));
   return (
     <Stack gap="sm" component="section" aria-labelledby="debugger-answer-title">
       <Title order={2} size="h4" id="debugger-answer-title">
@@ -36,11 +41,11 @@ export function AnswerPanel({ actor }: { actor: RemoteDebuggerRef }) {
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
-              {Object.entries(report.values).map(([name, value]) => (
+              {rows.map(([name, value]) => (
                 <Table.Tr key={name}>
                   <Table.Td ff="monospace">{name}</Table.Td>
                   <Table.Td>
-                    {String(value)}
+                    {texts.has(name) ? `“${String(value)}”` : String(value)}
                     {units.get(name) ? ` ${units.get(name)}` : ''}
                   </Table.Td>
                 </Table.Tr>

@@ -94,8 +94,9 @@ export function createDebuggerActors(options: DebuggerActorsOptions) {
 
   return {
     actors: {
-      searchDevices: fromPromise<DebugDevice[], { query: string }>(({ input }) =>
-        searchDebugDevices(api, options.userId, input.query),
+      // Typing again stops this actor: its signal aborts the request on its way.
+      searchDevices: fromPromise<DebugDevice[], { query: string }>(({ input, signal }) =>
+        searchDebugDevices(api, options.userId, input.query, signal),
       ),
       fetchOnline: fromPromise<OnlineDevice[] | null>(() => fetchOnlineDevices(api)),
       loadProduct: fromPromise<DeviceProduct, { modelId: string }>(({ input }) =>

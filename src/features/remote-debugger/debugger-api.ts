@@ -21,10 +21,12 @@ export async function searchDebugDevices(
   api: ApiClient,
   userId: number,
   query: string,
+  signal?: AbortSignal,
 ): Promise<DebugDevice[]> {
   const page = devicePageSchema.parse(
     await api(`/fleet/devices/all/${userId}`, {
       query: { page: 0, pageSize: SEARCH_PAGE_SIZE, ...(query ? { q: query } : {}) },
+      ...(signal ? { signal } : {}),
     }),
   );
   return page.items.map((d) => ({

@@ -1,6 +1,5 @@
 import {
   Alert,
-  Badge,
   Button,
   Group,
   Loader,
@@ -14,6 +13,7 @@ import {
 import { useSelector } from '@xstate/react';
 import { isOnline, type RemoteDebuggerRef } from '../../../machines/remote-debugger/debugger-machine.ts';
 import type { DebugPath } from '../../../machines/remote-debugger/exchange-log.ts';
+import { OnlineBadge } from '../../components/devices/online-badge.tsx';
 
 const PATHS: { value: DebugPath; label: string; hint: string }[] = [
   { value: 'remote', label: 'Remote', hint: 'through the service, while the device is online' },
@@ -124,11 +124,7 @@ export function DevicePicker({ actor }: { actor: RemoteDebuggerRef }) {
                       {d.name} · {d.siteName}
                     </Text>
                   </div>
-                  {isOnline(online, d.serialNumber) ? (
-                    <Badge color="green" variant="light" c="dark.9" style={{ flexShrink: 0 }}>
-                      Online
-                    </Badge>
-                  ) : null}
+                  <OnlineBadge online={isOnline(online, d.serialNumber)} />
                 </Group>
               </UnstyledButton>
             </li>

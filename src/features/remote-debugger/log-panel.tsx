@@ -4,6 +4,7 @@ import { useState } from 'react';
 import type { RemoteDebuggerRef } from '../../../machines/remote-debugger/debugger-machine.ts';
 import { type ExchangeOutcome, logFileText } from '../../../machines/remote-debugger/exchange-log.ts';
 import { toHex } from '../../../machines/remote-debugger/hex.ts';
+import { formatTime } from '../../components/format-date.ts';
 
 /** Tints of the outcome badges; their text stays the body colour, which reads on every tint. */
 const OUTCOME_COLOR: Record<ExchangeOutcome, string> = {
@@ -110,7 +111,7 @@ export function LogPanel({ actor }: { actor: RemoteDebuggerRef }) {
             <Table.Tbody>
               {log.map((entry) => (
                 <Table.Tr key={entry.id}>
-                  <Table.Td>{new Date(entry.at).toLocaleTimeString()}</Table.Td>
+                  <Table.Td>{formatTime(entry.at, { seconds: true })}</Table.Td>
                   <Table.Td ff="monospace">
                     {entry.serialNumber} {entry.path ? `(${entry.path})` : ''}
                   </Table.Td>

@@ -1,18 +1,10 @@
 import { Alert, Grid, Group, Loader, Stack, Text } from '@mantine/core';
 import { getRouteApi } from '@tanstack/react-router';
 import { useActorRef, useSelector } from '@xstate/react';
-import { useEffect, useMemo, useState } from 'react';
-import { remoteDebuggerMachine } from '../../../machines/remote-debugger/debugger-machine.ts';
-import { loadStoredLog, storeLog } from '../../../machines/remote-debugger/exchange-log.ts';
-import { useRuntime } from '../../app/runtime-context.tsx';
-import { WebBluetoothTransport } from '../../ble/web-bluetooth-transport.ts';
-import { browserBluetooth } from '../../ble/web-bluetooth-types.ts';
+import { useEffect, useState } from 'react';
 import { ScreenHeader } from '../../components/screen-header.tsx';
-import { loadBundledProduct, readBundledFile } from '../../device-config/load-product.ts';
-import { StorageConfigStore } from '../../device-sim/config-store.ts';
 import { AnswerPanel } from './answer-panel.tsx';
 import { ComposePanel } from './compose-panel.tsx';
-import { createDebuggerActors } from './debugger-actors.ts';
 import { DevicePicker } from './device-picker.tsx';
 import { LogPanel } from './log-panel.tsx';
 
@@ -20,28 +12,15 @@ const route = getRouteApi('/_shell/remote-debugger');
 
 /** The Remote Debugger: a raw command console for one device, remote, over Bluetooth or the demo device. */
 export function RemoteDebuggerScreen() {
-  const { user, codec } = route.useLoaderData();
-  const runtime = useRuntime();
-  const { logic, close } = useMemo(() => {
-    const made = createDebuggerActors({
-      api: runtime.configApi,
-      userId: user.id,
-      codec,
-      loadProduct: (modelId) => loadBundledProduct({ productId: modelId }, readBundledFile),
-      webTransport: new WebBluetoothTransport(browserBluetooth()),
-      demoStore: new StorageConfigStore(window.localStorage),
-    });
-    const provided = remoteDebuggerMachine.provide({
-      actors: made.actors,
-      actions: { persistLog: (_, params) => storeLog(window.localStorage, params.log) },
-    });
-    return { logic: provided, close: made.close };
-  }, [runtime, user.id, codec]);
+  // The console built with the page's data, kept for as long as the page is shown: should the
+  // loader run again meanwhile, the console and its Bluetooth links stay the ones in use.
+  const loaded = route.useLoaderData();
+  const [debuggerConsole] = useState(loaded.console);
   // Read once: the stored log seeds the console, which owns it from then on.
-  const [storedLog] = useState(() => loadStoredLog(window.localStorage));
-  const actor = useActorRef(logic, { input: { codec, log: storedLog } });
+  const [input] = useState(debuggerConsole.start);
+  const actor = useActorRef(debuggerConsole.logic, { input });
   // Bluetooth links belong to this page: leaving it closes them.
-  useEffect(() => close, [close]);
+  useEffect(() => debuggerConsole.close, [debuggerConsole]);
   const loadingProduct = useSelector(actor, (s) => s.matches({ console: 'loadingProduct' }));
   const productProblem = useSelector(actor, (s) => s.context.productProblem);
   const noDevice = useSelector(actor, (s) => s.matches({ console: 'noDevice' }));

@@ -1,45 +1,36 @@
 import { Alert, Button, Checkbox, Group, Select, Stack } from '@mantine/core';
-import { useRouter } from '@tanstack/react-router';
 import { useState } from 'react';
-import { errorMessage } from '../../../contracts/error-message.ts';
 import type { SiteRole } from '../../../contracts/sites.ts';
 import type { User } from '../../../contracts/users.ts';
 import { useRuntime } from '../../app/runtime-context.tsx';
+import { useSave } from '../../app/use-save.ts';
+import { useSearch } from '../../app/use-search.ts';
 import { changeRoles } from '../../components/site-access/site-access-api.ts';
 import { SITE_ROLES } from '../../components/site-access/site-access-table.tsx';
 import { findUsers } from './site-manager-api.ts';
 
-/** Give a user roles on a site (`change-roles` creates their access, switched on). */
+const labelOf = (user: User) => `${user.name} (${user.main_email})`;
+
+/**
+ * Give a user roles on a site (`change-roles` creates their access, switched on). The person is
+ * found as they type: the search waits for a pause and only the latest text's answer is shown.
+ */
 export function AddSiteUser({ siteId, adminId }: { siteId: number; adminId: number }) {
   const { configApi } = useRuntime();
-  const router = useRouter();
-  const [matches, setMatches] = useState<User[]>([]);
-  const [userId, setUserId] = useState<string | null>(null);
+  const search = useSearch<User>((text, signal) => findUsers(configApi, adminId, text, signal));
+  const [picked, setPicked] = useState<User | null>(null);
   const [roles, setRoles] = useState<string[]>(['viewer']);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const search = async (text: string) => {
-    if (text.trim().length < 2) return;
-    try {
-      setMatches(await findUsers(configApi, adminId, text.trim()));
-    } catch (failure) {
-      setError(errorMessage(failure));
-    }
+  const save = useSave({ onSaved: () => setPicked(null) });
+  // The one picked stays a choice while the matches change under it.
+  const choices =
+    picked && !search.results.some((u) => u.id === picked.id) ? [picked, ...search.results] : search.results;
+  const add = () => {
+    if (!picked) return;
+    save.save((signal) =>
+      changeRoles(configApi, { siteId, userId: picked.id, roles: roles as SiteRole[] }, signal),
+    );
   };
-  const add = async () => {
-    if (!userId) return;
-    setBusy(true);
-    setError(null);
-    try {
-      await changeRoles(configApi, { siteId, userId: Number(userId), roles: roles as SiteRole[] });
-      setUserId(null);
-      await router.invalidate();
-    } catch (failure) {
-      setError(errorMessage(failure));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const error = save.error ?? search.error;
   return (
     <Stack gap="xs">
       <Group align="flex-end" gap="sm">
@@ -48,12 +39,12 @@ export function AddSiteUser({ siteId, adminId }: { siteId: number; adminId: numb
           placeholder="Type an e-mail or name"
           searchable
           filter={({ options }) => options}
-          onSearchChange={(text) => void search(text)}
-          data={matches.map((u) => ({ value: String(u.id), label: `${u.name} (${u.main_email})` }))}
-          value={userId}
-          onChange={setUserId}
+          onSearchChange={search.type}
+          data={choices.map((u) => ({ value: String(u.id), label: labelOf(u) }))}
+          value={picked ? String(picked.id) : null}
+          onChange={(value) => setPicked(choices.find((u) => String(u.id) === value) ?? null)}
           w={320}
-          nothingFoundMessage="No user found"
+          nothingFoundMessage={search.searching ? 'Searching…' : 'No user found'}
         />
         <Checkbox.Group value={roles} onChange={setRoles} label="Roles">
           <Group gap="sm" mt={6}>
@@ -62,7 +53,7 @@ export function AddSiteUser({ siteId, adminId }: { siteId: number; adminId: numb
             ))}
           </Group>
         </Checkbox.Group>
-        <Button variant="light" disabled={!userId} loading={busy} onClick={() => void add()}>
+        <Button variant="light" disabled={!picked} loading={save.pending} onClick={add}>
           Add to site
         </Button>
       </Group>

@@ -3,6 +3,7 @@ import type { AppRuntime } from '../../app/app-runtime.ts';
 import { requireCurrentUser } from '../../app/current-user.ts';
 import { fetchSite } from '../../components/site-access/site-access-api.ts';
 import { fetchAllSites } from './site-manager-api.ts';
+import type { SiteManagerSearch } from './site-manager-search.ts';
 
 /**
  * Site Manager: every site, and the open one's access. Company staff only: the server requires
@@ -10,10 +11,7 @@ import { fetchAllSites } from './site-manager-api.ts';
  *
  * @throws ApiError 403 for anyone but the admin
  */
-export async function loadSiteManager(
-  runtime: AppRuntime,
-  deps: { page: number; q?: string | undefined; site?: number | undefined },
-) {
+export async function loadSiteManager(runtime: AppRuntime, deps: SiteManagerSearch) {
   const user = requireCurrentUser(runtime);
   if (user.role !== 'admin') {
     throw new ApiError('Site Manager is for company staff.', {
@@ -24,7 +22,7 @@ export async function loadSiteManager(
   }
   const api = runtime.configApi;
   const [page, site] = await Promise.all([
-    fetchAllSites(api, user.id, deps.page, deps.q),
+    fetchAllSites(api, user.id, deps),
     deps.site ? fetchSite(api, deps.site).catch(() => null) : Promise.resolve(null),
   ]);
   return { user, page, site, missingSite: deps.site && !site ? deps.site : null };

@@ -45,7 +45,7 @@ export function SiteManagerScreen() {
     },
     { key: 'address', header: 'Address', text: (s) => s.displayAddress },
     { key: 'locality', header: 'Town', text: (s) => s.locality },
-    { key: 'id', header: 'Site id', text: (s) => String(s.id) },
+    { key: 'id', header: 'Site id', text: (s) => String(s.id), csvOnly: true },
   ];
   return (
     <Stack gap="md">
@@ -71,7 +71,7 @@ export function SiteManagerScreen() {
                 </AnchorLink>
               </Text>
             </div>
-            <SiteAccessTable site={site} canManage />
+            <SiteAccessTable site={site} canManage me={user} />
             <AddSiteUser key={site.id} siteId={site.id} adminId={user.id} />
           </Stack>
         </Card>
@@ -90,7 +90,7 @@ export function SiteManagerScreen() {
         sortOptions={SORT_OPTIONS}
         empty={{ title: search.q ? `No site matches “${search.q}”` : 'No sites yet' }}
         exportFile="all-sites.csv"
-        fetchPage={(n, size) => fetchAllSites(configApi, user.id, n, search.q, size)}
+        fetchPage={(n, size) => fetchAllSites(configApi, user.id, { ...search, page: n }, size)}
       />
     </Stack>
   );

@@ -1,3 +1,4 @@
+import { SITE_SORT_KEYS } from '../../../contracts/list-sort-keys.ts';
 import { type ListSearch, listSearchValidator } from '../../components/lists/list-search.ts';
 
 /** Site Manager URL: the list state plus `?site=` for the site whose access is open. */
@@ -5,7 +6,7 @@ export interface SiteManagerSearch extends ListSearch {
   site?: number;
 }
 
-const base = listSearchValidator(['name', 'locality', 'id']);
+const base = listSearchValidator(SITE_SORT_KEYS);
 
 export function siteManagerSearch(search: Record<string, unknown>): SiteManagerSearch {
   const site = Number(search.site);

@@ -1,6 +1,7 @@
 import { Stack } from '@mantine/core';
-import { getRouteApi, useNavigate, useRouter } from '@tanstack/react-router';
+import { getRouteApi, useNavigate } from '@tanstack/react-router';
 import { useRuntime } from '../../app/runtime-context.tsx';
+import { useSave } from '../../app/use-save.ts';
 import { ScreenHeader } from '../../components/screen-header.tsx';
 import { SiteForm } from './site-form.tsx';
 import { siteFormValuesOf, sitePayloadFromForm } from './site-form-schema.ts';
@@ -13,8 +14,10 @@ export function EditSiteAddressScreen() {
   const { configApi } = useRuntime();
   const { site } = route.useLoaderData();
   const navigate = useNavigate();
-  const router = useRouter();
-  const back = () => navigate({ to: '/site-details/$siteid', params: { siteid: String(site.id) } });
+  // Saved, or cancelled on purpose: no question on the way back.
+  const back = () =>
+    navigate({ to: '/site-details/$siteid', params: { siteid: String(site.id) }, ignoreBlocker: true });
+  const save = useSave({ onSaved: back });
   return (
     <Stack gap="md">
       <ScreenHeader title="Edit site address" description={site.name} />
@@ -22,17 +25,16 @@ export function EditSiteAddressScreen() {
         mode="address"
         defaultValues={siteFormValuesOf(site)}
         submitLabel="Save address"
-        onSave={async (values) => {
+        onSave={(values) => {
           // Name and owner come from the site as loaded: this screen changes the address only.
           const payload = sitePayloadFromForm({
             ...values,
             name: site.name,
             ownerId: site.ownerId ? String(site.ownerId) : '',
           });
-          await updateSite(configApi, site.id, payload);
-          await router.invalidate();
-          await back();
+          save.save((signal) => updateSite(configApi, site.id, payload, signal));
         }}
+        save={save}
         onCancel={() => void back()}
       />
     </Stack>

@@ -17,7 +17,7 @@ export const SITE_COLUMNS: Column<Site>[] = [
   { key: 'address', header: 'Address', text: (site) => site.displayAddress },
   { key: 'locality', header: 'Town', text: (site) => site.locality },
   { key: 'state', header: 'State', text: (site) => site.state },
-  { key: 'id', header: 'Site id', text: (site) => String(site.id) },
+  { key: 'id', header: 'Site id', text: (site) => String(site.id), csvOnly: true },
 ];
 
 export const SITE_SORT_OPTIONS = [

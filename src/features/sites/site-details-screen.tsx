@@ -12,6 +12,7 @@ import { AuditRecords } from '../../components/audit/audit-records.tsx';
 import { deviceColumns } from '../../components/devices/device-columns.tsx';
 import { deviceStatusColumns } from '../../components/devices/device-status-columns.tsx';
 import { useModelName } from '../../components/devices/model-names.ts';
+import { useOnlineDevices } from '../../components/devices/online-devices.tsx';
 import { type CsvColumn, collectAllPages, downloadCsv, toCsv } from '../../components/lists/csv.ts';
 import { type Column, DataList } from '../../components/lists/data-list.tsx';
 import { ExportCsvButton } from '../../components/lists/export-csv-button.tsx';
@@ -80,9 +81,10 @@ function SiteMonitoring({
   );
 }
 
-/** The site's devices: the devices list's columns, but for the site, which is this page. */
+/** The site's devices: the devices list's columns (Online badges too), but for the site, which is this page. */
 function useInstallColumns(): Column<Device>[] {
-  return deviceColumns(useModelName()).filter((column) => column.key !== 'site');
+  const isOnline = useOnlineDevices(useRuntime().configApi);
+  return deviceColumns(useModelName(), isOnline).filter((column) => column.key !== 'site');
 }
 
 type AccessRow = SiteDetails['access'][number];
@@ -142,7 +144,13 @@ export function SiteDetailsScreen() {
           <Fact label="State and country">
             {[site.state, site.country].filter(Boolean).join(', ') || '—'}
           </Fact>
-          <Fact label="Owner">{owner ? `${owner.name} (${owner.main_email})` : 'No owner attached'}</Fact>
+          <Fact label="Owner">
+            {owner
+              ? `${owner.name} (${owner.main_email})`
+              : site.ownerId === null
+                ? 'No owner'
+                : 'An account you cannot see'}
+          </Fact>
           <Fact label="Devices">{site.deviceCount}</Fact>
         </SimpleGrid>
         <Group mt="md">
@@ -198,7 +206,7 @@ export function SiteDetailsScreen() {
             />
           ) : null}
         </Group>
-        <SiteAccessTable site={site} canManage={canManageAccess(site, user)} />
+        <SiteAccessTable site={site} canManage={canManageAccess(site, user)} me={user} />
       </Stack>
       <AuditRecords of={{ siteId: site.id }} version={installs.total} />
       <Modal

@@ -1,12 +1,13 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Alert, Button, Group, Select, Stack, TextInput } from '@mantine/core';
-import { useRouter } from '@tanstack/react-router';
+import { Alert, Button, Group, Stack, TextInput } from '@mantine/core';
 import { Controller, useForm } from 'react-hook-form';
 import { z } from 'zod';
-import { errorMessage } from '../../../contracts/error-message.ts';
 import type { SiteDetails } from '../../../contracts/sites.ts';
 import type { User } from '../../../contracts/users.ts';
 import { useRuntime } from '../../app/runtime-context.tsx';
+import { useSave } from '../../app/use-save.ts';
+import { useUnsavedWork } from '../../components/leave-guard.tsx';
+import { OwnerSelect } from './owner-select.tsx';
 import { sitePayloadOf } from './site-payload.ts';
 import { updateSite } from './sites-api.ts';
 
@@ -27,24 +28,29 @@ export function SiteEditForm({
   onDone: () => void;
 }) {
   const { configApi } = useRuntime();
-  const router = useRouter();
+  const save = useSave({ onSaved: onDone });
   const form = useForm<Values>({
     resolver: zodResolver(schema),
     defaultValues: { name: site.name, ownerId: site.ownerId ? String(site.ownerId) : '' },
   });
-  const submit = form.handleSubmit(async (values) => {
-    try {
-      await updateSite(configApi, site.id, {
-        ...sitePayloadOf(site),
-        name: values.name,
-        ownerId: values.ownerId ? Number(values.ownerId) : null,
-      });
-      await router.invalidate();
-      onDone();
-    } catch (error) {
-      form.setError('root', { message: errorMessage(error) });
-    }
-  });
+  useUnsavedWork(
+    { id: 'site-edit', kind: 'form', label: 'Edit site' },
+    save.holdsEdits(form.formState.isDirty),
+  );
+  const submit = form.handleSubmit((values) =>
+    save.save((signal) =>
+      updateSite(
+        configApi,
+        site.id,
+        {
+          ...sitePayloadOf(site),
+          name: values.name,
+          ownerId: values.ownerId ? Number(values.ownerId) : null,
+        },
+        signal,
+      ),
+    ),
+  );
   const errors = form.formState.errors;
   return (
     <form onSubmit={submit} noValidate>
@@ -54,31 +60,24 @@ export function SiteEditForm({
           control={form.control}
           name="ownerId"
           render={({ field }) => (
-            <Select
-              label="Owner"
+            <OwnerSelect
+              owners={owners}
               description="The owner sees this site once attached"
-              placeholder="No owner"
-              clearable
-              searchable
-              data={owners.map((owner) => ({
-                value: String(owner.id),
-                label: `${owner.name} (${owner.main_email})`,
-              }))}
-              value={field.value || null}
-              onChange={(value) => field.onChange(value ?? '')}
+              value={field.value}
+              onChange={field.onChange}
             />
           )}
         />
-        {errors.root ? (
+        {save.error ? (
           <Alert color="red" role="alert" title="The site was not saved">
-            {errors.root.message}
+            {save.error}
           </Alert>
         ) : null}
         <Group justify="flex-end">
           <Button variant="default" onClick={onDone}>
             Cancel
           </Button>
-          <Button type="submit" loading={form.formState.isSubmitting}>
+          <Button type="submit" loading={save.pending}>
             Save site
           </Button>
         </Group>

@@ -14,13 +14,15 @@ const coordinate = (name: string, limit: number) =>
 export const siteFormSchema = z
   .object({
     name: z.string().trim().min(1, 'Give the site a name').max(120, 'At most 120 characters'),
-    displayAddress: z.string().trim().min(1, 'Enter the address').max(300, 'At most 300 characters'),
+    // Made from the parts when the form is saved (SiteForm): never typed on its own.
+    displayAddress: z.string().trim().max(300, 'At most 300 characters'),
     streetNumber: z.string().trim().max(20, 'At most 20 characters'),
-    streetName: z.string().trim().max(120, 'At most 120 characters'),
+    // Street, town and country make an address; without them it is half-filled and not saved.
+    streetName: z.string().trim().min(1, 'Enter the street').max(120, 'At most 120 characters'),
     postalCode: z.string().trim().max(20, 'At most 20 characters'),
-    locality: z.string().trim().max(120, 'At most 120 characters'),
+    locality: z.string().trim().min(1, 'Enter the town or city').max(120, 'At most 120 characters'),
     state: z.string().trim().max(120, 'At most 120 characters'),
-    country: z.string().trim().max(120, 'At most 120 characters'),
+    country: z.string().trim().min(1, 'Enter the country').max(120, 'At most 120 characters'),
     latitude: coordinate('Latitude', 90),
     longitude: coordinate('Longitude', 180),
     placeId: z.string(),

@@ -1,15 +1,25 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Alert, Button, Group, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Group, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { type ChangeEvent, useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
-import { errorMessage } from '../../../contracts/error-message.ts';
 import type { User } from '../../../contracts/users.ts';
 import { useRuntime } from '../../app/runtime-context.tsx';
-import { AddressInput } from '../../components/address/address-input.tsx';
+import type { Save } from '../../app/use-save.ts';
+import { AddressInput, useMapsSuggestions } from '../../components/address/address-input.tsx';
+import {
+  ADDRESS_PART_KEYS,
+  type AddressParts,
+  composeAddressLine,
+  sameParts,
+} from '../../components/address/address-line.ts';
 import {
   type AddressRecord,
   type PlaceLike,
   postalCodeText,
 } from '../../components/address/address-record.ts';
+import type { AutocompleteOptions } from '../../components/address/maps-loader.ts';
+import { useUnsavedWork } from '../../components/leave-guard.tsx';
+import { OwnerSelect } from './owner-select.tsx';
 import { type SiteFormValues, siteFormSchema } from './site-form-schema.ts';
 
 interface SiteFormProps {
@@ -18,86 +28,154 @@ interface SiteFormProps {
   defaultValues: SiteFormValues;
   owners?: User[];
   submitLabel: string;
-  /** Saves the values; a rejection is shown above the button and the form keeps what was typed. */
-  onSave: (values: SiteFormValues) => Promise<void>;
+  /**
+   * Sends the values through the screen's `useSave`, whose state `save` is: its failure is shown
+   * above the button and the form keeps what was typed.
+   */
+  onSave: (values: SiteFormValues) => void;
+  save: Pick<Save<unknown>, 'pending' | 'error' | 'holdsEdits'>;
   onCancel: () => void;
 }
 
+const SUGGEST: AutocompleteOptions = { types: ['address'] };
+
+/** The line as saved or picked, while the parts are still the ones it was made with. */
+interface KnownLine {
+  line: string;
+  parts: AddressParts;
+  /** Picked from the maps suggestions now (its position came with it), not the saved one. */
+  picked: boolean;
+}
+
+const partsOf = (values: Pick<SiteFormValues, keyof AddressParts>): AddressParts =>
+  Object.fromEntries(ADDRESS_PART_KEYS.map((key) => [key, values[key]])) as unknown as AddressParts;
+
 /**
- * The site form: the address control fills the address parts and the position when a place is
- * picked; without maps the person types them (coordinates optional).
+ * The site form. The address is structured: street and number, postal code, town, state and
+ * country; the address line is made from them, so the two never say different things. With the
+ * maps suggestions, picking a place fills the parts and the position (its own line is kept while
+ * the parts are unchanged); without them the person types the parts, as the hint says, and
+ * nothing about the maps failure is shown (specification §8). Street, town and country are
+ * needed: nothing saves a half-filled address.
  */
-export function SiteForm({ mode, defaultValues, owners = [], submitLabel, onSave, onCancel }: SiteFormProps) {
+export function SiteForm({
+  mode,
+  defaultValues,
+  owners = [],
+  submitLabel,
+  onSave,
+  save,
+  onCancel,
+}: SiteFormProps) {
   const { config } = useRuntime();
+  const maps = useMapsSuggestions(config.mapsApiKey);
   const form = useForm<SiteFormValues>({ resolver: zodResolver(siteFormSchema), defaultValues });
-  const { errors, isSubmitting } = form.formState;
-  const text = (name: keyof SiteFormValues, label: string) => (
-    <TextInput label={label} {...form.register(name)} error={errors[name]?.message} />
+  const { errors, isDirty } = form.formState;
+  useUnsavedWork(
+    { id: 'site-form', kind: 'form', label: mode === 'create' ? 'New site' : 'Site address' },
+    save.holdsEdits(isDirty),
   );
+  const [known, setKnown] = useState<KnownLine | null>(
+    defaultValues.displayAddress
+      ? { line: defaultValues.displayAddress, parts: partsOf(defaultValues), picked: false }
+      : null,
+  );
+  const [positionNote, setPositionNote] = useState(false);
+  const parts = partsOf(form.watch());
+  const line = known && sameParts(known.parts, parts) ? known.line : composeAddressLine(parts);
+
+  const set = (name: keyof SiteFormValues, value: string) =>
+    form.setValue(name, value, { shouldDirty: true, shouldValidate: form.formState.isSubmitted });
+  /** A part changed by hand: a line or place picked for other parts no longer describes them. */
+  const partChanged = (name: keyof AddressParts) => (event: ChangeEvent<HTMLInputElement>) => {
+    void form.register(name).onChange(event);
+    const next = { ...partsOf(form.getValues()), [name]: event.currentTarget.value };
+    if (!known || sameParts(known.parts, next)) return;
+    if (known.picked) {
+      set('latitude', '');
+      set('longitude', '');
+      setPositionNote(true);
+    }
+    set('placeId', '');
+    setKnown(null);
+  };
   const fillFromPlace = (
     record: AddressRecord,
     position: { latitude: number; longitude: number },
     place: PlaceLike,
   ) => {
-    const set = (name: keyof SiteFormValues, value: string) =>
-      form.setValue(name, value, { shouldDirty: true, shouldValidate: true });
-    set('streetNumber', record.streetNumber);
-    set('streetName', record.streetName);
-    set('postalCode', postalCodeText(place));
-    set('locality', record.locality.long);
-    set('state', record.state.short || record.state.long);
-    set('country', record.country.short || record.country.long);
+    const picked: AddressParts = {
+      streetNumber: record.streetNumber,
+      streetName: record.streetName,
+      postalCode: postalCodeText(place),
+      locality: record.locality.long,
+      state: record.state.short || record.state.long,
+      country: record.country.short || record.country.long,
+    };
+    for (const key of ADDRESS_PART_KEYS) set(key, picked[key]);
     set('placeId', record.placeID);
     const hasPosition = position.latitude !== -1 || position.longitude !== -1;
     set('latitude', hasPosition ? String(position.latitude) : '');
     set('longitude', hasPosition ? String(position.longitude) : '');
+    setPositionNote(false);
+    setKnown({ line: record.displayAddress || composeAddressLine(picked), parts: picked, picked: true });
   };
-  const submit = form.handleSubmit(async (values) => {
-    try {
-      await onSave(values);
-    } catch (error) {
-      form.setError('root', { message: errorMessage(error) });
-    }
-  });
+  const part = (name: keyof AddressParts, label: string, required = false) => (
+    <TextInput
+      label={label}
+      required={required}
+      {...form.register(name)}
+      onChange={partChanged(name)}
+      error={errors[name]?.message}
+    />
+  );
+  const submit = form.handleSubmit((values) => onSave({ ...values, displayAddress: line }));
   return (
     <form onSubmit={submit} noValidate aria-label={mode === 'create' ? 'New site' : 'Site address'}>
       <Stack gap="md" maw={760}>
         {mode === 'create' ? (
           <TextInput label="Site name" required {...form.register('name')} error={errors.name?.message} />
         ) : null}
-        <Controller
-          control={form.control}
-          name="displayAddress"
-          render={({ field }) => (
-            <AddressInput
-              label="Address"
-              description="Start typing and pick the address, or type it in full"
-              required
-              name={field.name}
-              value={field.value}
-              onChange={field.onChange}
-              onBlur={field.onBlur}
-              onPlace={fillFromPlace}
-              mapsApiKey={config.mapsApiKey}
-              options={{ types: ['address'] }}
-              error={errors.displayAddress?.message}
-            />
-          )}
-        />
+        {maps.state === 'ready' ? (
+          <AddressInput
+            label="Address search"
+            description="Start typing and pick the address from the suggestions: the fields below fill in, and you can correct them."
+            autocomplete={maps.factory}
+            onPlace={fillFromPlace}
+            options={SUGGEST}
+          />
+        ) : (
+          <Text size="sm" id="address-hint">
+            Type the address: street and number, postal code, town or city, state or region, and country. The
+            address line is made from them.
+          </Text>
+        )}
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
-          {text('streetNumber', 'Street number')}
-          {text('streetName', 'Street')}
-          {text('postalCode', 'Postal code')}
-          {text('locality', 'Town or city')}
-          {text('state', 'State or region')}
-          {text('country', 'Country')}
+          {part('streetName', 'Street', true)}
+          {part('streetNumber', 'Street number')}
+          {part('postalCode', 'Postal code')}
+          {part('locality', 'Town or city', true)}
+          {part('state', 'State or region')}
+          {part('country', 'Country', true)}
         </SimpleGrid>
+        <div>
+          <Text size="sm" fw={500}>
+            Address line
+          </Text>
+          <Text data-testid="address-line" c={line ? undefined : 'dimmed'}>
+            {line || 'Made from the fields above as you type them'}
+          </Text>
+        </div>
         <div>
           <Text size="sm" fw={500}>
             Position
           </Text>
           <Text size="xs" c="dimmed" mb={4}>
-            Filled in when you pick an address; you may also enter it yourself, or leave it blank.
+            {positionNote
+              ? 'The position of the address picked before was cleared, since the address changed: enter it, pick the address again, or leave it blank.'
+              : maps.state === 'ready'
+                ? 'Filled in when you pick an address; you may also enter it yourself, or leave it blank.'
+                : 'Optional: enter the latitude and longitude, or leave them blank.'}
           </Text>
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
             <TextInput
@@ -119,26 +197,22 @@ export function SiteForm({ mode, defaultValues, owners = [], submitLabel, onSave
             control={form.control}
             name="ownerId"
             render={({ field }) => (
-              <Select
-                label="Owner"
+              <OwnerSelect
+                owners={owners}
                 description="Optional: the owner then sees this site"
-                placeholder="No owner"
-                clearable
-                searchable
-                data={owners.map((o) => ({ value: String(o.id), label: `${o.name} (${o.main_email})` }))}
-                value={field.value || null}
-                onChange={(value) => field.onChange(value ?? '')}
+                value={field.value}
+                onChange={field.onChange}
               />
             )}
           />
         ) : null}
-        {errors.root ? (
+        {save.error ? (
           <Alert color="red" role="alert" title="The site was not saved">
-            {errors.root.message}
+            {save.error}
           </Alert>
         ) : null}
         <Group>
-          <Button type="submit" loading={isSubmitting}>
+          <Button type="submit" loading={save.pending}>
             {submitLabel}
           </Button>
           <Button variant="default" onClick={onCancel}>

@@ -2,26 +2,23 @@ import { devicePageSchema } from '../../../contracts/devices.ts';
 import { type SitePayloadInput, sitePageSchema, siteSchema } from '../../../contracts/sites.ts';
 import { userPageSchema } from '../../../contracts/users.ts';
 import type { ApiClient } from '../../api/api-client.ts';
-
-/** Rows per page of the sites list. */
-export const SITES_PAGE_SIZE = 50;
-
-const query = (q: string | undefined, pageSize: number) => ({ pageSize, ...(q ? { q } : {}) });
+import { LIST_PAGE_SIZE, type ListSearch, listQuery } from '../../components/lists/list-search.ts';
 
 /**
  * One page of every site `userId` sees (`GET /fleet/sites/all/{userId}/{page}`), searched by
- * name, address, owner and the serial of a device at the site.
+ * name, address, owner and the serial of a device at the site, sorted by the server.
  *
  * @throws ApiError when the call fails
  */
 export async function fetchSitesPage(
   api: ApiClient,
   userId: number,
-  page: number,
-  q?: string,
-  pageSize = SITES_PAGE_SIZE,
+  list: ListSearch,
+  pageSize = LIST_PAGE_SIZE,
 ) {
-  return sitePageSchema.parse(await api(`/fleet/sites/all/${userId}/${page}`, { query: query(q, pageSize) }));
+  return sitePageSchema.parse(
+    await api(`/fleet/sites/all/${userId}/${list.page}`, { query: listQuery(list, pageSize) }),
+  );
 }
 
 /** One page of the devices installed at a site (`GET /fleet/sites/installs/{siteId}`). @throws ApiError */
@@ -30,13 +27,22 @@ export async function fetchInstalls(api: ApiClient, siteId: number, page = 0, pa
 }
 
 /** `POST /sites`. @throws ApiError */
-export async function createSite(api: ApiClient, payload: SitePayloadInput) {
-  return siteSchema.parse(await api('/sites', { method: 'POST', body: payload }));
+export async function createSite(api: ApiClient, payload: SitePayloadInput, signal?: AbortSignal) {
+  return siteSchema.parse(
+    await api('/sites', { method: 'POST', body: payload, ...(signal ? { signal } : {}) }),
+  );
 }
 
 /** `PUT /sites/{id}`. @throws ApiError */
-export async function updateSite(api: ApiClient, siteId: number, payload: SitePayloadInput) {
-  return siteSchema.parse(await api(`/sites/${siteId}`, { method: 'PUT', body: payload }));
+export async function updateSite(
+  api: ApiClient,
+  siteId: number,
+  payload: SitePayloadInput,
+  signal?: AbortSignal,
+) {
+  return siteSchema.parse(
+    await api(`/sites/${siteId}`, { method: 'PUT', body: payload, ...(signal ? { signal } : {}) }),
+  );
 }
 
 /** Owners the caller may attach to a site (`GET /users/role/owner`); empty for an owner. @throws ApiError */

@@ -45,7 +45,7 @@ export function SitesListScreen() {
             : { title: 'No sites yet', hint: 'Sites you create or are given appear here.' }
         }
         exportFile="sites.csv"
-        fetchPage={(n, size) => fetchSitesPage(configApi, user.id, n, search.q, size)}
+        fetchPage={(n, size) => fetchSitesPage(configApi, user.id, { ...search, page: n }, size)}
       />
     </Stack>
   );

@@ -13,13 +13,13 @@ import {
 import { useSelector } from '@xstate/react';
 import type { CSSProperties } from 'react';
 import type { ActorRefFrom } from 'xstate';
+import type { sunspecConfigMachine } from '../../../machines/sunspec/sunspec-config-machine.ts';
 import type { DecodedModel } from '../../sunspec/decode-device.ts';
 import { formatDump, locateMarker } from '../../sunspec/register-dump.ts';
 import { PendingChanges } from './pending-changes.tsx';
 import { matchesQuery } from './point-format.ts';
 import { type PointRow, PointsTable } from './points-table.tsx';
 import { RawModel } from './raw-model.tsx';
-import type { sunspecConfigMachine } from './sunspec-config-machine.ts';
 
 type Actor = ActorRefFrom<typeof sunspecConfigMachine>;
 

@@ -13,10 +13,10 @@ import {
 import { useSelector } from '@xstate/react';
 import type { ActorRefFrom } from 'xstate';
 import { errorMessage } from '../../../contracts/error-message.ts';
+import type { sunspecConfigMachine } from '../../../machines/sunspec/sunspec-config-machine.ts';
+import { buildWrites, unitOf } from '../../sunspec/sunspec-writes.ts';
 import { frameHex } from '../../sunspec/write-requests.ts';
 import { displayValue } from './point-format.ts';
-import type { sunspecConfigMachine } from './sunspec-config-machine.ts';
-import { buildWrites, unitOf } from './sunspec-writes.ts';
 
 type Actor = ActorRefFrom<typeof sunspecConfigMachine>;
 

@@ -1,11 +1,11 @@
 import { Badge, Group, NativeSelect, Text, TextInput } from '@mantine/core';
 import { useSelector } from '@xstate/react';
 import type { ActorRefFrom } from 'xstate';
+import { editKey, type sunspecConfigMachine } from '../../../machines/sunspec/sunspec-config-machine.ts';
 import type { DecodedModel, DecodedPoint } from '../../sunspec/decode-device.ts';
 import { isWritable } from '../../sunspec/edit-point.ts';
 import { isBitfield, isEnum } from '../../sunspec/point-types.ts';
 import { displayValue, editText, flagNames, NOT_IMPLEMENTED } from './point-format.ts';
-import { editKey, type sunspecConfigMachine } from './sunspec-config-machine.ts';
 
 type Actor = ActorRefFrom<typeof sunspecConfigMachine>;
 

@@ -1,8 +1,8 @@
 import { Badge, Group, Table, Text, Tooltip } from '@mantine/core';
 import type { ActorRefFrom } from 'xstate';
+import type { sunspecConfigMachine } from '../../../machines/sunspec/sunspec-config-machine.ts';
 import type { DecodedModel, DecodedPoint } from '../../sunspec/decode-device.ts';
 import { PointValueCell } from './point-value-cell.tsx';
-import type { sunspecConfigMachine } from './sunspec-config-machine.ts';
 
 type Actor = ActorRefFrom<typeof sunspecConfigMachine>;
 

@@ -1,9 +1,9 @@
-import { Button, FileButton, Group, Stack } from '@mantine/core';
+import { Button, FileButton, Group, Stack, Text } from '@mantine/core';
 import { useSelector } from '@xstate/react';
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import type { ActorRefFrom } from 'xstate';
+import type { sunspecConfigMachine } from '../../../machines/sunspec/sunspec-config-machine.ts';
 import { PasteDump } from './paste-dump.tsx';
-import type { sunspecConfigMachine } from './sunspec-config-machine.ts';
 
 type Actor = ActorRefFrom<typeof sunspecConfigMachine>;
 
@@ -13,6 +13,8 @@ export function SourceBar({ actor }: { actor: Actor }) {
   const loaded = useSelector(actor, (s) => s.context.loaded);
   // Showing or hiding the paste box is the view's own business, not the configurator's state.
   const [pasting, setPasting] = useState(false);
+  const whyNoDefinitions = useId();
+  const definitionsOff = !canLoad || !loaded;
   return (
     <Stack gap="sm">
       <Group gap="sm">
@@ -39,7 +41,12 @@ export function SourceBar({ actor }: { actor: Actor }) {
           }}
         >
           {(props) => (
-            <Button variant="default" disabled={!canLoad || !loaded} {...props}>
+            <Button
+              variant="default"
+              disabled={definitionsOff}
+              aria-describedby={definitionsOff ? whyNoDefinitions : undefined}
+              {...props}
+            >
               Add model definitions…
             </Button>
           )}
@@ -48,6 +55,13 @@ export function SourceBar({ actor }: { actor: Actor }) {
           {pasting ? 'Hide paste box' : 'Paste register dump…'}
         </Button>
       </Group>
+      {definitionsOff ? (
+        <Text size="sm" c="dimmed" id={whyNoDefinitions}>
+          {canLoad
+            ? 'Add model definitions once a device is loaded: they describe models it reports that this page does not know yet.'
+            : 'Add model definitions once the device has been read.'}
+        </Text>
+      ) : null}
       {pasting ? (
         <PasteDump disabled={!canLoad} onRead={(file) => actor.send({ type: 'sunspec.loadDump', file })} />
       ) : null}

@@ -1,4 +1,5 @@
 import { fromPromise } from 'xstate';
+import type { Loaded, LoadRequest, Tools } from '../../../machines/sunspec/sunspec-config-machine.ts';
 import { loadCodec } from '../../codec/load-browser.ts';
 import { loadBundledModels } from '../../sunspec/bundled-models.ts';
 import { buildCatalogue, describeSkipped, parseDefinitionFiles } from '../../sunspec/catalogue.ts';
@@ -6,7 +7,6 @@ import { decodeDevice } from '../../sunspec/decode-device.ts';
 import { DemoSunSpecDevice } from '../../sunspec/demo-device.ts';
 import { parseDump } from '../../sunspec/register-dump.ts';
 import { SunSpecError } from '../../sunspec/sunspec-error.ts';
-import type { Loaded, LoadRequest, Tools } from './sunspec-config-machine.ts';
 
 /** Loads the bundled definitions and the Wasm codec (for the CRC) in the browser. */
 export const prepareTools = fromPromise<Tools>(async () => {

@@ -1,11 +1,28 @@
-import { Alert, Button, Group, List, Loader, Stack, Text } from '@mantine/core';
+import { Alert, Anchor, Button, Code, Group, List, Loader, Stack, Text, Title } from '@mantine/core';
 import { useActorRef, useSelector } from '@xstate/react';
 import { useMemo } from 'react';
+import { sunspecConfigMachine } from '../../../machines/sunspec/sunspec-config-machine.ts';
 import { ScreenHeader } from '../../components/screen-header.tsx';
 import { DeviceView } from './device-view.tsx';
 import { SourceBar } from './source-bar.tsx';
 import { loadSource, prepareTools } from './sunspec-actors.ts';
-import { sunspecConfigMachine } from './sunspec-config-machine.ts';
+
+/** How a register dump is written, for someone who has one to open or paste. */
+function DumpFormat() {
+  return (
+    <Stack gap={4} component="section" aria-labelledby="dump-format" maw={720}>
+      <Title order={2} size="h5" id="dump-format">
+        Dump format
+      </Title>
+      <Text size="sm">
+        Hex text of the register bytes, 4 hex digits a register (big-endian), with any spacing and line breaks
+        and # comments. An optional first word @address (decimal or 0x…) gives the address of the first
+        register; a dump that starts with the SunSpec marker “SunS” and has none is read from 40000.
+      </Text>
+      <Code block>{'@40000\n5375 6e53   # SunS\n0001 0042  # model 1, 66 registers\n…'}</Code>
+    </Stack>
+  );
+}
 
 /**
  * The SunSpec configurator: open to everyone, no sign-in and no server calls. Everything it needs
@@ -30,12 +47,6 @@ export function SunSpecConfigScreen() {
         title="SunSpec configuration"
         description="Read a SunSpec device's register map, change its settings, and copy the Modbus write requests."
       />
-      {preparing ? (
-        <Group gap="xs" role="status">
-          <Loader size="sm" />
-          <Text>Loading the SunSpec models…</Text>
-        </Group>
-      ) : null}
       {unavailable ? (
         <Alert color="red" title="The configurator could not start" role="alert">
           <Stack gap="xs" align="flex-start">
@@ -46,7 +57,9 @@ export function SunSpecConfigScreen() {
           </Stack>
         </Alert>
       ) : null}
-      {!preparing && !unavailable ? <SourceBar actor={actor} /> : null}
+      {/* Shown while the models load too (its buttons wait for them), so the page the build
+          prerenders is the page the app shows, and nothing moves when the models are in. */}
+      {!unavailable ? <SourceBar actor={actor} /> : null}
       {error && !unavailable ? (
         <Alert
           color="red"
@@ -98,11 +111,25 @@ export function SunSpecConfigScreen() {
       ) : null}
       {loaded ? (
         <DeviceView actor={actor} />
-      ) : !preparing && !unavailable && !loading ? (
-        <Text c="dimmed">
-          No device yet. Load the demo device, or open a register dump: hex text of the registers, with an
-          optional @address first (see the docs).
-        </Text>
+      ) : !unavailable && !loading ? (
+        <Stack gap="xs">
+          <Text c="dimmed">
+            No device yet. Load the demo device, or open a register dump: hex text of the registers, with an
+            optional @address first (
+            <Anchor href="#dump-format" underline="always">
+              see the dump format
+            </Anchor>
+            ).
+          </Text>
+          <DumpFormat />
+        </Stack>
+      ) : null}
+      {/* Last, so that nothing moves when it goes. */}
+      {preparing ? (
+        <Group gap="xs" role="status">
+          <Loader size="sm" />
+          <Text>Loading the SunSpec models…</Text>
+        </Group>
       ) : null}
     </Stack>
   );

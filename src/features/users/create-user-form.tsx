@@ -4,8 +4,9 @@ import { notifications } from '@mantine/notifications';
 import { useNavigate } from '@tanstack/react-router';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
-import { errorMessage } from '../../../contracts/error-message.ts';
 import { useRuntime } from '../../app/runtime-context.tsx';
+import { useSave } from '../../app/use-save.ts';
+import { useUnsavedWork } from '../../components/leave-guard.tsx';
 import { createInstaller, createOwner } from './users-api.ts';
 
 const schema = z.object({
@@ -18,11 +19,14 @@ const schema = z.object({
 });
 type Values = z.infer<typeof schema>;
 
+/** What a creation answers: the address created and the words to say about it. */
+type Created = { email: string; message: string };
+
 /**
  * Create an installer (admin) or an owner (installer or admin). The new user gets an access code
- * by e-mail and chooses a password. A new installer's page opens; for an owner the server says only
- * that an invitation is on its way (it does not tell whether the address had an account), so the
- * message is shown and the users list opens on that address.
+ * by e-mail and chooses a password. Both end in the same place: a message saying the access code
+ * is on its way, and the users list opened on that address (for an owner the server says no more,
+ * since it does not tell whether the address had an account).
  */
 export function CreateUserForm({ role, onClose }: { role: 'installer' | 'owner'; onClose: () => void }) {
   const { configApi } = useRuntime();
@@ -31,26 +35,36 @@ export function CreateUserForm({ role, onClose }: { role: 'installer' | 'owner';
     resolver: zodResolver(schema),
     defaultValues: { main_email: '', name: '', phone: '' },
   });
-  const { errors, isSubmitting } = form.formState;
-  const submit = form.handleSubmit(async (values) => {
+  const { errors, isDirty } = form.formState;
+  const title = role === 'installer' ? 'Create installer' : 'Create owner';
+  const save = useSave<Created>({
+    onSaved: async ({ email, message }) => {
+      notifications.show({
+        color: 'teal',
+        title: role === 'installer' ? 'Installer created' : 'Owner invited',
+        message,
+      });
+      onClose();
+      await navigate({ to: '/users-list', search: { page: 0, q: email }, ignoreBlocker: true });
+    },
+  });
+  useUnsavedWork({ id: 'create-user', kind: 'form', label: title }, save.holdsEdits(isDirty));
+  const submit = form.handleSubmit((values) => {
     const body = {
       main_email: values.main_email,
       name: values.name,
       ...(values.phone ? { phone: values.phone } : {}),
     };
-    try {
+    save.save(async (signal): Promise<Created> => {
       if (role === 'installer') {
-        const user = await createInstaller(configApi, body);
-        await navigate({ to: '/user-details/$userid', params: { userid: String(user.id) } });
-        return;
+        await createInstaller(configApi, body, signal);
+        return {
+          email: values.main_email,
+          message: `${values.main_email} can sign in with the access code on its way to them.`,
+        };
       }
-      const message = await createOwner(configApi, body);
-      notifications.show({ color: 'teal', title: 'Owner invited', message });
-      onClose();
-      await navigate({ to: '/users-list', search: { page: 0, q: values.main_email } });
-    } catch (error) {
-      form.setError('root', { message: errorMessage(error) });
-    }
+      return { email: values.main_email, message: await createOwner(configApi, body, signal) };
+    });
   });
   return (
     <form onSubmit={submit} noValidate>
@@ -64,17 +78,17 @@ export function CreateUserForm({ role, onClose }: { role: 'installer' | 'owner';
         />
         <TextInput label="Name" required {...form.register('name')} error={errors.name?.message} />
         <TextInput label="Phone" type="tel" {...form.register('phone')} error={errors.phone?.message} />
-        {errors.root ? (
+        {save.error ? (
           <Alert color="red" role="alert" title="The user was not created">
-            {errors.root.message}
+            {save.error}
           </Alert>
         ) : null}
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
             Cancel
           </Button>
-          <Button type="submit" loading={isSubmitting}>
-            {role === 'installer' ? 'Create installer' : 'Create owner'}
+          <Button type="submit" loading={save.pending}>
+            {title}
           </Button>
         </Group>
       </Stack>

@@ -1,18 +1,23 @@
 import { Alert, Button, Group, Select, Stack, Text } from '@mantine/core';
-import { useRouter } from '@tanstack/react-router';
 import { useState } from 'react';
-import { errorMessage } from '../../../contracts/error-message.ts';
 import type { User } from '../../../contracts/users.ts';
 import { useRuntime } from '../../app/runtime-context.tsx';
+import { type Save, useSave } from '../../app/use-save.ts';
 import { linkInstaller, sendAccessCode } from './users-api.ts';
 
-type Outcome = { ok: boolean; message: string } | null;
-
-function OutcomeAlert({ outcome }: { outcome: Outcome }) {
-  if (!outcome) return null;
+/** A save's answer (the message given) or its failure, beside the button that sent it. */
+function OutcomeAlert({ save }: { save: Save<string> }) {
+  if (save.error) {
+    return (
+      <Alert color="red" role="alert" p="xs">
+        {save.error}
+      </Alert>
+    );
+  }
+  if (!save.saved) return null;
   return (
-    <Alert color={outcome.ok ? 'teal' : 'red'} role={outcome.ok ? 'status' : 'alert'} p="xs">
-      {outcome.message}
+    <Alert color="teal" role="status" p="xs">
+      {save.saved.output}
     </Alert>
   );
 }
@@ -20,26 +25,20 @@ function OutcomeAlert({ outcome }: { outcome: Outcome }) {
 /** E-mail the user an access code, with which they choose a password. */
 export function SendAccessCode({ user }: { user: User }) {
   const { configApi } = useRuntime();
-  const [busy, setBusy] = useState(false);
-  const [outcome, setOutcome] = useState<Outcome>(null);
-  const send = async () => {
-    setBusy(true);
-    try {
-      setOutcome({ ok: true, message: await sendAccessCode(configApi, user.main_email) });
-    } catch (error) {
-      setOutcome({ ok: false, message: errorMessage(error) });
-    } finally {
-      setBusy(false);
-    }
-  };
+  // Nothing shown changes: the page is not loaded again.
+  const save = useSave<string>({ refreshes: false });
   return (
     <Stack gap="xs">
       <Group>
-        <Button variant="light" loading={busy} onClick={() => void send()}>
+        <Button
+          variant="light"
+          loading={save.pending}
+          onClick={() => save.save((signal) => sendAccessCode(configApi, user.main_email, signal))}
+        >
           Send access code
         </Button>
       </Group>
-      <OutcomeAlert outcome={outcome} />
+      <OutcomeAlert save={save} />
     </Stack>
   );
 }
@@ -47,25 +46,17 @@ export function SendAccessCode({ user }: { user: User }) {
 /** Link the user to an installer, who then sees them (`PUT /users/installer/add/{a}/{b}`). */
 export function LinkInstaller({ user, installers }: { user: User; installers: User[] }) {
   const { configApi } = useRuntime();
-  const router = useRouter();
   const [installerId, setInstallerId] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [outcome, setOutcome] = useState<Outcome>(null);
+  const save = useSave<string>();
   const choices = installers.filter((installer) => installer.id !== user.id);
   if (choices.length === 0) return <Text c="dimmed">No installer to link to.</Text>;
-  const link = async () => {
+  const link = () => {
     if (!installerId) return;
-    setBusy(true);
-    try {
-      await linkInstaller(configApi, user.id, Number(installerId));
-      const name = choices.find((i) => String(i.id) === installerId)?.name ?? 'The installer';
-      setOutcome({ ok: true, message: `${name} now sees ${user.name}.` });
-      await router.invalidate();
-    } catch (error) {
-      setOutcome({ ok: false, message: errorMessage(error) });
-    } finally {
-      setBusy(false);
-    }
+    const name = choices.find((i) => String(i.id) === installerId)?.name ?? 'The installer';
+    save.save(async (signal) => {
+      await linkInstaller(configApi, user.id, Number(installerId), signal);
+      return `${name} now sees ${user.name}.`;
+    });
   };
   return (
     <Stack gap="xs">
@@ -79,11 +70,11 @@ export function LinkInstaller({ user, installers }: { user: User; installers: Us
           onChange={setInstallerId}
           w={320}
         />
-        <Button variant="light" disabled={!installerId} loading={busy} onClick={() => void link()}>
+        <Button variant="light" disabled={!installerId} loading={save.pending} onClick={link}>
           Add installer
         </Button>
       </Group>
-      <OutcomeAlert outcome={outcome} />
+      <OutcomeAlert save={save} />
     </Stack>
   );
 }

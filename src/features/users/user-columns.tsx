@@ -2,7 +2,11 @@ import type { User } from '../../../contracts/users.ts';
 import { AnchorLink } from '../../components/anchor-link.tsx';
 import type { Column } from '../../components/lists/data-list.tsx';
 
-export const ROLE_LABELS = { admin: 'Admin', installer: 'Installer', owner: 'Owner' } as const;
+/**
+ * Account roles as people read them. "Owner" alone is a site's owner (the site role); an account
+ * of role `owner` is an owner account: one that can own sites.
+ */
+export const ROLE_LABELS = { admin: 'Admin', installer: 'Installer', owner: 'Owner account' } as const;
 
 /** Columns of the users list, its cards and its CSV. */
 export const USER_COLUMNS: Column<User>[] = [
@@ -19,7 +23,7 @@ export const USER_COLUMNS: Column<User>[] = [
   { key: 'email', header: 'E-mail', text: (user) => user.main_email },
   { key: 'role', header: 'Role', text: (user) => ROLE_LABELS[user.role] },
   { key: 'phone', header: 'Phone', text: (user) => user.phone ?? '' },
-  { key: 'id', header: 'User id', text: (user) => String(user.id) },
+  { key: 'id', header: 'User id', text: (user) => String(user.id), csvOnly: true },
 ];
 
 export const USER_SORT_OPTIONS = [

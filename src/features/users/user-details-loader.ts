@@ -16,7 +16,7 @@ export async function loadUserDetails(runtime: AppRuntime, userid: string) {
     fetchUserSites(api, id).catch(() => null),
     me.role === 'owner'
       ? Promise.resolve([])
-      : fetchUsersByRole(api, 'installer', 0, 100).then(
+      : fetchUsersByRole(api, 'installer', { page: 0 }, 100).then(
           (p) => p.items,
           () => [],
         ),

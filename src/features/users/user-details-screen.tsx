@@ -7,6 +7,7 @@ import type { User } from '../../../contracts/users.ts';
 import type { CurrentUser } from '../../app/current-user.ts';
 import { useRuntime } from '../../app/runtime-context.tsx';
 import { AnchorLink } from '../../components/anchor-link.tsx';
+import { formatDate } from '../../components/format-date.ts';
 import { collectAllPages, downloadCsv, toCsv } from '../../components/lists/csv.ts';
 import { type Column, DataList } from '../../components/lists/data-list.tsx';
 import { ExportCsvButton } from '../../components/lists/export-csv-button.tsx';
@@ -68,7 +69,7 @@ export function UserDetailsScreen() {
           <Fact label="Role">{ROLE_LABELS[user.role]}</Fact>
           <Fact label="E-mail">{user.main_email}</Fact>
           <Fact label="Phone">{user.phone || '—'}</Fact>
-          <Fact label="Created">{new Date(user.createdAt).toLocaleDateString()}</Fact>
+          <Fact label="Created">{formatDate(user.createdAt)}</Fact>
         </SimpleGrid>
         {mayEdit(me, user) ? (
           <Stack mt="md">

@@ -1,11 +1,11 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert, Button, Group, Select, Stack, TextInput } from '@mantine/core';
-import { useRouter } from '@tanstack/react-router';
 import { Controller, useForm } from 'react-hook-form';
 import { z } from 'zod';
-import { errorMessage } from '../../../contracts/error-message.ts';
 import type { User, UserRole } from '../../../contracts/users.ts';
 import { useRuntime } from '../../app/runtime-context.tsx';
+import { useSave } from '../../app/use-save.ts';
+import { useUnsavedWork } from '../../components/leave-guard.tsx';
 import { ROLE_LABELS } from './user-columns.tsx';
 import { updateUser } from './users-api.ts';
 
@@ -34,13 +34,14 @@ export function UserEditForm({
   onDone: () => void;
 }) {
   const { configApi } = useRuntime();
-  const router = useRouter();
+  const save = useSave({ onSaved: onDone });
   const form = useForm<Values>({
     resolver: zodResolver(schema),
     defaultValues: { main_email: user.main_email, name: user.name, phone: user.phone ?? '', role: user.role },
   });
-  const { errors, isSubmitting } = form.formState;
-  const submit = form.handleSubmit(async (values) => {
+  const { errors, isDirty } = form.formState;
+  useUnsavedWork({ id: 'user-edit', kind: 'form', label: 'Edit user' }, save.holdsEdits(isDirty));
+  const submit = form.handleSubmit((values) => {
     const body = {
       ...(values.main_email.toLowerCase() !== user.main_email ? { main_email: values.main_email } : {}),
       ...(values.name !== user.name ? { name: values.name } : {}),
@@ -48,13 +49,7 @@ export function UserEditForm({
       ...(canChangeRole && values.role !== user.role ? { role: values.role } : {}),
     };
     if (Object.keys(body).length === 0) return onDone();
-    try {
-      await updateUser(configApi, user.id, body);
-      await router.invalidate();
-      onDone();
-    } catch (error) {
-      form.setError('root', { message: errorMessage(error) });
-    }
+    save.save((signal) => updateUser(configApi, user.id, body, signal));
   });
   return (
     <form onSubmit={submit} noValidate>
@@ -83,16 +78,16 @@ export function UserEditForm({
             )}
           />
         ) : null}
-        {errors.root ? (
+        {save.error ? (
           <Alert color="red" role="alert" title="The user was not saved">
-            {errors.root.message}
+            {save.error}
           </Alert>
         ) : null}
         <Group justify="flex-end">
           <Button variant="default" onClick={onDone}>
             Cancel
           </Button>
-          <Button type="submit" loading={isSubmitting}>
+          <Button type="submit" loading={save.pending}>
             Save user
           </Button>
         </Group>

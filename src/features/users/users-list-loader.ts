@@ -4,11 +4,11 @@ import { fetchUsersByRole, fetchUsersPage } from './users-api.ts';
 import type { UsersSearch } from './users-search.ts';
 
 /** The page of users the URL names: by role when `role` is set, else everyone the person sees. @throws ApiError */
-export async function loadUsersList(runtime: AppRuntime, deps: Omit<UsersSearch, 'sort'>) {
+export async function loadUsersList(runtime: AppRuntime, deps: UsersSearch) {
   const user = requireCurrentUser(runtime);
   const api = runtime.configApi;
   const page = deps.role
-    ? await fetchUsersByRole(api, deps.role, deps.page)
-    : await fetchUsersPage(api, user.id, deps.page, deps.q);
+    ? await fetchUsersByRole(api, deps.role, { page: deps.page, ...(deps.sort ? { sort: deps.sort } : {}) })
+    : await fetchUsersPage(api, user.id, deps);
   return { user, page };
 }

@@ -17,7 +17,7 @@ const route = getRouteApi('/_shell/users-list');
 const ROLE_FILTER = [
   { value: '', label: 'Everyone' },
   { value: 'installer', label: 'Installers' },
-  { value: 'owner', label: 'Owners' },
+  { value: 'owner', label: 'Owner accounts' },
   { value: 'admin', label: 'Admins' },
 ];
 
@@ -93,8 +93,13 @@ export function UsersListScreen() {
         exportFile="users.csv"
         fetchPage={(n, size) =>
           search.role
-            ? fetchUsersByRole(configApi, search.role, n, size)
-            : fetchUsersPage(configApi, user.id, n, search.q, size)
+            ? fetchUsersByRole(
+                configApi,
+                search.role,
+                { page: n, ...(search.sort ? { sort: search.sort } : {}) },
+                size,
+              )
+            : fetchUsersPage(configApi, user.id, { ...search, page: n }, size)
         }
       />
       <Modal

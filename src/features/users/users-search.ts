@@ -1,7 +1,6 @@
+import { USER_SORT_KEYS } from '../../../contracts/list-sort-keys.ts';
 import type { UserRole } from '../../../contracts/users.ts';
 import { type ListSearch, listSearchValidator } from '../../components/lists/list-search.ts';
-
-export const USER_SORT_KEYS = ['name', 'email', 'role', 'id'] as const;
 
 /** The users list URL: the list state, plus `?role=` to list users by role. */
 export interface UsersSearch extends ListSearch {

@@ -9,6 +9,7 @@ export const Route = createFileRoute('/_shell/devices-list')({
   loaderDeps: ({ search }) => ({
     page: search.page,
     q: search.q,
+    sort: search.sort,
     state: search.state,
     siteId: search.siteId,
   }),

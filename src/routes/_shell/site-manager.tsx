@@ -7,7 +7,7 @@ import { siteManagerSearch } from '../../features/site-manager/site-manager-sear
 
 export const Route = createFileRoute('/_shell/site-manager')({
   validateSearch: siteManagerSearch,
-  loaderDeps: ({ search }) => ({ page: search.page, q: search.q, site: search.site }),
+  loaderDeps: ({ search }) => ({ page: search.page, q: search.q, sort: search.sort, site: search.site }),
   loader: ({ context, deps }) => loadSiteManager(context.runtime, deps),
   pendingComponent: () => <PageLoading label="Loading all sites…" />,
   errorComponent: SiteManagerError,

@@ -6,7 +6,7 @@ import { usersSearch } from '../../features/users/users-search.ts';
 
 export const Route = createFileRoute('/_shell/users-list')({
   validateSearch: usersSearch,
-  loaderDeps: ({ search }) => ({ page: search.page, q: search.q, role: search.role }),
+  loaderDeps: ({ search }) => ({ page: search.page, q: search.q, sort: search.sort, role: search.role }),
   loader: ({ context, deps }) => loadUsersList(context.runtime, deps),
   pendingComponent: () => <PageLoading label="Loading users…" />,
   errorComponent: PageError,

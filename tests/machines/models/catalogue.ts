@@ -30,6 +30,9 @@ export default defineModel({
     'companions.fail':
       'The configuration service sends the catalogue, but its companion lists (E1 models, convert list) fail (HTTP 503).',
     'catalogue.refresh': 'The person presses Refresh on the catalogue.',
+    'landing.fails': 'The person presses Refresh and the way to landing fails (the router refuses it).',
+    'catalogue.refreshStays':
+      'The person presses Refresh while a form holds edits, and answers "Stay" to the question.',
     'catalogue.load': 'The app asks for the catalogue again (a new sign-in).',
     'cooldown.elapsed': '20 seconds pass since the last refresh.',
   },

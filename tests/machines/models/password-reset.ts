@@ -8,7 +8,7 @@ const model = createMachine({
   id: 'passwordResetModel',
   initial: 'email',
   states: {
-    email: { on: { 'reset.request': 'requesting' } },
+    email: { on: { 'reset.request': 'requesting', 'code.link': 'codeFromLink' } },
     requesting: {
       on: {
         'code.sent': 'codeSent',
@@ -20,13 +20,23 @@ const model = createMachine({
     emailRefused: { on: { 'reset.request': 'requesting' } },
     emailFailed: { on: { 'reset.request': 'requesting' } },
     codeSent: {
-      on: { 'reset.submit': 'submitting', 'reset.request': 'requesting', 'reset.cancel': 'cancelled' },
+      on: {
+        'reset.submit': 'submitting',
+        'reset.request': 'requesting',
+        'reset.cancel': 'cancelled',
+        'code.link': 'codeFromLink',
+      },
     },
+    codeFromLink: { on: { 'reset.submit': 'submitting', 'code.link': 'codeFromLink' } },
     submitting: {
-      on: { 'password.changed': 'done', 'password.refused': 'codeRefused', 'reset.cancel': 'cancelled' },
+      on: { 'password.changed': 'signingIn', 'password.refused': 'codeRefused', 'reset.cancel': 'cancelled' },
+    },
+    signingIn: {
+      on: { 'signIn.works': 'signedIn', 'signIn.fails': 'done' },
     },
     codeRefused: { on: { 'reset.submit': 'submitting' } },
     done: { on: { 'reset.cancel': 'cancelled' } },
+    signedIn: {},
     cancelled: {},
   },
 });
@@ -49,6 +59,9 @@ export default defineModel({
     'password.changed': 'The configuration service accepts the code and sets the new password.',
     'password.refused': 'The configuration service refuses: the code is wrong or expired.',
     'reset.cancel': 'The person goes back to the start (and a call still under way answers late).',
+    'code.link': "The person opens the mail's link, which carries the e-mail and the code (with spaces).",
+    'signIn.works': 'The new password signs the person in.',
+    'signIn.fails': 'Signing in with the new password fails (the service is busy).',
   },
   states: {
     email: 'The e-mail form, no error.',
@@ -58,7 +71,10 @@ export default defineModel({
     codeSent: 'The code form, the e-mail prefilled, no error.',
     submitting: 'Setting the new password with the trimmed code; the form is busy.',
     codeRefused: "The code form again, with the service's message.",
-    done: 'The success message: the new password is set.',
+    done: 'The success message: the new password is set; signing in is left to the person.',
+    codeFromLink: 'The code form filled from the link: its e-mail and code, trimmed, no error.',
+    signingIn: 'The new password is set; signing in with it, the form still busy.',
+    signedIn: 'The success message, and the person is signed in with the new password.',
     cancelled: 'The e-mail form, empty; the late answer changed nothing.',
   },
 });

@@ -1,5 +1,5 @@
 import { createMachine } from 'xstate';
-import { sunspecConfigMachine } from '../../../src/features/sunspec/sunspec-config-machine.ts';
+import { sunspecConfigMachine } from '../../../machines/sunspec/sunspec-config-machine.ts';
 import { defineModel } from '../paths/model-entry.ts';
 import { sunspecModelDriver } from '../sunspec-model-driver.ts';
 
@@ -42,7 +42,7 @@ const model = createMachine({
 export default defineModel({
   name: 'sunspec',
   title: 'SunSpec configurator',
-  source: 'src/features/sunspec/sunspec-config-machine.ts',
+  source: 'machines/sunspec/sunspec-config-machine.ts',
   about:
     'Preparing the SunSpec catalogue and codec, loading the demo device, a register dump or extra model definitions, and keeping, reverting, discarding and applying edits to the demo device. The loads are the real ones.',
   machine: sunspecConfigMachine,

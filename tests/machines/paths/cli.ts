@@ -62,6 +62,7 @@ if (values.coverage || values.html) {
     console.log(`\nWrote ${written.length} pages to ${values.html}: ${written.join(', ')}`);
   }
   if (failed > 0) console.error(`\n${failed} paths failed against the real machines`);
+  for (const entry of models) await entry.close?.();
   // The drivers leave the simulated devices' and tabs' timers behind: end here, with the verdict.
   process.exit(failed > 0 || coverages.some((c) => !c.meetsTargets) ? 1 : 0);
 } else {

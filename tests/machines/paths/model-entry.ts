@@ -38,6 +38,13 @@ export interface MachineModel {
   unreachable?: Record<string, string>;
   /** Whether the simple paths run as well as the shortest (default true). */
   simplePaths?: boolean;
+  /**
+   * Starts what the drivers share across paths (a service in process), before the first path; the
+   * drivers would otherwise start it on first use.
+   */
+  start?: () => Promise<void>;
+  /** Ends what `start` (or a driver) started, once the last path has run. */
+  close?: () => Promise<void>;
 }
 
 /** Every event type and every state key of an abstract model. */

@@ -79,7 +79,17 @@ const PATH_TIMEOUT_MS = Number(process.env.PATH_TIMEOUT_MS ?? 30_000);
 /** Runs every path of a model against its real machine, one fresh driver each; never throws. */
 export async function runPaths(entry: MachineModel): Promise<PathRun[]> {
   const runs: PathRun[] = [];
+  let notStarted: unknown = null;
+  try {
+    await entry.start?.();
+  } catch (e) {
+    notStarted = e;
+  }
   for (const path of describePaths(entry)) {
+    if (notStarted !== null) {
+      runs.push({ path, error: notStarted });
+      continue;
+    }
     let error: unknown = null;
     let timer: ReturnType<typeof setTimeout> | undefined;
     // The timer also keeps Node running while a driver waits on a promise that nothing else holds.

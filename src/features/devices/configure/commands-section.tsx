@@ -1,15 +1,15 @@
 import { Alert, Button, Group, Modal, Text, Title } from '@mantine/core';
 import { useSelector } from '@xstate/react';
 import { STANDARD_COMMANDS } from '../../../../contracts/catalogue.ts';
-import type { ConfigureSession } from './configure-session.ts';
+import type { ConfigureSessionActor } from '../../../../machines/ble/configure-session-machine.ts';
 import { READABLE_ALERT } from './readable-styles.ts';
 
 const STANDARD = new Set<string>(Object.values(STANDARD_COMMANDS));
 
 /** The catalogue's own commands (restart, reset counters, …) as buttons, each confirmed first. */
-export function CommandsSection({ session }: { session: ConfigureSession }) {
-  const { command, connection, password, product } = session;
-  const link = useSelector(connection, (s) => (s.matches('ready') ? s.context.link : null));
+export function CommandsSection({ session }: { session: ConfigureSessionActor }) {
+  const { command, password, product } = useSelector(session, (s) => s.context);
+  const link = useSelector(session, (s) => s.matches({ link: 'open' }));
   const unlocked = useSelector(password, (s) => s.matches('unlocked') || s.matches('open'));
   const state = useSelector(command, (s) => s);
   const commands = product.entry.commands.filter((c) => !STANDARD.has(c.name));
@@ -26,7 +26,7 @@ export function CommandsSection({ session }: { session: ConfigureSession }) {
             key={c.opCode}
             variant="default"
             disabled={!link || !unlocked || state.matches('running')}
-            onClick={() => command.send({ type: 'command.ask', command: c })}
+            onClick={() => session.send({ type: 'command.ask', command: c })}
           >
             {c.name}
           </Button>
@@ -39,7 +39,7 @@ export function CommandsSection({ session }: { session: ConfigureSession }) {
           color="teal"
           role="status"
           withCloseButton
-          onClose={() => command.send({ type: 'command.dismiss' })}
+          onClose={() => session.send({ type: 'command.dismiss' })}
         >
           {asked.name}: done.
         </Alert>
@@ -51,21 +51,21 @@ export function CommandsSection({ session }: { session: ConfigureSession }) {
           color="red"
           role="alert"
           withCloseButton
-          onClose={() => command.send({ type: 'command.dismiss' })}
+          onClose={() => session.send({ type: 'command.dismiss' })}
         >
           {asked.name} failed: {state.context.problem?.message}
         </Alert>
       ) : null}
       <Modal
         opened={state.matches('confirming') || state.matches('running')}
-        onClose={() => command.send({ type: 'command.cancel' })}
+        onClose={() => session.send({ type: 'command.cancel' })}
         title={asked ? `${asked.name}?` : ''}
       >
         <Text mb="md">The device carries out “{asked?.name}” at once. This cannot be undone.</Text>
         <Group justify="flex-end">
           <Button
             variant="default"
-            onClick={() => command.send({ type: 'command.cancel' })}
+            onClick={() => session.send({ type: 'command.cancel' })}
             disabled={state.matches('running')}
           >
             Cancel
@@ -73,7 +73,7 @@ export function CommandsSection({ session }: { session: ConfigureSession }) {
           <Button
             color="red"
             loading={state.matches('running')}
-            onClick={() => link && command.send({ type: 'command.confirm', link })}
+            onClick={() => session.send({ type: 'command.confirm' })}
           >
             {asked?.name ?? 'Run'}
           </Button>

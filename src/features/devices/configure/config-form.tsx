@@ -3,6 +3,7 @@ import {
   Badge,
   Button,
   Group,
+  Input,
   NativeSelect,
   PasswordInput,
   SimpleGrid,
@@ -12,18 +13,15 @@ import {
   Title,
 } from '@mantine/core';
 import { useSelector } from '@xstate/react';
-import { useEffect, useMemo, useRef } from 'react';
-import { type UseFormRegister, useForm, useWatch } from 'react-hook-form';
-import type { TemplateSettings } from '../../../../contracts/config-templates.ts';
+import { type FormEvent, type ReactNode, useId } from 'react';
+import type { ConfigureSessionActor } from '../../../../machines/ble/configure-session-machine.ts';
+import { valueText } from '../../../device-config/config-changes.ts';
 import { templateFromValues } from '../../../device-config/config-template.ts';
 import { EXCLUDED_GROUPS } from '../../../device-config/excluded-groups.ts';
-import { buildForm, type FormField, formDefaults } from '../../../device-config/form-fields.ts';
+import { type FormField, readOnlyGroups } from '../../../device-config/form-fields.ts';
+import { changedFields, isChanged } from '../../../device-config/form-state.ts';
 import type { ConfigValue } from '../../../device-config/process-data.ts';
-import { type Choice, settingChoices } from '../../../device-config/setting-choices.ts';
-import type { ConfigureSession } from './configure-session.ts';
 import { PRIMARY, READABLE_ALERT } from './readable-styles.ts';
-
-type Values = Record<string, ConfigValue>;
 
 const GROUP_STYLE = {
   border: '1px solid var(--mantine-color-default-border)',
@@ -33,24 +31,22 @@ const GROUP_STYLE = {
   minWidth: 0,
 } as const;
 
-const same = (a: unknown, b: unknown) =>
-  (typeof a === 'number' && Number.isNaN(a) ? '' : String(a ?? '')) === String(b ?? '');
+const DIMMED = { color: 'var(--mantine-color-gray-7)' } as const;
 
-function FieldControl({
-  field,
-  choices,
-  register,
-  changed,
-  error,
-}: {
+const HOURS = Array.from({ length: 12 }, (_, i) => String(i + 1));
+const MINUTES = Array.from({ length: 60 }, (_, i) => String(i).padStart(2, '0'));
+
+interface ControlProps {
   field: FormField;
-  choices: Choice[] | undefined;
-  register: UseFormRegister<Values>;
+  value: ConfigValue | undefined;
   changed: boolean;
   error: string | undefined;
-}) {
-  const label = (
-    <Group gap={6} component="span" wrap="nowrap">
+  onChange: (value: ConfigValue) => void;
+}
+
+function FieldLabel({ field, changed }: { field: FormField; changed: boolean }) {
+  return (
+    <Group gap={6} component="span" wrap="nowrap" style={{ display: 'inline-flex', verticalAlign: 'middle' }}>
       <span>{field.label}</span>
       {changed ? (
         // Never squeezed: beside a long label on a phone it would be cut to "CH…".
@@ -60,31 +56,129 @@ function FieldControl({
       ) : null}
     </Group>
   );
+}
+
+/** What a field accepts and what the catalogue says of it, under the field: before any write. */
+function description(field: FormField, value?: ConfigValue): ReactNode {
+  const words = field.display?.type === 'duration' && value !== '' ? valueText(field, value) : '';
+  const lines = [field.limits && words ? `${field.limits} · ${words}` : field.limits, field.note];
+  if (field.kind === 'datetime-local')
+    lines.push(`The device's clock reads ${valueText(field, field.deviceValue)}.`);
+  const shown = lines.filter((line): line is string => Boolean(line));
+  if (shown.length === 0) return undefined;
+  return shown.map((line) => (
+    <span key={line} style={{ display: 'block' }}>
+      {line}
+    </span>
+  ));
+}
+
+/**
+ * A time of day in 12-hour form (specification §9): hour, minute and am/pm, kept as the device
+ * keeps it (seconds or minutes after midnight).
+ */
+function TimeOfDay({ field, value, changed, error, onChange }: ControlProps) {
+  const id = useId();
+  const perMinute = field.display?.type === 'time-of-day' && field.display.unit === 'seconds' ? 60 : 1;
+  const minutes = Math.floor((Number(value) || 0) / perMinute) % 1440;
+  const hours24 = Math.floor(minutes / 60);
+  const hour = hours24 % 12 === 0 ? 12 : hours24 % 12;
+  const minute = minutes % 60;
+  const pm = hours24 >= 12;
+  const set = (next: { hour?: number; minute?: number; pm?: boolean }) => {
+    const h = ((next.hour ?? hour) % 12) + ((next.pm ?? pm) ? 12 : 0);
+    onChange((h * 60 + (next.minute ?? minute)) * perMinute);
+  };
+  const about = description(field);
+  const common = { disabled: field.disabled, 'aria-invalid': error ? true : undefined } as const;
+  return (
+    <fieldset
+      aria-describedby={about ? `${id}-about` : undefined}
+      data-changed={changed || undefined}
+      style={{ border: 0, padding: 0, margin: 0, minWidth: 0 }}
+    >
+      <legend style={{ padding: 0 }}>
+        <Input.Label labelElement="div" required={Boolean(field.rules.required)}>
+          <FieldLabel field={field} changed={changed} />
+        </Input.Label>
+      </legend>
+      {about ? (
+        <Text id={`${id}-about`} size="xs" style={DIMMED} component="div">
+          {about}
+        </Text>
+      ) : null}
+      <Group gap={6} mt={4} wrap="nowrap">
+        <NativeSelect
+          aria-label="Hour"
+          data={HOURS}
+          value={String(hour)}
+          onChange={(e) => set({ hour: Number(e.currentTarget.value) })}
+          {...common}
+        />
+        <Text aria-hidden>:</Text>
+        <NativeSelect
+          aria-label="Minute"
+          data={MINUTES}
+          value={String(minute).padStart(2, '0')}
+          onChange={(e) => set({ minute: Number(e.currentTarget.value) })}
+          {...common}
+        />
+        <NativeSelect
+          aria-label="am or pm"
+          data={['am', 'pm']}
+          value={pm ? 'pm' : 'am'}
+          onChange={(e) => set({ pm: e.currentTarget.value === 'pm' })}
+          {...common}
+        />
+      </Group>
+      {error ? (
+        <Text size="xs" c="red.8" mt={4}>
+          {error}
+        </Text>
+      ) : null}
+    </fieldset>
+  );
+}
+
+function FieldControl(props: ControlProps) {
+  const { field, value, changed, error, onChange } = props;
+  if (field.display?.type === 'time-of-day') return <TimeOfDay {...props} />;
   const common = {
-    label,
-    description: field.unit ? `In ${field.unit}` : undefined,
+    label: <FieldLabel field={field} changed={changed} />,
+    description: description(field, value),
     error,
+    disabled: field.disabled,
+    required: Boolean(field.rules.required),
     'data-changed': changed || undefined,
     styles: {
-      description: { color: 'var(--mantine-color-gray-7)' },
+      description: DIMMED,
       ...(changed ? { input: { borderColor: 'var(--mantine-color-orange-7)', borderWidth: 2 } } : {}),
     },
   };
-  if (choices && field.kind === 'number') {
+  const text = value === undefined || (typeof value === 'number' && Number.isNaN(value)) ? '' : String(value);
+  if (field.display?.type === 'choice') {
+    const known = field.display.options.some((o) => o.value === text);
+    const options = known
+      ? field.display.options
+      : [{ value: text, label: `Unknown (${text})` }, ...field.display.options];
     return (
       <NativeSelect
         {...common}
-        data={choices}
-        {...register(field.name, {
-          disabled: field.disabled,
-          setValueAs: (v: string) => (v === '' ? '' : Number(v)),
-          ...(field.rules.required ? { required: field.rules.required } : {}),
-        })}
+        data={options}
+        value={text}
+        onChange={(e) => onChange(Number(e.currentTarget.value))}
       />
     );
   }
   if (field.kind === 'password')
-    return <PasswordInput {...common} autoComplete="new-password" {...register(field.name, field.rules)} />;
+    return (
+      <PasswordInput
+        {...common}
+        autoComplete="new-password"
+        value={text}
+        onChange={(e) => onChange(e.currentTarget.value)}
+      />
+    );
   const type =
     field.kind === 'number' ? 'number' : field.kind === 'datetime-local' ? 'datetime-local' : 'text';
   return (
@@ -92,67 +186,71 @@ function FieldControl({
       {...common}
       type={type}
       step={type === 'number' ? 'any' : undefined}
-      {...register(field.name, field.rules)}
+      rightSection={field.unit && type === 'number' ? <Text size="xs">{field.unit}</Text> : undefined}
+      rightSectionWidth={field.unit ? Math.max(36, field.unit.length * 9 + 16) : undefined}
+      value={text}
+      onChange={(e) => onChange(e.currentTarget.value)}
     />
   );
 }
 
+/** The groups shown but never written (factory calibration): why, and what the device holds. */
+function ReadOnlyGroups({ session }: { session: ConfigureSessionActor }) {
+  const product = useSelector(session, (s) => s.context.product);
+  const device = useSelector(session, (s) => s.context.device);
+  if (!device) return null;
+  return readOnlyGroups(product.config, device.decoded, EXCLUDED_GROUPS).map((group) => (
+    <fieldset key={group.title} style={GROUP_STYLE}>
+      <legend>{group.title}</legend>
+      <Stack gap="xs">
+        <Text size="sm" style={DIMMED}>
+          {group.note ?? 'Set at the factory: not changed in the field.'}
+        </Text>
+        <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="xs" component="dl" style={{ margin: 0 }}>
+          {group.facts.map((fact) => (
+            <div key={fact.name}>
+              <Text component="dt" size="sm" fw={500}>
+                {fact.label}
+              </Text>
+              <Text component="dd" size="sm" m={0}>
+                {fact.value}
+              </Text>
+            </div>
+          ))}
+        </SimpleGrid>
+      </Stack>
+    </fieldset>
+  ));
+}
+
 /**
- * The configuration form generated from the product's formData: rules from each descriptor,
- * inactive fields disabled, excluded groups without controls, enumerated values as selects, changed
- * fields highlighted; Write and Revert. Read-only until the device is unlocked.
+ * The configuration form generated from the product's formData, as the session holds it: each
+ * field asked for as the catalogue says (a select of labels, a 12-hour time, a number with its
+ * limits), inactive fields greyed with the reason, factory groups shown read-only, changed fields
+ * marked; Write and Revert. Read-only until the device is unlocked. Every value is the session's:
+ * this view only shows them and sends what the person does.
  */
-export function ConfigForm({
-  session,
-  onSaveTemplate,
-}: {
-  session: ConfigureSession;
-  /** Given, a "Save as template" button hands over the form's settings as they are now. */
-  onSaveTemplate?: ((settings: TemplateSettings) => void) | undefined;
-}) {
-  const { connection, password, write, product } = session;
-  const config = useSelector(connection, (s) => s.context.config);
-  const link = useSelector(connection, (s) => (s.matches('ready') ? s.context.link : null));
-  const unlocked = useSelector(password, (s) => s.matches('unlocked') || s.matches('open'));
-  const writing = useSelector(write, (s) =>
-    (['validating', 'writing', 'readingBack', 'verifying'] as const).some((v) => s.matches(v)),
-  );
-  const done = useSelector(write, (s) => s.matches('done'));
-  const failure = useSelector(write, (s) =>
+export function ConfigForm({ session }: { session: ConfigureSessionActor }) {
+  const groups = useSelector(session, (s) => s.context.groups);
+  const values = useSelector(session, (s) => s.context.values);
+  const errors = useSelector(session, (s) => s.context.errors);
+  const edited = useSelector(session, (s) => s.matches({ form: 'edited' }));
+  const writing = useSelector(session, (s) => s.matches({ form: 'writing' }));
+  const linked = useSelector(session, (s) => s.matches({ link: 'open' }));
+  const passwordRef = useSelector(session, (s) => s.context.password);
+  const writeRef = useSelector(session, (s) => s.context.write);
+  const templates = useSelector(session, (s) => s.context.templates);
+  const unlocked = useSelector(passwordRef, (s) => s.matches('unlocked') || s.matches('open'));
+  const done = useSelector(writeRef, (s) => s.matches('done'));
+  const failure = useSelector(writeRef, (s) =>
     s.matches('failed') || s.matches('invalid') ? s.context.failure : null,
   );
-  const fieldErrors = useSelector(write, (s) => s.context.fieldErrors);
-  const choices = useMemo(() => settingChoices(product.config), [product]);
-  const groups = useMemo(
-    () => (config ? buildForm(product.config, config.decoded, { excludedGroups: EXCLUDED_GROUPS }) : []),
-    [config, product],
-  );
-  const form = useForm<Values>({ mode: 'onChange' });
-  const values = useWatch({ control: form.control });
-  const shownFrame = useRef<Uint8Array | null>(null);
-
-  // Follow the device while the person has not edited anything; after a verified write, start
-  // again from what the device now holds. Edits are never overwritten by a periodic read.
-  useEffect(() => {
-    if (!config || config.frame === shownFrame.current) return;
-    if (shownFrame.current !== null && form.formState.isDirty && !done) return;
-    shownFrame.current = config.frame;
-    form.reset(formDefaults(groups));
-  }, [config, groups, form, done]);
-
-  useEffect(() => {
-    for (const e of fieldErrors) form.setError(e.field, { type: 'device', message: e.message });
-  }, [fieldErrors, form]);
-
-  if (!config) return null;
-  const excluded = product.config.formData.filter((g) => EXCLUDED_GROUPS.includes(g.title));
-  const changedCount = groups
-    .flatMap((g) => g.fields)
-    .filter((f) => !f.disabled && f.kind !== 'datetime-local' && !same(values[f.name], f.deviceValue)).length;
-  const submit = form.handleSubmit((v) => {
-    if (!link) return;
-    write.send({ type: 'config.write', link, groups, values: v, base: config.frame });
-  });
+  if (groups.length === 0) return null;
+  const changedCount = changedFields(groups, values).length;
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    session.send({ type: 'form.write' });
+  };
   return (
     <form onSubmit={submit} aria-labelledby="settings-title" noValidate>
       <Stack gap="md">
@@ -165,7 +263,7 @@ export function ConfigForm({
           </Text>
         </Group>
         <fieldset
-          disabled={!unlocked || !link || writing}
+          disabled={!unlocked || !linked || writing}
           style={{ border: 0, padding: 0, margin: 0, minWidth: 0 }}
         >
           <Stack gap="lg">
@@ -177,60 +275,58 @@ export function ConfigForm({
                     <FieldControl
                       key={field.name}
                       field={field}
-                      choices={choices[field.name]}
-                      register={form.register}
-                      changed={
-                        !field.disabled &&
-                        field.kind !== 'datetime-local' &&
-                        !same(values[field.name], field.deviceValue)
-                      }
-                      error={form.formState.errors[field.name]?.message}
+                      value={values[field.name]}
+                      changed={isChanged(field, values[field.name])}
+                      error={errors[field.name]}
+                      onChange={(value) => session.send({ type: 'form.change', name: field.name, value })}
                     />
                   ))}
                 </SimpleGrid>
               </fieldset>
             ))}
-            {excluded.map((group) => (
-              <fieldset key={group.title} style={GROUP_STYLE}>
-                <legend>{group.title}</legend>
-                <Text size="sm" c="gray.7">
-                  Set at the factory: not changed in the field.
-                </Text>
-              </fieldset>
-            ))}
+            <ReadOnlyGroups session={session} />
           </Stack>
         </fieldset>
         {failure ? (
-          <Alert styles={READABLE_ALERT} color="red" role="alert" title="The configuration was not written">
+          <Alert
+            styles={READABLE_ALERT}
+            color="red"
+            role="alert"
+            title="The configuration was not written"
+            withCloseButton
+            closeButtonLabel="Dismiss"
+            onClose={() => session.send({ type: 'form.dismiss' })}
+          >
             {failure.message}
           </Alert>
         ) : null}
         {done ? (
-          <Alert styles={READABLE_ALERT} color="teal" role="status" title="Written and verified">
+          <Alert
+            styles={READABLE_ALERT}
+            color="teal"
+            role="status"
+            title="Written and verified"
+            withCloseButton
+            closeButtonLabel="Dismiss"
+            onClose={() => session.send({ type: 'form.dismiss' })}
+          >
             The device holds exactly the new configuration.
           </Alert>
         ) : null}
         <Group gap="sm">
-          <Button type="submit" color={PRIMARY} loading={writing} disabled={!unlocked || !link}>
+          <Button type="submit" color={PRIMARY} loading={writing} disabled={!unlocked || !linked}>
             Write
           </Button>
-          <Button
-            variant="default"
-            disabled={writing || !form.formState.isDirty}
-            onClick={() => {
-              form.reset(formDefaults(groups));
-              write.send({ type: 'config.dismiss' });
-            }}
-          >
+          <Button variant="default" disabled={!edited} onClick={() => session.send({ type: 'form.revert' })}>
             Revert
           </Button>
-          {onSaveTemplate ? (
+          {templates ? (
             <Button
               variant="default"
               disabled={writing}
               onClick={() => {
-                const settings = templateFromValues(groups, form.getValues());
-                if (Object.keys(settings).length > 0) onSaveTemplate(settings);
+                const settings = templateFromValues(groups, values);
+                if (Object.keys(settings).length > 0) templates.send({ type: 'templates.draft', settings });
               }}
             >
               Save as template

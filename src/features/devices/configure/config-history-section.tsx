@@ -7,6 +7,8 @@ import {
   HISTORY_MESSAGES,
   type WaitingRecord,
 } from '../../../../machines/ble/config-history-machine.ts';
+import type { ConfigureSessionActor } from '../../../../machines/ble/configure-session-machine.ts';
+import { momentText } from '../../../device-config/time-format.ts';
 import { READABLE_ALERT } from './readable-styles.ts';
 
 type HistoryActor = ActorRefFrom<typeof configHistoryMachine>;
@@ -30,7 +32,7 @@ function Changes({ changes }: { changes: ConfigChange[] }) {
 }
 
 function Entry({ record, by }: { record: WaitingRecord | ConfigHistoryEntry; by: string | null }) {
-  const when = new Date(record.writtenAt).toLocaleString();
+  const when = momentText(new Date(record.writtenAt));
   return (
     <li>
       <Stack gap={4} py="xs">
@@ -56,10 +58,18 @@ function Entry({ record, by }: { record: WaitingRecord | ConfigHistoryEntry; by:
 
 /**
  * The device's configuration history, newest first: what every verified write changed, by whom and
- * over which transport; writes made without a reachable service show as waiting to be sent. The
- * service answers a page at a time; "Show older changes" adds the next.
+ * over which transport, at what time (12-hour); writes made without a reachable service show as
+ * waiting to be sent. The service answers a page at a time; "Show older changes" adds the next.
+ * Writes to the demo device are not the device's and are not listed.
  */
-export function ConfigHistorySection({ history }: { history: HistoryActor }) {
+export function ConfigHistorySection({
+  session,
+  history,
+}: {
+  session: ConfigureSessionActor;
+  history: HistoryActor;
+}) {
+  const onDemo = useSelector(session, (s) => s.context.via === 'demo' && !s.matches({ link: 'closed' }));
   const loading = useSelector(history, (s) => !s.matches('shown'));
   const loadingOlder = useSelector(history, (s) => s.matches('loadingOlder'));
   const hasOlder = useSelector(history, (s) => s.context.nextCursor !== null);
@@ -79,7 +89,7 @@ export function ConfigHistorySection({ history }: { history: HistoryActor }) {
           <Button
             variant="default"
             size="xs"
-            onClick={() => history.send({ type: 'history.refresh' })}
+            onClick={() => session.send({ type: 'history.refresh' })}
             disabled={!canRefresh}
           >
             Refresh
@@ -92,6 +102,11 @@ export function ConfigHistorySection({ history }: { history: HistoryActor }) {
           <Alert styles={READABLE_ALERT} color="red" role="alert" title={HISTORY_MESSAGES.unreachable}>
             {error}
           </Alert>
+        ) : null}
+        {onDemo ? (
+          <Text size="sm" c="gray.7">
+            You are connected to the demo device: what you write to it is not recorded here.
+          </Text>
         ) : null}
         {nothing ? (
           <Text c="gray.7">No configuration change has been recorded for this device yet.</Text>
@@ -114,7 +129,7 @@ export function ConfigHistorySection({ history }: { history: HistoryActor }) {
             <Button
               variant="default"
               size="xs"
-              onClick={() => history.send({ type: 'history.more' })}
+              onClick={() => session.send({ type: 'history.more' })}
               disabled={!canLoadOlder}
               loading={loadingOlder}
             >

@@ -1,18 +1,11 @@
 import { Alert, Card, Divider, Loader, Stack, Text, Title } from '@mantine/core';
-import { useActor, useActorRef } from '@xstate/react';
-import { useEffect, useState } from 'react';
+import { useActor, useActorRef, useSelector } from '@xstate/react';
+import { type ReactNode, useEffect } from 'react';
 import { fromPromise } from 'xstate';
 import { errorMessage } from '../../../../contracts/error-message.ts';
-import { type TemplateChange, templatesMachine } from '../../../../machines/ble/templates-machine.ts';
 import type { ApiClient } from '../../../api/api-client.ts';
-import {
-  createTemplate,
-  deleteTemplate,
-  fetchTemplates,
-  updateTemplate,
-} from '../../../api/commissioning-api.ts';
+import { useRuntime } from '../../../app/runtime-context.tsx';
 import { loadCodec } from '../../../codec/load-browser.ts';
-import type { Codec } from '../../../codec/types.ts';
 import { useModelName } from '../../../components/devices/model-names.ts';
 import {
   type DeviceProduct,
@@ -23,136 +16,56 @@ import {
 import { StorageConfigStore } from '../../../device-sim/config-store.ts';
 import { CommandsSection } from './commands-section.tsx';
 import { ConfigForm } from './config-form.tsx';
-import { type ConfigureSession, startConfigureSession, type VerifiedWrite } from './configure-session.ts';
+import { ConfigHistorySection } from './config-history-section.tsx';
+import { configureSessionFor } from './configure-actors.ts';
 import { ConnectionSection } from './connection-section.tsx';
 import { LiveValues } from './live-values.tsx';
 import { PasswordSection } from './password-section.tsx';
 import { READABLE_ALERT } from './readable-styles.ts';
-import { type TemplatesActor, TemplatesSection } from './templates-section.tsx';
+import { TemplatesSection } from './templates-section.tsx';
 
 /**
  * What the panel needs: the device's serial number (which also names its model by prefix), or its
  * model id when the serial is not known yet (the device's advertised name then gives it).
- * `onVerifiedWrite` receives every verified write, for the configuration history.
  */
 export interface ConfigurePanelProps {
   serialNumber?: string | undefined;
   productId?: string | undefined;
-  onVerifiedWrite?: ((write: VerifiedWrite) => void) | undefined;
-  /** Signed in: the configuration service, for the company's settings templates. */
-  templatesApi?: ApiClient | undefined;
+  /**
+   * Signed in: the device's configuration history under the panel, which verified writes add to,
+   * and the company's settings templates of the model.
+   */
+  withHistory?: boolean | undefined;
+  /** Told whether a device is connected, whenever that changes (a page may warn before it is left). */
+  onLinkChange?: ((connected: boolean) => void) | undefined;
 }
 
 /** Delay of each demo-device step, so that a person sees connecting and writing happen. */
 const DEMO_LATENCY_MS = 120;
 
-const loadPanel = fromPromise<{ codec: Codec; product: DeviceProduct }, ProductQuery>(async ({ input }) => {
+interface PanelLoad extends ProductQuery {
+  configApi: ApiClient | undefined;
+}
+
+/** Loads the codec and the model's configuration, and builds the session's machine and input once. */
+const loadPanel = fromPromise(async ({ input }: { input: PanelLoad }) => {
   const [codec, product] = await Promise.all([loadCodec(), loadBundledProduct(input, readBundledFile)]);
-  return { codec, product };
+  const session = configureSessionFor({
+    codec,
+    product,
+    serialNumber: input.serialNumber,
+    configApi: input.configApi,
+    demoStore: new StorageConfigStore(window.localStorage, 'demo-device:'),
+    demoLatencyMs: DEMO_LATENCY_MS,
+  });
+  return { product, session };
 });
 
-/** The company's templates of one product, read and changed through the configuration service. */
-function useTemplates(api: ApiClient, modelId: string): TemplatesActor {
-  return useActorRef(
-    templatesMachine.provide({
-      actors: {
-        loadTemplates: fromPromise(({ input }) => fetchTemplates(api, input.modelId)),
-        changeTemplates: fromPromise<unknown, { modelId: string; change: TemplateChange }>(({ input }) => {
-          const { change } = input;
-          if (change.kind === 'create')
-            return createTemplate(api, {
-              name: change.name,
-              modelId: input.modelId,
-              settings: change.settings,
-            });
-          if (change.kind === 'rename') return updateTemplate(api, change.id, { name: change.name });
-          return deleteTemplate(api, change.id);
-        }),
-      },
-    }),
-    { input: { modelId } },
-  );
-}
+/** A loaded panel: the model, and the session's machine and input built for it. */
+export type LoadedPanel = { product: DeviceProduct; session: ReturnType<typeof configureSessionFor> };
 
-function Templates({
-  session,
-  api,
-  children,
-}: {
-  session: ConfigureSession;
-  api: ApiClient;
-  children: (onSave: (settings: Record<string, number | string>) => void) => React.ReactNode;
-}) {
-  const templates = useTemplates(api, session.product.modelId);
-  const modelName = useModelName();
-  return (
-    <>
-      {children((settings) => templates.send({ type: 'templates.draft', settings }))}
-      <Divider />
-      <TemplatesSection session={session} templates={templates} api={api} modelName={modelName} />
-    </>
-  );
-}
-
-function Session({
-  codec,
-  product,
-  serialNumber,
-  onVerifiedWrite,
-  templatesApi,
-}: {
-  codec: Codec;
-  product: DeviceProduct;
-  serialNumber: string | undefined;
-  onVerifiedWrite: ConfigurePanelProps['onVerifiedWrite'];
-  templatesApi: ApiClient | undefined;
-}) {
-  const [session, setSession] = useState<ConfigureSession | null>(null);
-  // The session's machines belong to this panel: started when it appears, stopped when it goes.
-  useEffect(() => {
-    const started = startConfigureSession({
-      codec,
-      product,
-      serialNumber,
-      demoStore: new StorageConfigStore(window.localStorage, 'demo-device:'),
-      demoLatencyMs: DEMO_LATENCY_MS,
-      onVerifiedWrite: (write) => onVerifiedWrite?.(write),
-    });
-    setSession(started);
-    return () => started.stop();
-  }, [codec, product, serialNumber, onVerifiedWrite]);
-  if (!session) return null;
-  return (
-    <Stack gap="lg">
-      <ConnectionSection session={session} />
-      <PasswordSection session={session} />
-      <LiveValues session={session} />
-      {templatesApi ? (
-        <Templates session={session} api={templatesApi}>
-          {(onSave) => <ConfigForm session={session} onSaveTemplate={onSave} />}
-        </Templates>
-      ) : (
-        <ConfigForm session={session} />
-      )}
-      <Divider />
-      <CommandsSection session={session} />
-    </Stack>
-  );
-}
-
-/**
- * Configure over Bluetooth: connect (the browser's chooser, or the demo device), unlock with the
- * device password, watch live values, change the settings and write them, verified byte for byte.
- * Works from the bundled catalogue alone, signed in or not.
- * @example <ConfigurePanel serialNumber="HX5K-24-000123" />
- */
-export function ConfigurePanel({
-  serialNumber,
-  productId,
-  onVerifiedWrite,
-  templatesApi,
-}: ConfigurePanelProps) {
-  const [state] = useActor(loadPanel, { input: { serialNumber, productId } });
+/** The panel's card: its title, the model and serial, and what is inside. */
+function PanelCard({ subtitle, children }: { subtitle: string | null; children: ReactNode }) {
   return (
     <Card withBorder padding="lg" radius="md" component="section" aria-labelledby="configure-title">
       <Stack gap="md">
@@ -160,36 +73,108 @@ export function ConfigurePanel({
           <Title order={2} size="h3" id="configure-title">
             Configure over Bluetooth
           </Title>
-          {state.output ? (
+          {subtitle ? (
             <Text c="gray.7" size="sm">
-              {state.output.product.entry.name}
-              {serialNumber ? ` · ${serialNumber}` : ''}
+              {subtitle}
             </Text>
           ) : null}
         </div>
-        {state.status === 'active' ? (
-          <Loader size="sm" role="status" aria-label="Loading the device catalogue" />
-        ) : null}
-        {state.status === 'error' ? (
-          <Alert
-            styles={READABLE_ALERT}
-            color="red"
-            role="alert"
-            title="This device cannot be configured here"
-          >
-            {errorMessage(state.error)}
-          </Alert>
-        ) : null}
-        {state.output ? (
-          <Session
-            codec={state.output.codec}
-            product={state.output.product}
-            serialNumber={serialNumber}
-            onVerifiedWrite={onVerifiedWrite}
-            templatesApi={templatesApi}
-          />
-        ) : null}
+        {children}
       </Stack>
     </Card>
+  );
+}
+
+function Templates(props: Omit<Parameters<typeof TemplatesSection>[0], 'modelName'>) {
+  const modelName = useModelName();
+  return <TemplatesSection {...props} modelName={modelName} />;
+}
+
+/**
+ * The session's actor and its views: started when the product has loaded, stopped when the panel
+ * goes (the page is left). Re-renders, new props included, never restart it: it lives as long as
+ * this view.
+ */
+export function ConfigureSessionView({
+  loaded,
+  subtitle,
+  api,
+  onLinkChange,
+}: {
+  loaded: LoadedPanel;
+  subtitle: string;
+  /** Signed in: the configuration service, for writing a template to devices online. */
+  api?: ApiClient | undefined;
+  onLinkChange?: ConfigurePanelProps['onLinkChange'];
+}) {
+  const session = useActorRef(loaded.session.logic, { input: loaded.session.input });
+  const connected = useSelector(session, (s) => s.matches({ link: 'open' }));
+  const history = useSelector(session, (s) => s.context.history);
+  const templates = useSelector(session, (s) => s.context.templates);
+  // Only tells: a callback that is new on every render of the page changes nothing else.
+  useEffect(() => {
+    onLinkChange?.(connected);
+  }, [connected, onLinkChange]);
+  return (
+    <Stack gap="lg">
+      <PanelCard subtitle={subtitle}>
+        <Stack gap="lg">
+          <ConnectionSection session={session} />
+          <PasswordSection session={session} />
+          <LiveValues session={session} />
+          <ConfigForm session={session} />
+          {templates && api ? (
+            <>
+              <Divider />
+              <Templates session={session} templates={templates} api={api} />
+            </>
+          ) : null}
+          <Divider />
+          <CommandsSection session={session} />
+        </Stack>
+      </PanelCard>
+      {history ? <ConfigHistorySection session={session} history={history} /> : null}
+    </Stack>
+  );
+}
+
+/**
+ * Configure over Bluetooth: connect (the browser's chooser, or the demo device), unlock with the
+ * device password, watch live values, change the settings and write them, verified byte for byte.
+ * Works from the bundled catalogue alone, signed in or not; signed in, the device's configuration
+ * history follows the panel. Give it a `key` of the device: another device is another session.
+ * @example <ConfigurePanel key={serial} serialNumber="HX5K-24-000123" withHistory />
+ */
+export function ConfigurePanel({
+  serialNumber,
+  productId,
+  withHistory = false,
+  onLinkChange,
+}: ConfigurePanelProps) {
+  const { configApi } = useRuntime();
+  const [state] = useActor(loadPanel, {
+    input: { serialNumber, productId, configApi: withHistory ? configApi : undefined },
+  });
+  if (state.output) {
+    const subtitle = `${state.output.product.entry.name}${serialNumber ? ` · ${serialNumber}` : ''}`;
+    return (
+      <ConfigureSessionView
+        loaded={state.output}
+        subtitle={subtitle}
+        api={withHistory ? configApi : undefined}
+        onLinkChange={onLinkChange}
+      />
+    );
+  }
+  return (
+    <PanelCard subtitle={null}>
+      {state.status === 'error' ? (
+        <Alert styles={READABLE_ALERT} color="red" role="alert" title="This device cannot be configured here">
+          {errorMessage(state.error)}
+        </Alert>
+      ) : (
+        <Loader size="sm" role="status" aria-label="Loading the device catalogue" />
+      )}
+    </PanelCard>
   );
 }

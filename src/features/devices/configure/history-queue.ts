@@ -1,6 +1,6 @@
 import { type DBSchema, type IDBPDatabase, openDB } from 'idb';
 import type { ConfigHistoryRecord } from '../../../../contracts/config-history.ts';
-import type { VerifiedWrite } from './configure-session.ts';
+import type { HistoryWrite as VerifiedWrite } from '../../../../machines/ble/config-history-machine.ts';
 
 /** A history record waiting to reach the configuration service. */
 export interface QueuedRecord {

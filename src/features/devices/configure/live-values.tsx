@@ -1,13 +1,15 @@
 import { Table, Title } from '@mantine/core';
 import { useSelector } from '@xstate/react';
+import type { ConfigureSessionActor } from '../../../../machines/ble/configure-session-machine.ts';
 import { layoutRows } from '../../../device-config/layout-values.ts';
-import type { ConfigureSession } from './configure-session.ts';
 
 /** The device's live values laid out as its configuration's `layout` says (round, prepend, append). */
-export function LiveValues({ session }: { session: ConfigureSession }) {
-  const values = useSelector(session.connection, (s) => s.context.config?.decoded.values);
+export function LiveValues({ session }: { session: ConfigureSessionActor }) {
+  const connection = useSelector(session, (s) => s.context.connection);
+  const config = useSelector(session, (s) => s.context.product.config);
+  const values = useSelector(connection, (s) => s.context.config?.decoded.values);
   if (!values) return null;
-  const rows = layoutRows(session.product.config, values);
+  const rows = layoutRows(config, values);
   return (
     <section aria-labelledby="live-values-title">
       <Title order={3} size="h4" id="live-values-title" mb="xs">

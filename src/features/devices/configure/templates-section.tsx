@@ -17,13 +17,13 @@ import { useMemo, useState } from 'react';
 import { type ActorRefFrom, fromPromise } from 'xstate';
 import type { ConfigTemplate, RemoteApplyResult } from '../../../../contracts/config-templates.ts';
 import { onlineDevicesSchema } from '../../../../contracts/service-comms.ts';
+import type { ConfigureSessionActor } from '../../../../machines/ble/configure-session-machine.ts';
 import type { templatesMachine } from '../../../../machines/ble/templates-machine.ts';
 import type { ApiClient } from '../../../api/api-client.ts';
 import { applyTemplateRemotely } from '../../../api/commissioning-api.ts';
-import { checkTemplate, templateDiff, templateWriteValues } from '../../../device-config/config-template.ts';
+import { checkTemplate, templateDiff } from '../../../device-config/config-template.ts';
 import { EXCLUDED_GROUPS } from '../../../device-config/excluded-groups.ts';
 import { buildForm } from '../../../device-config/form-fields.ts';
-import type { ConfigureSession } from './configure-session.ts';
 import { PRIMARY, READABLE_ALERT } from './readable-styles.ts';
 import { readTemplateFile, templateFile, templateFileName } from './template-file.ts';
 
@@ -95,18 +95,14 @@ function SaveDialog({ templates }: { templates: TemplatesActor }) {
 }
 
 /** What a template would change on the connected device, and the verified write of it. */
-function ApplyPreview({ session, template }: { session: ConfigureSession; template: ConfigTemplate }) {
-  const { connection, password, write, product } = session;
-  const config = useSelector(connection, (s) => s.context.config);
-  const link = useSelector(connection, (s) => (s.matches('ready') ? s.context.link : null));
+function ApplyPreview({ session, template }: { session: ConfigureSessionActor; template: ConfigTemplate }) {
+  const product = useSelector(session, (s) => s.context.product);
+  const config = useSelector(session, (s) => s.context.device);
+  const groups = useSelector(session, (s) => s.context.groups);
+  const link = useSelector(session, (s) => s.matches({ link: 'open' }));
+  const password = useSelector(session, (s) => s.context.password);
   const unlocked = useSelector(password, (s) => s.matches('unlocked') || s.matches('open'));
-  const writing = useSelector(write, (s) =>
-    (['validating', 'writing', 'readingBack', 'verifying'] as const).some((v) => s.matches(v)),
-  );
-  const groups = useMemo(
-    () => (config ? buildForm(product.config, config.decoded, { excludedGroups: EXCLUDED_GROUPS }) : []),
-    [config, product],
-  );
+  const writing = useSelector(session, (s) => s.matches({ form: 'writing' }));
   if (!config)
     return (
       <Text size="sm" c="gray.7">
@@ -156,15 +152,9 @@ function ApplyPreview({ session, template }: { session: ConfigureSession; templa
           color={PRIMARY}
           loading={writing}
           disabled={!link || !unlocked || problems.length > 0 || diff.length === 0}
-          onClick={() => {
-            if (!link) return;
-            session.writeTemplate(template.name, {
-              link,
-              groups,
-              values: templateWriteValues(groups, template.settings),
-              base: config.frame,
-            });
-          }}
+          onClick={() =>
+            session.send({ type: 'template.write', name: template.name, settings: template.settings })
+          }
         >
           Write template
         </Button>
@@ -317,18 +307,18 @@ export function TemplatesSection({
   api,
   modelName,
 }: {
-  session: ConfigureSession;
+  session: ConfigureSessionActor;
   templates: TemplatesActor;
   api: ApiClient;
   modelName: (modelId: string) => string;
 }) {
-  const { connection, product } = session;
+  const product = useSelector(session, (s) => s.context.product);
   const list = useSelector(templates, (s) => s.context.templates);
   const selected = useSelector(templates, (s) => s.context.selected);
   const error = useSelector(templates, (s) => (s.context.draft ? null : s.context.error));
   const notice = useSelector(templates, (s) => s.context.notice);
   const busy = useSelector(templates, (s) => !s.matches('shown'));
-  const config = useSelector(connection, (s) => s.context.config);
+  const config = useSelector(session, (s) => s.context.device);
   const [renaming, setRenaming] = useState<ConfigTemplate | null>(null);
   const [newName, setNewName] = useState('');
   const [remote, setRemote] = useState<ConfigTemplate | null>(null);

@@ -1,14 +1,14 @@
 import { assign, fromPromise, setup } from 'xstate';
-import { errorMessage } from '../../../contracts/error-message.ts';
-import type { SkippedFile } from '../../sunspec/catalogue.ts';
-import type { DecodedDevice, ModelCatalogue } from '../../sunspec/decode-device.ts';
-import { decodeDevice } from '../../sunspec/decode-device.ts';
-import type { DemoSunSpecDevice } from '../../sunspec/demo-device.ts';
-import { parseEdit } from '../../sunspec/edit-point.ts';
-import type { ModelDef } from '../../sunspec/model-schema.ts';
-import type { PointValue } from '../../sunspec/point-codec.ts';
-import type { RegisterDump } from '../../sunspec/register-dump.ts';
-import { buildWrites } from './sunspec-writes.ts';
+import { errorMessage } from '../../contracts/error-message.ts';
+import type { SkippedFile } from '../../src/sunspec/catalogue.ts';
+import type { DecodedDevice, ModelCatalogue } from '../../src/sunspec/decode-device.ts';
+import { decodeDevice } from '../../src/sunspec/decode-device.ts';
+import type { DemoSunSpecDevice } from '../../src/sunspec/demo-device.ts';
+import { parseEdit } from '../../src/sunspec/edit-point.ts';
+import type { ModelDef } from '../../src/sunspec/model-schema.ts';
+import type { PointValue } from '../../src/sunspec/point-codec.ts';
+import type { RegisterDump } from '../../src/sunspec/register-dump.ts';
+import { buildWrites } from '../../src/sunspec/sunspec-writes.ts';
 
 /** One pending edit: what was typed, and the value it stands for or why it is refused. */
 export interface PendingEdit {

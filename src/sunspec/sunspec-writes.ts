@@ -1,7 +1,7 @@
-import type { DecodedDevice, DecodedModel } from '../../sunspec/decode-device.ts';
-import { changedRanges } from '../../sunspec/encode-model.ts';
-import type { PointValue } from '../../sunspec/point-codec.ts';
-import { type WriteRequest, writeRequests } from '../../sunspec/write-requests.ts';
+import type { DecodedDevice, DecodedModel } from './decode-device.ts';
+import { changedRanges } from './encode-model.ts';
+import type { PointValue } from './point-codec.ts';
+import { type WriteRequest, writeRequests } from './write-requests.ts';
 
 /** The requests that write one model's valid pending edits. */
 export interface ModelWrites {

@@ -1,0 +1,35 @@
+import type { DeviceProduct } from '../../src/device-config/load-product.ts';
+
+/** A raw item that holds one character of a text field (a `cts` step over character codes). */
+export interface TextCharacter {
+  /** The derived text field, e.g. `deviceName`. */
+  text: string;
+  /** Which character it holds, from 0. */
+  index: number;
+}
+
+/**
+ * The raw items that hold text one character code each (`name_00`…`name_11` of `deviceName`),
+ * by raw item name: the derived items whose only step is `cts` over them. The Remote Debugger
+ * shows such a field as its text rather than as twelve numbers.
+ */
+export function textCharacters(product: DeviceProduct): Map<string, TextCharacter> {
+  const characters = new Map<string, TextCharacter>();
+  for (const item of product.config.otherData) {
+    const [step, ...rest] = item.processData;
+    if (step?.type !== 'cts' || rest.length > 0) continue;
+    step.refs.forEach((ref, index) => {
+      characters.set(ref, { text: item.name, index });
+    });
+  }
+  return characters;
+}
+
+/**
+ * What one character code reads as: the character in quotes, or that it is empty padding.
+ * @example characterText(72) // '“H” (72)'
+ */
+export function characterText(code: number): string {
+  if (code <= 0) return `empty (${code})`;
+  return `“${String.fromCharCode(code)}” (${code})`;
+}

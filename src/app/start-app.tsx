@@ -1,0 +1,87 @@
+import { StrictMode, startTransition } from 'react';
+import { createRoot, hydrateRoot } from 'react-dom/client';
+import { createActor } from 'xstate';
+import type { AppConfig } from '../../contracts/app-config.ts';
+import { appStatusMachine } from '../../machines/app-status/app-status-machine.ts';
+import { AppStatusBar } from '../components/app-status/app-status-bar.tsx';
+import { releaseEarlyInput, resubmit } from '../prerender/early-input.ts';
+import type { AppRuntime } from './app-runtime.ts';
+import { browserConnectivity, workboxServiceWorker } from './app-status-actors.ts';
+import { appTree } from './app-tree.tsx';
+import { createApp } from './create-app.ts';
+import type { AppRouter } from './router.tsx';
+import { showStartupError } from './startup-error.ts';
+
+/** The offline notice and update offer; the service worker only in a build (Vite's dev server has none). */
+function startAppStatus() {
+  const machine = appStatusMachine.provide({
+    actors: {
+      connectivity: browserConnectivity,
+      ...(import.meta.env.PROD ? { serviceWorker: workboxServiceWorker } : {}),
+    },
+  });
+  return createActor(machine, { input: { online: navigator.onLine } }).start();
+}
+
+/**
+ * Puts the app into `container`. A page the build prerendered for the route being opened (its
+ * `data-prerendered-route`) is hydrated: React takes over the markup a person may already be
+ * typing into, and once it has, a form they submitted before the app ran is submitted again, now
+ * to the app's own handler. Any other page (the shell of a guarded route, or a prerendered screen
+ * the route has left, such as /login for someone still signed in) is rendered afresh over what
+ * the page showed, and a submission held meanwhile is dropped with the form it belonged to.
+ */
+function mountApp(
+  container: HTMLElement,
+  runtime: AppRuntime,
+  router: AppRouter,
+  chunkLoads: { failed: () => boolean },
+) {
+  const routeId = router.state.matches.at(-1)?.routeId;
+  const prerendered = routeId !== undefined && container.dataset.prerenderedRoute === routeId;
+  // A screen whose code could not be downloaded renders the app's error page, not that markup.
+  // In a transition, React renders in slices and lets the browser answer input between them,
+  // instead of one long task; a press meanwhile makes React finish the part it lands on first.
+  if (prerendered && !chunkLoads.failed()) {
+    startTransition(() => {
+      hydrateRoot(
+        container,
+        appTree(runtime, router, () => resubmit(releaseEarlyInput())),
+      );
+    });
+    return;
+  }
+  const root = createRoot(container);
+  startTransition(() => root.render(appTree(runtime, router, releaseEarlyInput)));
+}
+
+/**
+ * Starts the app in `container` once its configuration is known: the machines, the router, the
+ * status bar in `statusContainer`, and the first screen (hydrated when it was prerendered).
+ */
+export async function startApp(
+  container: HTMLElement,
+  statusContainer: HTMLElement,
+  configuration: Promise<AppConfig>,
+  chunkLoads: { failed: () => boolean },
+) {
+  try {
+    const config = await configuration;
+    const { runtime, router } = createApp(config, { storage: window.localStorage });
+    // In a root of its own: the bar is fixed at the foot, and is no part of any prerendered page.
+    createRoot(statusContainer).render(
+      <StrictMode>
+        <AppStatusBar status={startAppStatus()} />
+      </StrictMode>,
+    );
+    // The first screen is resolved (guards, redirects, its code) before React renders, while the
+    // page still shows what the build rendered ("Loading…" in the shell for a guarded route):
+    // React then renders it once, and the router's own pending view, with its minimum time on
+    // screen, is kept for later navigations. Should the load fail, the app renders anyway and the
+    // router shows the failure on the screen, loading again.
+    await router.load().catch(() => undefined);
+    mountApp(container, runtime, router, chunkLoads);
+  } catch (error) {
+    showStartupError(container, error);
+  }
+}

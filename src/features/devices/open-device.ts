@@ -1,0 +1,41 @@
+import { notFound } from '@tanstack/react-router';
+import { waitFor } from 'xstate';
+import { type DeviceEntry, serialNumberPattern } from '../../../contracts/catalogue.ts';
+import {
+  catalogueModels,
+  e1CatalogueModels,
+  isLoading,
+} from '../../../machines/catalogue/catalogue-selectors.ts';
+import type { AppRuntime } from '../../app/app-runtime.ts';
+
+/** The models of the catalogue the app keeps (both lists), once it has loaded, by model id. */
+export async function loadedModels(runtime: AppRuntime): Promise<Record<string, DeviceEntry>> {
+  const snapshot = await waitFor(runtime.catalogue, (s) => !isLoading(s));
+  return { ...(catalogueModels(snapshot) ?? {}), ...(e1CatalogueModels(snapshot) ?? {}) };
+}
+
+/** The model a serial number belongs to, by its prefix (`HX5K-24-000123` → the `HX5K` model). */
+export function modelOfSerial(
+  models: Record<string, DeviceEntry>,
+  serial: string,
+): { id: string; entry: DeviceEntry } | null {
+  const prefix = serial.split('-')[0];
+  const found = Object.entries(models).find(([, entry]) => entry.serialPrefix === prefix);
+  return found ? { id: found[0], entry: found[1] } : null;
+}
+
+/**
+ * `loader` of `/device-details-old/{deviceid}`: the id must be a serial number of a model the
+ * catalogue knows, or one of its model ids; anything else is the app's not-found page.
+ * @throws the router's notFound for an id the catalogue does not know
+ */
+export async function loadOpenDevice(runtime: AppRuntime, deviceid: string) {
+  const models = await loadedModels(runtime);
+  if (serialNumberPattern.test(deviceid)) {
+    const model = modelOfSerial(models, deviceid);
+    if (model) return { kind: 'serial' as const, modelId: model.id, modelName: model.entry.name };
+  } else if (models[deviceid]) {
+    return { kind: 'model' as const, modelId: deviceid, modelName: models[deviceid].name };
+  }
+  throw notFound();
+}

@@ -1,0 +1,201 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadCodec } from '../../src/codec/load-node.ts';
+import type { Codec } from '../../src/codec/types.ts';
+import { configChanges, SECRET_CHANGED, valueText } from '../../src/device-config/config-changes.ts';
+import { buildConfigFrame, decodeConfiguration } from '../../src/device-config/decode-values.ts';
+import { EXCLUDED_GROUPS, FACTORY_GROUP } from '../../src/device-config/excluded-groups.ts';
+import {
+  AUTO_INPUT_NOTE,
+  buildForm,
+  type FormField,
+  readOnlyGroups,
+} from '../../src/device-config/form-fields.ts';
+import { changedFields, formProblems, sameValue } from '../../src/device-config/form-state.ts';
+import { loadDeviceConfig } from '../../src/device-config/load-config.ts';
+import { dateTimeText, momentText } from '../../src/device-config/time-format.ts';
+import { bundledProducts, sampleConfig } from './bundled-products.ts';
+
+let codec: Codec;
+beforeAll(async () => {
+  codec = await loadCodec();
+});
+
+function formOf(modelId: string) {
+  const product = bundledProducts().find((p) => p.modelId === modelId);
+  if (!product) throw new Error(`${modelId} missing`);
+  const frame = buildConfigFrame(codec, product.config, 0x81, 255);
+  const decoded = decodeConfiguration(codec, product.config, frame);
+  const groups = buildForm(product.config, decoded, {
+    excludedGroups: EXCLUDED_GROUPS,
+    now: () => new Date(2026, 10, 25, 2, 14),
+  });
+  const fields = groups.flatMap((g) => g.fields);
+  const field = (name: string): FormField => {
+    const found = fields.find((f) => f.name === name);
+    if (!found) throw new Error(`no field ${name}`);
+    return found;
+  };
+  return { product, decoded, groups, fields, field };
+}
+
+describe('the catalogue says how a setting reads, and the form asks for it that way', () => {
+  it('makes an enumeration a select of its labels, with no firmware numbers in the label', () => {
+    const { field } = formOf('HX-5000');
+    expect(field('workMode')).toMatchObject({
+      label: 'Work mode',
+      display: {
+        type: 'choice',
+        options: [
+          { value: '0', label: 'Self-use' },
+          { value: '1', label: 'Feed-in first' },
+          { value: '2', label: 'Backup' },
+          { value: '3', label: 'Off-grid' },
+        ],
+      },
+    });
+    expect(field('workMode').limits).toBeUndefined();
+  });
+
+  it('makes times of day time pickers, kept in seconds or minutes after midnight as the device keeps them', () => {
+    const { field } = formOf('HX-5000');
+    expect(field('chargeStart')).toMatchObject({
+      label: 'Grid charge starts at',
+      display: { type: 'time-of-day', unit: 'seconds' },
+      deviceValue: 7200,
+    });
+    expect(field('dischargeStart')).toMatchObject({ display: { type: 'time-of-day', unit: 'minutes' } });
+    expect(valueText(field('chargeStart'), 7200)).toBe('2:00 am');
+    expect(valueText(field('dischargeStart'), 1020)).toBe('5:00 pm');
+  });
+
+  it('shows every number field its limits in words before anything is written', () => {
+    const { field } = formOf('HX-5000');
+    expect(field('maxChargeCurrent').limits).toBe('0 to 100 A');
+    expect(field('gridVoltageLow').limits).toBe('150 to 230 V');
+    expect(field('equalizeDuration')).toMatchObject({
+      limits: '0 to 600 min',
+      display: { type: 'duration' },
+    });
+    expect(field('deviceName')).toMatchObject({
+      limits: '3 to 12 characters',
+      note: 'Letters, digits, spaces, _ and - only.',
+    });
+  });
+
+  it('says why a greyed setting cannot be changed, and that the clock field sets the device clock', () => {
+    const { field } = formOf('HX-5000');
+    expect(field('lcdBacklight')).toMatchObject({ disabled: true });
+    expect(field('lcdBacklight').note).toMatch(/does not take it over Bluetooth/);
+    expect(field('deviceClock')).toMatchObject({ note: AUTO_INPUT_NOTE, defaultValue: '2026-11-25T02:14' });
+  });
+
+  it('gives no field twice: the words of a setting are the setting itself', () => {
+    for (const modelId of ['HX-5000', 'BX-10', 'E1-40']) {
+      const product = bundledProducts().find((p) => p.modelId === modelId);
+      if (!product) throw new Error(`${modelId} missing`);
+      const { fields } = formOf(modelId);
+      const shownTwice = fields.filter((f) =>
+        product.config.formData.some((g) => g.dataObjs.some((o) => o.display === f.name)),
+      );
+      expect(shownTwice, modelId).toEqual([]);
+      expect(
+        fields.map((f) => f.label).filter((l) => /\(\d|after midnight/.test(l)),
+        modelId,
+      ).toEqual([]);
+    }
+  });
+
+  it('shows the factory calibration with what the device holds and why it is not changed', () => {
+    const { product, decoded } = formOf('HX-5000');
+    const [factory] = readOnlyGroups(product.config, decoded, EXCLUDED_GROUPS);
+    expect(factory).toMatchObject({
+      title: FACTORY_GROUP,
+      facts: [
+        { name: 'calGridVoltage', label: 'Grid voltage correction', value: '1.25' },
+        { name: 'calPvVoltage', label: 'PV voltage correction', value: '-0.8' },
+      ],
+    });
+    expect(factory?.note).toMatch(/never changed in the field/);
+  });
+});
+
+describe('what a change reads as, in the panel and the history', () => {
+  it('counts the clock as a change while it differs from the phone, and not once it matches', () => {
+    const { groups, field } = formOf('HX-5000');
+    const values = Object.fromEntries(groups.flatMap((g) => g.fields.map((f) => [f.name, f.defaultValue])));
+    expect(changedFields(groups, values).map((f) => f.name)).toEqual(['deviceClock']);
+    expect(changedFields(groups, { ...values, deviceClock: field('deviceClock').deviceValue })).toEqual([]);
+  });
+
+  it('compares numbers as numbers', () => {
+    const { field } = formOf('HX-5000');
+    expect(sameValue(field('batteryFloatVoltage'), '54.00', 54)).toBe(true);
+    expect(sameValue(field('batteryFloatVoltage'), '', 54)).toBe(false);
+  });
+
+  it('names what a value breaks', () => {
+    const { groups } = formOf('HX-5000');
+    expect(formProblems(groups, { maxChargeCurrent: 120, workMode: 2 })).toEqual({
+      maxChargeCurrent: 'Max charge current must be at most 100 A',
+    });
+  });
+
+  it('records labels, 12-hour times, date-times and units, and never a password', () => {
+    const { groups } = formOf('HX-5000');
+    const changes = configChanges(
+      groups,
+      {
+        workMode: 0,
+        chargeStart: 7200,
+        deviceClock: '2025-01-01T00:00',
+        batteryFloatVoltage: 54,
+        password: '0000',
+      },
+      {
+        workMode: 2,
+        chargeStart: 12600,
+        deviceClock: '2026-11-25T14:05',
+        batteryFloatVoltage: 55.5,
+        password: 'n3w!',
+      },
+    );
+    expect(changes.map((c) => `${c.label}: ${c.oldValue} → ${c.newValue}`)).toEqual([
+      'Device date and time: Jan 1, 2025, 12:00 am → Nov 25, 2026, 2:05 pm',
+      `Configuration password: ${SECRET_CHANGED} → ${SECRET_CHANGED}`,
+      'Float voltage: 54 V → 55.5 V',
+      'Work mode: Self-use → Backup',
+      'Grid charge starts at: 2:00 am → 3:30 am',
+    ]);
+  });
+
+  it('writes moments in 12-hour form with am and pm (specification §9)', () => {
+    expect(momentText(new Date(2026, 10, 25, 0, 5))).toBe('Nov 25, 2026, 12:05 am');
+    expect(momentText(new Date(2026, 0, 1, 12, 0))).toBe('Jan 1, 2026, 12:00 pm');
+    expect(dateTimeText('2025-02-30T10:00')).toBe('n/a');
+  });
+});
+
+describe('loading a display that cannot show its field', () => {
+  // biome-ignore lint/suspicious/noExplicitAny: tests break arbitrary parts of a JSON file.
+  const messagesFor = (display: string, change: (json: Record<string, any>) => void = () => {}) => {
+    // biome-ignore lint/suspicious/noExplicitAny: as above.
+    const json = sampleConfig() as Record<string, any>;
+    json.formData[0].dataObjs.push({ dataId: 'mode', active: true, display });
+    change(json);
+    const result = loadDeviceConfig('x-to-form.json', json);
+    return result.ok ? [] : result.issues.map((i) => i.message);
+  };
+
+  it('accepts a vfa item that lists the field', () => {
+    expect(messagesFor('modeText')).toEqual([]);
+  });
+
+  it('names an item that does not exist or shows another value', () => {
+    expect(messagesFor('ghost')[0]).toMatch(/display: "ghost" names no otherData item$/);
+    expect(
+      messagesFor('modeText', (json) => {
+        json.otherData[0].processData[0].ref = 'battVoltage';
+      })[0],
+    ).toMatch(/display: "modeText" does not show "mode"$/);
+  });
+});

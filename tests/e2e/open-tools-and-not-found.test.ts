@@ -1,0 +1,57 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { expectAccessible } from './axe.ts';
+import { appUrl, launchChromium, pathOf } from './browser.ts';
+import { heading, screenshots, WIDE } from './screens-helpers.ts';
+
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+
+beforeAll(async () => {
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+beforeEach(async () => {
+  context = await browser.newContext({ viewport: WIDE, reducedMotion: 'reduce' });
+  page = await context.newPage();
+});
+afterEach(async () => {
+  await context?.close();
+});
+
+describe('no dead ends', () => {
+  it("shows the app's own not-found page for a mistyped serial, with a way back", async () => {
+    await page.goto(appUrl('/device-details-old/NOPE-123'));
+    await heading(page, 'No device NOPE-123').waitFor();
+    expect(await page.getByText('Something went wrong!').count()).toBe(0);
+    await expectAccessible(page);
+    await screenshots(page, 'open-device-not-found', () => heading(page, 'No device NOPE-123').waitFor());
+    await page.getByRole('link', { name: 'Pick a device by serial and model' }).click();
+    await heading(page, 'Configure a device').waitFor();
+    expect(pathOf(page)).toBe('/device-details-old');
+  });
+
+  it('offers the two tools that need no sign-in on the sign-in screen, and the picker opens a device', async () => {
+    await page.goto(appUrl('/login'));
+    await page.getByRole('link', { name: 'SunSpec configurator' }).waitFor();
+    await page.getByRole('link', { name: 'Configure a device over Bluetooth (serial and model)' }).click();
+    await heading(page, 'Configure a device').waitFor();
+    await expectAccessible(page);
+    await page.getByLabel('Serial number').fill('BX10-24-000001');
+    await page.getByLabel('Model').and(page.locator('input')).click();
+    await page.getByRole('option', { name: /\(HX-5000\)$/ }).click();
+    await page.getByRole('button', { name: 'Open device' }).click();
+    await page.getByText(/BX10-24-000001 is a serial number of .+, not of .+HX-5000/).waitFor();
+    await screenshots(page, 'open-device-picker', () => page.getByText(/is a serial number of/).waitFor());
+    await page.getByLabel('Serial number').fill('hx5k-24-000133');
+    await page.getByRole('button', { name: 'Open device' }).click();
+    await heading(page, 'Device details').waitFor();
+    expect(pathOf(page)).toBe('/device-details-old/HX5K-24-000133');
+    await page.goto(appUrl('/login'));
+    await page.getByRole('link', { name: 'SunSpec configurator' }).click();
+    await page.waitForURL('**/sunspec-config');
+  });
+});

@@ -1,0 +1,121 @@
+import { createFetch } from 'ofetch';
+import { devicePageSchema } from '../../contracts/devices.ts';
+import { type AccessToken, asAccessToken } from '../../machines/auth/tokens.ts';
+import { type ApiClient, createApiClient } from '../../src/api/api-client.ts';
+import type { TokenSession } from '../../src/api/token-session.ts';
+import { IDS, startTestServer, type TestServer, type Who } from '../server/harness.ts';
+import type { PendingCall } from './fakes.ts';
+
+/**
+ * The configuration service in process (the seeded test server over a real socket), reached as
+ * the app reaches it: through the app's own API client and commissioning calls, signed in as the
+ * installer of sites 5 and 6. `offline` takes the installer out of signal: every call then fails
+ * as a browser's fetch does with no network.
+ */
+export interface CommissioningService {
+  t: TestServer;
+  /** Installer A's client of the configuration service. */
+  api: ApiClient;
+  /** Another person's client (installer B, of site 100), for what happens elsewhere. */
+  as(who: Who): Promise<ApiClient>;
+  network: { online: boolean };
+  /** A serial of the given prefix no path has used in this server: `HX5K-29-000001`, … */
+  freshSerial(prefix: string): string;
+  /** A serial installed at installer B's site, which installer A cannot see. */
+  serialOfOtherInstaller: string;
+}
+
+let started: Promise<CommissioningService> | null = null;
+
+/** The service, started on first use and shared by every path of this process. */
+export function commissioningService(): Promise<CommissioningService> {
+  started ??= start();
+  return started;
+}
+
+/** Starts the service (if no path has yet), for a test's set-up. */
+export async function startCommissioningService(): Promise<void> {
+  await commissioningService();
+}
+
+/** Ends the service when one was started. */
+export async function closeCommissioningService(): Promise<void> {
+  if (!started) return;
+  const service = await started;
+  started = null;
+  await service.t.close();
+}
+
+async function start(): Promise<CommissioningService> {
+  const t = await startTestServer();
+  const network = { online: true };
+  const fetcher = createFetch({
+    fetch: (input, init) =>
+      network.online ? globalThis.fetch(input, init) : Promise.reject(new TypeError('fetch failed')),
+  });
+  const clientOf = async (who: Who): Promise<ApiClient> => {
+    let token: AccessToken = asAccessToken((await t.login(who)).access_token);
+    const session: TokenSession = {
+      getAccessToken: () => token,
+      // A long run outlives an access token: sign in again, as a refresh would give a new one.
+      refresh: async () => {
+        token = asAccessToken((await t.login(who)).access_token);
+        return token;
+      },
+    };
+    const base = `${t.origin}/config`;
+    return createApiClient({
+      service: 'config',
+      baseURL: base,
+      configBaseURL: base,
+      apiKey: t.server.ctx.env.API_KEY,
+      session,
+      fetcher,
+      log: () => {},
+    });
+  };
+  const api = await clientOf('installerA');
+  const others = new Map<Who, Promise<ApiClient>>();
+  const as = (who: Who) => {
+    let client = others.get(who);
+    if (!client) {
+      client = clientOf(who);
+      others.set(who, client);
+    }
+    return client;
+  };
+  const siteB = devicePageSchema.parse(
+    await (await as('installerB'))(`/fleet/sites/installs/${IDS.siteOfB}`),
+  );
+  const serialOfOtherInstaller = siteB.items[0]?.serial;
+  if (!serialOfOtherInstaller) throw new Error(`site ${IDS.siteOfB} has no device`);
+  let next = 0;
+  return {
+    t,
+    api,
+    as,
+    network,
+    freshSerial: (prefix) => {
+      next += 1;
+      return `${prefix}-29-${String(next).padStart(6, '0')}`;
+    },
+    serialOfOtherInstaller,
+  };
+}
+
+/**
+ * Lets a call the machine made (held by a {@link controlledActor}) go to the service now: the
+ * service's answer, or its refusal, is handed to the machine. Resolves once the machine took it.
+ */
+export async function letGo<TOut, TIn>(
+  call: PendingCall<TOut, TIn>,
+  send: (input: TIn) => Promise<TOut>,
+): Promise<void> {
+  let answer: { value: TOut } | { error: unknown };
+  try {
+    answer = { value: await send(call.input) };
+  } catch (error) {
+    answer = { error };
+  }
+  await ('value' in answer ? call.resolve(answer.value) : call.reject(answer.error));
+}

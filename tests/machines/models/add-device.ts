@@ -1,0 +1,122 @@
+import { createMachine } from 'xstate';
+import { addDeviceMachine } from '../../../machines/commissioning/add-device-machine.ts';
+import { addDeviceModelDriver } from '../add-device-model-driver.ts';
+import { closeCommissioningService, startCommissioningService } from '../commissioning-service.ts';
+import { defineModel } from '../paths/model-entry.ts';
+
+/**
+ * Abstract model of adding a device to a site: its serial typed, scanned from a code or read from
+ * the device over Bluetooth; saved, or refused with the service's reason and everything kept.
+ */
+const model = createMachine({
+  id: 'addDeviceModel',
+  initial: 'empty',
+  states: {
+    empty: {
+      on: {
+        'save.pressed': 'needsSerial',
+        'serial.typed': 'typed',
+        'serial.typedTaken': 'typedTaken',
+        'model.chosen': 'modelChosen',
+        'scan.pressed': 'scanning',
+        'bluetooth.pressed': 'choosing',
+      },
+    },
+    needsSerial: { on: { 'serial.typed': 'typed' } },
+    typed: { on: { 'name.typed': 'named', 'save.pressed': 'saving' } },
+    named: { on: { 'save.pressed': 'saving' } },
+    typedTaken: { on: { 'save.pressed': 'savingTaken' } },
+    savingTaken: { on: { 'service.answers': 'refused' } },
+    refused: { on: { 'serial.typed': 'typed' } },
+    saving: { on: { 'service.answers': 'installed' } },
+    installed: {},
+    modelChosen: { on: { 'bluetooth.pressed': 'choosing' } },
+    scanning: {
+      on: {
+        'camera.shows': 'previewing',
+        'camera.refused': 'cameraRefused',
+        'scan.stopped': 'scanStopped',
+        'serial.typed': 'typedWhileScanning',
+      },
+    },
+    previewing: { on: { 'code.read': 'scanned', 'code.readNotSerial': 'notASerial' } },
+    typedWhileScanning: { on: { 'code.read': 'scanned' } },
+    scanned: { on: { 'save.pressed': 'saving' } },
+    notASerial: { on: { 'serial.typed': 'typed' } },
+    cameraRefused: {},
+    scanStopped: {},
+    choosing: {
+      on: {
+        'device.chosen': 'readOver',
+        'chooser.closed': 'noDeviceChosen',
+        'reading.cancelled': 'readingCancelled',
+      },
+    },
+    readOver: { on: { 'save.pressed': 'saving' } },
+    noDeviceChosen: {},
+    readingCancelled: { on: { 'device.chosenLate': 'lateIgnored' } },
+    lateIgnored: {},
+  },
+});
+
+export default defineModel({
+  name: 'add-device',
+  title: 'Adding a device to a site',
+  source: 'machines/commissioning/add-device-machine.ts',
+  about:
+    "Adding a device to installer A's site: the serial typed (the model following its prefix), scanned from the label's code with the camera, or read from the device over Bluetooth through the real Web Bluetooth transport and device simulator; named and saved through the app's install call to the configuration service in process, which answers the device's secret once or refuses a serial installed elsewhere, keeping everything typed.",
+  machine: addDeviceMachine,
+  model,
+  driver: addDeviceModelDriver,
+  start: startCommissioningService,
+  close: closeCommissioningService,
+  events: {
+    'serial.typed': 'The person types a new HX5K serial, in lower case with spaces around it.',
+    'serial.typedTaken': "The person types the serial of a unit that is on another installer's site.",
+    'name.typed': 'The person names the device "Garage inverter".',
+    'model.chosen': 'The person chooses the Basalt BX-10 in the model list.',
+    'save.pressed': 'The person presses "Add device".',
+    'service.answers': 'The request reaches the configuration service, and its answer comes back.',
+    'scan.pressed': 'The person presses "Scan code".',
+    'camera.shows': 'The camera opens and its picture shows in the dialog.',
+    'code.read': "The camera reads the label's QR code: a link holding a new HX5K serial in lower case.",
+    'code.readNotSerial': 'The camera reads a code that holds no serial (a Wi-Fi login).',
+    'camera.refused': 'The browser refuses the camera.',
+    'scan.stopped': 'The person presses "Stop scanning".',
+    'bluetooth.pressed': 'The person presses "Read over Bluetooth": the browser\'s chooser opens.',
+    'device.chosen': 'The person picks the device in the chooser; it advertises its serial.',
+    'chooser.closed': 'The person closes the chooser without picking a device.',
+    'reading.cancelled': 'The reading is called off while the chooser is still open.',
+    'device.chosenLate': 'The person then picks a device in the chooser anyway.',
+  },
+  states: {
+    empty: 'The dialog: no serial, the first model (HX-5000) chosen, no name, no message.',
+    needsSerial: '"Give the serial number and the model first." is shown; nothing is sent.',
+    typed: 'The serial as typed, the model following its prefix (HX-5000); no message.',
+    named: 'The serial and the name as typed; no message.',
+    typedTaken: 'The serial as typed, the model following its prefix; no message.',
+    modelChosen: 'The Basalt BX-10 is chosen; no serial yet.',
+    saving:
+      'Adding the device: the serial trimmed, the model and the name (if any) are on their way; the button is busy.',
+    savingTaken: 'Adding the device; the button is busy.',
+    refused:
+      '"The device was not added": "<serial> is installed at a site you cannot see; it must be taken off that site first"; the serial and model stay as typed.',
+    installed:
+      'The device is on the site, in capitals, named as typed or by its model; its secret is shown this once.',
+    scanning: 'Looking for a code: the camera is asked for; no picture yet.',
+    previewing: "The camera's picture is shown while a code is looked for.",
+    typedWhileScanning: 'The typed serial shows in its field while the camera still looks for a code.',
+    scanned: 'The camera is off; the serial from the code is in its field, in capitals, with its model.',
+    notASerial:
+      'The camera is off; "The code holds “WIFI:…”, which is not a serial number (they look like HX5K-24-000123). Scan the serial\'s code, or type it." is shown.',
+    cameraRefused:
+      'The camera is off; "The camera may not be used: allow it in the browser, or type the serial number." is shown.',
+    scanStopped: 'The camera is off; the dialog as it was.',
+    choosing:
+      "The browser's chooser lists only devices of the chosen model (by serial prefix); the dialog waits.",
+    readOver: 'The serial the device reported is in its field, with the chosen model; no message.',
+    noDeviceChosen: '"No device was chosen." is shown.',
+    readingCancelled: 'The dialog as it was; nothing read.',
+    lateIgnored: 'Still as it was: the device picked after the reading was called off is not taken.',
+  },
+});
