@@ -14,6 +14,7 @@ import { Route as SplatRouteImport } from './routes/$'
 import { Route as ShellRouteImport } from './routes/_shell'
 import { Route as LoginRouteImport } from './routes/login'
 import { Route as SunspecConfigRouteImport } from './routes/sunspec-config'
+import { Route as ShellAlarmsRouteImport } from './routes/_shell/alarms'
 import { Route as ShellCreateSiteRouteImport } from './routes/_shell/create-site'
 import { Route as ShellDevicesListRouteImport } from './routes/_shell/devices-list'
 import { Route as ShellLandingRouteImport } from './routes/_shell/landing'
@@ -51,6 +52,11 @@ const SunspecConfigRoute = SunspecConfigRouteImport.update({
   id: '/sunspec-config',
   path: '/sunspec-config',
   getParentRoute: () => rootRouteImport,
+} as any)
+const ShellAlarmsRoute = ShellAlarmsRouteImport.update({
+  id: '/alarms',
+  path: '/alarms',
+  getParentRoute: () => ShellRoute,
 } as any)
 const ShellCreateSiteRoute = ShellCreateSiteRouteImport.update({
   id: '/create-site',
@@ -126,6 +132,7 @@ export interface FileRoutesByFullPath {
   '/$': typeof SplatRoute
   '/login': typeof LoginRoute
   '/sunspec-config': typeof SunspecConfigRoute
+  '/alarms': typeof ShellAlarmsRoute
   '/create-site': typeof ShellCreateSiteRoute
   '/devices-list': typeof ShellDevicesListRoute
   '/landing': typeof ShellLandingRoute
@@ -145,6 +152,7 @@ export interface FileRoutesByTo {
   '/$': typeof SplatRoute
   '/login': typeof LoginRoute
   '/sunspec-config': typeof SunspecConfigRoute
+  '/alarms': typeof ShellAlarmsRoute
   '/create-site': typeof ShellCreateSiteRoute
   '/devices-list': typeof ShellDevicesListRoute
   '/landing': typeof ShellLandingRoute
@@ -166,6 +174,7 @@ export interface FileRoutesById {
   '/_shell': typeof ShellRouteWithChildren
   '/login': typeof LoginRoute
   '/sunspec-config': typeof SunspecConfigRoute
+  '/_shell/alarms': typeof ShellAlarmsRoute
   '/_shell/create-site': typeof ShellCreateSiteRoute
   '/_shell/devices-list': typeof ShellDevicesListRoute
   '/_shell/landing': typeof ShellLandingRoute
@@ -187,6 +196,7 @@ export interface FileRouteTypes {
     | '/$'
     | '/login'
     | '/sunspec-config'
+    | '/alarms'
     | '/create-site'
     | '/devices-list'
     | '/landing'
@@ -206,6 +216,7 @@ export interface FileRouteTypes {
     | '/$'
     | '/login'
     | '/sunspec-config'
+    | '/alarms'
     | '/create-site'
     | '/devices-list'
     | '/landing'
@@ -226,6 +237,7 @@ export interface FileRouteTypes {
     | '/_shell'
     | '/login'
     | '/sunspec-config'
+    | '/_shell/alarms'
     | '/_shell/create-site'
     | '/_shell/devices-list'
     | '/_shell/landing'
@@ -287,6 +299,13 @@ declare module '@tanstack/react-router' {
       fullPath: '/sunspec-config'
       preLoaderRoute: typeof SunspecConfigRouteImport
       parentRoute: typeof rootRouteImport
+    }
+    '/_shell/alarms': {
+      id: '/_shell/alarms'
+      path: '/alarms'
+      fullPath: '/alarms'
+      preLoaderRoute: typeof ShellAlarmsRouteImport
+      parentRoute: typeof ShellRoute
     }
     '/_shell/create-site': {
       id: '/_shell/create-site'
@@ -383,6 +402,7 @@ declare module '@tanstack/react-router' {
 }
 
 interface ShellRouteChildren {
+  ShellAlarmsRoute: typeof ShellAlarmsRoute
   ShellCreateSiteRoute: typeof ShellCreateSiteRoute
   ShellDevicesListRoute: typeof ShellDevicesListRoute
   ShellLandingRoute: typeof ShellLandingRoute
@@ -397,6 +417,7 @@ interface ShellRouteChildren {
 }
 
 const ShellRouteChildren: ShellRouteChildren = {
+  ShellAlarmsRoute: ShellAlarmsRoute,
   ShellCreateSiteRoute: ShellCreateSiteRoute,
   ShellDevicesListRoute: ShellDevicesListRoute,
   ShellLandingRoute: ShellLandingRoute,

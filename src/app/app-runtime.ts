@@ -7,7 +7,7 @@ import { catalogueMachine } from '../../machines/catalogue/catalogue-machine.ts'
 import { askToLeave, unsavedWorkMachine } from '../../machines/unsaved-work/unsaved-work-machine.ts';
 import { type ApiClient, createApiClient } from '../api/api-client.ts';
 import type { ApiError } from '../api/api-error.ts';
-import { createTokenSession } from '../api/token-session.ts';
+import { createTokenSession, type TokenSession } from '../api/token-session.ts';
 import { createAuthActors } from '../features/auth/auth-actors.ts';
 import { codeStepMemory, createPasswordResetActors } from '../features/auth/password-reset-actors.ts';
 import { browserTabChannel, createTabChannel, type TabChannelOptions } from '../features/auth/tab-channel.ts';
@@ -29,6 +29,8 @@ export interface AppRuntime {
   unsavedWork: ActorRefFrom<typeof unsavedWorkMachine>;
   configApi: ApiClient;
   monitoringApi: ApiClient;
+  /** The access tokens in memory and their refresh, for calls the API clients do not make (a live stream). */
+  session: TokenSession;
 }
 
 export interface AppRuntimeDeps {
@@ -118,5 +120,5 @@ export function createAppRuntime(config: AppConfig, deps: AppRuntimeDeps): AppRu
   const openStep = codeStep.remembered();
   if (openStep !== null) passwordReset.send({ type: 'reset.haveCode', email: openStep });
 
-  return { config, auth, catalogue, passwordReset, unsavedWork, configApi, monitoringApi };
+  return { config, auth, catalogue, passwordReset, unsavedWork, configApi, monitoringApi, session };
 }

@@ -16,12 +16,12 @@ afterAll(async () => {
 });
 
 describe('home, devices and users, as an installer', () => {
-  it('shows counts, the newest sites and finds a device by serial from Home', async () => {
+  it('shows the fleet overview and finds a device by serial from Home', async () => {
     const { page } = installer;
     await page.goto(appUrl('/landing'));
     await heading(page, 'Home').waitFor();
-    await page.getByRole('heading', { name: 'Newest sites' }).waitFor();
-    await page.getByRole('link', { name: 'See all sites' }).waitFor();
+    await page.getByRole('heading', { name: 'Sites, those with problems first' }).waitFor();
+    await page.getByRole('link', { name: 'See online devices' }).waitFor();
     await expectAccessible(page);
     await screenshots(page, 'screens-landing', () => heading(page, 'Home').waitFor());
     await page.getByLabel('Find a device by serial').fill('HX5K');

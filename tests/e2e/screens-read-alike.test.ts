@@ -102,7 +102,7 @@ describe('screens that read alike', () => {
     await page.getByText(/^1–50 of \d+ · page 1 of \d+$/).waitFor();
   });
 
-  it('wraps a long unbroken site name in Home\'s "Newest sites" on a phone', async () => {
+  it("wraps a long unbroken site name on the site's page on a phone", async () => {
     const name = `Solar${'X'.repeat(60)}Farm`;
     // The admin's site: the installer's list keeps the count other test files expect.
     const token = await accessToken(ADMIN);
@@ -111,14 +111,14 @@ describe('screens that read alike', () => {
       body: { name, displayAddress: '1 Long Name Rd, Austin, TX, US', latitude: 30.2, longitude: -97.7 },
     });
     expect(created.status).toBe(201);
+    const { id } = created.body as { id: number };
     const { page } = admin;
     await page.setViewportSize(PHONE);
-    await page.goto(appUrl('/landing'));
-    const card = page.getByRole('region', { name: 'Newest sites' });
-    await card.getByRole('link', { name }).waitFor();
-    const fits = await card.evaluate((el) => el.scrollWidth <= el.clientWidth);
+    await page.goto(appUrl(`/site-details/${id}`));
+    await heading(page, name).waitFor();
+    const fits = await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
     expect(fits).toBe(true);
-    await screenshots(page, 'home-long-site-name', () => card.getByRole('link', { name }).waitFor());
+    await screenshots(page, 'site-long-name', () => heading(page, name).waitFor());
     await page.setViewportSize(WIDE);
   });
 

@@ -1,11 +1,13 @@
 import { NavLink, ScrollArea, Stack, Text, Title } from '@mantine/core';
 import {
+  IconAlarm,
   IconBug,
   IconBuildingFactory2,
   IconDevices,
   IconHome,
   IconLogout,
   IconMapPin,
+  IconUser,
   IconUsers,
 } from '@tabler/icons-react';
 import { Link, useRouterState } from '@tanstack/react-router';
@@ -17,11 +19,13 @@ import {
   isAuthenticated,
   isCompanyStaff,
 } from '../../../machines/auth/auth-selectors.ts';
+import { currentUserOf } from '../../app/current-user.ts';
 import { useRuntime } from '../../app/runtime-context.tsx';
 import { MotionSetting } from './motion-setting.tsx';
 
 type MenuPath =
   | '/landing'
+  | '/alarms'
   | '/sites-list'
   | '/devices-list'
   | '/users-list'
@@ -39,6 +43,7 @@ const MAIN_ITEMS: MenuItem[] = [
   { label: 'Sites', to: '/sites-list', icon: <IconMapPin size={18} aria-hidden /> },
   { label: 'Devices', to: '/devices-list', icon: <IconDevices size={18} aria-hidden /> },
   { label: 'Users', to: '/users-list', icon: <IconUsers size={18} aria-hidden /> },
+  { label: 'Alarms', to: '/alarms', icon: <IconAlarm size={18} aria-hidden /> },
 ];
 
 const STAFF_ITEMS: MenuItem[] = [
@@ -61,6 +66,7 @@ export function NavMenu({
   const name = useSelector(auth, currentUserName);
   const email = useSelector(auth, currentEmail);
   const staff = useSelector(auth, (s) => isCompanyStaff(s, config.companyDomain));
+  const myId = useSelector(auth, (s) => currentUserOf(s)?.id ?? null);
   // The frame the build prerenders for a guarded path is shown while the session is restored,
   // signed out: it offers no Logout until someone is signed in.
   const signedIn = useSelector(auth, isAuthenticated);
@@ -100,6 +106,18 @@ export function NavMenu({
         </Text>
         {accountItems}
         <MotionSetting />
+        {myId === null ? null : (
+          <NavLink
+            component={Link}
+            to="/user-details/$userid"
+            params={{ userid: String(myId) } as never}
+            label="My details and alarm mail"
+            leftSection={<IconUser size={18} aria-hidden />}
+            active={pathname === `/user-details/${myId}`}
+            aria-current={pathname === `/user-details/${myId}` ? 'page' : undefined}
+            onClick={onNavigate}
+          />
+        )}
         {signedIn ? (
           <NavLink
             component="button"

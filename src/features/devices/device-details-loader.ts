@@ -1,9 +1,14 @@
+import { errorMessage } from '../../../contracts/error-message.ts';
 import { ApiError } from '../../api/api-error.ts';
+import { fetchAlarmsPage, fetchLatest } from '../../api/monitoring-api.ts';
 import type { AppRuntime } from '../../app/app-runtime.ts';
 import { requireCurrentUser } from '../../app/current-user.ts';
 import { fetchSite } from '../../components/site-access/site-access-api.ts';
 import { canManageAccess } from '../../components/site-access/site-access-table.tsx';
 import { fetchInstall } from './devices-api.ts';
+
+/** How many of a device's alarms its details list, newest first. */
+export const ALARM_HISTORY = 20;
 
 const SERIAL = /^[A-Z0-9]{2,8}-\d{2}-\d{6}$/;
 
@@ -25,7 +30,18 @@ export async function loadDeviceDetails(runtime: AppRuntime, modelId: string, se
   const user = requireCurrentUser(runtime);
   const device = serial ? page.items[0] : undefined;
   // Whether the person installs on the device's site: then they move, rename, replace and remove it.
-  const site = device ? await fetchSite(runtime.configApi, device.siteId).catch(() => null) : null;
+  // Its telemetry (units for the tiles and charts) and alarms come from the monitoring service; a
+  // failure there leaves the rest of the screen.
+  const [site, latest, alarms] = device
+    ? await Promise.all([
+        fetchSite(runtime.configApi, device.siteId).catch(() => null),
+        fetchLatest(runtime.monitoringApi, device.serial).catch(() => null),
+        fetchAlarmsPage(runtime.monitoringApi, { serial: device.serial }, 0, ALARM_HISTORY).then(
+          (answer) => ({ page: answer, error: null }),
+          (error: unknown) => ({ page: null, error: errorMessage(error) }),
+        ),
+      ])
+    : [null, null, null];
   const mayInstall = site ? canManageAccess(site, user) : false;
-  return { modelId, serial: serial ?? null, page, userId: user.id, mayInstall };
+  return { modelId, serial: serial ?? null, page, userId: user.id, mayInstall, latest, alarms };
 }

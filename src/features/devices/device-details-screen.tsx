@@ -1,6 +1,12 @@
-import { SimpleGrid, Stack } from '@mantine/core';
+import { Alert, SimpleGrid, Stack, Text } from '@mantine/core';
 import { getRouteApi } from '@tanstack/react-router';
+import { lazy, Suspense } from 'react';
 import type { Device } from '../../../contracts/devices.ts';
+import type { Alarm, LatestReading } from '../../../contracts/monitoring.ts';
+import type { Page } from '../../../contracts/page.ts';
+import { useRuntime } from '../../app/runtime-context.tsx';
+import { AcknowledgeDialog, useAlarmAcknowledge } from '../../components/alarms/acknowledge-dialog.tsx';
+import { alarmColumns } from '../../components/alarms/alarm-columns.tsx';
 import { AnchorLink } from '../../components/anchor-link.tsx';
 import { AuditRecords } from '../../components/audit/audit-records.tsx';
 import { deviceColumns } from '../../components/devices/device-columns.tsx';
@@ -8,11 +14,75 @@ import { useModelName } from '../../components/devices/model-names.ts';
 import { DeviceOnlineBadge } from '../../components/devices/online-devices.tsx';
 import { formatDateTime } from '../../components/format-date.ts';
 import { DataList } from '../../components/lists/data-list.tsx';
-import { EmptyState } from '../../components/page-state.tsx';
+import { EmptyState, PageLoading } from '../../components/page-state.tsx';
 import { ScreenHeader } from '../../components/screen-header.tsx';
 import { Fact, SectionCard } from '../../components/section-card.tsx';
 import { DeviceConfiguration } from './configure/device-configuration.tsx';
+import { deviceChartsLoader } from './device-charts.ts';
 import { DeviceInstallActions } from './device-install-actions.tsx';
+import { LiveTiles } from './live-tiles.tsx';
+
+// uPlot comes with the charts only: the sign-in screen and the screens without charts never load it.
+const ChartsPanel = lazy(() => import('../../components/charts/charts-panel.tsx'));
+
+/** The device's telemetry: live tiles, then its charts over a range. */
+function Monitoring({ serial, latest }: { serial: string; latest: LatestReading | null }) {
+  const { monitoringApi } = useRuntime();
+  if (!latest)
+    return (
+      <SectionCard title="Live values">
+        <Alert color="yellow" role="alert">
+          The monitoring service did not answer for this device: live values and charts are not available now.
+        </Alert>
+      </SectionCard>
+    );
+  return (
+    <>
+      <SectionCard title="Live values">
+        <LiveTiles serial={serial} units={latest.units} />
+      </SectionCard>
+      <SectionCard title="History">
+        <Suspense fallback={<PageLoading label="Loading the charts…" />}>
+          <ChartsPanel
+            label={`History of ${serial}`}
+            loadCharts={deviceChartsLoader(monitoringApi, serial, latest.units)}
+          />
+        </Suspense>
+      </SectionCard>
+    </>
+  );
+}
+
+/** The device's alarms, newest first, each active one acknowledged from here. */
+function AlarmHistory({ alarms }: { alarms: { page: Page<Alarm> | null; error: string | null } }) {
+  const acknowledge = useAlarmAcknowledge();
+  const columns = alarmColumns({
+    withoutDevice: true,
+    onAcknowledge: (alarm) => acknowledge.send({ type: 'ack.open', alarmId: alarm.id }),
+  });
+  const page = alarms.page;
+  return (
+    <SectionCard title="Alarms">
+      {!page ? (
+        <Alert color="red" role="alert" title="The alarms could not be loaded">
+          {alarms.error}
+        </Alert>
+      ) : page.items.length === 0 ? (
+        <EmptyState title="No alarms">This device has never raised an alarm.</EmptyState>
+      ) : (
+        <Stack gap="xs">
+          <DataList label="Alarms of this device" columns={columns} rows={page.items} rowKey={(a) => a.id} />
+          {page.total > page.items.length ? (
+            <Text size="sm" c="dimmed">
+              The {page.items.length} newest of {page.total}.
+            </Text>
+          ) : null}
+          <AcknowledgeDialog actor={acknowledge} alarms={page.items} />
+        </Stack>
+      )}
+    </SectionCard>
+  );
+}
 
 const route = getRouteApi('/_shell/device-details/$deviceid');
 
@@ -21,11 +91,15 @@ function OneDevice({
   modelName,
   userId,
   mayInstall,
+  latest,
+  alarms,
 }: {
   device: Device;
   modelName: string;
   userId: number;
   mayInstall: boolean;
+  latest: LatestReading | null;
+  alarms: { page: Page<Alarm> | null; error: string | null } | null;
 }) {
   return (
     <Stack gap="lg">
@@ -52,6 +126,8 @@ function OneDevice({
           </Stack>
         ) : null}
       </SectionCard>
+      <Monitoring serial={device.serial} latest={latest} />
+      {alarms ? <AlarmHistory alarms={alarms} /> : null}
       <DeviceConfiguration serial={device.serial} modelId={device.modelId} />
       <AuditRecords
         of={{ serial: device.serial }}
@@ -63,7 +139,7 @@ function OneDevice({
 
 /** Device details: one device by model and serial, or every visible device of a model. */
 export function DeviceDetailsScreen() {
-  const { modelId, serial, page, userId, mayInstall } = route.useLoaderData();
+  const { modelId, serial, page, userId, mayInstall, latest, alarms } = route.useLoaderData();
   const modelName = useModelName();
   const device = serial ? page.items[0] : undefined;
   if (device)
@@ -73,6 +149,8 @@ export function DeviceDetailsScreen() {
         modelName={modelName(device.modelId)}
         userId={userId}
         mayInstall={mayInstall}
+        latest={latest}
+        alarms={alarms}
       />
     );
   return (

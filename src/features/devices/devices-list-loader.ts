@@ -1,10 +1,24 @@
+import { fetchDeviceStatuses } from '../../api/monitoring-api.ts';
 import type { AppRuntime } from '../../app/app-runtime.ts';
 import { requireCurrentUser } from '../../app/current-user.ts';
-import type { ListSearch } from '../../components/lists/list-search.ts';
+import { LIST_PAGE_SIZE } from '../../components/lists/list-search.ts';
 import { fetchDevicesPage } from './devices-api.ts';
+import type { DevicesListSearch } from './devices-list-search.ts';
 
-/** The page of devices the URL names (page, search, sort). @throws ApiError */
-export async function loadDevicesList(runtime: AppRuntime, deps: ListSearch) {
+/**
+ * The page of devices the URL names: with `state`, the devices in that state from the monitoring
+ * service (what Home counts); otherwise the devices list, searched and sorted. @throws ApiError
+ */
+export async function loadDevicesList(runtime: AppRuntime, deps: DevicesListSearch) {
   const user = requireCurrentUser(runtime);
-  return { user, page: await fetchDevicesPage(runtime.configApi, user.id, deps) };
+  if (deps.state) {
+    const statuses = await fetchDeviceStatuses(
+      runtime.monitoringApi,
+      { state: deps.state, siteId: deps.siteId },
+      deps.page,
+      LIST_PAGE_SIZE,
+    );
+    return { user, page: null, statuses };
+  }
+  return { user, page: await fetchDevicesPage(runtime.configApi, user.id, deps), statuses: null };
 }

@@ -1,3 +1,5 @@
+import { errorMessage } from '../../../contracts/error-message.ts';
+import { fetchDeviceStatuses } from '../../api/monitoring-api.ts';
 import type { AppRuntime } from '../../app/app-runtime.ts';
 import { requireCurrentUser } from '../../app/current-user.ts';
 import { fetchSite } from '../../components/site-access/site-access-api.ts';
@@ -9,10 +11,15 @@ export async function loadSiteDetails(runtime: AppRuntime, siteid: string) {
   const user = requireCurrentUser(runtime);
   const id = parseSiteId(siteid);
   const api = runtime.configApi;
-  const [site, installs, owners] = await Promise.all([
+  const [site, installs, owners, statuses] = await Promise.all([
     fetchSite(api, id),
     fetchInstalls(api, id),
     user.role === 'owner' ? Promise.resolve([]) : fetchOwners(api).catch(() => []),
+    // Each device's state now, from the monitoring service; its failure leaves the rest.
+    fetchDeviceStatuses(runtime.monitoringApi, { siteId: id }).then(
+      (page) => ({ page, error: null }),
+      (error: unknown) => ({ page: null, error: errorMessage(error) }),
+    ),
   ]);
-  return { user, site, installs, owners };
+  return { user, site, installs, owners, statuses };
 }

@@ -1,18 +1,22 @@
-import { Button, Group, Modal, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Group, Modal, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconEdit, IconMapPin, IconPlus } from '@tabler/icons-react';
 import { getRouteApi, Link } from '@tanstack/react-router';
+import { lazy, Suspense } from 'react';
 import type { Device } from '../../../contracts/devices.ts';
+import type { DeviceStatus } from '../../../contracts/monitoring.ts';
+import type { Page } from '../../../contracts/page.ts';
 import type { SiteDetails } from '../../../contracts/sites.ts';
 import { useRuntime } from '../../app/runtime-context.tsx';
 import { AuditRecords } from '../../components/audit/audit-records.tsx';
 import { deviceColumns } from '../../components/devices/device-columns.tsx';
+import { deviceStatusColumns } from '../../components/devices/device-status-columns.tsx';
 import { useModelName } from '../../components/devices/model-names.ts';
 import { useOnlineDevices } from '../../components/devices/online-devices.tsx';
 import { type CsvColumn, collectAllPages, downloadCsv, toCsv } from '../../components/lists/csv.ts';
 import { type Column, DataList } from '../../components/lists/data-list.tsx';
 import { ExportCsvButton } from '../../components/lists/export-csv-button.tsx';
-import { EmptyState } from '../../components/page-state.tsx';
+import { EmptyState, PageLoading } from '../../components/page-state.tsx';
 import { ScreenHeader } from '../../components/screen-header.tsx';
 import { Fact, SectionCard } from '../../components/section-card.tsx';
 import {
@@ -22,11 +26,60 @@ import {
 } from '../../components/site-access/site-access-table.tsx';
 import { AddDevice } from './add-device.tsx';
 import { ReportActions } from './report-actions.tsx';
+import { siteChartsLoader } from './site-charts.ts';
 import { SiteEditForm } from './site-edit-form.tsx';
 import { positionText } from './site-payload.ts';
 import { fetchInstalls } from './sites-api.ts';
 
 const route = getRouteApi('/_shell/site-details/$siteid');
+
+// uPlot comes with the charts only: the sign-in screen and the screens without charts never load it.
+const ChartsPanel = lazy(() => import('../../components/charts/charts-panel.tsx'));
+
+/** The site's power and energy per day over a range, and each device's state now. */
+function SiteMonitoring({
+  siteId,
+  siteName,
+  statuses,
+}: {
+  siteId: number;
+  siteName: string;
+  statuses: { page: Page<DeviceStatus> | null; error: string | null };
+}) {
+  const { monitoringApi } = useRuntime();
+  const columns = deviceStatusColumns(useModelName(), { withoutSite: true });
+  const page = statuses.page;
+  return (
+    <>
+      {page && page.items.length === 0 ? null : (
+        <SectionCard title="Devices now">
+          {!page ? (
+            <Alert color="red" role="alert" title="The devices' state could not be loaded">
+              {statuses.error}
+            </Alert>
+          ) : (
+            <DataList
+              label={`Devices now at ${siteName}`}
+              columns={columns}
+              rows={page.items}
+              rowKey={(d) => d.serial}
+            />
+          )}
+        </SectionCard>
+      )}
+      {page && page.items.length > 0 ? (
+        <SectionCard title="Power and energy">
+          <Suspense fallback={<PageLoading label="Loading the charts…" />}>
+            <ChartsPanel
+              label={`Power and energy of ${siteName}`}
+              loadCharts={siteChartsLoader(monitoringApi, siteId)}
+            />
+          </Suspense>
+        </SectionCard>
+      ) : null}
+    </>
+  );
+}
 
 /** The site's devices: the devices list's columns (Online badges too), but for the site, which is this page. */
 function useInstallColumns(): Column<Device>[] {
@@ -46,7 +99,7 @@ const ACCESS_CSV: CsvColumn<AccessRow>[] = [
 
 /** Site details: the address and position, its devices, and who has access with which roles. */
 export function SiteDetailsScreen() {
-  const { user, site, installs, owners } = route.useLoaderData();
+  const { user, site, installs, owners, statuses } = route.useLoaderData();
   const { configApi } = useRuntime();
   const [editing, { open, close }] = useDisclosure(false);
   const [adding, addDialog] = useDisclosure(false);
@@ -108,6 +161,7 @@ export function SiteDetailsScreen() {
           />
         </Group>
       </SectionCard>
+      <SiteMonitoring siteId={site.id} siteName={site.name} statuses={statuses} />
       <Stack component="section" aria-labelledby="site-devices" gap="sm">
         <Group justify="space-between" align="flex-end">
           <Title order={2} size="h4" id="site-devices">

@@ -14,6 +14,7 @@ import { ExportCsvButton } from '../../components/lists/export-csv-button.tsx';
 import { EmptyState } from '../../components/page-state.tsx';
 import { ScreenHeader } from '../../components/screen-header.tsx';
 import { Fact, SectionCard } from '../../components/section-card.tsx';
+import { AlarmMailSetting } from './alarm-mail-setting.tsx';
 import { LinkInstaller, SendAccessCode } from './user-actions.tsx';
 import { ROLE_LABELS } from './user-columns.tsx';
 import { UserEditForm } from './user-edit-form.tsx';
@@ -70,6 +71,15 @@ export function UserDetailsScreen() {
           <Fact label="Phone">{user.phone || '—'}</Fact>
           <Fact label="Created">{formatDate(user.createdAt)}</Fact>
         </SimpleGrid>
+        {mayEdit(me, user) ? (
+          <Stack mt="md">
+            <AlarmMailSetting user={user} self={me.id === user.id} />
+          </Stack>
+        ) : (
+          <Text mt="md" size="sm">
+            Alarm mail: {user.alarmMail ? 'on' : 'off'}
+          </Text>
+        )}
       </SectionCard>
       {manages ? (
         <SectionCard title="Manage">

@@ -1,0 +1,102 @@
+import { Alert, Button, Group, Modal, Stack, Text, Textarea } from '@mantine/core';
+import { useRouter } from '@tanstack/react-router';
+import { useActorRef, useSelector } from '@xstate/react';
+import type { FormEvent } from 'react';
+import { fromPromise } from 'xstate';
+import type { Alarm } from '../../../contracts/monitoring.ts';
+import {
+  ACK_NOTE_MAX,
+  alarmAcknowledgeMachine,
+} from '../../../machines/monitoring/alarm-acknowledge-machine.ts';
+import { acknowledgeAlarm } from '../../api/monitoring-api.ts';
+import { useRuntime } from '../../app/runtime-context.tsx';
+
+/**
+ * The acknowledge machine of a screen: its actor acknowledges through the monitoring service, then
+ * reloads every list on the page.
+ */
+export function useAlarmAcknowledge() {
+  const { monitoringApi } = useRuntime();
+  const router = useRouter();
+  return useActorRef(
+    alarmAcknowledgeMachine.provide({
+      actors: {
+        acknowledge: fromPromise<void, { id: number; note: string }>(async ({ input }) => {
+          await acknowledgeAlarm(monitoringApi, input.id, input.note);
+          await router.invalidate();
+        }),
+      },
+    }),
+  );
+}
+
+export type AlarmAcknowledgeRef = ReturnType<typeof useAlarmAcknowledge>;
+
+/**
+ * The dialog that acknowledges one alarm: what the alarm is, a note (required, up to 500
+ * characters), and why it failed if it did; the note stays as typed.
+ */
+export function AcknowledgeDialog({
+  actor,
+  alarms,
+}: {
+  actor: AlarmAcknowledgeRef;
+  alarms: readonly Alarm[];
+}) {
+  const alarmId = useSelector(actor, (s) => s.context.alarmId);
+  const error = useSelector(actor, (s) => s.context.error);
+  const noteError = useSelector(actor, (s) => s.context.noteError);
+  const submitting = useSelector(actor, (s) => s.matches('submitting'));
+  const open = useSelector(actor, (s) => !s.matches('idle'));
+  const alarm = alarms.find((a) => a.id === alarmId);
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    actor.send({ type: 'ack.submit', note: String(new FormData(event.currentTarget).get('note') ?? '') });
+  };
+  return (
+    <Modal
+      opened={open}
+      onClose={() => actor.send({ type: 'ack.cancel' })}
+      title="Acknowledge alarm"
+      closeButtonProps={{ 'aria-label': 'Close' }}
+    >
+      <form onSubmit={submit} noValidate>
+        <Stack gap="sm">
+          {alarm ? (
+            <Text size="sm">
+              {alarm.message} on {alarm.serial} ({alarm.deviceName}) at {alarm.siteName}
+            </Text>
+          ) : null}
+          <Textarea
+            name="note"
+            label="Note"
+            description="What is being done about it, or why it can wait. Everyone who sees the alarm reads it."
+            required
+            autosize
+            minRows={3}
+            maxLength={ACK_NOTE_MAX}
+            data-autofocus
+            error={noteError ?? undefined}
+          />
+          {error ? (
+            <Alert color="red" role="alert" title="The alarm was not acknowledged">
+              {error}
+            </Alert>
+          ) : null}
+          <Group justify="flex-end">
+            <Button
+              variant="default"
+              onClick={() => actor.send({ type: 'ack.cancel' })}
+              disabled={submitting}
+            >
+              Cancel
+            </Button>
+            <Button type="submit" loading={submitting}>
+              Acknowledge
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

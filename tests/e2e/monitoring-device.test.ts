@@ -1,0 +1,100 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectAccessible } from './axe.ts';
+import { ADMIN, appUrl, launchChromium } from './browser.ts';
+import { heading, screenshots, signedInPage } from './screens-helpers.ts';
+
+/**
+ * Device details against the real server started as `npm start` starts it: the first four demo
+ * devices run as simulated devices sending telemetry every 10 s (HX5K-24-000133 is the first), on
+ * top of a week of seeded history; some seeded devices stopped reporting yesterday.
+ */
+const LIVE = 'HX5K-24-000133';
+
+let browser: Browser;
+let admin: { context: BrowserContext; page: Page; errors: string[] };
+
+beforeAll(async () => {
+  browser = await launchChromium();
+  admin = await signedInPage(browser, ADMIN);
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+const liveStatus = (page: Page) => page.getByTestId('live-status');
+
+describe('device details, monitoring', () => {
+  it('shows live tiles that update from the live stream, with the last reading’s age', async () => {
+    const { page } = admin;
+    await page.goto(appUrl(`/device-details/HX-5000?serial=${LIVE}`));
+    await heading(page, LIVE).waitFor();
+    const tiles = page.getByRole('region', { name: 'Live values' });
+    await liveStatus(page).getByText('Live', { exact: true }).waitFor({ timeout: 60_000 });
+    const first = await liveStatus(page).innerText();
+    expect(first).toMatch(/Last reading (just now|\d+ s ago) \(/);
+    await expect(tiles.getByRole('region', { name: 'PV power' }).innerText()).resolves.toMatch(
+      /PV power\s+[\d,]+ W/,
+    );
+    // The next reading arrives through the stream: the time of the last reading changes.
+    const time = (text: string) => /\((.*)\)/.exec(text)?.[1];
+    await page.waitForFunction(
+      ([before]) => {
+        const now = document.querySelector('[data-testid="live-status"]')?.textContent ?? '';
+        return /\(.*\)/.test(now) && /\((.*)\)/.exec(now)?.[1] !== before;
+      },
+      [time(first)],
+      { timeout: 60_000 },
+    );
+    await liveStatus(page).getByText('Live', { exact: true }).waitFor();
+    await expectAccessible(page);
+  });
+
+  it('draws the power chart with its text alternative, read by keyboard, over another range', async () => {
+    const { page } = admin;
+    await page.goto(appUrl(`/device-details/HX-5000?serial=${LIVE}`));
+    const history = page.getByRole('region', { name: 'History' });
+    const power = history.getByRole('slider', { name: /^Power: / });
+    await power.waitFor();
+    await expect(power.locator('canvas').count()).resolves.toBeGreaterThan(0);
+    const summary = history.getByRole('region', { name: 'Power' }).locator('figcaption');
+    await expect(summary.innerText()).resolves.toMatch(
+      /^Last 24 hours\. PV power: minimum [\d,.]+ W, maximum [\d,.]+ W, latest [\d,.]+ W \(/,
+    );
+    await power.focus();
+    await page.keyboard.press('ArrowLeft');
+    await expect(power.getAttribute('aria-valuetext')).resolves.toMatch(/: PV power [\d,.-]+ W/);
+    await history.getByRole('region', { name: 'Energy per day' }).locator('figcaption').waitFor();
+    await expectAccessible(page);
+    await screenshots(page, 'monitoring-device', () => power.waitFor());
+
+    await history.getByText('7 d', { exact: true }).click();
+    await summary.filter({ hasText: /^Last 7 days\. / }).waitFor();
+    await expect(summary.innerText()).resolves.toMatch(/maximum [\d,.]+ W/);
+    // The device's alarm history is on the same screen.
+    await page.getByRole('region', { name: 'Alarms' }).waitFor();
+  });
+
+  it('marks the values of a device silent since yesterday as stale', async () => {
+    const { page } = admin;
+    await page.goto(appUrl('/alarms?state=open'));
+    const row = page
+      .getByRole('table', { name: 'Alarms' })
+      .getByRole('row')
+      .filter({ hasText: 'No telemetry for more than 15 minutes' })
+      .first();
+    const serial = (await row.locator('td:nth-child(3) a').innerText()).trim();
+    await row.locator('td:nth-child(3) a').click();
+    await heading(page, serial).waitFor();
+    await liveStatus(page).getByText('Stale', { exact: true }).waitFor();
+    await expect(liveStatus(page).innerText()).resolves.toMatch(
+      /No reading for .*: the device may be offline/,
+    );
+    await expect(page.locator('[data-stale="true"]').count()).resolves.toBeGreaterThan(0);
+    const alarms = page.getByRole('table', { name: 'Alarms of this device' });
+    await alarms.getByText('No telemetry for more than 15 minutes').first().waitFor();
+    await expectAccessible(page);
+    await screenshots(page, 'monitoring-device-stale', () => heading(page, serial).waitFor());
+    expect(admin.errors).toEqual([]);
+  });
+});
