@@ -43,7 +43,12 @@ export interface PrerenderOptions {
  * first render makes (with its Suspense boundaries) rather than its server markup.
  */
 async function bundleRenderer(root: string, mode: string, plugins: PluginOption[]): Promise<string> {
-  const outDir = join(root, 'node_modules/.fleet-prerender');
+  // A folder per build, imported without a query: the route chunks import the entry by its plain
+  // path, and an entry imported as `entry.js?t=…` would be a second copy of it (two React
+  // contexts, so a route chunk's view would find no provider).
+  const parent = join(root, 'node_modules/.fleet-prerender');
+  rmSync(parent, { recursive: true, force: true });
+  const outDir = join(parent, String(Date.now()));
   const output = await build({
     configFile: false,
     root,
@@ -182,7 +187,7 @@ export function prerenderPages(options: PrerenderOptions): Plugin {
         if (template?.type !== 'asset') throw new Error('Prerendering: the build wrote no index.html');
         const renderer = await bundleRenderer(config.root, config.mode, options.plugins());
         try {
-          const { renderPages } = (await import(`${pathToFileURL(renderer).href}?t=${Date.now()}`)) as {
+          const { renderPages } = (await import(pathToFileURL(renderer).href)) as {
             renderPages: () => Promise<RenderedPage[]>;
           };
           const beforeApp = await writeBeforeApp(config.root, outDir, config.build.assetsDir);

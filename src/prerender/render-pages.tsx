@@ -57,7 +57,11 @@ function stop(runtime: AppRuntime) {
 }
 
 async function toHtml(element: React.ReactElement): Promise<string> {
-  const { prelude } = await prerender(element);
+  // A view that throws at build time would leave its part to the browser and lose the point of
+  // prerendering: the build fails instead.
+  const errors: unknown[] = [];
+  const { prelude } = await prerender(element, { onError: (error) => void errors.push(error) });
+  if (errors.length > 0) throw new Error('Prerendering: a view threw', { cause: errors[0] });
   return new Response(prelude).text();
 }
 

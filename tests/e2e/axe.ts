@@ -19,6 +19,15 @@ interface AxeViolation {
  * does not stop it.
  */
 export async function seriousAccessibilityViolations(page: Page): Promise<string[]> {
+  // Colours are read from a settled page: a fade or a button's transition still running would
+  // show axe a half-transparent text (spinners, which never end, are left running).
+  await page.waitForFunction(() =>
+    document
+      .getAnimations()
+      .every(
+        (a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Number.POSITIVE_INFINITY,
+      ),
+  );
   const violations = (await page.evaluate(`(async () => {
     if (!window.axe) { ${AXE_SOURCE}\n }
     const result = await window.axe.run(document, { resultTypes: ['violations'] });

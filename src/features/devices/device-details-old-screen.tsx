@@ -7,7 +7,6 @@ import {
   e1CatalogueModels,
   isLoading,
 } from '../../../machines/catalogue/catalogue-selectors.ts';
-import { useRuntime } from '../../app/runtime-context.tsx';
 import { OpenScreen } from '../../components/open-screen.tsx';
 import { ScreenHeader } from '../../components/screen-header.tsx';
 import { useHydrated } from '../../components/use-hydrated.ts';
@@ -26,7 +25,7 @@ const route = getRouteApi('/device-details-old/$deviceid');
 export function DeviceDetailsOldScreen() {
   const { deviceid } = route.useParams();
   const hydrated = useHydrated();
-  const { catalogue } = useRuntime();
+  const { catalogue } = route.useRouteContext().runtime;
   const unknown = useSelector(catalogue, (s) => {
     if (isLoading(s)) return false;
     const models = { ...(catalogueModels(s) ?? {}), ...(e1CatalogueModels(s) ?? {}) };

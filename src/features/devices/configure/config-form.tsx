@@ -49,8 +49,9 @@ function FieldLabel({ field, changed }: { field: FormField; changed: boolean }) 
     <Group gap={6} component="span" wrap="nowrap" style={{ display: 'inline-flex', verticalAlign: 'middle' }}>
       <span>{field.label}</span>
       {changed ? (
-        // Never squeezed: beside a long label on a phone it would be cut to "CH…".
-        <Badge size="xs" color="orange.9" variant="filled" style={{ flexShrink: 0 }}>
+        // Never squeezed: beside a long label on a phone it would be cut to "CH…". A dark orange:
+        // Mantine's orange.9 gives white text 4.3:1, short of 4.5:1.
+        <Badge size="xs" color="#a34700" variant="filled" style={{ flexShrink: 0 }}>
           Changed
         </Badge>
       ) : null}
