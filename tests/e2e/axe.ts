@@ -10,7 +10,7 @@ interface AxeViolation {
   id: string;
   impact?: string | null;
   help: string;
-  nodes: { target: unknown[] }[];
+  nodes: { target: unknown[]; html: string; summary?: string }[];
 }
 
 /**
@@ -31,13 +31,15 @@ export async function seriousAccessibilityViolations(page: Page): Promise<string
   const violations = (await page.evaluate(`(async () => {
     if (!window.axe) { ${AXE_SOURCE}\n }
     const result = await window.axe.run(document, { resultTypes: ['violations'] });
-    return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target })) }));
+    return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target, html: n.html.slice(0, 160), summary: n.failureSummary })) }));
   })()`)) as AxeViolation[];
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map(
-      (v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.map((n) => JSON.stringify(n.target)).join(', ')})`,
-    );
+  const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  // The elements and axe's reasons, in the test's output, for whoever reads a failure.
+  for (const v of serious)
+    for (const n of v.nodes) console.error(`axe ${v.id}: ${n.html}\n${n.summary ?? ''}`);
+  return serious.map(
+    (v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.map((n) => JSON.stringify(n.target)).join(', ')})`,
+  );
 }
 
 /** Fails the test with every serious or critical accessibility violation on the page, named. */

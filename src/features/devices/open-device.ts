@@ -1,3 +1,4 @@
+import { notFound } from '@tanstack/react-router';
 import { waitFor } from 'xstate';
 import { type DeviceEntry, serialNumberPattern } from '../../../contracts/catalogue.ts';
 import {
@@ -24,12 +25,17 @@ export function modelOfSerial(
 }
 
 /**
- * Whether a `/device-details-old/{deviceid}` id names something the catalogue knows: a serial
- * number of one of its models, or one of its model ids.
- * @example isKnownDevice(models, 'HX5K-24-000123') // true when a model has the serial prefix HX5K
+ * `loader` of `/device-details-old/{deviceid}`: the id must be a serial number of a model the
+ * catalogue knows, or one of its model ids; anything else is the app's not-found page.
+ * @throws the router's notFound for an id the catalogue does not know
  */
-export function isKnownDevice(models: Record<string, DeviceEntry>, deviceid: string): boolean {
-  return serialNumberPattern.test(deviceid)
-    ? modelOfSerial(models, deviceid) !== null
-    : models[deviceid] !== undefined;
+export async function loadOpenDevice(runtime: AppRuntime, deviceid: string) {
+  const models = await loadedModels(runtime);
+  if (serialNumberPattern.test(deviceid)) {
+    const model = modelOfSerial(models, deviceid);
+    if (model) return { kind: 'serial' as const, modelId: model.id, modelName: model.entry.name };
+  } else if (models[deviceid]) {
+    return { kind: 'model' as const, modelId: deviceid, modelName: models[deviceid].name };
+  }
+  throw notFound();
 }
