@@ -64,8 +64,9 @@ export const ADD_DEVICE_MESSAGES = {
 
 /**
  * Adding a device to a site: the serial is typed, scanned from its QR code or barcode with the
- * camera, or reported by the device over Bluetooth; then it is named and saved, and the device's
- * service-comms secret is shown once. A failed save keeps everything typed.
+ * camera, or reported by the device over Bluetooth; then it is named and saved, the page's
+ * loaders run again (`refresh`), and the device's service-comms secret is shown once. A failed
+ * save keeps everything typed.
  */
 export const addDeviceMachine = setup({
   types: {
@@ -83,6 +84,8 @@ export const addDeviceMachine = setup({
     install: fromPromise<InstalledDevice, { siteId: number; body: InstallRequest }>(async () => {
       throw new Error('The install actor is not provided');
     }),
+    /** Runs every loader on the page again, as after any save; provided by the app. */
+    refresh: fromPromise<void>(async () => undefined),
   },
   actions: {
     take: assign(({ context }, read: ReadSerial) => ({
@@ -182,13 +185,23 @@ export const addDeviceMachine = setup({
             ...(context.name.trim() ? { name: context.name.trim() } : {}),
           },
         }),
-        onDone: { target: 'installed', actions: assign({ installed: ({ event }) => event.output }) },
+        onDone: { target: 'refreshing', actions: assign({ installed: ({ event }) => event.output }) },
         onError: {
           target: 'entering',
           actions: assign({
             error: ({ event }) => (event.error instanceof Error ? event.error.message : String(event.error)),
           }),
         },
+      },
+    },
+    // The secret shows at once, while the site's page loads again behind the dialog with the new
+    // device, the same way every save is shown.
+    refreshing: {
+      invoke: {
+        src: 'refresh',
+        // The device is on the site either way: a loader that fails shows its own error.
+        onDone: 'installed',
+        onError: 'installed',
       },
     },
     installed: { type: 'final' },

@@ -30,7 +30,9 @@ export type DeviceActionEvent =
 /**
  * Moving, renaming, replacing and taking a device off its site from its page: each opens a
  * dialog that says what happens to the history and asks for confirmation, then runs once; a
- * refusal keeps the dialog open with the service's reason.
+ * refusal keeps the dialog open with the service's reason. A rename or move reruns the page's
+ * loaders (`refresh`) and closes the dialog; a replacement shows the new unit's secret, and a
+ * removal is left for the page to leave.
  */
 export const deviceActionMachine = setup({
   types: {
@@ -41,6 +43,12 @@ export const deviceActionMachine = setup({
     perform: fromPromise<ActionResult, DeviceAction>(async () => {
       throw new Error('The perform actor is not provided');
     }),
+    /** Runs every loader on the page again, as after any save; provided by the app. */
+    refresh: fromPromise<void>(async () => undefined),
+  },
+  guards: {
+    /** A rename or a move: the device stays on this page, which shows it again. */
+    changed: (_, result: ActionResult) => result.kind === 'changed',
   },
 }).createMachine({
   id: 'deviceAction',
@@ -68,13 +76,31 @@ export const deviceActionMachine = setup({
           if (event.type !== 'action.confirm') throw new Error('working needs a confirmed action');
           return event.action;
         },
-        onDone: { target: 'done', actions: assign({ result: ({ event }) => event.output, error: null }) },
+        onDone: [
+          {
+            guard: { type: 'changed', params: ({ event }) => event.output },
+            target: 'refreshing',
+            actions: assign({ result: ({ event }) => event.output, error: null }),
+          },
+          // A replacement's secret is shown and a removal leaves the page: this page is not shown again.
+          { target: 'done', actions: assign({ result: ({ event }) => event.output, error: null }) },
+        ],
         onError: {
           target: 'confirming',
           actions: assign({
             error: ({ event }) => (event.error instanceof Error ? event.error.message : String(event.error)),
           }),
         },
+      },
+    },
+    // A rename or move is shown the way every save is: the page's loaders run again, then the
+    // dialog closes.
+    refreshing: {
+      invoke: {
+        src: 'refresh',
+        // The change is saved either way: a loader that fails shows its own error.
+        onDone: { target: 'idle', actions: assign({ open: null, result: null }) },
+        onError: { target: 'idle', actions: assign({ open: null, result: null }) },
       },
     },
     done: {

@@ -23,8 +23,8 @@ export interface AlarmAcknowledgeContext {
 /**
  * Acknowledging alarms from a list: a person opens one alarm's dialog, writes why, and sends it.
  * A blank note is refused here (the service would refuse it too); a failure keeps the dialog open
- * with the service's message and the note as typed. Once acknowledged, the actor has already
- * reloaded the lists on the page, and the dialog closes.
+ * with the service's message and the note as typed. Once acknowledged, the page's loaders run
+ * again (`refresh`, as after every save), and then the dialog closes.
  */
 export const alarmAcknowledgeMachine = setup({
   types: {
@@ -32,8 +32,17 @@ export const alarmAcknowledgeMachine = setup({
     events: {} as AlarmAcknowledgeEvent,
   },
   actors: {
-    /** Acknowledges `id` with `note` and reloads what shows it. */
+    /** Acknowledges `id` with `note`. */
     acknowledge: fromPromise<void, { id: number; note: string }>(async () => undefined),
+    /** Runs every loader on the page again, as after any save; provided by the app. */
+    refresh: fromPromise<void>(async () => undefined),
+  },
+  actions: {
+    closeAcknowledged: assign(({ context }) => ({
+      acknowledged: context.alarmId,
+      alarmId: null,
+      error: null,
+    })),
   },
   guards: {
     noteIsBlank: ({ event }) => event.type === 'ack.submit' && event.note.trim() === '',
@@ -73,16 +82,22 @@ export const alarmAcknowledgeMachine = setup({
           id: context.alarmId ?? 0,
           note: event.type === 'ack.submit' ? event.note.trim() : '',
         }),
-        onDone: {
-          target: 'idle',
-          actions: assign(({ context }) => ({ acknowledged: context.alarmId, alarmId: null, error: null })),
-        },
+        onDone: 'refreshing',
         onError: {
           target: 'editing',
           actions: assign({
             error: ({ event }) => (event.error instanceof Error ? event.error.message : String(event.error)),
           }),
         },
+      },
+    },
+    // The dialog stays busy until the lists show the alarm acknowledged.
+    refreshing: {
+      invoke: {
+        src: 'refresh',
+        // The alarm is acknowledged either way: a loader that fails shows its own error.
+        onDone: { target: 'idle', actions: 'closeAcknowledged' },
+        onError: { target: 'idle', actions: 'closeAcknowledged' },
       },
     },
   },

@@ -1,8 +1,7 @@
-import { useRouter } from '@tanstack/react-router';
 import { useActorRef, useSelector } from '@xstate/react';
 import { useRef } from 'react';
-import { fromPromise } from 'xstate';
 import { saveMachine } from '../../machines/save/save-machine.ts';
+import { usePageRefresh } from './page-refresh.ts';
 
 export interface UseSaveOptions<T> {
   /** Whether the change alters what the screens show (every save but an export): loaders run again. */
@@ -31,16 +30,16 @@ export interface Save<T> {
 
 /**
  * The app's one way to save, for every form and button that changes something: the save machine
- * (`machines/save/`) with the router's loaders as its refresh. The form keeps its own fields, so a
+ * (`machines/save/`) with the page's loaders as its refresh (`usePageRefresh`). The form keeps its own fields, so a
  * failure loses nothing typed; leaving the screen aborts a save on its way.
  */
 export function useSave<T = unknown>({ refreshes = true, onSaved }: UseSaveOptions<T> = {}): Save<T> {
-  const router = useRouter();
+  const refresh = usePageRefresh();
   const onSavedRef = useRef(onSaved);
   onSavedRef.current = onSaved;
   const actor = useActorRef(
     saveMachine.provide({
-      actors: { refresh: fromPromise(() => router.invalidate()) },
+      actors: { refresh },
       actions: { saved: (_, { output }) => void onSavedRef.current?.(output as T) },
     }),
   );

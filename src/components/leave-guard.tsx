@@ -44,11 +44,3 @@ export function useUnsavedWork(work: UnsavedWork, pending: boolean): void {
     return () => unsavedWork.send({ type: 'unsavedWork.clear', id });
   }, [unsavedWork, id, kind, label, pending]);
 }
-
-/**
- * Whether a react-hook-form holds edits that leaving would lose: changed, and not being saved
- * or saved already (a save that navigates on must not be asked about).
- */
-export function holdsEdits(state: { isDirty: boolean; isSubmitting: boolean; isSubmitSuccessful: boolean }) {
-  return state.isDirty && !state.isSubmitting && !state.isSubmitSuccessful;
-}

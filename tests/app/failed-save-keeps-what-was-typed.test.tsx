@@ -47,3 +47,30 @@ it('keeps a new site as typed when the service refuses it, and saves it on the n
   await waitFor(() => expect(app?.location()).toMatch(/^\/site-details\/\d+$/));
   await screen.findByRole('heading', { name: 'Harbour Workshop', level: 1 });
 });
+
+it('keeps my profile as typed when the service refuses it, and saves it on the next try', async () => {
+  app = renderApp('/login', server());
+  await app.signIn(USERS.installer.email, USERS.installer.password);
+  await expectLocation(app, '/landing');
+  await app.user.click(await screen.findByRole('button', { name: 'Profile' }));
+  const dialog = await screen.findByRole('dialog', { name: 'Profile' });
+  const name = await within(dialog).findByRole<HTMLInputElement>('textbox', { name: /^Name/ });
+  await app.user.clear(name);
+  await app.user.type(name, 'Sam Q. Solarpros');
+
+  server().override((method, path) =>
+    method === 'PUT' && path === '/config/users/me/profile'
+      ? Response.json({ message: 'The database is busy; try again', code: 'unavailable' }, { status: 503 })
+      : undefined,
+  );
+  await app.user.click(within(dialog).getByRole('button', { name: 'Save profile' }));
+  const alert = await within(dialog).findByRole('alert');
+  within(alert).getByText('Your profile was not saved');
+  expect(alert.textContent).toContain('The database is busy; try again');
+  expect(name.value).toBe('Sam Q. Solarpros');
+
+  server().override(undefined);
+  await app.user.click(within(dialog).getByRole('button', { name: 'Save profile' }));
+  await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Profile' })).toBeNull());
+  await waitFor(() => expect(screen.getByTestId('user-name').textContent).toContain('Sam Q. Solarpros'));
+});

@@ -108,6 +108,7 @@ interface Form {
  */
 export function addDeviceModelDriver(): ModelDriver {
   const install = controlledActor<InstalledDevice, { siteId: number; body: InstallRequest }>();
+  const refresh = controlledActor<void, unknown>();
   const cameras: { report: (event: AddDeviceEvent) => void; open: boolean }[] = [];
   const chooser = new PersonsChooser();
   const reads: Promise<ReadSerial>[] = [];
@@ -123,6 +124,7 @@ export function addDeviceModelDriver(): ModelDriver {
           };
         }),
         install: install.logic,
+        refresh: refresh.logic,
         // As the add-device dialog reads a device's serial over Bluetooth.
         readOverBluetooth: fromPromise<ReadSerial, { model: ModelChoice | undefined }>(({ input }) => {
           const read = (async () => {
@@ -179,6 +181,20 @@ export function addDeviceModelDriver(): ModelDriver {
     expect(cameras).toHaveLength(1);
   };
 
+  /** The new device with its secret, in the context to be shown once, and on the site at the service. */
+  const theDeviceIsOnTheSite = async () => {
+    const serial = form.serial.trim().toUpperCase();
+    const name = form.name || (MODELS.find((m) => m.modelId === form.modelId)?.name ?? '');
+    const installed = snap().context.installed;
+    expect(installed).toMatchObject({ serial, modelId: form.modelId, name, siteId: SITE });
+    // The secret, shown this once.
+    expect(installed?.secret).toMatch(/\S{16,}/);
+    // And the service has the device on the site.
+    const { api } = await commissioningService();
+    const page = devicePageSchema.parse(await api(`/install/device/${form.modelId}`, { query: { serial } }));
+    expect(page.items[0]).toMatchObject({ id: installed?.id, siteId: SITE, name });
+  };
+
   return {
     events: {
       'serial.typed': async () => type(` ${(await fresh('HX5K')).toLowerCase()} `),
@@ -196,6 +212,8 @@ export function addDeviceModelDriver(): ModelDriver {
         const { api } = await commissioningService();
         await letGo(install.last(), ({ siteId, body }) => installDevice(api, siteId, body));
       },
+      'page.reloaded': () => refresh.last().resolve(),
+      'page.reloadFails': () => refresh.last().reject(new Error('Failed to fetch')),
       'scan.pressed': () => actor.send({ type: 'add.scan' }),
       'camera.shows': () => camera().report({ type: 'scan.stream', stream: STREAM }),
       'code.read': async () => {
@@ -249,21 +267,17 @@ export function addDeviceModelDriver(): ModelDriver {
         entering(
           `${(await commissioningService()).serialOfOtherInstaller} is installed at a site you cannot see; it must be taken off that site first`,
         ),
+      showingSecret: async () => {
+        expect(snap().value).toBe('refreshing');
+        expect(refresh.calls).toHaveLength(1);
+        expect(refresh.last().settled).toBe(false);
+        await theDeviceIsOnTheSite();
+      },
       installed: async () => {
         expect(snap().value).toBe('installed');
         expect(snap().status).toBe('done');
-        const serial = form.serial.trim().toUpperCase();
-        const name = form.name || (MODELS.find((m) => m.modelId === form.modelId)?.name ?? '');
-        const installed = snap().context.installed;
-        expect(installed).toMatchObject({ serial, modelId: form.modelId, name, siteId: SITE });
-        // The secret, shown this once.
-        expect(installed?.secret).toMatch(/\S{16,}/);
-        // And the service has the device on the site.
-        const { api } = await commissioningService();
-        const page = devicePageSchema.parse(
-          await api(`/install/device/${form.modelId}`, { query: { serial } }),
-        );
-        expect(page.items[0]).toMatchObject({ id: installed?.id, siteId: SITE, name });
+        expect(refresh.calls).toHaveLength(1);
+        await theDeviceIsOnTheSite();
       },
       scanning: () => scanning(null),
       previewing: () => scanning(STREAM),

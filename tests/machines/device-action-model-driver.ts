@@ -33,9 +33,11 @@ const NEW_NAME = 'Garage inverter';
  */
 export function deviceActionModelDriver(): ModelDriver {
   const perform = controlledActor<ActionResult, DeviceAction>();
-  const actor = createActor(deviceActionMachine.provide({ actors: { perform: perform.logic } }), {
-    inspect: recordCoverage,
-  }).start();
+  const refresh = controlledActor<void, unknown>();
+  const actor = createActor(
+    deviceActionMachine.provide({ actors: { perform: perform.logic, refresh: refresh.logic } }),
+    { inspect: recordCoverage },
+  ).start();
   const snap = () => actor.getSnapshot();
   let installed: Promise<InstalledDevice> | null = null;
   /** This path's device, put on the site the first time it is needed. */
@@ -92,9 +94,11 @@ export function deviceActionModelDriver(): ModelDriver {
     expect(perform.last().input).toEqual(confirmed);
     expect(perform.last().settled).toBe(false);
   };
-  /** Done with the device as the service now has it, the dialog still open on `kind`. */
+  /** Saved with the device as the service now has it, the page loading again, the dialog still open on `kind`. */
   const changed = async (kind: 'rename' | 'move', name: string, siteId: number) => {
-    expect(snap().value).toBe('done');
+    expect(snap().value).toBe('refreshing');
+    expect(refresh.calls).toHaveLength(1);
+    expect(refresh.last().settled).toBe(false);
     const { serial, id } = await device();
     expect(snap().context).toMatchObject({
       open: kind,
@@ -111,8 +115,8 @@ export function deviceActionModelDriver(): ModelDriver {
       'open.replace': () => actor.send({ type: 'action.open', kind: 'replace' }),
       'open.remove': () => actor.send({ type: 'action.open', kind: 'remove' }),
       'dialog.cancel': () => actor.send({ type: 'action.cancel' }),
-      // The device page closes the dialog itself as soon as a rename or move is done.
-      'dialog.close': () => actor.send({ type: 'action.cancel' }),
+      'page.reloaded': () => refresh.last().resolve(),
+      'page.reloadFails': () => refresh.last().reject(new Error('Failed to fetch')),
       'rename.confirm': () => confirm({ kind: 'rename', name: NEW_NAME }),
       'move.confirm': () => confirm({ kind: 'move', siteId: OTHER_SITE }),
       'replace.confirmTaken': async () =>
@@ -127,8 +131,18 @@ export function deviceActionModelDriver(): ModelDriver {
     },
     states: {
       idle: closed,
-      closed,
-      closedAfterChange: closed,
+      closed: () => {
+        closed();
+        expect(refresh.calls).toHaveLength(0);
+      },
+      closedAfterChange: () => {
+        closed();
+        expect(refresh.calls).toHaveLength(1);
+      },
+      closedAfterReplace: () => {
+        closed();
+        expect(refresh.calls).toHaveLength(0);
+      },
       renameDialog: () => dialog('rename', null),
       moveDialog: () => dialog('move', null),
       replaceDialog: () => dialog('replace', null),
@@ -157,6 +171,7 @@ export function deviceActionModelDriver(): ModelDriver {
         expect(snap().value).toBe('done');
         const result = snap().context.result;
         expect(result?.kind).toBe('replaced');
+        expect(refresh.calls).toHaveLength(0);
         const unit = result?.kind === 'replaced' ? result.device : null;
         // The new unit takes the old one's name and place, with a secret of its own.
         expect(unit).toMatchObject({ serial: replacement, name: 'Roof', siteId: SITE, modelId: 'HX-5000' });
@@ -168,6 +183,8 @@ export function deviceActionModelDriver(): ModelDriver {
       removed: async () => {
         expect(snap().value).toBe('done');
         expect(snap().context).toEqual({ open: 'remove', error: null, result: { kind: 'removed' } });
+        // The page is left for the site's: its own loaders do not run again.
+        expect(refresh.calls).toHaveLength(0);
         expect(await unitNow((await device()).serial)).toBeNull();
       },
       removeRefused: () => dialog('remove', 'Device not found'),

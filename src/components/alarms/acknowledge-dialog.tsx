@@ -1,5 +1,4 @@
 import { Alert, Button, Group, Modal, Stack, Text, Textarea } from '@mantine/core';
-import { useRouter } from '@tanstack/react-router';
 import { useActorRef, useSelector } from '@xstate/react';
 import type { FormEvent } from 'react';
 import { fromPromise } from 'xstate';
@@ -9,22 +8,23 @@ import {
   alarmAcknowledgeMachine,
 } from '../../../machines/monitoring/alarm-acknowledge-machine.ts';
 import { acknowledgeAlarm } from '../../api/monitoring-api.ts';
+import { usePageRefresh } from '../../app/page-refresh.ts';
 import { useRuntime } from '../../app/runtime-context.tsx';
 
 /**
- * The acknowledge machine of a screen: its actor acknowledges through the monitoring service, then
- * reloads every list on the page.
+ * The acknowledge machine of a screen: its actor acknowledges through the monitoring service, and
+ * the page's loaders run again as after every save (`usePageRefresh`).
  */
 export function useAlarmAcknowledge() {
   const { monitoringApi } = useRuntime();
-  const router = useRouter();
+  const refresh = usePageRefresh();
   return useActorRef(
     alarmAcknowledgeMachine.provide({
       actors: {
         acknowledge: fromPromise<void, { id: number; note: string }>(async ({ input }) => {
           await acknowledgeAlarm(monitoringApi, input.id, input.note);
-          await router.invalidate();
         }),
+        refresh,
       },
     }),
   );
@@ -46,7 +46,7 @@ export function AcknowledgeDialog({
   const alarmId = useSelector(actor, (s) => s.context.alarmId);
   const error = useSelector(actor, (s) => s.context.error);
   const noteError = useSelector(actor, (s) => s.context.noteError);
-  const submitting = useSelector(actor, (s) => s.matches('submitting'));
+  const submitting = useSelector(actor, (s) => s.matches('submitting') || s.matches('refreshing'));
   const open = useSelector(actor, (s) => !s.matches('idle'));
   const alarm = alarms.find((a) => a.id === alarmId);
   const submit = (event: FormEvent<HTMLFormElement>) => {

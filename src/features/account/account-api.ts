@@ -7,14 +7,16 @@ export async function fetchOwnProfile(api: ApiClient, id: number) {
 }
 
 /** `PUT /users/me/profile`: one's own name and phone. @throws ApiError */
-export async function updateOwnProfile(api: ApiClient, body: ProfileUpdate) {
-  return userSchema.parse(await api('/users/me/profile', { method: 'PUT', body }));
+export async function updateOwnProfile(api: ApiClient, body: ProfileUpdate, signal?: AbortSignal) {
+  return userSchema.parse(
+    await api('/users/me/profile', { method: 'PUT', body, ...(signal ? { signal } : {}) }),
+  );
 }
 
 /**
  * `PUT /users/me/password` with the current password; every session of the user ends, this one
  * too. @throws ApiError (403 `current_password_wrong`)
  */
-export async function changeOwnPassword(api: ApiClient, body: OwnPasswordChange) {
-  await api('/users/me/password', { method: 'PUT', body });
+export async function changeOwnPassword(api: ApiClient, body: OwnPasswordChange, signal?: AbortSignal) {
+  await api('/users/me/password', { method: 'PUT', body, ...(signal ? { signal } : {}) });
 }

@@ -3,10 +3,10 @@ import { Alert, Button, Group, PasswordInput, Stack, Text } from '@mantine/core'
 import { useForm } from 'react-hook-form';
 import { waitFor } from 'xstate';
 import { z } from 'zod';
-import { errorMessage } from '../../../contracts/error-message.ts';
 import { isAuthenticated, loginError } from '../../../machines/auth/auth-selectors.ts';
 import { useRuntime } from '../../app/runtime-context.tsx';
-import { holdsEdits, useUnsavedWork } from '../../components/leave-guard.tsx';
+import { useSave } from '../../app/use-save.ts';
+import { useUnsavedWork } from '../../components/leave-guard.tsx';
 import { changeOwnPassword } from './account-api.ts';
 
 const schema = z
@@ -22,6 +22,9 @@ const schema = z
   });
 type Values = z.infer<typeof schema>;
 
+/** How a failure to sign in again after the change begins: the password was changed all the same. */
+const CHANGED_BUT = 'Your password was changed, but signing in again failed';
+
 /**
  * "Change password": the current one, and the new one twice (`PUT /users/me/password`). The
  * change signs the account out everywhere, this browser too; the new password then signs this
@@ -29,32 +32,27 @@ type Values = z.infer<typeof schema>;
  */
 export function ChangePasswordForm({ email, onDone }: { email: string; onDone: (changed: boolean) => void }) {
   const { configApi, auth } = useRuntime();
+  // Nothing a screen shows changes with a password: the page's loaders need not run again.
+  const save = useSave({ refreshes: false, onSaved: () => onDone(true) });
   const form = useForm<Values>({
     resolver: zodResolver(schema),
     defaultValues: { current: '', next: '', again: '' },
   });
-  const { errors, isSubmitting } = form.formState;
-  useUnsavedWork(
-    { id: 'change-password', kind: 'form', label: 'Change password' },
-    holdsEdits(form.formState),
+  const { errors, isDirty } = form.formState;
+  useUnsavedWork({ id: 'change-password', kind: 'form', label: 'Change password' }, save.holdsEdits(isDirty));
+  const submit = form.handleSubmit((values) =>
+    save.save(async (signal) => {
+      await changeOwnPassword(
+        configApi,
+        { current_password: values.current, new_password: values.next },
+        signal,
+      );
+      auth.send({ type: 'auth.login', email, password: values.next });
+      const after = await waitFor(auth, (s) => !s.matches({ session: 'signingIn' }), { signal });
+      if (!isAuthenticated(after))
+        throw new Error(`${CHANGED_BUT}: ${loginError(after) ?? 'sign in with the new password'}.`);
+    }),
   );
-  const submit = form.handleSubmit(async (values) => {
-    try {
-      await changeOwnPassword(configApi, { current_password: values.current, new_password: values.next });
-    } catch (error) {
-      form.setError('root', { message: errorMessage(error) });
-      return;
-    }
-    auth.send({ type: 'auth.login', email, password: values.next });
-    const after = await waitFor(auth, (s) => !s.matches({ session: 'signingIn' }));
-    if (!isAuthenticated(after)) {
-      form.setError('root', {
-        message: `Your password was changed, but signing in again failed: ${loginError(after) ?? 'sign in with the new password'}.`,
-      });
-      return;
-    }
-    onDone(true);
-  });
   return (
     <form onSubmit={submit} noValidate aria-label="Change password">
       <Stack gap="sm">
@@ -83,16 +81,20 @@ export function ChangePasswordForm({ email, onDone }: { email: string; onDone: (
           {...form.register('again')}
           error={errors.again?.message}
         />
-        {errors.root ? (
-          <Alert color="red" role="alert" title="The password was not changed">
-            {errors.root.message}
+        {save.error ? (
+          <Alert
+            color="red"
+            role="alert"
+            title={save.error.startsWith(CHANGED_BUT) ? 'Signed out' : 'The password was not changed'}
+          >
+            {save.error}
           </Alert>
         ) : null}
         <Group justify="flex-end">
           <Button variant="default" onClick={() => onDone(false)}>
             Cancel
           </Button>
-          <Button type="submit" loading={isSubmitting}>
+          <Button type="submit" loading={save.pending}>
             Change password
           </Button>
         </Group>

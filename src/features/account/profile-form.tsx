@@ -2,10 +2,10 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert, Button, Group, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
-import { errorMessage } from '../../../contracts/error-message.ts';
 import type { User } from '../../../contracts/users.ts';
 import { useRuntime } from '../../app/runtime-context.tsx';
-import { holdsEdits, useUnsavedWork } from '../../components/leave-guard.tsx';
+import { useSave } from '../../app/use-save.ts';
+import { useUnsavedWork } from '../../components/leave-guard.tsx';
 import { updateOwnProfile } from './account-api.ts';
 
 const schema = z.object({
@@ -23,21 +23,25 @@ type Values = z.infer<typeof schema>;
  */
 export function ProfileForm({ user, onDone }: { user: User; onDone: () => void }) {
   const { configApi, auth } = useRuntime();
+  // The configuration token is refreshed once saved: its `name` claim, shown in the menu, comes
+  // from the new record.
+  const save = useSave({
+    onSaved: () => {
+      auth.send({ type: 'auth.refresh', service: 'config' });
+      onDone();
+    },
+  });
   const form = useForm<Values>({
     resolver: zodResolver(schema),
     defaultValues: { name: user.name, phone: user.phone ?? '' },
   });
-  const { errors, isSubmitting } = form.formState;
-  useUnsavedWork({ id: 'profile', kind: 'form', label: 'Profile' }, holdsEdits(form.formState));
-  const submit = form.handleSubmit(async (values) => {
-    try {
-      await updateOwnProfile(configApi, { name: values.name, phone: values.phone || null });
-      auth.send({ type: 'auth.refresh', service: 'config' });
-      onDone();
-    } catch (error) {
-      form.setError('root', { message: errorMessage(error) });
-    }
-  });
+  const { errors, isDirty } = form.formState;
+  useUnsavedWork({ id: 'profile', kind: 'form', label: 'Profile' }, save.holdsEdits(isDirty));
+  const submit = form.handleSubmit((values) =>
+    save.save((signal) =>
+      updateOwnProfile(configApi, { name: values.name, phone: values.phone || null }, signal),
+    ),
+  );
   return (
     <form onSubmit={submit} noValidate aria-label="Profile">
       <Stack gap="sm">
@@ -59,16 +63,16 @@ export function ProfileForm({ user, onDone }: { user: User; onDone: () => void }
           {...form.register('phone')}
           error={errors.phone?.message}
         />
-        {errors.root ? (
+        {save.error ? (
           <Alert color="red" role="alert" title="Your profile was not saved">
-            {errors.root.message}
+            {save.error}
           </Alert>
         ) : null}
         <Group justify="flex-end">
           <Button variant="default" onClick={onDone}>
             Cancel
           </Button>
-          <Button type="submit" loading={isSubmitting}>
+          <Button type="submit" loading={save.pending}>
             Save profile
           </Button>
         </Group>

@@ -1,5 +1,5 @@
 import { Alert, Button, Code, Group, Modal, Select, Stack, Text, TextInput } from '@mantine/core';
-import { useNavigate, useRouter } from '@tanstack/react-router';
+import { useNavigate } from '@tanstack/react-router';
 import { useActor } from '@xstate/react';
 import { useEffect, useMemo, useState } from 'react';
 import { fromPromise } from 'xstate';
@@ -11,6 +11,7 @@ import {
   deviceActionMachine,
 } from '../../../machines/commissioning/device-action-machine.ts';
 import { removeInstall, replaceInstall, updateInstall } from '../../api/commissioning-api.ts';
+import { usePageRefresh } from '../../app/page-refresh.ts';
 import { useRuntime } from '../../app/runtime-context.tsx';
 
 const TITLES: Record<DeviceAction['kind'], string> = {
@@ -149,12 +150,13 @@ function ActionForm({
  */
 export function DeviceInstallActions({ device, userId }: { device: Device; userId: number }) {
   const { configApi } = useRuntime();
-  const router = useRouter();
+  const refresh = usePageRefresh();
   const navigate = useNavigate();
   const machine = useMemo(
     () =>
       deviceActionMachine.provide({
         actors: {
+          refresh,
           perform: fromPromise<ActionResult, DeviceAction>(async ({ input }) => {
             if (input.kind === 'remove') {
               await removeInstall(configApi, device.id);
@@ -167,18 +169,14 @@ export function DeviceInstallActions({ device, userId }: { device: Device; userI
           }),
         },
       }),
-    [configApi, device.id],
+    [configApi, device.id, refresh],
   );
   const [state, send] = useActor(machine);
   const { open, error, result } = state.context;
   useEffect(() => {
-    if (result?.kind === 'changed') {
-      send({ type: 'action.cancel' });
-      void router.invalidate();
-    }
     if (result?.kind === 'removed')
       void navigate({ to: '/site-details/$siteid', params: { siteid: String(device.siteId) } });
-  }, [result, send, router, navigate, device.siteId]);
+  }, [result, navigate, device.siteId]);
   const replaced = result?.kind === 'replaced' ? result.device : null;
   return (
     <>
@@ -228,7 +226,7 @@ export function DeviceInstallActions({ device, userId }: { device: Device; userI
             device={device}
             userId={userId}
             error={error}
-            working={state.matches('working')}
+            working={state.matches('working') || state.matches('refreshing')}
             onConfirm={(action) => send({ type: 'action.confirm', action })}
             onCancel={() => send({ type: 'action.cancel' })}
           />

@@ -11,7 +11,6 @@ import {
   TextInput,
 } from '@mantine/core';
 import { IconBluetooth, IconCamera, IconCheck, IconCopy } from '@tabler/icons-react';
-import { useRouter } from '@tanstack/react-router';
 import { useActor, useSelector } from '@xstate/react';
 import { useEffect, useMemo, useRef } from 'react';
 import { fromPromise } from 'xstate';
@@ -23,6 +22,7 @@ import {
   type ReadSerial,
 } from '../../../machines/commissioning/add-device-machine.ts';
 import { installDevice } from '../../api/commissioning-api.ts';
+import { usePageRefresh } from '../../app/page-refresh.ts';
 import { useRuntime } from '../../app/runtime-context.tsx';
 import { targetOf } from '../../ble/device-commands.ts';
 import { WebBluetoothTransport } from '../../ble/web-bluetooth-transport.ts';
@@ -126,13 +126,14 @@ function Secret({
  */
 export function AddDevice({ siteId, onClose }: { siteId: number; onClose: () => void }) {
   const { configApi } = useRuntime();
-  const router = useRouter();
+  const refresh = usePageRefresh();
   const { choices, entries } = useModels();
   const machine = useMemo(
     () =>
       addDeviceMachine.provide({
         actors: {
           scanCode,
+          refresh,
           install: fromPromise(({ input }) => installDevice(configApi, input.siteId, input.body)),
           readOverBluetooth: fromPromise<ReadSerial, { model: ModelChoice | undefined }>(
             async ({ input }) => {
@@ -145,17 +146,18 @@ export function AddDevice({ siteId, onClose }: { siteId: number; onClose: () => 
           ),
         },
       }),
-    [configApi, entries],
+    [configApi, entries, refresh],
   );
   const [state, send] = useActor(machine, { input: { siteId, models: choices } });
   const { serial, modelId, name, error, installed, stream } = state.context;
-  const done = async () => {
-    await router.invalidate();
-    onClose();
-  };
   if (installed)
     return (
-      <Secret serial={installed.serial} modelId={installed.modelId} secret={installed.secret} onDone={done} />
+      <Secret
+        serial={installed.serial}
+        modelId={installed.modelId}
+        secret={installed.secret}
+        onDone={onClose}
+      />
     );
   const scanning = state.matches('scanning');
   const reading = state.matches('reading');

@@ -1,9 +1,7 @@
 import { Alert, Stack, Switch } from '@mantine/core';
-import { useRouter } from '@tanstack/react-router';
-import { useState } from 'react';
-import { errorMessage } from '../../../contracts/error-message.ts';
 import type { User } from '../../../contracts/users.ts';
 import { useRuntime } from '../../app/runtime-context.tsx';
+import { useSave } from '../../app/use-save.ts';
 import { updateUser } from './users-api.ts';
 
 /**
@@ -13,33 +11,21 @@ import { updateUser } from './users-api.ts';
  */
 export function AlarmMailSetting({ user, self }: { user: User; self: boolean }) {
   const { configApi } = useRuntime();
-  const router = useRouter();
-  const [saving, setSaving] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const change = async (alarmMail: boolean) => {
-    setSaving(true);
-    setError(null);
-    try {
-      await updateUser(configApi, user.id, { alarmMail });
-      await router.invalidate();
-    } catch (failure) {
-      setError(errorMessage(failure));
-    } finally {
-      setSaving(false);
-    }
-  };
+  const save = useSave();
+  const change = (alarmMail: boolean) =>
+    save.save((signal) => updateUser(configApi, user.id, { alarmMail }, signal));
   return (
     <Stack gap="xs">
       <Switch
         label="Alarm mail"
         description={`${self ? 'E-mail me' : `E-mail ${user.name}`} when an alarm at ${self ? 'my' : 'their'} sites is raised, acknowledged or cleared.`}
         checked={user.alarmMail}
-        disabled={saving}
-        onChange={(event) => void change(event.currentTarget.checked)}
+        disabled={save.pending}
+        onChange={(event) => change(event.currentTarget.checked)}
       />
-      {error ? (
+      {save.error ? (
         <Alert color="red" role="alert" title="Alarm mail was not changed">
-          {error}
+          {save.error}
         </Alert>
       ) : null}
     </Stack>

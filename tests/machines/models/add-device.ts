@@ -28,7 +28,8 @@ const model = createMachine({
     typedTaken: { on: { 'save.pressed': 'savingTaken' } },
     savingTaken: { on: { 'service.answers': 'refused' } },
     refused: { on: { 'serial.typed': 'typed' } },
-    saving: { on: { 'service.answers': 'installed' } },
+    saving: { on: { 'service.answers': 'showingSecret' } },
+    showingSecret: { on: { 'page.reloaded': 'installed', 'page.reloadFails': 'installed' } },
     installed: {},
     modelChosen: { on: { 'bluetooth.pressed': 'choosing' } },
     scanning: {
@@ -64,7 +65,7 @@ export default defineModel({
   title: 'Adding a device to a site',
   source: 'machines/commissioning/add-device-machine.ts',
   about:
-    "Adding a device to installer A's site: the serial typed (the model following its prefix), scanned from the label's code with the camera, or read from the device over Bluetooth through the real Web Bluetooth transport and device simulator; named and saved through the app's install call to the configuration service in process, which answers the device's secret once or refuses a serial installed elsewhere, keeping everything typed.",
+    "Adding a device to installer A's site: the serial typed (the model following its prefix), scanned from the label's code with the camera, or read from the device over Bluetooth through the real Web Bluetooth transport and device simulator; named and saved through the app's install call to the configuration service in process, which answers the device's secret once or refuses a serial installed elsewhere, keeping everything typed; once added, the page's loaders run again, as after every save.",
   machine: addDeviceMachine,
   model,
   driver: addDeviceModelDriver,
@@ -77,6 +78,8 @@ export default defineModel({
     'model.chosen': 'The person chooses the Basalt BX-10 in the model list.',
     'save.pressed': 'The person presses "Add device".',
     'service.answers': 'The request reaches the configuration service, and its answer comes back.',
+    'page.reloaded': "The site page's loaders have run again and list the new device.",
+    'page.reloadFails': 'A loader of the page fails (it shows its own error; the device is added).',
     'scan.pressed': 'The person presses "Scan code".',
     'camera.shows': 'The camera opens and its picture shows in the dialog.',
     'code.read': "The camera reads the label's QR code: a link holding a new HX5K serial in lower case.",
@@ -101,8 +104,10 @@ export default defineModel({
     savingTaken: 'Adding the device; the button is busy.',
     refused:
       '"The device was not added": "<serial> is installed at a site you cannot see; it must be taken off that site first"; the serial and model stay as typed.',
+    showingSecret:
+      "The device is on the site and its secret is shown; the site page's loaders are running again (once), behind the dialog.",
     installed:
-      'The device is on the site, in capitals, named as typed or by its model; its secret is shown this once.',
+      'The page has loaded again; the device is on the site, in capitals, named as typed or by its model; its secret is shown this once.',
     scanning: 'Looking for a code: the camera is asked for; no picture yet.',
     previewing: "The camera's picture is shown while a code is looked for.",
     typedWhileScanning: 'The typed serial shows in its field while the camera still looks for a code.',

@@ -13,7 +13,8 @@ const model = createMachine({
     closed: { on: { 'dialog.open': 'editing' } },
     editing: { on: { 'note.blank': 'noteMissing', 'note.send': 'sending', 'dialog.cancel': 'closed' } },
     noteMissing: { on: { 'note.send': 'sending', 'dialog.cancel': 'closed' } },
-    sending: { on: { 'service.accepts': 'acknowledged', 'service.refuses': 'refused' } },
+    sending: { on: { 'service.accepts': 'reloading', 'service.refuses': 'refused' } },
+    reloading: { on: { 'page.reloaded': 'acknowledged', 'page.reloadFails': 'acknowledged' } },
     refused: { on: { 'note.send': 'sending', 'dialog.cancel': 'closed' } },
     acknowledged: { on: { 'dialog.open': 'editing' } },
   },
@@ -24,9 +25,11 @@ const ALARMS = [41, 42];
 /** Events and state checks that run one path against the real machine, its service call answered by hand. */
 function driver(): ModelDriver {
   const acknowledge = controlledActor<void, { id: number; note: string }>();
-  const actor = createActor(alarmAcknowledgeMachine.provide({ actors: { acknowledge: acknowledge.logic } }), {
-    inspect: recordCoverage,
-  }).start();
+  const refresh = controlledActor<void, unknown>();
+  const actor = createActor(
+    alarmAcknowledgeMachine.provide({ actors: { acknowledge: acknowledge.logic, refresh: refresh.logic } }),
+    { inspect: recordCoverage },
+  ).start();
   const snap = () => actor.getSnapshot();
   let opened = 0;
   let lastOpened = 0;
@@ -45,6 +48,8 @@ function driver(): ModelDriver {
         await waitFor(actor, () => acknowledge.calls.length === before + 1);
       },
       'service.accepts': () => acknowledge.last().resolve(),
+      'page.reloaded': () => refresh.last().resolve(),
+      'page.reloadFails': () => refresh.last().reject(new Error('Failed to fetch')),
       'service.refuses': () =>
         acknowledge.last().reject(new Error('This alarm is not active: it was acknowledged or cleared.')),
     },
@@ -75,8 +80,14 @@ function driver(): ModelDriver {
           error: 'This alarm is not active: it was acknowledged or cleared.',
         });
       },
+      reloading: () => {
+        expect(snap().value).toBe('refreshing');
+        expect(snap().context).toMatchObject({ alarmId: lastOpened, error: null });
+        expect(refresh.pending()).toHaveLength(1);
+      },
       acknowledged: () => {
         expect(snap().value).toBe('idle');
+        expect(refresh.pending()).toHaveLength(0);
         expect(snap().context).toMatchObject({ alarmId: null, acknowledged: lastOpened, error: null });
       },
     },
@@ -97,7 +108,9 @@ export default defineModel({
     'dialog.cancel': 'The person closes the dialog without sending.',
     'note.blank': 'The person sends a note of spaces and line breaks only.',
     'note.send': 'The person sends a note with spaces around it.',
-    'service.accepts': 'The monitoring service acknowledges the alarm (and the lists are reloaded).',
+    'service.accepts': 'The monitoring service acknowledges the alarm.',
+    'page.reloaded': "The page's loaders have run again; the lists show the alarm acknowledged.",
+    'page.reloadFails': 'A loader of the page fails (it shows its own error; the alarm is acknowledged).',
     'service.refuses': 'The monitoring service refuses: the alarm is no longer active (409).',
   },
   states: {
@@ -105,7 +118,9 @@ export default defineModel({
     editing: 'The dialog of the chosen alarm, an empty note, no error.',
     noteMissing: 'The dialog with "Write a note…" at the field; nothing was sent.',
     sending: 'The trimmed note is being sent for the chosen alarm; the button is busy.',
+    reloading: "Acknowledged: the page's loaders run again (once); the dialog is still open and busy.",
     refused: "The dialog again with the service's message; the note stays as typed.",
-    acknowledged: 'The dialog closed; the alarm is remembered as the one acknowledged last.',
+    acknowledged:
+      'The page has loaded again and the dialog closed; the alarm is remembered as the one acknowledged last.',
   },
 });

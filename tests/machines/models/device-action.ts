@@ -23,18 +23,19 @@ const model = createMachine({
     },
     closed: {},
     closedAfterChange: {},
+    closedAfterReplace: {},
     renameDialog: { on: { 'dialog.cancel': 'closed', 'rename.confirm': 'renaming' } },
     renaming: { on: { 'dialog.cancel': 'stillRenaming', 'service.answers': 'renamed' } },
     stillRenaming: { on: { 'service.answers': 'renamed' } },
-    renamed: { on: { 'dialog.close': 'closedAfterChange' } },
+    renamed: { on: { 'page.reloaded': 'closedAfterChange' } },
     moveDialog: { on: { 'move.confirm': 'moving' } },
     moving: { on: { 'service.answers': 'moved' } },
-    moved: { on: { 'dialog.close': 'closedAfterChange' } },
+    moved: { on: { 'page.reloadFails': 'closedAfterChange' } },
     replaceDialog: { on: { 'replace.confirmTaken': 'replacingTaken', 'replace.confirm': 'replacing' } },
     replacingTaken: { on: { 'service.answers': 'replaceRefused' } },
     replaceRefused: { on: { 'replace.confirm': 'replacing', 'dialog.cancel': 'closed' } },
     replacing: { on: { 'service.answers': 'replaced' } },
-    replaced: {},
+    replaced: { on: { 'dialog.cancel': 'closedAfterReplace' } },
     removeDialog: { on: { 'other.removes': 'removeDialogGone', 'remove.confirm': 'removing' } },
     removeDialogGone: { on: { 'remove.confirm': 'removingGone' } },
     removingGone: { on: { 'service.answers': 'removeRefused' } },
@@ -52,7 +53,7 @@ export default defineModel({
   title: "Rename, move, replace and take off a device (its page's actions)",
   source: 'machines/commissioning/device-action-machine.ts',
   about:
-    "The actions on a device's page, each in a dialog that says what happens to the history: confirmed, run once against the configuration service in process (the app's own calls), and refused with the service's reason with the dialog kept open. Each path has a device of its own, Roof, on installer A's site.",
+    "The actions on a device's page, each in a dialog that says what happens to the history: confirmed, run once against the configuration service in process (the app's own calls), and refused with the service's reason with the dialog kept open; a rename or move reruns the page's loaders, as every save does, and then closes the dialog. Each path has a device of its own, Roof, on installer A's site.",
   machine: deviceActionMachine,
   model,
   driver: deviceActionModelDriver,
@@ -64,8 +65,8 @@ export default defineModel({
     'open.replace': 'The person presses "Replace with a new unit".',
     'open.remove': 'The person presses "Take off this site".',
     'dialog.cancel': 'The person presses Cancel (or closes the dialog).',
-    'dialog.close':
-      'The dialog is closed after the change (the page does this itself after a rename or move).',
+    'page.reloaded': "The page's loaders have run again and show the device as changed.",
+    'page.reloadFails': 'A loader of the page fails (it shows its own error; the change is saved).',
     'rename.confirm': 'The person types "Garage inverter" and confirms.',
     'move.confirm': 'The person chooses their other site and confirms.',
     'replace.confirmTaken':
@@ -78,7 +79,10 @@ export default defineModel({
   states: {
     idle: 'The device page, no dialog open.',
     closed: 'No dialog open; nothing was changed.',
-    closedAfterChange: 'No dialog open; the page shows the device as the service has it now.',
+    closedAfterChange:
+      "No dialog open: it closed by itself once the page's loaders ran again (once), showing the device as the service has it now.",
+    closedAfterReplace:
+      "No dialog open; the page's loaders were not run again (the old unit's page is left for the new one's).",
     renameDialog: 'The rename dialog, saying the history stays with the device; no error.',
     moveDialog: 'The move dialog, listing the other sites; no error.',
     replaceDialog: "The replace dialog, asking for the new unit's serial; no error.",
@@ -92,8 +96,10 @@ export default defineModel({
     removing: 'Taking the device off; the dialog is busy.',
     removingGone: 'Taking the device off; the dialog is busy.',
     renamingRemoved: 'The rename is on its way; the dialog is busy.',
-    renamed: 'Done: the device is called "Garage inverter" on the service.',
-    moved: "Done: the device is on the installer's other site, still called Roof.",
+    renamed:
+      'Saved: the device is called "Garage inverter" on the service; the page is being loaded again, the dialog still busy.',
+    moved:
+      "Saved: the device is on the installer's other site, still called Roof; the page is being loaded again, the dialog still busy.",
     replaceRefused:
       'The dialog stays open: "Nothing was changed" with "<serial> is installed at a site you cannot see; it must be taken off that site first".',
     replaced:
