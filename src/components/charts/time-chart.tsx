@@ -9,6 +9,22 @@ import { chartSummary, pointTime, valueText } from './chart-text.ts';
 const COLORS = ['#0b7285', '#c2410c', '#5f3dc4', '#2b8a3e'];
 const HEIGHT = 220;
 
+let canvasWorks: boolean | undefined;
+/**
+ * Whether this browser draws on a canvas (some privacy settings and headless DOMs give no 2D
+ * context). Without one the chart is its text alternative only, rather than a drawing that throws.
+ */
+function canDraw(): boolean {
+  if (canvasWorks === undefined) {
+    try {
+      canvasWorks = document.createElement('canvas').getContext('2d') !== null;
+    } catch {
+      canvasWorks = false;
+    }
+  }
+  return canvasWorks;
+}
+
 /** The lines of a chart on one time axis (seconds), gaps where a line has no point. */
 function alignedData(chart: ChartData): uPlot.AlignedData {
   const tables = chart.lines.map(
@@ -35,7 +51,7 @@ export function TimeChart({ chart, range }: { chart: ChartData; range: ChartRang
 
   useEffect(() => {
     const target = box.current;
-    if (!target) return;
+    if (!target || !canDraw()) return;
     const options: uPlot.Options = {
       width: Math.max(240, target.clientWidth),
       height: HEIGHT,
