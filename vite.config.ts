@@ -59,6 +59,8 @@ function precompress(): Plugin {
  * been painted (`src/app/start-app.tsx`), the login route's chunk and their imports
  * (modulepreload), and `/app-config.json`, which the app reads before its first render (a
  * preload matching the app's own `fetch`: same URL, CORS mode, same-origin credentials).
+ * The scripts at low priority: they are needed after the first paint, not for it, and the
+ * browser (and Lighthouse's model of it) would otherwise treat them as holding the paint up.
  */
 function preloadSignIn(): Plugin {
   const FIRST_MODULES = ['/src/app/start-app.tsx', '/src/routes/login.tsx'];
@@ -85,7 +87,7 @@ function preloadSignIn(): Plugin {
           .filter((file) => !html.includes(`/${file}"`))
           .map((file) => ({
             tag: 'link',
-            attrs: { rel: 'modulepreload', crossorigin: true, href: `/${file}` },
+            attrs: { rel: 'modulepreload', crossorigin: true, fetchpriority: 'low', href: `/${file}` },
             injectTo: 'head' as const,
           }));
         return {

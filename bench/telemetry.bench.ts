@@ -164,6 +164,8 @@ async function main(): Promise<void> {
     children.push(server.child);
     const base = `http://127.0.0.1:${server.port}`;
     const db = new pg.Client({ connectionString: urlOf(dbName) });
+    // Dropped with its database when a run fails: the failure is the one to report, not this.
+    db.on('error', (error) => log(`run connection: ${error.message}`));
     await db.connect();
     const secret = randomBytes(32).toString('base64url');
     const ids = await seedBenchDevices(db, DEVICES, secret);
@@ -453,6 +455,7 @@ async function replayAndCopy(
   await migrate(replay);
   await seedDemo(replay, { N: 1024, r: 8, p: 1 });
   const client = new pg.Client({ connectionString: replayUrl });
+  client.on('error', (error) => log(`replay connection: ${error.message}`));
   await client.connect();
   await seedBenchDevices(client, ids.length, 'replay-secret-not-used');
   const rows = await run.query<{
@@ -477,8 +480,14 @@ async function replayAndCopy(
     values: row.vals,
   }));
   if (readings.length === 0) return;
-  const times = readings.map((r) => r.deviceTime);
-  await ensurePartitions(replay, Math.min(...times), Math.max(...times));
+  // Not Math.min(...times): a run's hundreds of thousands of arguments overflow the stack.
+  let first = Number.POSITIVE_INFINITY;
+  let last = Number.NEGATIVE_INFINITY;
+  for (const { deviceTime } of readings) {
+    first = Math.min(first, deviceTime);
+    last = Math.max(last, deviceTime);
+  }
+  await ensurePartitions(replay, first, last);
   const catalogue = new ProductCatalogue(await loadCodec(), 'public');
   await catalogue.load();
   const days = new DayClock('UTC');

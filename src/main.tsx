@@ -4,6 +4,7 @@ import { watchChunkLoadErrors } from './app/chunk-load-errors.ts';
 import { loadConfig } from './app/load-app-config.ts';
 import { showStartupError } from './app/startup-error.ts';
 import { applyPreloadedStylesheets } from './prerender/preloaded-stylesheets.ts';
+import { nextTask } from './when-idle.ts';
 
 // Zod (loaded later, with the screens) compiles its object checks with `new Function` where it may;
 // the Content-Security-Policy forbids eval, so it must not even try (a refused attempt is still
@@ -36,7 +37,11 @@ if (container && statusContainer) {
   // Asked for at once; the page preloads it too.
   const configuration = loadConfig();
   configuration.catch(() => undefined);
+  // React DOM, then the rest of the app: two module evaluations, each a task of its own, rather
+  // than one long one while a person may be typing into the prerendered form.
   afterNextPaint()
+    .then(() => import('react-dom/client'))
+    .then(nextTask)
     .then(() => import('./app/start-app.tsx'))
     .then(({ startApp }) => startApp(container, statusContainer, configuration, chunkLoads))
     .catch((error: unknown) => showStartupError(container, error));

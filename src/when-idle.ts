@@ -13,3 +13,14 @@ export function whenIdle(timeoutMs = 2000): Promise<void> {
     else setTimeout(resolve, 0);
   });
 }
+
+/**
+ * Resolves in a task of its own (`scheduler.yield()` where the browser has it, else a zero
+ * timeout), so that the browser can paint and answer input between two pieces of start-up work
+ * instead of running them as one long task.
+ */
+export function nextTask(): Promise<void> {
+  const scheduler = (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler;
+  if (typeof scheduler?.yield === 'function') return scheduler.yield();
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}

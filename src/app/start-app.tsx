@@ -5,6 +5,7 @@ import type { AppConfig } from '../../contracts/app-config.ts';
 import { appStatusMachine } from '../../machines/app-status/app-status-machine.ts';
 import { AppStatusBar } from '../components/app-status/app-status-bar.tsx';
 import { releaseEarlyInput, resubmit } from '../prerender/early-input.ts';
+import { nextTask } from '../when-idle.ts';
 import type { AppRuntime } from './app-runtime.ts';
 import { browserConnectivity, workboxServiceWorker } from './app-status-actors.ts';
 import { appTree } from './app-tree.tsx';
@@ -67,7 +68,12 @@ export async function startApp(
 ) {
   try {
     const config = await configuration;
+    // Start-up in pieces, each a task of its own (this module's evaluation, the machines, the
+    // status bar, the first screen): a person typing into the prerendered form meanwhile is
+    // answered between them, not after all of it.
+    await nextTask();
     const { runtime, router } = createApp(config, { storage: window.localStorage });
+    await nextTask();
     // In a root of its own: the bar is fixed at the foot, and is no part of any prerendered page.
     createRoot(statusContainer).render(
       <StrictMode>

@@ -7,6 +7,7 @@ import { pathToFileURL } from 'node:url';
 import Beasties from 'beasties';
 import { build as esbuild } from 'esbuild';
 import { build, type Plugin, type PluginOption, type ResolvedConfig, type Rollup } from 'vite';
+import { dropRepeatedRules } from './drop-repeated-rules.ts';
 import type { RenderedPage } from './render-pages.tsx';
 
 /**
@@ -142,7 +143,8 @@ function composePage(
       .map((f) => `<link rel="stylesheet" crossorigin href="/${f}">`),
     ...[...assets.scripts]
       .filter((f) => !has(f))
-      .map((f) => `<link rel="modulepreload" crossorigin href="/${f}">`),
+      // Low priority, as in the template (vite.config.ts): the page paints without them.
+      .map((f) => `<link rel="modulepreload" crossorigin fetchpriority="low" href="/${f}">`),
   ];
   const marker = page.routeId ? ` data-prerendered-route="${page.routeId}"` : '';
   return template
@@ -163,6 +165,18 @@ function deferStylesheets(html: string): string {
     (_, crossorigin = '', href) => {
       return `<link rel="preload" as="style"${crossorigin} href="${href}">`;
     },
+  );
+}
+
+/**
+ * The page with each rule of its inlined critical sheet once: the rules come from several of the
+ * page's stylesheets, which repeat Mantine's global ones (see drop-repeated-rules.ts). Mantine's
+ * own `<style data-mantine-styles>` elements in the markup are left as React renders them.
+ */
+function inlineOnce(html: string): string {
+  return html.replace(
+    /<style>([\s\S]*?)<\/style>/g,
+    (_, css: string) => `<style>${dropRepeatedRules(css)}</style>`,
   );
 }
 
@@ -216,7 +230,7 @@ export function prerenderPages(options: PrerenderOptions): Plugin {
               beforeApp,
             );
             const styled = deferStylesheets(
-              (await critical.process(html)).replace(' data-beasties-container', ''),
+              inlineOnce((await critical.process(html)).replace(' data-beasties-container', '')),
             );
             writeFileSync(join(outDir, page.file), styled);
           }
