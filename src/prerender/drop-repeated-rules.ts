@@ -4,7 +4,11 @@ import postcss, { type ChildNode, type Container } from 'postcss';
 /** A node's place in the sheet: the at-rules around it (`@layer mantine`, `@media …`). */
 function contextOf(node: ChildNode): string {
   const outer: string[] = [];
-  for (let parent = node.parent; parent && parent.type !== 'root'; parent = parent.parent) {
+  for (
+    let parent: postcss.Node | undefined = node.parent as postcss.Node | undefined;
+    parent && parent.type !== 'root';
+    parent = parent.parent as postcss.Node | undefined
+  ) {
     if (parent.type === 'atrule') {
       const atRule = parent as postcss.AtRule;
       outer.unshift(`@${atRule.name} ${atRule.params}`);

@@ -5,7 +5,9 @@ describe('dropRepeatedRules', () => {
   it('keeps the later copy of a rule repeated in the same layer, and every rule that differs', () => {
     const css =
       '@layer mantine{:root{--a:1}.x{color:red}}.y{color:blue}@layer mantine{:root{--a:1}.x{color:red}.z{margin:0}}';
-    expect(dropRepeatedRules(css)).toBe('.y{color:blue}@layer mantine{:root{--a:1}.x{color:red}.z{margin:0}}');
+    expect(dropRepeatedRules(css)).toBe(
+      '.y{color:blue}@layer mantine{:root{--a:1}.x{color:red}.z{margin:0}}',
+    );
   });
 
   it('keeps a rule whose copy sits in other at-rules, or differs in one declaration', () => {
