@@ -7,11 +7,30 @@
  * @example const schemas = whenIdle().then(() => import('../contracts/auth.ts'));
  */
 export function whenIdle(timeoutMs = 2000): Promise<void> {
+  if (hurried) return Promise.resolve();
   return new Promise((resolve) => {
-    if (typeof requestIdleCallback === 'function')
-      requestIdleCallback(() => resolve(), { timeout: timeoutMs });
-    else setTimeout(resolve, 0);
+    waiting.add(resolve);
+    const done = () => {
+      waiting.delete(resolve);
+      resolve();
+    };
+    if (typeof requestIdleCallback === 'function') requestIdleCallback(done, { timeout: timeoutMs });
+    else setTimeout(done, 0);
   });
+}
+
+let hurried = false;
+const waiting = new Set<() => void>();
+
+/**
+ * Ends the waiting of `whenIdle`, now and for the rest of the page's life: the first screen
+ * itself needs what was deferred (the open device page shows the catalogue), so it is loaded at
+ * once rather than after the start-up.
+ */
+export function stopDeferring(): void {
+  hurried = true;
+  for (const resolve of waiting) resolve();
+  waiting.clear();
 }
 
 /**

@@ -7,6 +7,7 @@ import {
   isLoading,
 } from '../../../machines/catalogue/catalogue-selectors.ts';
 import type { AppRuntime } from '../../app/app-runtime.ts';
+import { stopDeferring } from '../../when-idle.ts';
 
 /** The models of the catalogue the app keeps (both lists), once it has loaded, by model id. */
 export async function loadedModels(runtime: AppRuntime): Promise<Record<string, DeviceEntry>> {
@@ -30,6 +31,8 @@ export function modelOfSerial(
  * @throws the router's notFound for an id the catalogue does not know
  */
 export async function loadOpenDevice(runtime: AppRuntime, deviceid: string) {
+  // The page is the catalogue's: it is not left for after the start-up.
+  stopDeferring();
   const models = await loadedModels(runtime);
   if (serialNumberPattern.test(deviceid)) {
     const model = modelOfSerial(models, deviceid);
