@@ -21,15 +21,19 @@ export interface LighthouseScores {
   cls: number;
   /** Titles of the accessibility audits that failed, to say what to fix. */
   accessibilityFailures: string[];
+  /** The performance score of every run, the one reported being their median. */
+  performanceRuns: number[];
 }
 
 const score = (value: number | null | undefined) => Math.round((value ?? 0) * 100) / 100;
 
 /**
- * Runs Lighthouse (performance and accessibility) on each path of `origin`, one after another in
- * one browser; each run starts with empty storage, as Lighthouse's navigation does by default.
+ * Runs Lighthouse (performance and accessibility) on each path of `origin`, `runs` times, one
+ * after another in one browser; each run starts with empty storage, as Lighthouse's navigation
+ * does by default. A path's figures are those of its run with the median performance score: one
+ * run's score moves by ±0.05 from one run to the next.
  */
-export async function runLighthouse(origin: string, paths: string[]): Promise<LighthouseScores[]> {
+export async function runLighthouse(origin: string, paths: string[], runs = 3): Promise<LighthouseScores[]> {
   const port = await freePort();
   const profile = mkdtempSync(join(tmpdir(), 'fleet-lighthouse-'));
   // A persistent context: Lighthouse opens its own tab over the debugging port.
@@ -41,32 +45,45 @@ export async function runLighthouse(origin: string, paths: string[]): Promise<Li
   const results: LighthouseScores[] = [];
   try {
     for (const path of paths) {
-      const run = await lighthouse(`${origin}${path}`, {
-        port,
-        output: 'json',
-        logLevel: 'error',
-        onlyCategories: ['performance', 'accessibility'],
-      });
-      if (!run) throw new Error(`Lighthouse gave no result for ${path}`);
-      const { categories, audits } = run.lhr;
-      const numeric = (id: string) => Math.round(audits[id]?.numericValue ?? Number.NaN);
-      const a11yFailures = (categories.accessibility?.auditRefs ?? [])
-        .filter((ref) => ref.weight > 0 && audits[ref.id]?.score === 0)
-        .map((ref) => audits[ref.id]?.title ?? ref.id);
-      results.push({
-        path,
-        performance: score(categories.performance?.score),
-        accessibility: score(categories.accessibility?.score),
-        fcpMs: numeric('first-contentful-paint'),
-        lcpMs: numeric('largest-contentful-paint'),
-        tbtMs: numeric('total-blocking-time'),
-        cls: Math.round((audits['cumulative-layout-shift']?.numericValue ?? Number.NaN) * 1000) / 1000,
-        accessibilityFailures: a11yFailures,
-      });
+      const all: Omit<LighthouseScores, 'performanceRuns'>[] = [];
+      for (let i = 0; i < runs; i++) all.push(await runOnce(port, origin, path));
+      const sorted = [...all].sort((a, b) => a.performance - b.performance);
+      const median = sorted[Math.floor(sorted.length / 2)];
+      if (!median) throw new Error(`Lighthouse made no run of ${path}`);
+      results.push({ ...median, performanceRuns: all.map((r) => r.performance) });
     }
   } finally {
     await context.close();
     rmSync(profile, { recursive: true, force: true });
   }
   return results;
+}
+
+async function runOnce(
+  port: number,
+  origin: string,
+  path: string,
+): Promise<Omit<LighthouseScores, 'performanceRuns'>> {
+  const run = await lighthouse(`${origin}${path}`, {
+    port,
+    output: 'json',
+    logLevel: 'error',
+    onlyCategories: ['performance', 'accessibility'],
+  });
+  if (!run) throw new Error(`Lighthouse gave no result for ${path}`);
+  const { categories, audits } = run.lhr;
+  const numeric = (id: string) => Math.round(audits[id]?.numericValue ?? Number.NaN);
+  const a11yFailures = (categories.accessibility?.auditRefs ?? [])
+    .filter((ref) => ref.weight > 0 && audits[ref.id]?.score === 0)
+    .map((ref) => audits[ref.id]?.title ?? ref.id);
+  return {
+    path,
+    performance: score(categories.performance?.score),
+    accessibility: score(categories.accessibility?.score),
+    fcpMs: numeric('first-contentful-paint'),
+    lcpMs: numeric('largest-contentful-paint'),
+    tbtMs: numeric('total-blocking-time'),
+    cls: Math.round((audits['cumulative-layout-shift']?.numericValue ?? Number.NaN) * 1000) / 1000,
+    accessibilityFailures: a11yFailures,
+  };
 }

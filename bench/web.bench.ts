@@ -9,7 +9,7 @@
 //                                                   its loads taking turns with this build's
 //   npm run bench:web -- --dist <dist folder>       only serve that build, load, Lighthouse
 //   npm run bench:web -- --url http://…             only load and Lighthouse, from a running server
-//   --runs N (5 by default), --no-lighthouse
+//   --runs N (5 by default), --lighthouse-runs N (3 by default, the median reported), --no-lighthouse
 
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
@@ -163,7 +163,7 @@ function printLighthouse(label: string, scores: LighthouseScores[], prefix: stri
     console.log(
       `  ${label} ${s.path}: performance ${s.performance} (target ≥ ${target}: ${verdict(s.performance, target, false)}), ` +
         `accessibility ${s.accessibility} (target ${TARGETS.accessibility}: ${verdict(s.accessibility, TARGETS.accessibility, false)}); ` +
-        `FCP ${s.fcpMs} ms, LCP ${s.lcpMs} ms, TBT ${s.tbtMs} ms, CLS ${s.cls}`,
+        `FCP ${s.fcpMs} ms, LCP ${s.lcpMs} ms, TBT ${s.tbtMs} ms, CLS ${s.cls} (median run; performance of each: ${s.performanceRuns.join(', ')})`,
     );
     if (s.accessibilityFailures.length > 0)
       console.log(`    accessibility audits failed: ${s.accessibilityFailures.join('; ')}`);
@@ -197,7 +197,13 @@ async function measureBuilds(builds: { label: string; prefix: string; origin: st
   if (process.argv.includes('--no-lighthouse')) return figures;
   console.log('Lighthouse 12, mobile profile (simulated slow 4G, 4× CPU):');
   for (const b of builds)
-    figures.push(...printLighthouse(b.label, await runLighthouse(b.origin, LIGHTHOUSE_PATHS), b.prefix));
+    figures.push(
+      ...printLighthouse(
+        b.label,
+        await runLighthouse(b.origin, LIGHTHOUSE_PATHS, Number(argument('--lighthouse-runs') ?? 3)),
+        b.prefix,
+      ),
+    );
   return figures;
 }
 
