@@ -251,6 +251,31 @@ describe('rollups of readings in any arrival order', () => {
     );
   });
 
+  it('folds a fleet larger than one chunk in full when the fold rests between chunks', async () => {
+    // Two devices, a reading in each of 300 five-minute steps: 600 steps, several chunks.
+    const readings: Reading[] = [];
+    for (const [d, deviceId] of deviceIds.entries())
+      for (let step = 0; step < 300; step++)
+        readings.push({
+          deviceId,
+          serial: `d${d}`,
+          modelId: 'M',
+          deviceTime: START + step * 300_000 + 1000,
+          receivedAt: START,
+          flags: 0,
+          values: { power: step, energy: step / 4 },
+        });
+    await sql`TRUNCATE telemetry_raw, telemetry_5m, telemetry_1h, telemetry_1d, telemetry_latest`.execute(db);
+    await storeBatch(db, readings, () => SPEC, days);
+    expect(await foldRollups(db, days, START + 10 * SPAN_MS, 0.5)).toBe(600);
+    const left = await sql<{
+      n: number;
+    }>`SELECT count(*)::int AS n FROM telemetry_5m WHERE NOT folded`.execute(db);
+    expect(left.rows[0]?.n).toBe(0);
+    expect(await storedRows('telemetry_1h')).toEqual(directAggregation(readings, hourStep));
+    expect(await storedRows('telemetry_1d')).toEqual(directAggregation(readings, (ms) => days.dayOf(ms)));
+  });
+
   it('counts a reset as growth from zero, also when the readings around it arrive late', async () => {
     const at = (minute: number, energy: number): Reading => ({
       deviceId: deviceIds[0] ?? 0,
