@@ -27,7 +27,7 @@ import { bundledFleet } from '../src/device-sim/online/bundled-fleet.ts';
 import { SocketDevice } from '../src/device-sim/online/socket-device.ts';
 import { freePort } from '../tests/free-port.ts';
 import { benchSerial, seedBenchDevices, seedChartRollups } from './telemetry-seed.ts';
-import { benchPostgres } from './throwaway-postgres.ts';
+import { benchPostgres, stopOnSignals } from './throwaway-postgres.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -150,6 +150,11 @@ async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'fleet-bench-telemetry-'));
   const children: ChildProcess[] = [];
   const probes: SocketDevice[] = [];
+  // Interrupted: the server and simulators go first, then the cluster (its own exit handler).
+  process.prependListener('exit', () => {
+    for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
+    rmSync(dataDir, { recursive: true, force: true });
+  });
   try {
     const server = await startServer({
       DATABASE_URL: urlOf(dbName),
@@ -523,6 +528,7 @@ async function replayAndCopy(
   await replay.destroy();
 }
 
+stopOnSignals();
 main().catch((error: unknown) => {
   console.error(error);
   process.exit(1);

@@ -48,15 +48,30 @@ export async function benchPostgres(): Promise<BenchPostgres> {
     `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c max_connections=100`,
     'start',
   ]);
-  return {
-    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
-    local: true,
-    stop: () => {
-      try {
-        run('pg_ctl', ['-D', join(dir, 'data'), '-m', 'fast', 'stop']);
-      } finally {
-        rmSync(dir, { recursive: true, force: true });
-      }
-    },
+  let stopped = false;
+  const stop = () => {
+    if (stopped) return;
+    stopped = true;
+    process.off('exit', stop);
+    try {
+      run('pg_ctl', ['-D', join(dir, 'data'), '-m', 'fast', 'stop']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   };
+  // A run interrupted (Ctrl-C, see stopOnSignals) leaves no cluster behind.
+  process.on('exit', stop);
+  return { url: `postgres://postgres@127.0.0.1:${port}/postgres`, local: true, stop };
+}
+
+/**
+ * Makes SIGINT and SIGTERM end the process through its `exit` handlers (which Node skips on a
+ * signal by default), so what a bench started is stopped when the bench is.
+ */
+export function stopOnSignals(): void {
+  for (const signal of ['SIGINT', 'SIGTERM'] as const)
+    process.once(signal, () => {
+      console.error(`[bench] ${signal}: stopping what the run started`);
+      process.exit(130);
+    });
 }
