@@ -74,3 +74,48 @@ it('keeps my profile as typed when the service refuses it, and saves it on the n
   await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Profile' })).toBeNull());
   await waitFor(() => expect(screen.getByTestId('user-name').textContent).toContain('Sam Q. Solarpros'));
 });
+
+it('says why my profile could not be read, and reads it again on "Try again"', async () => {
+  app = renderApp('/login', server());
+  await app.signIn(USERS.installer.email, USERS.installer.password);
+  await expectLocation(app, '/landing');
+  server().override((method, path) =>
+    method === 'GET' && /^\/config\/users\/\d+$/.test(path)
+      ? Response.json({ message: 'The database is busy; try again', code: 'unavailable' }, { status: 503 })
+      : undefined,
+  );
+  await app.user.click(await screen.findByRole('button', { name: 'Profile' }));
+  const dialog = await screen.findByRole('dialog', { name: 'Profile' });
+  const alert = await within(dialog).findByRole('alert');
+  expect(alert.textContent).toContain('Your profile could not be loaded: The database is busy; try again');
+
+  server().override(undefined);
+  await app.user.click(within(dialog).getByRole('button', { name: 'Try again' }));
+  const name = await within(dialog).findByRole<HTMLInputElement>('textbox', { name: /^Name/ });
+  expect(name.value).not.toBe('');
+  expect(within(dialog).queryByRole('alert')).toBeNull();
+});
+
+it("keeps a site's page up when its list of changes cannot be read, and says so in its place", async () => {
+  app = renderApp('/login', server());
+  await app.signIn(USERS.admin.email, USERS.admin.password);
+  await expectLocation(app, '/landing');
+  const site = await server()
+    .server.ctx.db.selectFrom('sites')
+    .select(['id', 'name'])
+    .orderBy('id')
+    .executeTakeFirstOrThrow();
+  const siteName = site.name;
+  server().override((method, path) =>
+    method === 'GET' && /^\/config\/fleet\/sites\/\d+\/audit$/.test(path)
+      ? Response.json({ message: 'The database is busy; try again', code: 'unavailable' }, { status: 503 })
+      : undefined,
+  );
+  await app.router.navigate({ href: `/site-details/${site.id}` });
+  await screen.findByRole('heading', { name: siteName, level: 1 });
+  const changes = await screen.findByRole('region', { name: 'Changes' });
+  const alert = await within(changes).findByRole('alert');
+  expect(alert.textContent).toContain('The database is busy; try again');
+  // The rest of the page is still there.
+  screen.getByRole('heading', { name: siteName, level: 1 });
+});

@@ -1,10 +1,9 @@
 import { Alert, Card, List, Loader, Stack, Text, Title } from '@mantine/core';
-import { useActor } from '@xstate/react';
 import { useMemo } from 'react';
-import { fromPromise } from 'xstate';
 import type { AuditRecord } from '../../../contracts/installs.ts';
 import { fetchAudit } from '../../api/commissioning-api.ts';
 import { useRuntime } from '../../app/runtime-context.tsx';
+import { fromTask, useTask } from '../../app/use-task.ts';
 import { formatDateTime } from '../format-date.ts';
 
 const site = (name: string | null, id: number | null) =>
@@ -50,8 +49,8 @@ export function AuditRecords({
 function AuditCard({ of, id: key }: { of: { siteId: number } | { serial: string }; id: string }) {
   const { configApi } = useRuntime();
   // biome-ignore lint/correctness/useExhaustiveDependencies: read once, for the card's subject
-  const load = useMemo(() => fromPromise(() => fetchAudit(configApi, of)), [configApi]);
-  const [state] = useActor(load);
+  const load = useMemo(() => fromTask(() => fetchAudit(configApi, of)), [configApi]);
+  const state = useTask(load);
   return (
     <Card withBorder component="section" aria-labelledby={`changes-${key}`}>
       <Stack gap="xs">

@@ -2,8 +2,8 @@ import { type OwnPasswordChange, type ProfileUpdate, userSchema } from '../../..
 import type { ApiClient } from '../../api/api-client.ts';
 
 /** The signed-in user's own record (`GET /users/{id}`). @throws ApiError */
-export async function fetchOwnProfile(api: ApiClient, id: number) {
-  return userSchema.parse(await api(`/users/${id}`));
+export async function fetchOwnProfile(api: ApiClient, id: number, signal?: AbortSignal) {
+  return userSchema.parse(await api(`/users/${id}`, signal ? { signal } : {}));
 }
 
 /** `PUT /users/me/profile`: one's own name and phone. @throws ApiError */

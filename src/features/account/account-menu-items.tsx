@@ -1,30 +1,55 @@
-import { Loader, Modal, NavLink, Text } from '@mantine/core';
+import { Button, Loader, Modal, NavLink, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconKey, IconUserCircle } from '@tabler/icons-react';
 import { useSelector } from '@xstate/react';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { errorMessage } from '../../../contracts/error-message.ts';
-import type { User } from '../../../contracts/users.ts';
 import { currentEmail } from '../../../machines/auth/auth-selectors.ts';
+import type { ApiClient } from '../../api/api-client.ts';
 import { currentUserOf } from '../../app/current-user.ts';
 import { useRuntime } from '../../app/runtime-context.tsx';
+import { fromTask, useTask } from '../../app/use-task.ts';
 import { fetchOwnProfile } from './account-api.ts';
 import { ChangePasswordForm } from './change-password-form.tsx';
 import { ProfileForm } from './profile-form.tsx';
 
+/** Reads one's own record; the read is dropped (aborted) when the dialog closes first. */
+const loadProfile = fromTask(
+  ({ input, signal }: { input: { api: ApiClient; id: number }; signal: AbortSignal }) =>
+    fetchOwnProfile(input.api, input.id, signal),
+);
+
 /** The profile as the service has it, read when "Profile" opens. */
-function ProfileLoader({ onDone }: { onDone: () => void }) {
-  const { configApi, auth } = useRuntime();
+function ProfileLoader({ id, onDone, onRetry }: { id: number; onDone: () => void; onRetry: () => void }) {
+  const { configApi } = useRuntime();
+  const state = useTask(loadProfile, { api: configApi, id });
+  if (state.status === 'error')
+    return (
+      <Stack gap="sm" align="flex-start">
+        <Text role="alert">Your profile could not be loaded: {errorMessage(state.error)}</Text>
+        <Button variant="default" onClick={onRetry}>
+          Try again
+        </Button>
+      </Stack>
+    );
+  if (state.status !== 'done') return <Loader size="sm" aria-label="Loading your profile" />;
+  return <ProfileForm user={state.output} onDone={onDone} />;
+}
+
+/** The dialog's content: a new read each time it opens, and after "Try again". */
+function Profile({ onDone }: { onDone: () => void }) {
+  const { auth } = useRuntime();
   const me = useSelector(auth, currentUserOf, (a, b) => a?.id === b?.id);
-  const [user, setUser] = useState<User | null>(null);
-  const [failure, setFailure] = useState<string | null>(null);
-  useEffect(() => {
-    if (!me) return;
-    fetchOwnProfile(configApi, me.id).then(setUser, (error: unknown) => setFailure(errorMessage(error)));
-  }, [configApi, me]);
-  if (failure) return <Text role="alert">Your profile could not be loaded: {failure}</Text>;
-  if (!user) return <Loader size="sm" aria-label="Loading your profile" />;
-  return <ProfileForm user={user} onDone={onDone} />;
+  const [attempt, setAttempt] = useState(0);
+  if (!me) return null;
+  return (
+    <ProfileLoader
+      key={`${me.id}:${attempt}`}
+      id={me.id}
+      onDone={onDone}
+      onRetry={() => setAttempt((n) => n + 1)}
+    />
+  );
 }
 
 /**
@@ -54,7 +79,7 @@ export function AccountMenuItems({ onOpen }: { onOpen: () => void }) {
         onClick={() => show('password')}
       />
       <Modal opened={open === 'profile'} onClose={() => setOpen(null)} title="Profile">
-        <ProfileLoader onDone={() => setOpen(null)} />
+        <Profile onDone={() => setOpen(null)} />
       </Modal>
       <Modal opened={open === 'password'} onClose={() => setOpen(null)} title="Change password">
         <ChangePasswordForm

@@ -1,10 +1,9 @@
 import { Alert, Button, Group, Stack } from '@mantine/core';
 import { IconFileDownload, IconMailForward } from '@tabler/icons-react';
-import { useActor } from '@xstate/react';
 import { useMemo, useState } from 'react';
-import { fromPromise } from 'xstate';
 import { fetchReport, sendReport } from '../../api/commissioning-api.ts';
 import { useRuntime } from '../../app/runtime-context.tsx';
+import { fromTask, type Task, useTask } from '../../app/use-task.ts';
 
 /** Hand a downloaded file to the browser as a download. */
 function saveFile(blob: Blob, name: string) {
@@ -34,7 +33,7 @@ export function ReportActions({
   const { configApi } = useRuntime();
   const download = useMemo(
     () =>
-      fromPromise(async () => {
+      fromTask(async () => {
         const pdf = await fetchReport(configApi, siteId);
         const slug = siteName.replace(/[^A-Za-z0-9]+/g, '-').toLowerCase();
         saveFile(pdf, `commissioning-report-${slug}.pdf`);
@@ -42,7 +41,7 @@ export function ReportActions({
       }),
     [configApi, siteId, siteName],
   );
-  const send = useMemo(() => fromPromise(() => sendReport(configApi, siteId)), [configApi, siteId]);
+  const send = useMemo(() => fromTask(() => sendReport(configApi, siteId)), [configApi, siteId]);
   return (
     <Stack gap="xs">
       <Group gap="xs">
@@ -60,15 +59,7 @@ export function ReportActions({
 }
 
 /** A button that runs its actor again on every press, with its pending state and outcome. */
-function Run({
-  actor,
-  label,
-  icon,
-}: {
-  actor: ReturnType<typeof fromPromise<string>>;
-  label: string;
-  icon: React.ReactNode;
-}) {
+function Run({ actor, label, icon }: { actor: Task<string>; label: string; icon: React.ReactNode }) {
   const [runs, setRuns] = useState(0);
   return (
     <Stack gap={4}>
@@ -80,8 +71,8 @@ function Run({
   );
 }
 
-function Outcome({ actor, label }: { actor: ReturnType<typeof fromPromise<string>>; label: string }) {
-  const [state] = useActor(actor);
+function Outcome({ actor, label }: { actor: Task<string>; label: string }) {
+  const state = useTask(actor);
   if (state.status === 'active')
     return (
       <Alert color="gray" role="status" p="xs">

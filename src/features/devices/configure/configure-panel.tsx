@@ -1,10 +1,10 @@
 import { Alert, Card, Divider, Loader, Stack, Text, Title } from '@mantine/core';
-import { useActor, useActorRef, useSelector } from '@xstate/react';
+import { useActorRef, useSelector } from '@xstate/react';
 import { type ReactNode, useEffect } from 'react';
-import { fromPromise } from 'xstate';
 import { errorMessage } from '../../../../contracts/error-message.ts';
 import type { ApiClient } from '../../../api/api-client.ts';
 import { useRuntime } from '../../../app/runtime-context.tsx';
+import { fromTask, useTask } from '../../../app/use-task.ts';
 import { loadCodec } from '../../../codec/load-browser.ts';
 import { useModelName } from '../../../components/devices/model-names.ts';
 import {
@@ -48,7 +48,7 @@ interface PanelLoad extends ProductQuery {
 }
 
 /** Loads the codec and the model's configuration, and builds the session's machine and input once. */
-const loadPanel = fromPromise(async ({ input }: { input: PanelLoad }) => {
+const loadPanel = fromTask(async ({ input }: { input: PanelLoad }) => {
   const [codec, product] = await Promise.all([loadCodec(), loadBundledProduct(input, readBundledFile)]);
   const session = configureSessionFor({
     codec,
@@ -152,8 +152,10 @@ export function ConfigurePanel({
   onLinkChange,
 }: ConfigurePanelProps) {
   const { configApi } = useRuntime();
-  const [state] = useActor(loadPanel, {
-    input: { serialNumber, productId, configApi: withHistory ? configApi : undefined },
+  const state = useTask(loadPanel, {
+    serialNumber,
+    productId,
+    configApi: withHistory ? configApi : undefined,
   });
   if (state.output) {
     const subtitle = `${state.output.product.entry.name}${serialNumber ? ` · ${serialNumber}` : ''}`;

@@ -12,15 +12,16 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { useActor, useSelector } from '@xstate/react';
+import { useSelector } from '@xstate/react';
 import { useMemo, useState } from 'react';
-import { type ActorRefFrom, fromPromise } from 'xstate';
+import type { ActorRefFrom } from 'xstate';
 import type { ConfigTemplate, RemoteApplyResult } from '../../../../contracts/config-templates.ts';
 import { onlineDevicesSchema } from '../../../../contracts/service-comms.ts';
 import type { ConfigureSessionActor } from '../../../../machines/ble/configure-session-machine.ts';
 import type { templatesMachine } from '../../../../machines/ble/templates-machine.ts';
 import type { ApiClient } from '../../../api/api-client.ts';
 import { applyTemplateRemotely } from '../../../api/commissioning-api.ts';
+import { fromTask, type Task, useTask } from '../../../app/use-task.ts';
 import { checkTemplate, templateDiff } from '../../../device-config/config-template.ts';
 import { EXCLUDED_GROUPS } from '../../../device-config/excluded-groups.ts';
 import { buildForm } from '../../../device-config/form-fields.ts';
@@ -175,18 +176,18 @@ function RemoteApply({
 }) {
   const load = useMemo(
     () =>
-      fromPromise(async () =>
+      fromTask(async () =>
         onlineDevicesSchema
           .parse(await api('/service-comms/devices/online'))
           .devices.filter((d) => d.modelId === template.modelId),
       ),
     [api, template.modelId],
   );
-  const [online] = useActor(load);
+  const online = useTask(load);
   const [chosen, setChosen] = useState<string[]>([]);
   const [password, setPassword] = useState('');
   const [goOn, setGoOn] = useState(false);
-  const [run, setRun] = useState<ReturnType<typeof fromPromise<RemoteApplyResult>> | null>(null);
+  const [run, setRun] = useState<Task<RemoteApplyResult> | null>(null);
   return (
     <Stack gap="sm">
       <Text size="sm">
@@ -232,7 +233,7 @@ function RemoteApply({
           disabled={chosen.length === 0}
           onClick={() =>
             setRun(() =>
-              fromPromise(() =>
+              fromTask(() =>
                 applyTemplateRemotely(api, template.id, {
                   serials: chosen,
                   continueOnFailure: goOn,
@@ -257,8 +258,8 @@ const OUTCOME: Record<RemoteApplyResult['results'][number]['outcome'], string> =
   skipped: 'Not tried',
 };
 
-function RemoteResults({ run }: { run: ReturnType<typeof fromPromise<RemoteApplyResult>> }) {
-  const [state] = useActor(run);
+function RemoteResults({ run }: { run: Task<RemoteApplyResult> }) {
+  const state = useTask(run);
   if (state.status === 'active') return <Text role="status">Writing, one device at a time…</Text>;
   if (state.status === 'error')
     return (
