@@ -50,9 +50,11 @@ export async function removeInstall(api: ApiClient, deviceId: number): Promise<v
 export async function fetchAudit(
   api: ApiClient,
   of: { siteId: number } | { serial: string },
+  signal?: AbortSignal,
 ): Promise<AuditRecord[]> {
   const path = 'siteId' in of ? `/fleet/sites/${of.siteId}/audit` : `/fleet/devices/${of.serial}/audit`;
-  return auditListSchema.parse(await api(path, { query: { limit: 100 } })).items;
+  return auditListSchema.parse(await api(path, { query: { limit: 100 }, ...(signal ? { signal } : {}) }))
+    .items;
 }
 
 /** `GET /fleet/sites/{siteId}/commissioning-report`: the PDF. */

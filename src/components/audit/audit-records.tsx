@@ -49,7 +49,7 @@ export function AuditRecords({
 function AuditCard({ of, id: key }: { of: { siteId: number } | { serial: string }; id: string }) {
   const { configApi } = useRuntime();
   // biome-ignore lint/correctness/useExhaustiveDependencies: read once, for the card's subject
-  const load = useMemo(() => fromTask(() => fetchAudit(configApi, of)), [configApi]);
+  const load = useMemo(() => fromTask(({ signal }) => fetchAudit(configApi, of, signal)), [configApi]);
   const state = useTask(load);
   return (
     <Card withBorder component="section" aria-labelledby={`changes-${key}`}>
