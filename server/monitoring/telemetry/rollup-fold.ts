@@ -44,7 +44,8 @@ export async function foldRollups(
     if (folded < FOLD_CHUNK) return total;
     // Room for the ingest between chunks.
     const rest = restRatio * (performance.now() - started);
-    await new Promise((resolve) => (rest > 0 ? setTimeout(resolve, rest) : setImmediate(resolve)));
+    // Unref'd: a rest never keeps a closing process alive.
+    await new Promise((resolve) => (rest > 0 ? setTimeout(resolve, rest).unref() : setImmediate(resolve)));
   }
 }
 
