@@ -1,4 +1,4 @@
-import { Button, Loader, Modal, NavLink, Stack, Text } from '@mantine/core';
+import { Alert, Button, Group, Loader, Modal, NavLink, Stack } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconKey, IconUserCircle } from '@tabler/icons-react';
 import { useSelector } from '@xstate/react';
@@ -25,11 +25,15 @@ function ProfileLoader({ id, onDone, onRetry }: { id: number; onDone: () => void
   const state = useTask(loadProfile, { api: configApi, id });
   if (state.status === 'error')
     return (
-      <Stack gap="sm" align="flex-start">
-        <Text role="alert">Your profile could not be loaded: {errorMessage(state.error)}</Text>
-        <Button variant="default" onClick={onRetry}>
-          Try again
-        </Button>
+      <Stack gap="sm">
+        <Alert color="red" role="alert" title="Your profile could not be loaded">
+          {errorMessage(state.error)}
+        </Alert>
+        <Group>
+          <Button variant="default" onClick={onRetry}>
+            Try again
+          </Button>
+        </Group>
       </Stack>
     );
   if (state.status !== 'done') return <Loader size="sm" aria-label="Loading your profile" />;
