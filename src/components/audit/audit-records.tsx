@@ -1,5 +1,6 @@
 import { Alert, Card, List, Loader, Stack, Text, Title } from '@mantine/core';
 import { useMemo } from 'react';
+import { errorMessage } from '../../../contracts/error-message.ts';
 import type { AuditRecord } from '../../../contracts/installs.ts';
 import { fetchAudit } from '../../api/commissioning-api.ts';
 import { useRuntime } from '../../app/runtime-context.tsx';
@@ -62,7 +63,7 @@ function AuditCard({ of, id: key }: { of: { siteId: number } | { serial: string 
         ) : null}
         {state.status === 'error' ? (
           <Alert color="red" role="alert" title="The changes could not be loaded">
-            {state.error instanceof Error ? state.error.message : String(state.error)}
+            {errorMessage(state.error)}
           </Alert>
         ) : null}
         {state.output && state.output.length === 0 ? (

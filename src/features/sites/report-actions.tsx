@@ -1,6 +1,7 @@
 import { Alert, Button, Group, Stack } from '@mantine/core';
 import { IconFileDownload, IconMailForward } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
+import { errorMessage } from '../../../contracts/error-message.ts';
 import { fetchReport, sendReport } from '../../api/commissioning-api.ts';
 import { useRuntime } from '../../app/runtime-context.tsx';
 import { fromTask, type Task, useTask } from '../../app/use-task.ts';
@@ -14,8 +15,6 @@ function saveFile(blob: Blob, name: string) {
   link.click();
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
-
-const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /**
  * The commissioning report of a site: "Commissioning report" downloads the PDF, "Send to owner"
@@ -82,7 +81,7 @@ function Outcome({ actor, label }: { actor: Task<string>; label: string }) {
   if (state.status === 'error')
     return (
       <Alert color="red" role="alert" p="xs" title={`${label} did not work`}>
-        {message(state.error)}
+        {errorMessage(state.error)}
       </Alert>
     );
   return (

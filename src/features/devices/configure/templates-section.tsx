@@ -16,6 +16,7 @@ import { useSelector } from '@xstate/react';
 import { useMemo, useState } from 'react';
 import type { ActorRefFrom } from 'xstate';
 import type { ConfigTemplate, RemoteApplyResult } from '../../../../contracts/config-templates.ts';
+import { errorMessage } from '../../../../contracts/error-message.ts';
 import { onlineDevicesSchema } from '../../../../contracts/service-comms.ts';
 import type { ConfigureSessionActor } from '../../../../machines/ble/configure-session-machine.ts';
 import type { templatesMachine } from '../../../../machines/ble/templates-machine.ts';
@@ -264,7 +265,7 @@ function RemoteResults({ run }: { run: Task<RemoteApplyResult> }) {
   if (state.status === 'error')
     return (
       <Alert color="red" role="alert" title="Nothing was written">
-        {state.error instanceof Error ? state.error.message : String(state.error)}
+        {errorMessage(state.error)}
       </Alert>
     );
   return (
