@@ -6,6 +6,7 @@ import { type ReactNode, useEffect, useRef } from 'react';
 import { NavMenu } from './nav-menu.tsx';
 import { PageTransition } from './page-transition.tsx';
 import { useEdgeSwipe } from './use-edge-swipe.ts';
+import { useKeepFocusWithin } from './use-keep-focus-within.ts';
 import { useMotion } from './use-motion.ts';
 
 /** Below this breakpoint the menu is a drawer behind the burger. */
@@ -47,6 +48,7 @@ export function ShellLayout({
   useEffect(() => {
     if (opened && phone) navbar.current?.querySelector<HTMLElement>('a[href]')?.focus();
   }, [opened, phone]);
+  useKeepFocusWithin(navbar, opened && phone === true);
 
   return (
     <AppShell
