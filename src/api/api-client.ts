@@ -2,7 +2,7 @@ import type { $Fetch, FetchOptions } from 'ofetch';
 import { errorMessage } from '../../contracts/error-message.ts';
 import type { AccessToken } from '../../machines/auth/tokens.ts';
 import type { Service } from '../../machines/storage-keys.ts';
-import { ApiError, statusOf, toApiError } from './api-error.ts';
+import { ApiError, readJsonErrorBody, statusOf, toApiError } from './api-error.ts';
 import { isFirmwarePath, isPublicPath, requestHeaders } from './header-rules.ts';
 import type { TokenSession } from './token-session.ts';
 
@@ -52,12 +52,22 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   const { service, baseURL, configBaseURL, apiKey, session, fetcher } = options;
   const log = options.log ?? ((message, error) => console.error(message, error));
 
-  const send = <T>(path: string, init: ApiRequestOptions, accessToken: AccessToken | null): Promise<T> =>
-    fetcher<T, 'json'>(joinURL(baseURL, path), {
-      ...init,
-      retry: false,
-      headers: { ...requestHeaders({ service, path, apiKey, accessToken }), ...headersOf(init.headers) },
-    });
+  const send = async <T>(
+    path: string,
+    init: ApiRequestOptions,
+    accessToken: AccessToken | null,
+  ): Promise<T> => {
+    try {
+      return await fetcher<T, 'json'>(joinURL(baseURL, path), {
+        ...init,
+        retry: false,
+        headers: { ...requestHeaders({ service, path, apiKey, accessToken }), ...headersOf(init.headers) },
+      });
+    } catch (error) {
+      await readJsonErrorBody(error);
+      throw error;
+    }
+  };
 
   const fail = (path: string, error: unknown): ApiError => {
     const apiError = toApiError(error, path);

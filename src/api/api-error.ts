@@ -37,6 +37,23 @@ export function statusOf(error: unknown): number {
   return 0;
 }
 
+/**
+ * A call that asked for a file (`responseType: 'blob'`) or text holds the service's JSON error
+ * body as that: read it as JSON, so that the failure carries the service's message and code.
+ */
+export async function readJsonErrorBody(error: unknown): Promise<void> {
+  if (!isFetchError(error) || !error.response) return;
+  const response = error.response as Response & { _data?: unknown };
+  if (!response.headers.get('content-type')?.includes('json')) return;
+  const data = response._data;
+  try {
+    if (data instanceof Blob) response._data = JSON.parse(await data.text());
+    else if (typeof data === 'string') response._data = JSON.parse(data);
+  } catch {
+    // Not JSON after all: the generic message stands.
+  }
+}
+
 /** Turns whatever a call threw into an ApiError with the server's message or a generic one. */
 export function toApiError(error: unknown, path: string): ApiError {
   if (error instanceof ApiError) return error;

@@ -158,6 +158,29 @@ describe('API clients over a real HTTP server', () => {
     expect(logged.map((e) => e.status)).toEqual([403, 500]);
   });
 
+  it("gives the server's message of a failed call that asked for a file or text", async () => {
+    server = await startTestServer({
+      ...authRoutes([]),
+      'GET /config/fleet/sites/1/commissioning-report': () => ({
+        status: 503,
+        body: { message: 'The database is busy; try again', code: 'unavailable' },
+      }),
+    });
+    const { runtime } = startRuntime(server);
+    await signIn(runtime, 'installer@solarpros.example', 'Installer#2026');
+    for (const responseType of ['blob', 'text'] as const) {
+      const options = { responseType } as unknown as Parameters<typeof runtime.configApi>[1];
+      const failure = (await runtime
+        .configApi('/fleet/sites/1/commissioning-report', options)
+        .catch((e: unknown) => e)) as ApiError;
+      expect(failure).toMatchObject({
+        status: 503,
+        code: 'unavailable',
+        message: 'The database is busy; try again',
+      });
+    }
+  });
+
   it('says the server could not be reached when nothing answers', async () => {
     server = await startTestServer({ ...authRoutes([]) });
     const { runtime } = startRuntime(server);

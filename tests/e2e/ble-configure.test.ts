@@ -306,6 +306,23 @@ describe('configuring the demo device (simulated transport), signed out, on a ph
     await page.close();
   });
 
+  it('says why the device cannot be configured when its settings file does not arrive, and reads it again on Try again', async () => {
+    const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    let refuse = true;
+    await page.route('**/convert-list.json', (route) =>
+      refuse ? route.fulfill({ status: 503, body: 'busy' }) : route.continue(),
+    );
+    await page.goto(appUrl(`/device-details-old/${SERIAL}`));
+    const alert = page.getByRole('alert').filter({ hasText: 'This device cannot be configured here' });
+    await alert.waitFor();
+    expect(await alert.textContent()).toContain('could not be read (HTTP 503)');
+    refuse = false;
+    await page.getByRole('button', { name: 'Try again' }).click();
+    await page.getByRole('button', { name: 'Use demo device' }).waitFor();
+    expect(await alert.count()).toBe(0);
+    await page.close();
+  });
+
   it('unlocks, writes three settings and keeps them on the demo device', async () => {
     const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
     const stored = JSON.stringify(

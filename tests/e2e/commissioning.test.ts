@@ -210,10 +210,71 @@ describe('commissioning a site', () => {
     expect(templateId).toBeGreaterThan(0);
   });
 
+  it('writes a template to devices online once per press, and ticks changed afterwards send nothing', async () => {
+    const { page } = installer;
+    // HX5K-24-000133 runs as a simulated device of the installer's; the service's answer to the
+    // write is held here, as writing for real would change a device other files read.
+    const online = 'HX5K-24-000133';
+    const sent: unknown[] = [];
+    await page.route(`**/config/fleet/config-templates/${templateId}/apply`, async (route) => {
+      sent.push(route.request().postDataJSON());
+      await route.fulfill({
+        json: {
+          template: { id: templateId, name: 'Barn standard' },
+          results: [{ serial: online, outcome: 'written', reason: null, changes: [] }],
+        },
+      });
+    });
+    const dialog = page.getByRole('dialog', { name: 'Write “Barn standard” to devices online' });
+    const device = dialog.getByRole('checkbox', { name: online });
+    // The simulated devices connect as the server starts: open again until it is listed.
+    for (let attempt = 0; attempt < 10 && !(await device.isVisible()); attempt += 1) {
+      if (await dialog.isVisible()) await dialog.getByRole('button', { name: 'Close' }).last().click();
+      await page
+        .getByRole('table', { name: 'Templates of the HX-5000' })
+        .getByRole('row', { name: /Barn standard/ })
+        .getByRole('button', { name: 'Apply online…' })
+        .click();
+      await device.or(dialog.getByText('No HX-5000 of yours is online now.')).waitFor();
+    }
+    await device.check();
+    const write = dialog.getByRole('button', { name: 'Write to 1 device' });
+    const results = dialog.getByRole('table', { name: 'Result per device' });
+    for (const presses of [1, 2]) {
+      await write.click();
+      await expect.poll(() => sent.length).toBe(presses);
+      await results.getByRole('row', { name: `${online} Written and verified` }).waitFor();
+    }
+    expect(sent).toEqual([
+      { serials: [online], continueOnFailure: false },
+      { serials: [online], continueOnFailure: false },
+    ]);
+    // Changing the ticks after a write leaves its results, and sends nothing.
+    await device.uncheck();
+    await device.check();
+    await results.waitFor();
+    expect(await dialog.getByText('Writing, one device at a time…').count()).toBe(0);
+    await dialog.getByRole('button', { name: 'Close' }).last().click();
+    await dialog.waitFor({ state: 'hidden' });
+    expect(sent).toHaveLength(2);
+    await page.unroute(`**/config/fleet/config-templates/${templateId}/apply`);
+  });
+
   it('downloads the commissioning report, whose text holds the serial and the written settings', async () => {
     const { page } = installer;
     await page.goto(appUrl(`/site-details/${siteId}`));
     await heading(page, SITE_NAME).waitFor();
+    // A first press the service cannot answer says why, in place; the next one downloads.
+    await page.route('**/commissioning-report', (route) =>
+      route.fulfill({
+        status: 503,
+        json: { message: 'The database is busy; try again', code: 'unavailable' },
+      }),
+    );
+    await page.getByRole('button', { name: 'Commissioning report' }).click();
+    const failed = page.getByRole('alert').filter({ hasText: 'Commissioning report did not work' });
+    await failed.getByText('The database is busy; try again').waitFor();
+    await page.unroute('**/commissioning-report');
     const download = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Commissioning report' }).click();
     const file = await (await download).path();
@@ -225,6 +286,7 @@ describe('commissioning a site', () => {
     expect(text).toContain('Max charge current 35 A installer@solarpros.example');
     expect(text).toMatch(/Work mode .*Backup installer@solarpros\.example/);
     await page.getByText('The report was downloaded.').waitFor();
+    expect(await failed.count()).toBe(0);
   });
 
   it("answers another company's installer 404 on every commissioning call", async () => {

@@ -1,6 +1,6 @@
 import { Alert, Button, Group, Stack } from '@mantine/core';
 import { IconFileDownload, IconMailForward } from '@tabler/icons-react';
-import { useMemo, useState } from 'react';
+import { type ReactNode, useMemo, useState } from 'react';
 import { errorMessage } from '../../../contracts/error-message.ts';
 import { fetchReport, sendReport } from '../../api/commissioning-api.ts';
 import { useRuntime } from '../../app/runtime-context.tsx';
@@ -57,36 +57,47 @@ export function ReportActions({
   );
 }
 
-/** A button that runs its actor again on every press, with its pending state and outcome. */
-function Run({ actor, label, icon }: { actor: Task<string>; label: string; icon: React.ReactNode }) {
+/** A button that runs its actor again on every press (not while it runs), with its outcome. */
+function Run({ actor, label, icon }: { actor: Task<string>; label: string; icon: ReactNode }) {
   const [runs, setRuns] = useState(0);
+  const button = (working: boolean) => (
+    <Button variant="light" leftSection={icon} loading={working} onClick={() => setRuns(runs + 1)}>
+      {label}
+    </Button>
+  );
   return (
     <Stack gap={4}>
-      <Button variant="light" leftSection={icon} onClick={() => setRuns(runs + 1)}>
-        {label}
-      </Button>
-      {runs > 0 ? <Outcome key={runs} actor={actor} label={label} /> : null}
+      {runs > 0 ? <Outcome key={runs} actor={actor} label={label} button={button} /> : button(false)}
     </Stack>
   );
 }
 
-function Outcome({ actor, label }: { actor: Task<string>; label: string }) {
+function Outcome({
+  actor,
+  label,
+  button,
+}: {
+  actor: Task<string>;
+  label: string;
+  button: (working: boolean) => ReactNode;
+}) {
   const state = useTask(actor);
-  if (state.status === 'active')
-    return (
-      <Alert color="gray" role="status" p="xs">
-        {label}: working…
-      </Alert>
-    );
-  if (state.status === 'error')
-    return (
-      <Alert color="red" role="alert" p="xs" title={`${label} did not work`}>
-        {errorMessage(state.error)}
-      </Alert>
-    );
   return (
-    <Alert color="teal" role="status" p="xs">
-      {state.output}
-    </Alert>
+    <>
+      {button(state.status === 'active')}
+      {state.status === 'active' ? (
+        <Alert color="gray" role="status" p="xs">
+          {label}: working…
+        </Alert>
+      ) : state.status === 'error' ? (
+        <Alert color="red" role="alert" p="xs" title={`${label} did not work`}>
+          {errorMessage(state.error)}
+        </Alert>
+      ) : (
+        <Alert color="teal" role="status" p="xs">
+          {state.output}
+        </Alert>
+      )}
+    </>
   );
 }

@@ -1,6 +1,6 @@
-import { Alert, Card, Divider, Loader, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Card, Divider, Group, Loader, Stack, Text, Title } from '@mantine/core';
 import { useActorRef, useSelector } from '@xstate/react';
-import { type ReactNode, useEffect } from 'react';
+import { type ReactNode, useEffect, useState } from 'react';
 import { errorMessage } from '../../../../contracts/error-message.ts';
 import type { ApiClient } from '../../../api/api-client.ts';
 import { useRuntime } from '../../../app/runtime-context.tsx';
@@ -145,12 +145,20 @@ export function ConfigureSessionView({
  * history follows the panel. Give it a `key` of the device: another device is another session.
  * @example <ConfigurePanel key={serial} serialNumber="HX5K-24-000123" withHistory />
  */
-export function ConfigurePanel({
+export function ConfigurePanel(props: ConfigurePanelProps) {
+  // A failed load (the catalogue or the codec not downloaded, a lost connection) is read again
+  // from the start on "Try again".
+  const [attempt, setAttempt] = useState(0);
+  return <LoadedConfigurePanel key={attempt} {...props} onRetry={() => setAttempt(attempt + 1)} />;
+}
+
+function LoadedConfigurePanel({
   serialNumber,
   productId,
   withHistory = false,
   onLinkChange,
-}: ConfigurePanelProps) {
+  onRetry,
+}: ConfigurePanelProps & { onRetry: () => void }) {
   const { configApi } = useRuntime();
   const state = useTask(loadPanel, {
     serialNumber,
@@ -171,9 +179,21 @@ export function ConfigurePanel({
   return (
     <PanelCard subtitle={null}>
       {state.status === 'error' ? (
-        <Alert styles={READABLE_ALERT} color="red" role="alert" title="This device cannot be configured here">
-          {errorMessage(state.error)}
-        </Alert>
+        <Stack gap="sm">
+          <Alert
+            styles={READABLE_ALERT}
+            color="red"
+            role="alert"
+            title="This device cannot be configured here"
+          >
+            {errorMessage(state.error)}
+          </Alert>
+          <Group>
+            <Button variant="default" onClick={onRetry}>
+              Try again
+            </Button>
+          </Group>
+        </Stack>
       ) : (
         <Loader size="sm" role="status" aria-label="Loading the device catalogue" />
       )}

@@ -13,7 +13,7 @@ import {
   Title,
 } from '@mantine/core';
 import { useSelector } from '@xstate/react';
-import { useMemo, useState } from 'react';
+import { type ReactNode, useMemo, useState } from 'react';
 import type { ActorRefFrom } from 'xstate';
 import type { ConfigTemplate, RemoteApplyResult } from '../../../../contracts/config-templates.ts';
 import { errorMessage } from '../../../../contracts/error-message.ts';
@@ -22,7 +22,7 @@ import type { ConfigureSessionActor } from '../../../../machines/ble/configure-s
 import type { templatesMachine } from '../../../../machines/ble/templates-machine.ts';
 import type { ApiClient } from '../../../api/api-client.ts';
 import { applyTemplateRemotely } from '../../../api/commissioning-api.ts';
-import { fromTask, type Task, useTask } from '../../../app/use-task.ts';
+import { fromTask, type Task, type TaskState, useTask } from '../../../app/use-task.ts';
 import { checkTemplate, templateDiff } from '../../../device-config/config-template.ts';
 import { EXCLUDED_GROUPS } from '../../../device-config/excluded-groups.ts';
 import { buildForm } from '../../../device-config/form-fields.ts';
@@ -188,7 +188,33 @@ function RemoteApply({
   const [chosen, setChosen] = useState<string[]>([]);
   const [password, setPassword] = useState('');
   const [goOn, setGoOn] = useState(false);
-  const [run, setRun] = useState<Task<RemoteApplyResult> | null>(null);
+  // Each press of Write is a run of its own, numbered: the results shown are always the last
+  // press's, and changing the ticks afterwards sends nothing.
+  const [run, setRun] = useState<{ number: number; task: Task<RemoteApplyResult> } | null>(null);
+  const actions = (writing: boolean) => (
+    <Group justify="flex-end">
+      <Button variant="default" onClick={onClose}>
+        Close
+      </Button>
+      <Button
+        disabled={chosen.length === 0}
+        loading={writing}
+        onClick={() => {
+          const request = {
+            serials: chosen,
+            continueOnFailure: goOn,
+            ...(password ? { password } : {}),
+          };
+          setRun((previous) => ({
+            number: (previous?.number ?? 0) + 1,
+            task: fromTask(() => applyTemplateRemotely(api, template.id, request)),
+          }));
+        }}
+      >
+        Write to {chosen.length} device{chosen.length === 1 ? '' : 's'}
+      </Button>
+    </Group>
+  );
   return (
     <Stack gap="sm">
       <Text size="sm">
@@ -197,8 +223,8 @@ function RemoteApply({
       </Text>
       {online.status === 'active' ? <Text size="sm">Looking for devices online…</Text> : null}
       {online.status === 'error' ? (
-        <Alert color="red" role="alert">
-          The devices online could not be listed.
+        <Alert color="red" role="alert" title="The devices online could not be listed">
+          {errorMessage(online.error)} Close and open this again to retry.
         </Alert>
       ) : null}
       {online.output?.length === 0 ? (
@@ -225,28 +251,7 @@ function RemoteApply({
         checked={goOn}
         onChange={(e) => setGoOn(e.currentTarget.checked)}
       />
-      {run ? <RemoteResults key={String(chosen) + String(run)} run={run} /> : null}
-      <Group justify="flex-end">
-        <Button variant="default" onClick={onClose}>
-          Close
-        </Button>
-        <Button
-          disabled={chosen.length === 0}
-          onClick={() =>
-            setRun(() =>
-              fromTask(() =>
-                applyTemplateRemotely(api, template.id, {
-                  serials: chosen,
-                  continueOnFailure: goOn,
-                  ...(password ? { password } : {}),
-                }),
-              ),
-            )
-          }
-        >
-          Write to {chosen.length} device{chosen.length === 1 ? '' : 's'}
-        </Button>
-      </Group>
+      {run ? <RemoteRun key={run.number} run={run.task} actions={actions} /> : actions(false)}
     </Stack>
   );
 }
@@ -259,8 +264,24 @@ const OUTCOME: Record<RemoteApplyResult['results'][number]['outcome'], string> =
   skipped: 'Not tried',
 };
 
-function RemoteResults({ run }: { run: Task<RemoteApplyResult> }) {
+/** One press of Write: its results, and the buttons, busy until the service has answered. */
+function RemoteRun({
+  run,
+  actions,
+}: {
+  run: Task<RemoteApplyResult>;
+  actions: (writing: boolean) => ReactNode;
+}) {
   const state = useTask(run);
+  return (
+    <>
+      <RemoteResults state={state} />
+      {actions(state.status === 'active')}
+    </>
+  );
+}
+
+function RemoteResults({ state }: { state: TaskState<RemoteApplyResult> }) {
   if (state.status === 'active') return <Text role="status">Writing, one device at a time…</Text>;
   if (state.status === 'error')
     return (
