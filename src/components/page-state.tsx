@@ -1,4 +1,4 @@
-import { Alert, Button, Center, Group, Loader, Stack, Text } from '@mantine/core';
+import { Alert, type AlertProps, Button, Center, Group, Loader, Stack, Text } from '@mantine/core';
 import { IconAlertTriangle, IconLock, IconQuestionMark } from '@tabler/icons-react';
 import { useRouter } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
@@ -76,6 +76,35 @@ export function PageError({ error, messages }: { error: unknown; messages?: Erro
           </Button>
         </Group>
       )}
+    </Stack>
+  );
+}
+
+/**
+ * A read that failed in a part of a screen (a card, a dialog): why, in a red alert under its
+ * title, and "Try again", which the caller answers by reading again.
+ */
+export function LoadFailed({
+  title,
+  error,
+  onRetry,
+  styles,
+}: {
+  title: string;
+  error: unknown;
+  onRetry: () => void;
+  styles?: AlertProps['styles'];
+}) {
+  return (
+    <Stack gap="sm">
+      <Alert color="red" role="alert" title={title} {...(styles ? { styles } : {})}>
+        {errorMessage(error)}
+      </Alert>
+      <Group>
+        <Button variant="default" onClick={onRetry}>
+          Try again
+        </Button>
+      </Group>
     </Stack>
   );
 }

@@ -1,14 +1,14 @@
-import { Alert, Button, Group, Loader, Modal, NavLink, Stack } from '@mantine/core';
+import { Loader, Modal, NavLink } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconKey, IconUserCircle } from '@tabler/icons-react';
 import { useSelector } from '@xstate/react';
 import { useState } from 'react';
-import { errorMessage } from '../../../contracts/error-message.ts';
 import { currentEmail } from '../../../machines/auth/auth-selectors.ts';
 import type { ApiClient } from '../../api/api-client.ts';
 import { currentUserOf } from '../../app/current-user.ts';
 import { useRuntime } from '../../app/runtime-context.tsx';
 import { fromTask, useTask } from '../../app/use-task.ts';
+import { LoadFailed } from '../../components/page-state.tsx';
 import { fetchOwnProfile } from './account-api.ts';
 import { ChangePasswordForm } from './change-password-form.tsx';
 import { ProfileForm } from './profile-form.tsx';
@@ -24,18 +24,7 @@ function ProfileLoader({ id, onDone, onRetry }: { id: number; onDone: () => void
   const { configApi } = useRuntime();
   const state = useTask(loadProfile, { api: configApi, id });
   if (state.status === 'error')
-    return (
-      <Stack gap="sm">
-        <Alert color="red" role="alert" title="Your profile could not be loaded">
-          {errorMessage(state.error)}
-        </Alert>
-        <Group>
-          <Button variant="default" onClick={onRetry}>
-            Try again
-          </Button>
-        </Group>
-      </Stack>
-    );
+    return <LoadFailed title="Your profile could not be loaded" error={state.error} onRetry={onRetry} />;
   if (state.status !== 'done') return <Loader size="sm" aria-label="Loading your profile" />;
   return <ProfileForm user={state.output} onDone={onDone} />;
 }

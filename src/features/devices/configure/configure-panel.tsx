@@ -1,12 +1,12 @@
-import { Alert, Button, Card, Divider, Group, Loader, Stack, Text, Title } from '@mantine/core';
+import { Card, Divider, Loader, Stack, Text, Title } from '@mantine/core';
 import { useActorRef, useSelector } from '@xstate/react';
 import { type ReactNode, useEffect, useState } from 'react';
-import { errorMessage } from '../../../../contracts/error-message.ts';
 import type { ApiClient } from '../../../api/api-client.ts';
 import { useRuntime } from '../../../app/runtime-context.tsx';
 import { fromTask, useTask } from '../../../app/use-task.ts';
 import { loadCodec } from '../../../codec/load-browser.ts';
 import { useModelName } from '../../../components/devices/model-names.ts';
+import { LoadFailed } from '../../../components/page-state.tsx';
 import {
   type DeviceProduct,
   loadBundledProduct,
@@ -179,21 +179,12 @@ function LoadedConfigurePanel({
   return (
     <PanelCard subtitle={null}>
       {state.status === 'error' ? (
-        <Stack gap="sm">
-          <Alert
-            styles={READABLE_ALERT}
-            color="red"
-            role="alert"
-            title="This device cannot be configured here"
-          >
-            {errorMessage(state.error)}
-          </Alert>
-          <Group>
-            <Button variant="default" onClick={onRetry}>
-              Try again
-            </Button>
-          </Group>
-        </Stack>
+        <LoadFailed
+          title="This device cannot be configured here"
+          error={state.error}
+          onRetry={onRetry}
+          styles={READABLE_ALERT}
+        />
       ) : (
         <Loader size="sm" role="status" aria-label="Loading the device catalogue" />
       )}
