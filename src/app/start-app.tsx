@@ -5,7 +5,7 @@ import type { AppConfig } from '../../contracts/app-config.ts';
 import { appStatusMachine } from '../../machines/app-status/app-status-machine.ts';
 import { AppStatusBar } from '../components/app-status/app-status-bar.tsx';
 import { releaseEarlyInput, resubmit } from '../prerender/early-input.ts';
-import { nextTask } from '../when-idle.ts';
+import { holdDeferredUntilInput, nextTask, releaseDeferred } from '../when-idle.ts';
 import type { AppRuntime } from './app-runtime.ts';
 import { browserConnectivity, workboxServiceWorker } from './app-status-actors.ts';
 import { appTree } from './app-tree.tsx';
@@ -52,6 +52,8 @@ function mountApp(
     });
     return;
   }
+  // Not the page that was prerendered (someone signed in opened /login): what was held for it goes.
+  releaseDeferred();
   const root = createRoot(container);
   startTransition(() => root.render(appTree(runtime, router, releaseEarlyInput)));
 }
@@ -66,6 +68,9 @@ export async function startApp(
   configuration: Promise<AppConfig>,
   chunkLoads: { failed: () => boolean },
 ) {
+  // A signed-out page the build prerendered needs none of the work left for idle moments (the
+  // schemas of later calls, the catalogue): it waits for the person to act, or to move on.
+  if (container.dataset.prerenderedRoute) holdDeferredUntilInput(document);
   try {
     const config = await configuration;
     // Start-up in pieces, each a task of its own (this module's evaluation, the machines, the
@@ -86,6 +91,8 @@ export async function startApp(
     // screen, is kept for later navigations. Should the load fail, the app renders anyway and the
     // router shows the failure on the screen, loading again.
     await router.load().catch(() => undefined);
+    // Moving on from the first page lets what was held for it go (the first load is not a move).
+    router.subscribe('onBeforeNavigate', releaseDeferred);
     mountApp(container, runtime, router, chunkLoads);
   } catch (error) {
     showStartupError(container, error);

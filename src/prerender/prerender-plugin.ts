@@ -1,5 +1,6 @@
 // The build step that writes the prerendered pages (contracts/prerendered-pages.ts). Runs in Node,
 // inside `vite build`; never part of the app the browser loads.
+
 import { createHash } from 'node:crypto';
 import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -9,6 +10,7 @@ import { build as esbuild } from 'esbuild';
 import { build, type Plugin, type PluginOption, type ResolvedConfig, type Rollup } from 'vite';
 import { dropRepeatedRules } from './drop-repeated-rules.ts';
 import type { RenderedPage } from './render-pages.tsx';
+import { unstyledMantineClasses } from './unstyled-classes.ts';
 
 /**
  * The route files whose code each page shows: their stylesheets are linked in the page (so it is
@@ -232,6 +234,12 @@ export function prerenderPages(options: PrerenderOptions): Plugin {
             const styled = deferStylesheets(
               inlineOnce((await critical.process(html)).replace(' data-beasties-container', '')),
             );
+            const unstyled = unstyledMantineClasses(styled);
+            if (unstyled.length > 0) {
+              throw new Error(
+                `Prerendering: ${page.file} uses Mantine classes no stylesheet of the page styles (${unstyled.join(', ')}): add the component's file to src/styles/mantine-first-screen.css`,
+              );
+            }
             writeFileSync(join(outDir, page.file), styled);
           }
         } finally {

@@ -7,7 +7,7 @@ import type { AccessToken, RefreshToken } from '../../../machines/auth/tokens.ts
 import type { Service } from '../../../machines/storage-keys.ts';
 import { ApiError, toApiError } from '../../api/api-error.ts';
 import { requestHeaders } from '../../api/header-rules.ts';
-import { whenIdle } from '../../when-idle.ts';
+import { stopDeferring, whenIdle } from '../../when-idle.ts';
 import { serviceDownMessage } from './service-down.ts';
 
 /**
@@ -33,6 +33,9 @@ export function createAuthActors(config: AppConfig, fetcher: $Fetch) {
   const urlOf = (service: Service, path: string) =>
     `${(service === 'config' ? config.configUrl : config.monitoringUrl).replace(/\/+$/, '')}${path}`;
   const post = async (service: Service, path: string, body: Record<string, string>): Promise<TokenPair> => {
+    // The answer is checked with the schemas and the next screen needs the catalogue: no more
+    // waiting for idle moments (a sign-in pressed before the app ran had no input to end a hold).
+    stopDeferring();
     let answer: unknown;
     try {
       answer = await fetcher(urlOf(service, path), {

@@ -1,3 +1,4 @@
+import '../../styles/mantine-all.css';
 import { Stack } from '@mantine/core';
 import { getRouteApi } from '@tanstack/react-router';
 import { serialNumberPattern } from '../../../contracts/catalogue.ts';

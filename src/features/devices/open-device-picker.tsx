@@ -1,3 +1,4 @@
+import '../../styles/mantine-all.css';
 import { Button, Select, Stack, Text, TextInput } from '@mantine/core';
 import { getRouteApi } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';

@@ -1,3 +1,4 @@
+import '../../styles/mantine-all.css';
 import { Alert, Anchor, Button, Code, Group, List, Loader, Stack, Text, Title } from '@mantine/core';
 import { useActorRef, useSelector } from '@xstate/react';
 import { useMemo } from 'react';
