@@ -7,7 +7,8 @@
 //   npm run bench:web                               build, weigh, serve, load, Lighthouse
 //   npm run bench:web -- --baseline <dist folder>   the same, and an older build served beside it,
 //                                                   its loads taking turns with this build's
-//   npm run bench:web -- --dist <dist folder>       only serve that build, load, Lighthouse
+//   npm run bench:web -- --dist <dist folder>       only serve that build, load, Lighthouse (and
+//                                                   a --baseline beside it)
 //   npm run bench:web -- --url http://…             only load and Lighthouse, from a running server
 //   --runs N (5 by default), --lighthouse-runs N (3 by default, the median reported), --no-lighthouse
 
@@ -218,19 +219,9 @@ async function main() {
     return;
   }
   const only = argument('--dist');
-  if (only) {
-    const server = await serveBuild(resolve(only));
-    try {
-      for (const figure of await measureBuilds([{ label: '', prefix: 'web', origin: server.origin }]))
-        console.log(JSON.stringify(figure));
-    } finally {
-      await server.stop();
-    }
-    return;
-  }
   const baselineDir = argument('--baseline');
-  const figures = await buildAndWeigh();
-  const current = await serveBuild(OUT);
+  const figures = only ? [] : await buildAndWeigh();
+  const current = await serveBuild(only ? resolve(only) : OUT);
   const baseline = baselineDir ? await serveBuild(resolve(baselineDir)) : undefined;
   try {
     figures.push(
@@ -244,6 +235,7 @@ async function main() {
     await baseline?.stop();
   }
   for (const figure of figures) console.log(JSON.stringify(figure));
+  if (only) return;
   rmSync(OUT, { recursive: true, force: true });
 }
 

@@ -2,11 +2,13 @@ import { MantineProvider } from '@mantine/core';
 import { type AnyRouter, RouterProvider } from '@tanstack/react-router';
 import { lazy, Suspense } from 'react';
 import { theme } from '../styles/theme.ts';
+import { whenIdle } from '../when-idle.ts';
 import type { AppRuntime } from './app-runtime.ts';
 import { RuntimeProvider } from './runtime-context.tsx';
 
-// Loaded after the first screen: it is not needed to show it (see toasts.tsx).
-const Toasts = lazy(() => import('../components/toasts.tsx'));
+// Loaded after the first screen, at an idle moment: it is not needed to show it (see toasts.tsx),
+// and on a prerendered signed-out page it waits for the person to act (see when-idle.ts).
+const Toasts = lazy(() => whenIdle().then(() => import('../components/toasts.tsx')));
 
 /**
  * Everything above the routes: theme, toasts, the runtime for views, and the router (the app's, or
