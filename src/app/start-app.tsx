@@ -90,9 +90,13 @@ export async function startApp(
     // React then renders it once, and the router's own pending view, with its minimum time on
     // screen, is kept for later navigations. Should the load fail, the app renders anyway and the
     // router shows the failure on the screen, loading again.
+    // Moving on from the first page (a redirect of the first load included: someone signed in
+    // opening /login goes to their home, whose loader needs the catalogue) lets the hold go.
+    const firstPath = router.state.location.pathname;
+    router.subscribe('onBeforeNavigate', ({ toLocation }) => {
+      if (toLocation.pathname !== firstPath) releaseDeferred();
+    });
     await router.load().catch(() => undefined);
-    // Moving on from the first page lets what was held for it go (the first load is not a move).
-    router.subscribe('onBeforeNavigate', releaseDeferred);
     mountApp(container, runtime, router, chunkLoads);
   } catch (error) {
     showStartupError(container, error);

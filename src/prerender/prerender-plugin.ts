@@ -2,7 +2,7 @@
 // inside `vite build`; never part of the app the browser loads.
 
 import { createHash } from 'node:crypto';
-import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import Beasties from 'beasties';
@@ -156,6 +156,29 @@ function composePage(
 }
 
 /**
+ * The template with the entry's stylesheets (the first screen's Mantine parts and the app's own
+ * rules, linked by Vite's `index.html`) written into it whole, as `<style>`: the page parses
+ * them once, with the markup, instead of taking a subset inline and then, when the app starts,
+ * parsing the whole sheet again and restyling every element with it (about a quarter of the
+ * sign-in page's blocking time on a slow phone, and 0.2 s of a warm start).
+ */
+function inlineEntryStylesheets(template: string, outDir: string): { html: string; inlined: Set<string> } {
+  const inlined = new Set<string>();
+  const html = template.replace(
+    /<link rel="stylesheet"(?: crossorigin)? href="\/([^"]+\.css)">/g,
+    (_, file: string) => {
+      inlined.add(file);
+      const css = readFileSync(join(outDir, file), 'utf8');
+      // The disabled link is never fetched nor applied: it tells Vite's chunk loader, which
+      // looks for a stylesheet link with the file's address, that the sheet is on the page, so a
+      // route sharing its rules does not load it again (later, over the rules that came after).
+      return `<style>${css.replaceAll('</style', '<\\/style')}</style><link rel="stylesheet" href="/${file}" disabled>`;
+    },
+  );
+  return { html, inlined };
+}
+
+/**
  * The page's own stylesheets become preloads, which the app applies when it starts
  * (`applyPreloadedStylesheets`). Its markup's rules are inline; a stylesheet left in the markup,
  * even at the end, would hold up the app's scripts until it arrived, as the browser runs no
@@ -225,12 +248,10 @@ export function prerenderPages(options: PrerenderOptions): Plugin {
           for (const page of await renderPages()) {
             const routeFiles = PAGE_ROUTE_FILES[page.file];
             if (!routeFiles) throw new Error(`Prerendering: PAGE_ROUTE_FILES does not list ${page.file}`);
-            const html = composePage(
-              String(template.source),
-              page,
-              assetsOf(bundle, config.root, routeFiles),
-              beforeApp,
-            );
+            const entry = inlineEntryStylesheets(String(template.source), outDir);
+            const assets = assetsOf(bundle, config.root, routeFiles);
+            for (const file of entry.inlined) assets.styles.delete(file);
+            const html = composePage(entry.html, page, assets, beforeApp);
             const styled = deferStylesheets(
               inlineOnce((await critical.process(html)).replace(' data-beasties-container', '')),
             );

@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Locator, Page, Request, Route } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { EARLY_INPUT_KEY, STARTING_ATTRIBUTE } from '../../src/prerender/early-input-contract.ts';
-import { ARTIFACTS, appUrl, INSTALLER, launchChromium, pathOf } from './browser.ts';
+import { ARTIFACTS, appUrl, INSTALLER, launchChromium, pathOf, signIn } from './browser.ts';
 
 // The sign-in screen comes in the first HTML (the build prerenders it): these hold the app's
 // scripts back, use the form the page already shows, and only then let the scripts in. Without
@@ -128,5 +128,49 @@ describe('the prerendered sign-in screen before the app has started', () => {
     await page.waitForURL('**/landing');
     expect(requests.logins.map((request) => request.method())).toEqual(['POST']);
     expect(requests.passwordInUrl).toEqual([]);
+  });
+});
+
+describe('what the prerendered sign-in screen leaves for later', () => {
+  /** Requests for the devices list (the catalogue), which the app loads with zod's schemas. */
+  function watchCatalogue(target: Page) {
+    const seen: string[] = [];
+    target.on('request', (request) => {
+      if (request.url().includes('devices-list')) seen.push(request.url());
+    });
+    return seen;
+  }
+
+  it('loads the catalogue only once the person does something on the page', async () => {
+    const catalogue = watchCatalogue(page);
+    const stylesheets: string[] = [];
+    page.on('request', (request) => {
+      if (request.resourceType() === 'stylesheet') stylesheets.push(new URL(request.url()).pathname);
+    });
+    await page.goto(appUrl('/login'));
+    const form = page.getByRole('form', { name: 'Sign in' });
+    await expect.poll(() => reactOwns(form)).toBe(true);
+    // The first screen's sheet is in the page whole: it is never downloaded and applied again.
+    const inlined = await page.locator('link[rel="stylesheet"][disabled]').getAttribute('href');
+    expect(inlined).toMatch(/\.css$/);
+    // Idle moments come and go: an untouched page loads nothing more.
+    await page.waitForTimeout(2500);
+    expect(catalogue).toEqual([]);
+    expect(stylesheets).not.toContain(inlined);
+
+    await page.getByLabel(/^E-mail/).press('i');
+    await expect.poll(() => catalogue.length, { timeout: 10_000 }).toBeGreaterThan(0);
+  });
+
+  it('sends someone already signed in on to their home, whose loads the page no longer holds', async () => {
+    await page.goto(appUrl('/login'));
+    await signIn(page, INSTALLER);
+    await page.waitForURL('**/landing');
+    const catalogue = watchCatalogue(page);
+    // A fresh load of the prerendered page, with nothing typed: the redirect lets the work go.
+    await page.goto(appUrl('/login'));
+    await page.waitForURL('**/landing');
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    await expect.poll(() => catalogue.length, { timeout: 10_000 }).toBeGreaterThan(0);
   });
 });
