@@ -69,8 +69,10 @@ export async function startApp(
   chunkLoads: { failed: () => boolean },
 ) {
   // A signed-out page the build prerendered needs none of the work left for idle moments (the
-  // schemas of later calls, the catalogue): it waits for the person to act, or to move on.
-  if (container.dataset.prerenderedRoute) holdDeferredUntilInput(document);
+  // schemas of later calls, the catalogue): it waits for the person to act on the screen, or to
+  // move on. The status bar is not the screen: its "Reload to update" releases nothing, so the
+  // reload is not made to wait behind work the page is about to drop.
+  if (container.dataset.prerenderedRoute) holdDeferredUntilInput(container);
   try {
     const config = await configuration;
     // Start-up in pieces, each a task of its own (this module's evaluation, the machines, the

@@ -2,7 +2,7 @@
 // inside `vite build`; never part of the app the browser loads.
 
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import Beasties from 'beasties';
@@ -155,27 +155,55 @@ function composePage(
     .replace(ROOT_PLACEHOLDER, () => `<div id="root"${marker}>${page.html}</div>`);
 }
 
+/** Stylesheets of a page's routes at most this big are written into the page whole too. */
+const INLINE_WHOLE_MAX_BYTES = 16 * 1024;
+
+/** A stylesheet's rules, to be written into the page whole. */
+function wholeSheet(outDir: string, file: string): string {
+  const css = readFileSync(join(outDir, file), 'utf8');
+  return `<style>${css.replaceAll('</style', '<\\/style')}</style>`;
+}
+
 /**
- * The template with the entry's stylesheets (the first screen's Mantine parts and the app's own
- * rules, linked by Vite's `index.html`) written into it whole, as `<style>`: the page parses
- * them once, with the markup, instead of taking a subset inline and then, when the app starts,
- * parsing the whole sheet again and restyling every element with it (about a quarter of the
- * sign-in page's blocking time on a slow phone, and 0.2 s of a warm start).
+ * A disabled link for each sheet written into the page: never fetched nor applied, it tells
+ * Vite's chunk loader (which looks for a stylesheet link with the file's address) that the sheet
+ * is on the page, so a route sharing its rules does not load it again (later, over the rules
+ * that came after it). Added after Beasties, which would otherwise inline their rules a second
+ * time.
  */
-function inlineEntryStylesheets(template: string, outDir: string): { html: string; inlined: Set<string> } {
+function markInlined(html: string, files: Set<string>): string {
+  const links = [...files].map((file) => `<link rel="stylesheet" href="/${file}" disabled>`);
+  return html.replace('</head>', () => `${links.join('')}</head>`);
+}
+
+/**
+ * Writes into the page whole the entry's stylesheets (the first screen's Mantine parts and the
+ * app's own rules, linked by Vite's `index.html`) and the small sheets of its routes: the page
+ * parses them once, with the markup, instead of taking a subset inline and then, when the app
+ * starts, parsing each sheet again and restyling every element with it (about a quarter of the
+ * sign-in page's blocking time on a slow phone, and 0.2 s of a warm start). Larger sheets
+ * (Mantine's whole sheet) stay links, their markup's rules inlined by Beasties.
+ */
+function inlineWholeStylesheets(
+  template: string,
+  styles: Set<string>,
+  outDir: string,
+): { html: string; styles: Set<string>; inlined: Set<string> } {
   const inlined = new Set<string>();
-  const html = template.replace(
+  let html = template.replace(
     /<link rel="stylesheet"(?: crossorigin)? href="\/([^"]+\.css)">/g,
     (_, file: string) => {
       inlined.add(file);
-      const css = readFileSync(join(outDir, file), 'utf8');
-      // The disabled link is never fetched nor applied: it tells Vite's chunk loader, which
-      // looks for a stylesheet link with the file's address, that the sheet is on the page, so a
-      // route sharing its rules does not load it again (later, over the rules that came after).
-      return `<style>${css.replaceAll('</style', '<\\/style')}</style><link rel="stylesheet" href="/${file}" disabled>`;
+      return wholeSheet(outDir, file);
     },
   );
-  return { html, inlined };
+  const small = [...styles].filter(
+    (file) => !inlined.has(file) && statSync(join(outDir, file)).size <= INLINE_WHOLE_MAX_BYTES,
+  );
+  html = html.replace('</head>', () => `${small.map((file) => wholeSheet(outDir, file)).join('')}</head>`);
+  const rest = new Set([...styles].filter((file) => !inlined.has(file) && !small.includes(file)));
+  for (const file of small) inlined.add(file);
+  return { html, styles: rest, inlined };
 }
 
 /**
@@ -248,12 +276,14 @@ export function prerenderPages(options: PrerenderOptions): Plugin {
           for (const page of await renderPages()) {
             const routeFiles = PAGE_ROUTE_FILES[page.file];
             if (!routeFiles) throw new Error(`Prerendering: PAGE_ROUTE_FILES does not list ${page.file}`);
-            const entry = inlineEntryStylesheets(String(template.source), outDir);
             const assets = assetsOf(bundle, config.root, routeFiles);
-            for (const file of entry.inlined) assets.styles.delete(file);
-            const html = composePage(entry.html, page, assets, beforeApp);
-            const styled = deferStylesheets(
-              inlineOnce((await critical.process(html)).replace(' data-beasties-container', '')),
+            const whole = inlineWholeStylesheets(String(template.source), assets.styles, outDir);
+            const html = composePage(whole.html, page, { ...assets, styles: whole.styles }, beforeApp);
+            const styled = markInlined(
+              deferStylesheets(
+                inlineOnce((await critical.process(html)).replace(' data-beasties-container', '')),
+              ),
+              whole.inlined,
             );
             const unstyled = unstyledMantineClasses(styled);
             if (unstyled.length > 0) {
