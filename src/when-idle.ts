@@ -48,7 +48,7 @@ const INPUT_EVENTS = ['keydown', 'pointerdown', 'input'] as const;
  * leaves it seconds to load before "Sign in" needs it. Does nothing once hurried.
  */
 export function holdDeferredUntilInput(
-  target: Pick<Document, 'addEventListener' | 'removeEventListener'>,
+  target: Pick<EventTarget, 'addEventListener' | 'removeEventListener'>,
 ): void {
   if (hurried || hold) return;
   const { promise: released, resolve: release } = withResolvers();
