@@ -26,6 +26,20 @@ export interface AppDeps {
  * const { runtime, router } = createApp(config, { storage: window.localStorage });
  */
 export function createApp(config: AppConfig, deps: AppDeps): { runtime: AppRuntime; router: AppRouter } {
+  const app = startMachines(config, deps);
+  return { runtime: app.runtime, router: app.buildRouter() };
+}
+
+/**
+ * `createApp` in two steps, so that a start-up can yield between them: the machines now, the
+ * router when `buildRouter` is called (once).
+ *
+ * @example const app = startMachines(config, deps); await nextTask(); const router = app.buildRouter();
+ */
+export function startMachines(
+  config: AppConfig,
+  deps: AppDeps,
+): { runtime: AppRuntime; buildRouter: () => AppRouter } {
   let router: AppRouter | null = null;
   // The router's guards and the sign-in screen read the resume path through this tab's own copy.
   const routerStorage = withTabResumePath(deps.storage);
@@ -42,6 +56,11 @@ export function createApp(config: AppConfig, deps: AppDeps): { runtime: AppRunti
     ...(deps.clock ? { clock: deps.clock } : {}),
     ...(deps.tabChannel ? { tabChannel: deps.tabChannel } : {}),
   });
-  router = createAppRouter({ runtime, storage: routerStorage }, deps.history, deps.origin);
-  return { runtime, router };
+  return {
+    runtime,
+    buildRouter: () => {
+      router ??= createAppRouter({ runtime, storage: routerStorage }, deps.history, deps.origin);
+      return router;
+    },
+  };
 }

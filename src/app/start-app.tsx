@@ -9,7 +9,7 @@ import { holdDeferredUntilInput, nextTask, releaseDeferred } from '../when-idle.
 import type { AppRuntime } from './app-runtime.ts';
 import { browserConnectivity, workboxServiceWorker } from './app-status-actors.ts';
 import { appTree } from './app-tree.tsx';
-import { createApp } from './create-app.ts';
+import { startMachines } from './create-app.ts';
 import type { AppRouter } from './router.tsx';
 import { showStartupError } from './startup-error.ts';
 
@@ -76,10 +76,13 @@ export async function startApp(
   try {
     const config = await configuration;
     // Start-up in pieces, each a task of its own (this module's evaluation, the machines, the
-    // status bar, the first screen): a person typing into the prerendered form meanwhile is
-    // answered between them, not after all of it.
+    // router, the status bar, the first screen): a person typing into the prerendered form
+    // meanwhile is answered between them, not after all of it.
     await nextTask();
-    const { runtime, router } = createApp(config, { storage: window.localStorage });
+    const app = startMachines(config, { storage: window.localStorage });
+    await nextTask();
+    const { runtime } = app;
+    const router = app.buildRouter();
     await nextTask();
     // In a root of its own: the bar is fixed at the foot, and is no part of any prerendered page.
     createRoot(statusContainer).render(
