@@ -41,8 +41,8 @@ let hold: { released: Promise<void>; release: () => void } | null = null;
 const INPUT_EVENTS = ['keydown', 'pointerdown', 'input'] as const;
 
 /**
- * Keeps `whenIdle`'s work waiting until the person does something on the page (a key, a press,
- * typing), or `releaseDeferred()`/`stopDeferring()` is called: a signed-out screen the build
+ * Keeps `whenIdle`'s work waiting until the person does something in `target` (a key, a press,
+ * typing: the screen), or `releaseDeferred()`/`stopDeferring()` is called: a signed-out screen the build
  * prerendered (sign-in, the open field pages) needs none of it, and loading it while the page
  * is idle would be work in the way of the first keystroke. A person typing their e-mail address
  * leaves it seconds to load before "Sign in" needs it. Does nothing once hurried.

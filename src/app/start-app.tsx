@@ -90,17 +90,17 @@ export async function startApp(
         <AppStatusBar status={startAppStatus()} />
       </StrictMode>,
     );
-    // The first screen is resolved (guards, redirects, its code) before React renders, while the
-    // page still shows what the build rendered ("Loading…" in the shell for a guarded route):
-    // React then renders it once, and the router's own pending view, with its minimum time on
-    // screen, is kept for later navigations. Should the load fail, the app renders anyway and the
-    // router shows the failure on the screen, loading again.
     // Moving on from the first page (a redirect of the first load included: someone signed in
     // opening /login goes to their home, whose loader needs the catalogue) lets the hold go.
     const firstPath = router.state.location.pathname;
     router.subscribe('onBeforeNavigate', ({ toLocation }) => {
       if (toLocation.pathname !== firstPath) releaseDeferred();
     });
+    // The first screen is resolved (guards, redirects, its code) before React renders, while the
+    // page still shows what the build rendered ("Loading…" in the shell for a guarded route):
+    // React then renders it once, and the router's own pending view, with its minimum time on
+    // screen, is kept for later navigations. Should the load fail, the app renders anyway and the
+    // router shows the failure on the screen, loading again.
     await router.load().catch(() => undefined);
     mountApp(container, runtime, router, chunkLoads);
   } catch (error) {
