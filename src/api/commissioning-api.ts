@@ -58,16 +58,16 @@ export async function fetchAudit(
 }
 
 /** `GET /fleet/sites/{siteId}/commissioning-report`: the PDF. */
-export async function fetchReport(api: ApiClient, siteId: number): Promise<Blob> {
+export async function fetchReport(api: ApiClient, siteId: number, signal?: AbortSignal): Promise<Blob> {
   // ofetch hands the body over as it came when asked for a blob.
-  const options = { responseType: 'blob' } as unknown as ApiRequestOptions;
+  const options = { responseType: 'blob', signal } as unknown as ApiRequestOptions;
   return api<Blob>(`/fleet/sites/${siteId}/commissioning-report`, options);
 }
 
 /** `POST /fleet/sites/{siteId}/commissioning-report/send`: the service's words. */
-export async function sendReport(api: ApiClient, siteId: number): Promise<string> {
+export async function sendReport(api: ApiClient, siteId: number, signal?: AbortSignal): Promise<string> {
   return acceptedSchema.parse(
-    await api(`/fleet/sites/${siteId}/commissioning-report/send`, { method: 'POST' }),
+    await api(`/fleet/sites/${siteId}/commissioning-report/send`, { method: 'POST', signal }),
   ).message;
 }
 

@@ -52,8 +52,6 @@ function mountApp(
     });
     return;
   }
-  // Not the page that was prerendered (someone signed in opened /login): what was held for it goes.
-  releaseDeferred();
   const root = createRoot(container);
   startTransition(() => root.render(appTree(runtime, router, releaseEarlyInput)));
 }
@@ -90,8 +88,10 @@ export async function startApp(
         <AppStatusBar status={startAppStatus()} />
       </StrictMode>,
     );
-    // Moving on from the first page (a redirect of the first load included: someone signed in
-    // opening /login goes to their home, whose loader needs the catalogue) lets the hold go.
+    // Moving on from the first page lets the hold go, and is the only way besides the person's
+    // input: a redirect of the first load included (someone signed in opening /login goes to their
+    // home, whose loader needs the catalogue). A screen whose code failed to load keeps it: its
+    // "Reload" drops the page.
     const firstPath = router.state.location.pathname;
     router.subscribe('onBeforeNavigate', ({ toLocation }) => {
       if (toLocation.pathname !== firstPath) releaseDeferred();

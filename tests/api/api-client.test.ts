@@ -5,6 +5,8 @@ import { ApiError, GENERIC_REQUEST_ERROR, NETWORK_ERROR } from '../../src/api/ap
 import { signIn, startRuntime } from './runtime-fixture.ts';
 import { type Answer, type RecordedRequest, startTestServer, type TestServer } from './test-server.ts';
 
+type Routes = Parameters<typeof startTestServer>[0];
+
 let server: TestServer | undefined;
 afterEach(async () => {
   await server?.close();
@@ -38,6 +40,23 @@ const guarded =
     req.headers.authorization === `Bearer ${service}-access-2`
       ? { status: 200, body: { ok: true, path: req.path } }
       : { status: 401, body: { message: 'Access token expired', code: 'TOKEN_EXPIRED' } };
+
+/** A runtime signed in as the installer against a server that answers `routes` too. */
+async function signedInWith(routes: Routes) {
+  server = await startTestServer({ ...authRoutes([]), ...routes });
+  const started = startRuntime(server);
+  await signIn(started.runtime, 'installer@solarpros.example', 'Installer#2026');
+  return started;
+}
+
+/** What a call that must fail was rejected with. */
+const failureOf = (call: Promise<unknown>): Promise<ApiError> =>
+  call.then(
+    () => {
+      throw new Error('the call was expected to fail');
+    },
+    (error: unknown) => error as ApiError,
+  );
 
 describe('API clients over a real HTTP server', () => {
   it('sends the header rules on the wire', async () => {
@@ -119,60 +138,48 @@ describe('API clients over a real HTTP server', () => {
     });
     const { runtime, navigations } = startRuntime(server);
     await signIn(runtime, 'installer@solarpros.example', 'Installer#2026');
-    const failure = await runtime.configApi('/fleet/sites/1').catch((e: unknown) => e);
+    const failure = await failureOf(runtime.configApi('/fleet/sites/1'));
     expect(failure).toBeInstanceOf(ApiError);
-    expect((failure as ApiError).status).toBe(401);
-    expect((failure as ApiError).message).toBe('Refresh token revoked');
+    expect(failure).toMatchObject({ status: 401, message: 'Refresh token revoked' });
     expect(isAuthenticated(runtime.auth.getSnapshot())).toBe(false);
     expect(navigations).toContainEqual({ to: '/login', replace: true, resume: true });
     expect(server.requests.filter((r) => r.path === '/config/fleet/sites/1')).toHaveLength(1);
   });
 
   it('retries only once: a second 401 is the answer', async () => {
-    server = await startTestServer({
-      ...authRoutes([]),
+    const { runtime } = await signedInWith({
       'GET /config/fleet/sites/1': () => ({ status: 401, body: { message: 'Not allowed here', code: 'NO' } }),
     });
-    const { runtime } = startRuntime(server);
-    await signIn(runtime, 'installer@solarpros.example', 'Installer#2026');
-    const failure = (await runtime.configApi('/fleet/sites/1').catch((e: unknown) => e)) as ApiError;
+    const failure = await failureOf(runtime.configApi('/fleet/sites/1'));
     expect(failure.message).toBe('Not allowed here');
-    expect(server.requests.filter((r) => r.path === '/config/fleet/sites/1')).toHaveLength(2);
+    expect(server?.requests.filter((r) => r.path === '/config/fleet/sites/1')).toHaveLength(2);
   });
 
   it("rethrows other errors with the server's message, or a generic one, and logs them", async () => {
-    server = await startTestServer({
-      ...authRoutes([]),
+    const { runtime, logged } = await signedInWith({
       'GET /config/fleet/sites/1': () => ({
         status: 403,
         body: { message: 'Not your site', code: 'FORBIDDEN' },
       }),
       'GET /config/fleet/sites/2': () => ({ status: 500, body: 'oops' }),
     });
-    const { runtime, logged } = startRuntime(server);
-    await signIn(runtime, 'installer@solarpros.example', 'Installer#2026');
-    const forbidden = (await runtime.configApi('/fleet/sites/1').catch((e: unknown) => e)) as ApiError;
+    const forbidden = await failureOf(runtime.configApi('/fleet/sites/1'));
     expect(forbidden).toMatchObject({ status: 403, code: 'FORBIDDEN', message: 'Not your site' });
-    const broken = (await runtime.configApi('/fleet/sites/2').catch((e: unknown) => e)) as ApiError;
+    const broken = await failureOf(runtime.configApi('/fleet/sites/2'));
     expect(broken).toMatchObject({ status: 500, message: GENERIC_REQUEST_ERROR });
     expect(logged.map((e) => e.status)).toEqual([403, 500]);
   });
 
   it("gives the server's message of a failed call that asked for a file or text", async () => {
-    server = await startTestServer({
-      ...authRoutes([]),
+    const { runtime } = await signedInWith({
       'GET /config/fleet/sites/1/commissioning-report': () => ({
         status: 503,
         body: { message: 'The database is busy; try again', code: 'unavailable' },
       }),
     });
-    const { runtime } = startRuntime(server);
-    await signIn(runtime, 'installer@solarpros.example', 'Installer#2026');
     for (const responseType of ['blob', 'text'] as const) {
       const options = { responseType } as unknown as Parameters<typeof runtime.configApi>[1];
-      const failure = (await runtime
-        .configApi('/fleet/sites/1/commissioning-report', options)
-        .catch((e: unknown) => e)) as ApiError;
+      const failure = await failureOf(runtime.configApi('/fleet/sites/1/commissioning-report', options));
       expect(failure).toMatchObject({
         status: 503,
         code: 'unavailable',
@@ -182,11 +189,9 @@ describe('API clients over a real HTTP server', () => {
   });
 
   it('says the server could not be reached when nothing answers', async () => {
-    server = await startTestServer({ ...authRoutes([]) });
-    const { runtime } = startRuntime(server);
-    await signIn(runtime, 'installer@solarpros.example', 'Installer#2026');
-    await server.close();
-    const failure = (await runtime.configApi('/fleet/sites/1').catch((e: unknown) => e)) as ApiError;
+    const { runtime } = await signedInWith({});
+    await server?.close();
+    const failure = await failureOf(runtime.configApi('/fleet/sites/1'));
     expect(failure).toMatchObject({ status: 0, message: NETWORK_ERROR });
     server = undefined;
   });

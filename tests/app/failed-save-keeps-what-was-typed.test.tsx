@@ -1,5 +1,5 @@
-import { screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import { USERS } from './app-server.ts';
 import { expectLocation, renderApp, startAppServerForFile } from './render-app.tsx';
 
@@ -9,6 +9,7 @@ beforeEach(() => window.localStorage.clear());
 afterEach(() => {
   app?.cleanup();
   server().override(undefined);
+  vi.restoreAllMocks();
 });
 
 const field = (name: RegExp) => screen.getByRole<HTMLInputElement>('textbox', { name });
@@ -119,4 +120,57 @@ it("keeps a site's page up when its list of changes cannot be read, and says so 
   expect(alert.textContent).toContain('The database is busy; try again');
   // The rest of the page is still there.
   screen.getByRole('heading', { name: siteName, level: 1 });
+});
+
+it('keeps the report button busy while the report is made, says why it failed, and downloads on the next press', async () => {
+  app = renderApp('/login', server());
+  await app.signIn(USERS.admin.email, USERS.admin.password);
+  await expectLocation(app, '/landing');
+  const site = await server()
+    .server.ctx.db.selectFrom('sites')
+    .select(['id', 'name'])
+    .orderBy('id')
+    .executeTakeFirstOrThrow();
+  // jsdom saves no files: count what the app hands over.
+  URL.createObjectURL = () => 'blob:test/report';
+  URL.revokeObjectURL = () => {};
+  const downloads = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
+  let answer: (response: Response) => void = () => {};
+  const reports: string[] = [];
+  server().override((method, path) => {
+    if (!path.endsWith('/commissioning-report')) return undefined;
+    reports.push(method);
+    return new Promise<Response>((resolve) => {
+      answer = resolve;
+    });
+  });
+  await app.router.navigate({ href: `/site-details/${site.id}` });
+  await screen.findByRole('heading', { name: site.name, level: 1 });
+  const button = screen.getByRole('button', { name: 'Commissioning report' });
+
+  await app.user.click(button);
+  await screen.findByText('Commissioning report: working…');
+  expect(button.hasAttribute('data-loading')).toBe(true);
+  // A press while it runs asks for nothing more.
+  fireEvent.click(button);
+  expect(reports).toEqual(['GET']);
+  answer(Response.json({ message: 'The database is busy; try again', code: 'unavailable' }, { status: 503 }));
+  const alert = await screen.findByRole('alert');
+  // The service's words are read from the file call's error in a browser (tests/e2e/commissioning):
+  // jsdom's Blob is not the one the answer comes in.
+  within(alert).getByText('Commissioning report did not work');
+  expect(button.hasAttribute('data-loading')).toBe(false);
+  expect(downloads).not.toHaveBeenCalled();
+
+  // The service's PDF is made and read in tests/server and tests/e2e (its fonts do not load under
+  // jsdom): here it answers a file of its own.
+  server().override((_, path) =>
+    path.endsWith('/commissioning-report')
+      ? new Response('%PDF-1.7', { headers: { 'content-type': 'application/pdf' } })
+      : undefined,
+  );
+  await app.user.click(button);
+  await screen.findByText('The report was downloaded.');
+  expect(screen.queryByRole('alert')).toBeNull();
+  expect(downloads).toHaveBeenCalledTimes(1);
 });

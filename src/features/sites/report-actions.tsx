@@ -1,10 +1,9 @@
 import { Alert, Button, Group, Stack } from '@mantine/core';
 import { IconFileDownload, IconMailForward } from '@tabler/icons-react';
-import { type ReactNode, useMemo, useState } from 'react';
-import { errorMessage } from '../../../contracts/error-message.ts';
+import type { ReactNode } from 'react';
 import { fetchReport, sendReport } from '../../api/commissioning-api.ts';
 import { useRuntime } from '../../app/runtime-context.tsx';
-import { fromTask, type Task, useTask } from '../../app/use-task.ts';
+import { useSave } from '../../app/use-save.ts';
 
 /** Hand a downloaded file to the browser as a download. */
 function saveFile(blob: Blob, name: string) {
@@ -30,74 +29,65 @@ export function ReportActions({
   canSend: boolean;
 }) {
   const { configApi } = useRuntime();
-  const download = useMemo(
-    () =>
-      fromTask(async () => {
-        const pdf = await fetchReport(configApi, siteId);
-        const slug = siteName.replace(/[^A-Za-z0-9]+/g, '-').toLowerCase();
-        saveFile(pdf, `commissioning-report-${slug}.pdf`);
-        return 'The report was downloaded.';
-      }),
-    [configApi, siteId, siteName],
-  );
-  const send = useMemo(() => fromTask(() => sendReport(configApi, siteId)), [configApi, siteId]);
+  const download = async (signal: AbortSignal) => {
+    const pdf = await fetchReport(configApi, siteId, signal);
+    const slug = siteName.replace(/[^A-Za-z0-9]+/g, '-').toLowerCase();
+    saveFile(pdf, `commissioning-report-${slug}.pdf`);
+    return 'The report was downloaded.';
+  };
   return (
-    <Stack gap="xs">
-      <Group gap="xs">
-        <Run
-          actor={download}
-          label="Commissioning report"
-          icon={<IconFileDownload size={16} aria-hidden />}
+    <Group gap="xs" align="flex-start">
+      <ReportButton
+        run={download}
+        label="Commissioning report"
+        icon={<IconFileDownload size={16} aria-hidden />}
+      />
+      {canSend ? (
+        <ReportButton
+          run={(signal) => sendReport(configApi, siteId, signal)}
+          label="Send to owner"
+          icon={<IconMailForward size={16} aria-hidden />}
         />
-        {canSend ? (
-          <Run actor={send} label="Send to owner" icon={<IconMailForward size={16} aria-hidden />} />
-        ) : null}
-      </Group>
-    </Stack>
+      ) : null}
+    </Group>
   );
 }
 
-/** A button that runs its actor again on every press (not while it runs), with its outcome. */
-function Run({ actor, label, icon }: { actor: Task<string>; label: string; icon: ReactNode }) {
-  const [runs, setRuns] = useState(0);
-  const button = (working: boolean) => (
-    <Button variant="light" leftSection={icon} loading={working} onClick={() => setRuns(runs + 1)}>
-      {label}
-    </Button>
-  );
+/**
+ * A button that runs its work on every press (a press while it runs sends nothing), busy while it
+ * runs, with the outcome of the last press beside it.
+ */
+function ReportButton({
+  run,
+  label,
+  icon,
+}: {
+  run: (signal: AbortSignal) => Promise<string>;
+  label: string;
+  icon: ReactNode;
+}) {
+  // Neither the download nor the mail changes what the page shows: it is not loaded again.
+  const save = useSave<string>({ refreshes: false });
   return (
     <Stack gap={4}>
-      {runs > 0 ? <Outcome key={runs} actor={actor} label={label} button={button} /> : button(false)}
-    </Stack>
-  );
-}
-
-function Outcome({
-  actor,
-  label,
-  button,
-}: {
-  actor: Task<string>;
-  label: string;
-  button: (working: boolean) => ReactNode;
-}) {
-  const state = useTask(actor);
-  return (
-    <>
-      {button(state.status === 'active')}
-      {state.status === 'active' ? (
+      <Button variant="light" leftSection={icon} loading={save.pending} onClick={() => save.save(run)}>
+        {label}
+      </Button>
+      {save.pending ? (
         <Alert color="gray" role="status" p="xs">
           {label}: working…
         </Alert>
-      ) : state.status === 'error' ? (
+      ) : null}
+      {save.error ? (
         <Alert color="red" role="alert" p="xs" title={`${label} did not work`}>
-          {errorMessage(state.error)}
+          {save.error}
         </Alert>
-      ) : (
+      ) : null}
+      {save.saved ? (
         <Alert color="teal" role="status" p="xs">
-          {state.output}
+          {save.saved.output}
         </Alert>
-      )}
-    </>
+      ) : null}
+    </Stack>
   );
 }

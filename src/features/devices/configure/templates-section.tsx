@@ -13,7 +13,7 @@ import {
   Title,
 } from '@mantine/core';
 import { useSelector } from '@xstate/react';
-import { type ReactNode, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import type { ActorRefFrom } from 'xstate';
 import type { ConfigTemplate, RemoteApplyResult } from '../../../../contracts/config-templates.ts';
 import { errorMessage } from '../../../../contracts/error-message.ts';
@@ -22,7 +22,8 @@ import type { ConfigureSessionActor } from '../../../../machines/ble/configure-s
 import type { templatesMachine } from '../../../../machines/ble/templates-machine.ts';
 import type { ApiClient } from '../../../api/api-client.ts';
 import { applyTemplateRemotely } from '../../../api/commissioning-api.ts';
-import { fromTask, type Task, type TaskState, useTask } from '../../../app/use-task.ts';
+import { type Save, useSave } from '../../../app/use-save.ts';
+import { fromTask, useTask } from '../../../app/use-task.ts';
 import { checkTemplate, templateDiff } from '../../../device-config/config-template.ts';
 import { EXCLUDED_GROUPS } from '../../../device-config/excluded-groups.ts';
 import { buildForm } from '../../../device-config/form-fields.ts';
@@ -188,33 +189,15 @@ function RemoteApply({
   const [chosen, setChosen] = useState<string[]>([]);
   const [password, setPassword] = useState('');
   const [goOn, setGoOn] = useState(false);
-  // Each press of Write is a run of its own, numbered: the results shown are always the last
-  // press's, and changing the ticks afterwards sends nothing.
-  const [run, setRun] = useState<{ number: number; task: Task<RemoteApplyResult> } | null>(null);
-  const actions = (writing: boolean) => (
-    <Group justify="flex-end">
-      <Button variant="default" onClick={onClose}>
-        Close
-      </Button>
-      <Button
-        disabled={chosen.length === 0}
-        loading={writing}
-        onClick={() => {
-          const request = {
-            serials: chosen,
-            continueOnFailure: goOn,
-            ...(password ? { password } : {}),
-          };
-          setRun((previous) => ({
-            number: (previous?.number ?? 0) + 1,
-            task: fromTask(() => applyTemplateRemotely(api, template.id, request)),
-          }));
-        }}
-      >
-        Write to {chosen.length} device{chosen.length === 1 ? '' : 's'}
-      </Button>
-    </Group>
-  );
+  // Each press of Write sends the ticks of that moment (a press while one runs sends nothing);
+  // the results shown are the last press's, and changing the ticks afterwards sends nothing. The
+  // results are this dialog's: the page shows nothing that the write changes. The request is not
+  // aborted when the dialog closes: the service goes on writing the devices either way.
+  const write = useSave<RemoteApplyResult>({ refreshes: false });
+  const send = () => {
+    const request = { serials: chosen, continueOnFailure: goOn, ...(password ? { password } : {}) };
+    write.save(() => applyTemplateRemotely(api, template.id, request));
+  };
   return (
     <Stack gap="sm">
       <Text size="sm">
@@ -251,7 +234,15 @@ function RemoteApply({
         checked={goOn}
         onChange={(e) => setGoOn(e.currentTarget.checked)}
       />
-      {run ? <RemoteRun key={run.number} run={run.task} actions={actions} /> : actions(false)}
+      <RemoteResults write={write} />
+      <Group justify="flex-end">
+        <Button variant="default" onClick={onClose}>
+          Close
+        </Button>
+        <Button disabled={chosen.length === 0} loading={write.pending} onClick={send}>
+          Write to {chosen.length} device{chosen.length === 1 ? '' : 's'}
+        </Button>
+      </Group>
     </Stack>
   );
 }
@@ -264,31 +255,16 @@ const OUTCOME: Record<RemoteApplyResult['results'][number]['outcome'], string> =
   skipped: 'Not tried',
 };
 
-/** One press of Write: its results, and the buttons, busy until the service has answered. */
-function RemoteRun({
-  run,
-  actions,
-}: {
-  run: Task<RemoteApplyResult>;
-  actions: (writing: boolean) => ReactNode;
-}) {
-  const state = useTask(run);
-  return (
-    <>
-      <RemoteResults state={state} />
-      {actions(state.status === 'active')}
-    </>
-  );
-}
-
-function RemoteResults({ state }: { state: TaskState<RemoteApplyResult> }) {
-  if (state.status === 'active') return <Text role="status">Writing, one device at a time…</Text>;
-  if (state.status === 'error')
+/** The last press of Write: under way, why nothing was written, or each device's result. */
+function RemoteResults({ write }: { write: Save<RemoteApplyResult> }) {
+  if (write.pending) return <Text role="status">Writing, one device at a time…</Text>;
+  if (write.error)
     return (
       <Alert color="red" role="alert" title="Nothing was written">
-        {errorMessage(state.error)}
+        {write.error}
       </Alert>
     );
+  if (!write.saved) return null;
   return (
     <Table withTableBorder aria-label="Result per device">
       <Table.Thead>
@@ -298,7 +274,7 @@ function RemoteResults({ state }: { state: TaskState<RemoteApplyResult> }) {
         </Table.Tr>
       </Table.Thead>
       <Table.Tbody>
-        {state.output?.results.map((result) => (
+        {write.saved.output.results.map((result) => (
           <Table.Tr key={result.serial}>
             <Table.Td>{result.serial}</Table.Td>
             <Table.Td>
