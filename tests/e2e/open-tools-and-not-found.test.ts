@@ -2,7 +2,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { expectAccessible } from './axe.ts';
 import { appUrl, launchChromium, pathOf } from './browser.ts';
-import { heading, screenshots, WIDE } from './screens-helpers.ts';
+import { heading, PHONE, screenshots, WIDE } from './screens-helpers.ts';
 
 let browser: Browser;
 let context: BrowserContext;
@@ -53,5 +53,28 @@ describe('no dead ends', () => {
     await page.goto(appUrl('/login'));
     await page.getByRole('link', { name: 'SunSpec configurator' }).click();
     await page.waitForURL('**/sunspec-config');
+  });
+
+  it('says what the open device page is for from its first paint, larger than anything drawn later', async () => {
+    // On a phone, where the panel's texts wrap the most: the page's largest paint (what a person
+    // waits for) is the build's markup, not the panel that comes with the catalogue.
+    const phone = await browser.newContext({ viewport: PHONE });
+    const phonePage = await phone.newPage();
+    await phonePage.addInitScript(() => {
+      const seen: string[] = [];
+      Object.assign(window, { largestPaints: seen });
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries() as (PerformanceEntry & { element: Element | null })[])
+          seen.push(entry.element?.textContent ?? '');
+      }).observe({ type: 'largest-contentful-paint', buffered: true });
+    });
+    await phonePage.goto(appUrl('/device-details-old/HX5K-24-000123'));
+    await phonePage.getByRole('button', { name: 'Use demo device' }).waitFor();
+    await phonePage.getByText(/^The demo device is a simulated/).waitFor();
+    const largest = await phonePage.evaluate(
+      () => (window as unknown as { largestPaints: string[] }).largestPaints,
+    );
+    expect(largest.at(-1)).toMatch(/^Configure the device over Bluetooth from this page/);
+    await phone.close();
   });
 });
