@@ -1,18 +1,8 @@
-import { fromPromise } from 'xstate';
-import type { ConfigTemplate } from '../../../../contracts/config-templates.ts';
 import { createBleActors } from '../../../../machines/ble/ble-actors.ts';
 import {
   type ConfigureSessionInput,
   configureSessionWith,
 } from '../../../../machines/ble/configure-session-machine.ts';
-import type { TemplateChange } from '../../../../machines/ble/templates-machine.ts';
-import type { ApiClient } from '../../../api/api-client.ts';
-import {
-  createTemplate,
-  deleteTemplate,
-  fetchTemplates,
-  updateTemplate,
-} from '../../../api/commissioning-api.ts';
 import { SimulatedTransport } from '../../../ble/simulated-transport.ts';
 import type { BleTransport } from '../../../ble/transport.ts';
 import { WebBluetoothTransport } from '../../../ble/web-bluetooth-transport.ts';
@@ -22,39 +12,24 @@ import type { DeviceProduct } from '../../../device-config/load-product.ts';
 import { PASSWORD_ITEMS } from '../../../device-config/password.ts';
 import { type ConfigStore, MemoryConfigStore } from '../../../device-sim/config-store.ts';
 import { SimulatedDevice } from '../../../device-sim/simulated-device.ts';
-import { createConfigHistoryActors, historyQueueFor } from './config-history-actors.ts';
+import type { SignedInActors } from './signed-in-actors.ts';
 
 export interface ConfigureSessionOptions {
   codec: Codec;
   product: DeviceProduct;
   /** The device the page is about, when it knows it. */
   serialNumber?: string | undefined;
-  /** Signed in: verified Bluetooth writes go to the device's configuration history. */
-  configApi?: ApiClient | undefined;
+  /**
+   * Signed in: the history (verified Bluetooth writes go to the device's configuration history)
+   * and the templates, over the configuration service (`signedInActors`).
+   */
+  signedIn?: SignedInActors | undefined;
   /** The browser's Web Bluetooth; looked up when omitted, null where the browser has none. */
   bluetooth?: BleTransport | null;
   /** Where the demo device keeps what is written to it (localStorage in the app). */
   demoStore?: ConfigStore;
   /** Delay of each demo-device step, so that a person sees connecting and writing happen. */
   demoLatencyMs?: number;
-  /** Where the history listens for the browser coming back online. */
-  onlineEvents?: Pick<Window, 'addEventListener' | 'removeEventListener'>;
-}
-
-/** The settings templates' actors over the configuration service (the company's list of a product). */
-function createTemplatesActors(api: ApiClient) {
-  return {
-    loadTemplates: fromPromise<ConfigTemplate[], { modelId: string }>(({ input }) =>
-      fetchTemplates(api, input.modelId),
-    ),
-    changeTemplates: fromPromise<unknown, { modelId: string; change: TemplateChange }>(({ input }) => {
-      const { change } = input;
-      if (change.kind === 'create')
-        return createTemplate(api, { name: change.name, modelId: input.modelId, settings: change.settings });
-      if (change.kind === 'rename') return updateTemplate(api, change.id, { name: change.name });
-      return deleteTemplate(api, change.id);
-    }),
-  };
 }
 
 /** The password a device holds in its 16 password items, as text. */
@@ -74,17 +49,7 @@ function passwordText(raw: Readonly<Record<string, number>>): string {
  * @example const { logic, input } = configureSessionFor({ codec, product, serialNumber }); useActorRef(logic, { input })
  */
 export function configureSessionFor(options: ConfigureSessionOptions) {
-  const { codec, product, configApi } = options;
-  const signedIn = configApi
-    ? {
-        history: createConfigHistoryActors(
-          configApi,
-          historyQueueFor(configApi),
-          options.onlineEvents ?? window,
-        ),
-        templates: createTemplatesActors(configApi),
-      }
-    : {};
+  const { codec, product, signedIn } = options;
   const logic = configureSessionWith({ ble: createBleActors({ codec, product }), ...signedIn });
 
   const demoSerial = options.serialNumber ?? `${product.entry.serialPrefix}-00-000001`;
@@ -112,7 +77,7 @@ export function configureSessionFor(options: ConfigureSessionOptions) {
     product,
     serialNumber: options.serialNumber,
     transports: { bluetooth, demo },
-    signedIn: configApi !== undefined,
+    signedIn: signedIn !== undefined,
     demoPassword: needsPassword ? passwordText({ ...factory, ...demoStore.load(demoSerial) }) : null,
   };
   return { logic, input };

@@ -1,6 +1,6 @@
 import { Card, Divider, Loader, Stack, Text, Title } from '@mantine/core';
 import { useActorRef, useSelector } from '@xstate/react';
-import { type ReactNode, useEffect, useState } from 'react';
+import { type ComponentProps, lazy, type ReactNode, Suspense, useEffect, useState } from 'react';
 import type { ApiClient } from '../../../api/api-client.ts';
 import { useRuntime } from '../../../app/runtime-context.tsx';
 import { fromTask, useTask } from '../../../app/use-task.ts';
@@ -16,13 +16,11 @@ import {
 import { StorageConfigStore } from '../../../device-sim/config-store.ts';
 import { CommandsSection } from './commands-section.tsx';
 import { ConfigForm } from './config-form.tsx';
-import { ConfigHistorySection } from './config-history-section.tsx';
 import { configureSessionFor } from './configure-actors.ts';
 import { ConnectionSection } from './connection-section.tsx';
 import { LiveValues } from './live-values.tsx';
 import { PasswordSection } from './password-section.tsx';
 import { READABLE_ALERT } from './readable-styles.ts';
-import { TemplatesSection } from './templates-section.tsx';
 
 /**
  * What the panel needs: the device's serial number (which also names its model by prefix), or its
@@ -40,6 +38,15 @@ export interface ConfigurePanelProps {
   onLinkChange?: ((connected: boolean) => void) | undefined;
 }
 
+// Shown only to someone signed in: their code, and the service's schemas with it, is not part of
+// the open device page's.
+const TemplatesSection = lazy(() =>
+  import('./templates-section.tsx').then((m) => ({ default: m.TemplatesSection })),
+);
+const ConfigHistorySection = lazy(() =>
+  import('./config-history-section.tsx').then((m) => ({ default: m.ConfigHistorySection })),
+);
+
 /** Delay of each demo-device step, so that a person sees connecting and writing happen. */
 const DEMO_LATENCY_MS = 120;
 
@@ -49,12 +56,17 @@ interface PanelLoad extends ProductQuery {
 
 /** Loads the codec and the model's configuration, and builds the session's machine and input once. */
 const loadPanel = fromTask(async ({ input }: { input: PanelLoad }) => {
-  const [codec, product] = await Promise.all([loadCodec(), loadBundledProduct(input, readBundledFile)]);
+  const { configApi } = input;
+  const [codec, product, signedIn] = await Promise.all([
+    loadCodec(),
+    loadBundledProduct(input, readBundledFile),
+    configApi ? import('./signed-in-actors.ts').then((m) => m.signedInActors(configApi)) : undefined,
+  ]);
   const session = configureSessionFor({
     codec,
     product,
     serialNumber: input.serialNumber,
-    configApi: input.configApi,
+    signedIn,
     demoStore: new StorageConfigStore(window.localStorage, 'demo-device:'),
     demoLatencyMs: DEMO_LATENCY_MS,
   });
@@ -85,7 +97,7 @@ function PanelCard({ subtitle, children }: { subtitle: string | null; children: 
   );
 }
 
-function Templates(props: Omit<Parameters<typeof TemplatesSection>[0], 'modelName'>) {
+function Templates(props: Omit<ComponentProps<typeof TemplatesSection>, 'modelName'>) {
   const modelName = useModelName();
   return <TemplatesSection {...props} modelName={modelName} />;
 }
@@ -126,14 +138,20 @@ export function ConfigureSessionView({
           {templates && api ? (
             <>
               <Divider />
-              <Templates session={session} templates={templates} api={api} />
+              <Suspense fallback={<Loader size="sm" role="status" aria-label="Loading the templates" />}>
+                <Templates session={session} templates={templates} api={api} />
+              </Suspense>
             </>
           ) : null}
           <Divider />
           <CommandsSection session={session} />
         </Stack>
       </PanelCard>
-      {history ? <ConfigHistorySection session={session} history={history} /> : null}
+      {history ? (
+        <Suspense fallback={null}>
+          <ConfigHistorySection session={session} history={history} />
+        </Suspense>
+      ) : null}
     </Stack>
   );
 }
