@@ -6,9 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import lighthouse from 'lighthouse';
 import { chromium } from 'playwright-core';
-import { CHROMIUM_ARGS } from '../tests/e2e/browser.ts';
 import { findChromium } from '../tests/e2e/find-chromium.ts';
 import { freePort } from '../tests/free-port.ts';
+import { MEASURING_ARGS } from './web-load.ts';
 
 export interface LighthouseScores {
   path: string;
@@ -40,7 +40,7 @@ export async function runLighthouse(origin: string, paths: string[], runs = 3): 
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: findChromium(),
     headless: true,
-    args: [...CHROMIUM_ARGS, `--remote-debugging-port=${port}`],
+    args: [...MEASURING_ARGS, `--remote-debugging-port=${port}`],
   });
   const results: LighthouseScores[] = [];
   try {

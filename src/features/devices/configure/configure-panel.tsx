@@ -54,7 +54,10 @@ interface PanelLoad extends ProductQuery {
   configApi: ApiClient | undefined;
 }
 
-/** Loads the codec and the model's configuration, and builds the session's machine and input once. */
+/**
+ * Loads the codec, the model's configuration and, for someone signed in, the history's and the
+ * templates' actors, and builds the session's machine and input once.
+ */
 const loadPanel = fromTask(async ({ input }: { input: PanelLoad }) => {
   const { configApi } = input;
   const [codec, product, signedIn] = await Promise.all([
