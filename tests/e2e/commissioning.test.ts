@@ -227,15 +227,33 @@ describe('commissioning a site', () => {
     });
     const dialog = page.getByRole('dialog', { name: 'Write “Barn standard” to devices online' });
     const device = dialog.getByRole('checkbox', { name: online });
-    // The simulated devices connect as the server starts: open again until it is listed.
-    for (let attempt = 0; attempt < 10 && !(await device.isVisible()); attempt += 1) {
-      if (await dialog.isVisible()) await dialog.getByRole('button', { name: 'Close' }).last().click();
-      await page
+    const none = dialog.getByText('No HX-5000 of yours is online now.');
+    const openDialog = () =>
+      page
         .getByRole('table', { name: 'Templates of the HX-5000' })
         .getByRole('row', { name: /Barn standard/ })
         .getByRole('button', { name: 'Apply online…' })
         .click();
-      await device.or(dialog.getByText('No HX-5000 of yours is online now.')).waitFor();
+    // A look at the devices online that the service cannot answer says why; "Try again" looks again.
+    await page.route(
+      '**/config/service-comms/devices/online',
+      (route) =>
+        route.fulfill({
+          status: 503,
+          json: { message: 'The database is busy; try again', code: 'unavailable' },
+        }),
+      { times: 1 },
+    );
+    await openDialog();
+    await dialog.getByRole('alert').getByText('The database is busy; try again').waitFor();
+    await dialog.getByRole('button', { name: 'Try again' }).click();
+    await device.or(none).waitFor();
+    expect(await dialog.getByRole('alert').count()).toBe(0);
+    // The simulated devices connect as the server starts: open again until it is listed.
+    for (let attempt = 0; attempt < 10 && !(await device.isVisible()); attempt += 1) {
+      await dialog.getByRole('button', { name: 'Close' }).last().click();
+      await openDialog();
+      await device.or(none).waitFor();
     }
     await device.check();
     const write = dialog.getByRole('button', { name: 'Write to 1 device' });

@@ -166,6 +166,57 @@ function ApplyPreview({ session, template }: { session: ConfigureSessionActor; t
   );
 }
 
+/**
+ * The devices of a model online now, to tick. A look that fails says why, with "Try again"
+ * (`onRetry`: the dialog shows a new look, which asks the service again).
+ */
+function OnlineDevices({
+  api,
+  modelId,
+  chosen,
+  onChange,
+  onRetry,
+}: {
+  api: ApiClient;
+  modelId: string;
+  chosen: string[];
+  onChange: (serials: string[]) => void;
+  onRetry: () => void;
+}) {
+  const load = useMemo(
+    () =>
+      fromTask(async () =>
+        onlineDevicesSchema
+          .parse(await api('/service-comms/devices/online'))
+          .devices.filter((d) => d.modelId === modelId),
+      ),
+    [api, modelId],
+  );
+  const online = useTask(load);
+  if (online.status === 'active') return <Text size="sm">Looking for devices online…</Text>;
+  if (online.status === 'error')
+    return (
+      <Alert color="red" role="alert" title="The devices online could not be listed">
+        <Stack gap="xs" align="flex-start">
+          <Text size="sm">{errorMessage(online.error)}</Text>
+          <Button size="xs" variant="light" onClick={onRetry}>
+            Try again
+          </Button>
+        </Stack>
+      </Alert>
+    );
+  if (online.output.length === 0) return <Text size="sm">No {modelId} of yours is online now.</Text>;
+  return (
+    <Checkbox.Group label="Devices" value={chosen} onChange={onChange}>
+      <Stack gap={4} mt={4}>
+        {online.output.map((device) => (
+          <Checkbox key={device.serialNumber} value={device.serialNumber} label={device.serialNumber} />
+        ))}
+      </Stack>
+    </Checkbox.Group>
+  );
+}
+
 /** Write a template to several devices online, one at a time, and show each one's result. */
 function RemoteApply({
   api,
@@ -176,16 +227,7 @@ function RemoteApply({
   template: ConfigTemplate;
   onClose: () => void;
 }) {
-  const load = useMemo(
-    () =>
-      fromTask(async () =>
-        onlineDevicesSchema
-          .parse(await api('/service-comms/devices/online'))
-          .devices.filter((d) => d.modelId === template.modelId),
-      ),
-    [api, template.modelId],
-  );
-  const online = useTask(load);
+  const [look, setLook] = useState(0);
   const [chosen, setChosen] = useState<string[]>([]);
   const [password, setPassword] = useState('');
   const [goOn, setGoOn] = useState(false);
@@ -204,24 +246,14 @@ function RemoteApply({
         Written to each device in turn over the service, checked by reading it back. Only {template.modelId}{' '}
         devices that are online now are listed.
       </Text>
-      {online.status === 'active' ? <Text size="sm">Looking for devices online…</Text> : null}
-      {online.status === 'error' ? (
-        <Alert color="red" role="alert" title="The devices online could not be listed">
-          {errorMessage(online.error)} Close and open this again to retry.
-        </Alert>
-      ) : null}
-      {online.output?.length === 0 ? (
-        <Text size="sm">No {template.modelId} of yours is online now.</Text>
-      ) : null}
-      {online.output && online.output.length > 0 ? (
-        <Checkbox.Group label="Devices" value={chosen} onChange={setChosen}>
-          <Stack gap={4} mt={4}>
-            {online.output.map((device) => (
-              <Checkbox key={device.serialNumber} value={device.serialNumber} label={device.serialNumber} />
-            ))}
-          </Stack>
-        </Checkbox.Group>
-      ) : null}
+      <OnlineDevices
+        key={look}
+        api={api}
+        modelId={template.modelId}
+        chosen={chosen}
+        onChange={setChosen}
+        onRetry={() => setLook(look + 1)}
+      />
       <PasswordInput
         label="Device password"
         description="The devices are locked on every connection"
