@@ -98,22 +98,29 @@ it('says why my profile could not be read, and reads it again on "Try again"', a
   expect(within(dialog).queryByRole('alert')).toBeNull();
 });
 
-it("keeps a site's page up when its list of changes cannot be read, and says so in its place", async () => {
-  app = renderApp('/login', server());
-  await app.signIn(USERS.admin.email, USERS.admin.password);
-  await expectLocation(app, '/landing');
+/** Signs the admin in and answers the first site, which they see. */
+async function adminWithFirstSite() {
+  const view = renderApp('/login', server());
+  app = view;
+  await view.signIn(USERS.admin.email, USERS.admin.password);
+  await expectLocation(view, '/landing');
   const site = await server()
     .server.ctx.db.selectFrom('sites')
     .select(['id', 'name'])
     .orderBy('id')
     .executeTakeFirstOrThrow();
+  return { view, site };
+}
+
+it("keeps a site's page up when its list of changes cannot be read, and says so in its place", async () => {
+  const { view, site } = await adminWithFirstSite();
   const siteName = site.name;
   server().override((method, path) =>
     method === 'GET' && /^\/config\/fleet\/sites\/\d+\/audit$/.test(path)
       ? Response.json({ message: 'The database is busy; try again', code: 'unavailable' }, { status: 503 })
       : undefined,
   );
-  await app.router.navigate({ href: `/site-details/${site.id}` });
+  await view.router.navigate({ href: `/site-details/${site.id}` });
   await screen.findByRole('heading', { name: siteName, level: 1 });
   const changes = await screen.findByRole('region', { name: 'Changes' });
   const alert = await within(changes).findByRole('alert');
@@ -123,14 +130,7 @@ it("keeps a site's page up when its list of changes cannot be read, and says so 
 });
 
 it('keeps the report button busy while the report is made, says why it failed, and downloads on the next press', async () => {
-  app = renderApp('/login', server());
-  await app.signIn(USERS.admin.email, USERS.admin.password);
-  await expectLocation(app, '/landing');
-  const site = await server()
-    .server.ctx.db.selectFrom('sites')
-    .select(['id', 'name'])
-    .orderBy('id')
-    .executeTakeFirstOrThrow();
+  const { view, site } = await adminWithFirstSite();
   // jsdom saves no files: count what the app hands over.
   URL.createObjectURL = () => 'blob:test/report';
   URL.revokeObjectURL = () => {};
@@ -144,11 +144,11 @@ it('keeps the report button busy while the report is made, says why it failed, a
       answer = resolve;
     });
   });
-  await app.router.navigate({ href: `/site-details/${site.id}` });
+  await view.router.navigate({ href: `/site-details/${site.id}` });
   await screen.findByRole('heading', { name: site.name, level: 1 });
   const button = screen.getByRole('button', { name: 'Commissioning report' });
 
-  await app.user.click(button);
+  await view.user.click(button);
   await screen.findByText('Commissioning report: working…');
   expect(button.hasAttribute('data-loading')).toBe(true);
   // A press while it runs asks for nothing more.
@@ -169,7 +169,7 @@ it('keeps the report button busy while the report is made, says why it failed, a
       ? new Response('%PDF-1.7', { headers: { 'content-type': 'application/pdf' } })
       : undefined,
   );
-  await app.user.click(button);
+  await view.user.click(button);
   await screen.findByText('The report was downloaded.');
   expect(screen.queryByRole('alert')).toBeNull();
   expect(downloads).toHaveBeenCalledTimes(1);
