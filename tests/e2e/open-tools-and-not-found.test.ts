@@ -1,3 +1,4 @@
+import { readdirSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { expectAccessible } from './axe.ts';
@@ -76,5 +77,25 @@ describe('no dead ends', () => {
     );
     expect(largest.at(-1)).toMatch(/^Configure the device over Bluetooth from this page/);
     await phone.close();
+  });
+
+  it('never downloads on the open device page what only someone signed in uses', async () => {
+    // The chunks of the history, the templates and the service's calls: each is in the build (so
+    // the names below still mean something), and none is asked for by a page with no sign-in.
+    const signedInOnly = /^(signed-in-actors|templates-section|config-history-section|commissioning-api)-/;
+    const built = readdirSync(new URL('../../dist/assets/', import.meta.url)).filter(
+      (file) => signedInOnly.test(file) && file.endsWith('.js'),
+    );
+    expect(built).toHaveLength(4);
+    const scripts: string[] = [];
+    page.on('request', (request) => {
+      if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
+    });
+    await page.goto(appUrl('/device-details-old/HX5K-24-000123'));
+    await page.getByText(/^The demo device is a simulated/).waitFor();
+    await page.getByRole('button', { name: 'Use demo device' }).click();
+    await page.getByText('Connected to the demo device').waitFor();
+    expect(scripts.length).toBeGreaterThan(0);
+    expect(scripts.filter((path) => signedInOnly.test(path.split('/').pop() ?? ''))).toEqual([]);
   });
 });
