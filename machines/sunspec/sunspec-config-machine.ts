@@ -43,6 +43,8 @@ export type LoadRequest =
 
 export interface SunSpecContext {
   tools: Tools | null;
+  /** The load asked for and not done yet: read now, or as soon as the tools are prepared. */
+  request: LoadRequest | null;
   loaded: Loaded | null;
   selected: number;
   query: string;
@@ -66,10 +68,25 @@ export type SunSpecEvent =
 
 export const editKey = (model: number, path: string) => `${model}:${path}`;
 
+type LoadEvent = Extract<
+  SunSpecEvent,
+  { type: 'sunspec.loadDemo' | 'sunspec.loadDump' | 'sunspec.addDefinitions' }
+>;
+
+function requestOf(event: LoadEvent): LoadRequest {
+  if (event.type === 'sunspec.loadDump') return { kind: 'dump', file: event.file };
+  if (event.type === 'sunspec.addDefinitions') return { kind: 'definitions', files: event.files };
+  return { kind: 'demo' };
+}
+
 /**
  * The SunSpec configurator: prepare the catalogue and the codec, load a device (the demo device or
  * a register dump) or extra definitions, keep pending edits, and apply them to the demo device.
  * A failed load keeps what was shown before. The actors `prepare` and `load` do the I/O.
+ *
+ * A device asked for while the tools are being prepared (the page may prepare them only once the
+ * person starts using it) waits for them and is read then, once: the press is not lost, and a
+ * second press meanwhile asks nothing more. If the tools cannot be prepared, it waits for Retry.
  */
 export const sunspecConfigMachine = setup({
   types: {
@@ -91,8 +108,15 @@ export const sunspecConfigMachine = setup({
       return edits.length > 0 && edits.every((e) => e.error === null);
     },
     hasEdits: ({ context }) => Object.keys(context.edits).length > 0,
+    nothingAsked: ({ context }) => context.request === null,
+    asked: ({ context }) => context.request !== null,
   },
   actions: {
+    ask: assign(({ event }) => ({
+      request: requestOf(event as LoadEvent),
+      error: null,
+      notice: null,
+    })),
     edit: assign(({ context, event }) => {
       if (event.type !== 'sunspec.edit' || !context.loaded) return {};
       const key = editKey(event.model, event.path);
@@ -148,17 +172,37 @@ export const sunspecConfigMachine = setup({
   },
 }).createMachine({
   id: 'sunspecConfig',
-  context: { tools: null, loaded: null, selected: 0, query: '', edits: {}, error: null, notice: null },
+  context: {
+    tools: null,
+    request: null,
+    loaded: null,
+    selected: 0,
+    query: '',
+    edits: {},
+    error: null,
+    notice: null,
+  },
   initial: 'preparing',
   states: {
     preparing: {
       invoke: {
         src: 'prepare',
-        onDone: { target: 'ready', actions: assign({ tools: ({ event }) => event.output, error: null }) },
+        onDone: [
+          {
+            guard: 'asked',
+            target: 'loading',
+            actions: assign({ tools: ({ event }) => event.output, error: null }),
+          },
+          { target: 'ready', actions: assign({ tools: ({ event }) => event.output, error: null }) },
+        ],
         onError: {
           target: 'unavailable',
           actions: assign({ error: ({ event }) => errorMessage(event.error) }),
         },
+      },
+      on: {
+        'sunspec.loadDemo': { guard: 'nothingAsked', actions: 'ask' },
+        'sunspec.loadDump': { guard: 'nothingAsked', actions: 'ask' },
       },
     },
     unavailable: {
@@ -166,9 +210,9 @@ export const sunspecConfigMachine = setup({
     },
     ready: {
       on: {
-        'sunspec.loadDemo': { target: 'loading', actions: assign({ error: null, notice: null }) },
-        'sunspec.loadDump': { target: 'loading', actions: assign({ error: null, notice: null }) },
-        'sunspec.addDefinitions': { target: 'loading', actions: assign({ error: null, notice: null }) },
+        'sunspec.loadDemo': { target: 'loading', actions: 'ask' },
+        'sunspec.loadDump': { target: 'loading', actions: 'ask' },
+        'sunspec.addDefinitions': { target: 'loading', actions: 'ask' },
         'sunspec.select': { actions: assign({ selected: ({ event }) => event.model }) },
         'sunspec.search': { actions: assign({ query: ({ event }) => event.query }) },
         'sunspec.edit': { actions: 'edit' },
@@ -181,12 +225,8 @@ export const sunspecConfigMachine = setup({
     loading: {
       invoke: {
         src: 'load',
-        input: ({ context, event }) => ({
-          request: (event.type === 'sunspec.loadDump'
-            ? { kind: 'dump', file: event.file }
-            : event.type === 'sunspec.addDefinitions'
-              ? { kind: 'definitions', files: event.files }
-              : { kind: 'demo' }) satisfies LoadRequest,
+        input: ({ context }) => ({
+          request: context.request as LoadRequest,
           tools: context.tools as Tools,
           loaded: context.loaded,
         }),
@@ -201,10 +241,19 @@ export const sunspecConfigMachine = setup({
                 ([, e]) => sameSource && models[e.model]?.points.some((p) => p.path === e.path),
               ),
             );
-            return { loaded: event.output, selected: sameSource ? context.selected : 0, edits, notice: null };
+            return {
+              loaded: event.output,
+              request: null,
+              selected: sameSource ? context.selected : 0,
+              edits,
+              notice: null,
+            };
           }),
         },
-        onError: { target: 'ready', actions: assign({ error: ({ event }) => errorMessage(event.error) }) },
+        onError: {
+          target: 'ready',
+          actions: assign({ request: null, error: ({ event }) => errorMessage(event.error) }),
+        },
       },
     },
   },

@@ -79,6 +79,25 @@ describe('the SunSpec configurator', () => {
     await expect(page.getByRole('heading', { name: /^Pending changes/ }).count()).resolves.toBe(0);
   });
 
+  it('prepares its models only once the page is in use, and loads the device asked for before they are', async () => {
+    context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    const page = await context.newPage();
+    const modelFiles: string[] = [];
+    page.on('request', (request) => {
+      if (/\/model_\d+-[^/]*\.js$/.test(new URL(request.url()).pathname)) modelFiles.push(request.url());
+    });
+    await page.goto(appUrl('/sunspec-config'));
+    const load = page.getByRole('button', { name: 'Load demo device' });
+    // The prerendered button waits for the app (a press before it would be lost), then takes one.
+    await expect.poll(() => load.isEnabled()).toBe(true);
+    // Idle moments come and go: an untouched page checks and builds no model.
+    await page.waitForTimeout(2500);
+    expect(modelFiles).toEqual([]);
+    await load.click();
+    await page.getByRole('heading', { name: 'Model 1: Common' }).waitFor();
+    expect(modelFiles.length).toBeGreaterThan(0);
+  });
+
   it('shows enums by symbol, bitfields as flags, not-implemented values as n/a, and finds points', async () => {
     const { page } = await openConfigurator();
     await loadDemo(page);

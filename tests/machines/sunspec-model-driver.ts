@@ -52,10 +52,19 @@ export function sunspecModelDriver(): ModelDriver {
   const pointValue = (path: string) =>
     snap().context.loaded?.device.models[settings()]?.points.find((p) => p.path === path)?.value;
   let loads = 0;
+  /** Asks for a load; one asked for while the tools are prepared waits for them. */
   const load = async (event: Parameters<typeof actor.send>[0]) => {
     loads += 1;
     actor.send(event);
-    await waitFor(actor, (s) => s.matches('ready'));
+    await waitFor(actor, (s) => !s.matches('loading'));
+  };
+  /** Still preparing, with `kind` asked for and waiting: the view shows it as being read. */
+  const asked = (kind: string) => {
+    expect(snap().matches('preparing')).toBe(true);
+    expect(snap().context.request?.kind).toBe(kind);
+    expect(snap().context.loaded).toBeNull();
+    expect(snap().can({ type: 'sunspec.loadDemo' })).toBe(false);
+    expect(prepare.pending()).toHaveLength(1);
   };
   const ready = (check: { source?: string | null; error?: string | null; notice?: string | null }) => {
     const s = snap();
@@ -73,6 +82,7 @@ export function sunspecModelDriver(): ModelDriver {
     events: {
       'tools.ready': async () => {
         await prepare.last().resolve(tools);
+        await waitFor(actor, (s) => s.matches('ready'));
       },
       'tools.fail': async () => {
         await prepare.last().reject(new Error('/assets/codec.wasm: cannot be fetched: HTTP 404'));
@@ -106,13 +116,23 @@ export function sunspecModelDriver(): ModelDriver {
     states: {
       preparing: () => {
         expect(snap().matches('preparing')).toBe(true);
+        expect(snap().context.request).toBeNull();
+        expect(snap().can({ type: 'sunspec.loadDemo' })).toBe(true);
         expect(prepare.pending()).toHaveLength(1);
       },
       unavailable: () => {
         expect(snap().matches('unavailable')).toBe(true);
         expect(snap().context.error).toBe('/assets/codec.wasm: cannot be fetched: HTTP 404');
         expect(snap().can({ type: 'sunspec.retry' })).toBe(true);
+        expect(snap().context.request).toBeNull();
       },
+      demoAsked: () => asked('demo'),
+      unavailableAsked: () => {
+        expect(snap().matches('unavailable')).toBe(true);
+        expect(snap().context.error).toBe('/assets/codec.wasm: cannot be fetched: HTTP 404');
+        expect(snap().context.request?.kind).toBe('demo');
+      },
+      dumpAsked: () => asked('dump'),
       empty: () => {
         ready({ source: null });
         expect(loads).toBe(0);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createActor, fromPromise, waitFor } from 'xstate';
+import { createActor, fromPromise, type InputFrom, toPromise, waitFor } from 'xstate';
 import { editKey, sunspecConfigMachine, type Tools } from '../../machines/sunspec/sunspec-config-machine.ts';
 import { loadCodec } from '../../src/codec/load-node.ts';
 import { loadSource } from '../../src/features/sunspec/sunspec-actors.ts';
@@ -38,6 +38,32 @@ describe('the configurator machine', () => {
     expect(actor.getSnapshot().context.error).toBe('/assets/codec.wasm: cannot be fetched: HTTP 404');
     actor.send({ type: 'sunspec.retry' });
     await waitFor(actor, (s) => s.matches('ready'));
+  });
+
+  it('reads a device asked for before the tools are prepared once they are, and only once', async () => {
+    let prepared: (tools: Tools) => void = () => undefined;
+    let loads = 0;
+    const actor = createActor(
+      sunspecConfigMachine.provide({
+        actors: {
+          prepare: fromPromise<Tools>(() => new Promise((resolve) => (prepared = resolve))),
+          load: fromPromise(({ input }: { input: InputFrom<typeof loadSource> }) => {
+            loads += 1;
+            return toPromise(createActor(loadSource, { input }).start());
+          }),
+        },
+      }),
+    ).start();
+    actor.send({ type: 'sunspec.loadDemo' });
+    // A second press, of another kind, while the first waits: nothing more is asked.
+    actor.send({ type: 'sunspec.loadDump', file: new File(['5375 6e53'], 'other.hex') });
+    expect(actor.getSnapshot().matches('preparing')).toBe(true);
+    expect(actor.getSnapshot().context.request).toEqual({ kind: 'demo' });
+    prepared(tools);
+    await waitFor(actor, (s) => s.matches('ready'));
+    expect(loads).toBe(1);
+    expect(actor.getSnapshot().context).toMatchObject({ request: null, error: null });
+    expect(actor.getSnapshot().context.loaded?.source).toBe('Demo SunSpec device');
   });
 
   it('keeps a valid edit as a pending change with its write request, and drops it when set back', async () => {

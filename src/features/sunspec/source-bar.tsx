@@ -3,13 +3,20 @@ import { useSelector } from '@xstate/react';
 import { useId, useState } from 'react';
 import type { ActorRefFrom } from 'xstate';
 import type { sunspecConfigMachine } from '../../../machines/sunspec/sunspec-config-machine.ts';
+import { useHydrated } from '../../components/use-hydrated.ts';
 import { PasteDump } from './paste-dump.tsx';
 
 type Actor = ActorRefFrom<typeof sunspecConfigMachine>;
 
-/** Where a device comes from: the demo device, a dump file, and extra model definitions. */
+/**
+ * Where a device comes from: the demo device, a dump file, and extra model definitions. Its
+ * buttons wait for the app on the page the build prerendered (a press before would do nothing);
+ * then a device may be asked for at once, the configurator reads it when its models are ready.
+ */
 export function SourceBar({ actor }: { actor: Actor }) {
-  const canLoad = useSelector(actor, (s) => s.can({ type: 'sunspec.loadDemo' }));
+  const hydrated = useHydrated();
+  const canAsk = useSelector(actor, (s) => s.can({ type: 'sunspec.loadDemo' }));
+  const canLoad = hydrated && canAsk;
   const loaded = useSelector(actor, (s) => s.context.loaded);
   // Showing or hiding the paste box is the view's own business, not the configurator's state.
   const [pasting, setPasting] = useState(false);
@@ -51,13 +58,19 @@ export function SourceBar({ actor }: { actor: Actor }) {
             </Button>
           )}
         </FileButton>
-        <Button variant="default" aria-expanded={pasting} onClick={() => setPasting((open) => !open)}>
+        <Button
+          variant="default"
+          aria-expanded={pasting}
+          disabled={!hydrated}
+          onClick={() => setPasting((open) => !open)}
+        >
           {pasting ? 'Hide paste box' : 'Paste register dump…'}
         </Button>
       </Group>
       {definitionsOff ? (
         <Text size="sm" c="dimmed" id={whyNoDefinitions}>
-          {canLoad
+          {/* The same words before and after hydration, so that nothing moves when the app takes over. */}
+          {canAsk
             ? 'Add model definitions once a device is loaded: they describe models it reports that this page does not know yet.'
             : 'Add model definitions once the device has been read.'}
         </Text>

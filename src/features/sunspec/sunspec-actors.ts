@@ -7,9 +7,16 @@ import { decodeDevice } from '../../sunspec/decode-device.ts';
 import { DemoSunSpecDevice } from '../../sunspec/demo-device.ts';
 import { parseDump } from '../../sunspec/register-dump.ts';
 import { SunSpecError } from '../../sunspec/sunspec-error.ts';
+import { whenIdle } from '../../when-idle.ts';
 
-/** Loads the bundled definitions and the Wasm codec (for the CRC) in the browser. */
+/**
+ * Loads the bundled definitions and the Wasm codec (for the CRC) in the browser, once the page is
+ * idle: on the page the build prerendered, once the person starts using it (`whenIdle`), so that
+ * checking and building the models is not in the way of the page's start on a slow phone. A
+ * device asked for meanwhile waits for them in the machine.
+ */
 export const prepareTools = fromPromise<Tools>(async () => {
+  await whenIdle();
   const [bundled, codec] = await Promise.all([loadBundledModels(), loadCodec()]);
   return { bundled, catalogue: buildCatalogue(bundled), crc16: (bytes) => codec.crc16(bytes) };
 });

@@ -27,7 +27,8 @@ function DumpFormat() {
 
 /**
  * The SunSpec configurator: open to everyone, no sign-in and no server calls. Everything it needs
- * (definitions, the codec) is bundled with the app and loaded when the page opens.
+ * (definitions, the codec) is bundled with the app and prepared once the page is in use; a device
+ * asked for before that shows as being read until it is.
  */
 export function SunSpecConfigScreen() {
   const logic = useMemo(
@@ -35,13 +36,15 @@ export function SunSpecConfigScreen() {
     [],
   );
   const actor = useActorRef(logic);
-  const preparing = useSelector(actor, (s) => s.matches('preparing'));
   const unavailable = useSelector(actor, (s) => s.matches('unavailable'));
   const error = useSelector(actor, (s) => s.context.error);
   const notice = useSelector(actor, (s) => s.context.notice);
   const loaded = useSelector(actor, (s) => s.context.loaded !== null);
   const skipped = useSelector(actor, (s) => s.context.loaded?.skipped ?? []);
-  const loading = useSelector(actor, (s) => s.matches('loading'));
+  const reading = useSelector(
+    actor,
+    (s) => s.matches('loading') || (s.matches('preparing') && s.context.request !== null),
+  );
   return (
     <Stack gap="md">
       <ScreenHeader
@@ -58,8 +61,8 @@ export function SunSpecConfigScreen() {
           </Stack>
         </Alert>
       ) : null}
-      {/* Shown while the models load too (its buttons wait for them), so the page the build
-          prerenders is the page the app shows, and nothing moves when the models are in. */}
+      {/* Shown while the models are prepared too (a device asked for waits for them), so the page
+          the build prerenders is the page the app shows, and nothing moves when the models are in. */}
       {!unavailable ? <SourceBar actor={actor} /> : null}
       {error && !unavailable ? (
         <Alert
@@ -104,7 +107,7 @@ export function SunSpecConfigScreen() {
           </List>
         </Alert>
       ) : null}
-      {loading ? (
+      {reading ? (
         <Group gap="xs" role="status">
           <Loader size="sm" />
           <Text>Reading…</Text>
@@ -112,7 +115,7 @@ export function SunSpecConfigScreen() {
       ) : null}
       {loaded ? (
         <DeviceView actor={actor} />
-      ) : !unavailable && !loading ? (
+      ) : !unavailable && !reading ? (
         <Stack gap="xs">
           <Text c="dimmed">
             No device yet. Load the demo device, or open a register dump: hex text of the registers, with an
@@ -124,13 +127,6 @@ export function SunSpecConfigScreen() {
           </Text>
           <DumpFormat />
         </Stack>
-      ) : null}
-      {/* Last, so that nothing moves when it goes. */}
-      {preparing ? (
-        <Group gap="xs" role="status">
-          <Loader size="sm" />
-          <Text>Loading the SunSpec models…</Text>
-        </Group>
       ) : null}
     </Stack>
   );

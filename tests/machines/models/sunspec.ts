@@ -8,8 +8,18 @@ const model = createMachine({
   id: 'sunspecModel',
   initial: 'preparing',
   states: {
-    preparing: { on: { 'tools.ready': 'empty', 'tools.fail': 'unavailable' } },
+    preparing: {
+      on: {
+        'tools.ready': 'empty',
+        'tools.fail': 'unavailable',
+        'sunspec.loadDemo': 'demoAsked',
+        'sunspec.loadDump': 'dumpAsked',
+      },
+    },
     unavailable: { on: { 'sunspec.retry': 'preparing' } },
+    demoAsked: { on: { 'tools.ready': 'demo', 'tools.fail': 'unavailableAsked' } },
+    unavailableAsked: { on: { 'sunspec.retry': 'demoAsked' } },
+    dumpAsked: { on: { 'tools.ready': 'dumpShown' } },
     empty: { on: { 'sunspec.loadDemo': 'demo', 'sunspec.addDefinitions': 'definitionsRefused' } },
     definitionsRefused: {},
     demo: {
@@ -44,7 +54,7 @@ export default defineModel({
   title: 'SunSpec configurator',
   source: 'machines/sunspec/sunspec-config-machine.ts',
   about:
-    'Preparing the SunSpec catalogue and codec, loading the demo device, a register dump or extra model definitions, and keeping, reverting, discarding and applying edits to the demo device. The loads are the real ones.',
+    'Preparing the SunSpec catalogue and codec, loading the demo device, a register dump or extra model definitions (one asked for while preparing waits for it), and keeping, reverting, discarding and applying edits to the demo device. The loads are the real ones.',
   machine: sunspecConfigMachine,
   model,
   driver: sunspecModelDriver,
@@ -68,6 +78,11 @@ export default defineModel({
   states: {
     preparing: 'Starting: the definitions and the codec are being loaded.',
     unavailable: 'The configurator cannot start: the reason is shown, with Retry.',
+    demoAsked:
+      'Still preparing; the demo device is asked for and waits: "Reading…", no second load can be asked.',
+    unavailableAsked:
+      'The configurator cannot start: the reason is shown, with Retry; the demo device still waits.',
+    dumpAsked: 'Still preparing; the dump file is asked for and waits.',
     empty: 'Ready, nothing loaded yet.',
     definitionsRefused: 'Nothing loaded: "Load a device first, then add definitions."',
     demo: 'The demo device is shown, no edits pending.',
