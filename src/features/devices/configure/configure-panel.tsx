@@ -1,6 +1,14 @@
 import { Card, Divider, Loader, Stack, Text, Title } from '@mantine/core';
 import { useActorRef, useSelector } from '@xstate/react';
-import { type ComponentProps, lazy, type ReactNode, Suspense, useEffect, useState } from 'react';
+import {
+  type ComponentProps,
+  lazy,
+  type ReactNode,
+  Suspense,
+  useDeferredValue,
+  useEffect,
+  useState,
+} from 'react';
 import type { ApiClient } from '../../../api/api-client.ts';
 import { useRuntime } from '../../../app/runtime-context.tsx';
 import { fromTask, useTask } from '../../../app/use-task.ts';
@@ -186,11 +194,14 @@ function LoadedConfigurePanel({
     productId,
     configApi: withHistory ? configApi : undefined,
   });
-  if (state.output) {
-    const subtitle = `${state.output.product.entry.name}${serialNumber ? ` · ${serialNumber}` : ''}`;
+  // The loaded panel is a large tree: rendered as a deferred update, in slices the browser can
+  // answer input between (the loader stays until it is ready), not in one long task.
+  const loaded = useDeferredValue(state.output);
+  if (loaded) {
+    const subtitle = `${loaded.product.entry.name}${serialNumber ? ` · ${serialNumber}` : ''}`;
     return (
       <ConfigureSessionView
-        loaded={state.output}
+        loaded={loaded}
         subtitle={subtitle}
         api={withHistory ? configApi : undefined}
         onLinkChange={onLinkChange}
