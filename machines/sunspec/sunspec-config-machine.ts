@@ -206,7 +206,8 @@ export const sunspecConfigMachine = setup({
       },
     },
     unavailable: {
-      on: { 'sunspec.retry': 'preparing' },
+      // The reason it could not start goes with the retry: it is not a failed load to show.
+      on: { 'sunspec.retry': { target: 'preparing', actions: assign({ error: null }) } },
     },
     ready: {
       on: {

@@ -117,6 +117,7 @@ export function sunspecModelDriver(): ModelDriver {
       preparing: () => {
         expect(snap().matches('preparing')).toBe(true);
         expect(snap().context.request).toBeNull();
+        expect(snap().context.error).toBeNull();
         expect(snap().can({ type: 'sunspec.loadDemo' })).toBe(true);
         expect(prepare.pending()).toHaveLength(1);
       },
@@ -126,7 +127,10 @@ export function sunspecModelDriver(): ModelDriver {
         expect(snap().can({ type: 'sunspec.retry' })).toBe(true);
         expect(snap().context.request).toBeNull();
       },
-      demoAsked: () => asked('demo'),
+      demoAsked: () => {
+        asked('demo');
+        expect(snap().context.error).toBeNull();
+      },
       unavailableAsked: () => {
         expect(snap().matches('unavailable')).toBe(true);
         expect(snap().context.error).toBe('/assets/codec.wasm: cannot be fetched: HTTP 404');
