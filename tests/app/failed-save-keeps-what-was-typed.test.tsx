@@ -112,7 +112,7 @@ async function adminWithFirstSite() {
   return { view, site };
 }
 
-it("keeps a site's page up when its list of changes cannot be read, and says so in its place", async () => {
+it('keeps a site\'s page up when its list of changes cannot be read, says so in its place, and reads it again on "Try again"', async () => {
   const { view, site } = await adminWithFirstSite();
   const siteName = site.name;
   server().override((method, path) =>
@@ -127,6 +127,16 @@ it("keeps a site's page up when its list of changes cannot be read, and says so 
   expect(alert.textContent).toContain('The database is busy; try again');
   // The rest of the page is still there.
   screen.getByRole('heading', { name: siteName, level: 1 });
+
+  server().override(undefined);
+  await view.user.click(within(changes).getByRole('button', { name: 'Try again' }));
+  await waitFor(() => expect(within(changes).queryByRole('alert')).toBeNull());
+  await waitFor(() =>
+    expect(
+      within(changes).queryByRole('list', { name: 'Changes, newest first' }) ??
+        within(changes).queryByText(/^No devices were put on/),
+    ).not.toBeNull(),
+  );
 });
 
 it('keeps the report button busy while the report is made, says why it failed, and downloads on the next press', async () => {

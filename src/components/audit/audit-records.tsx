@@ -1,11 +1,11 @@
-import { Alert, Card, List, Loader, Stack, Text, Title } from '@mantine/core';
+import { Card, List, Loader, Stack, Text, Title } from '@mantine/core';
 import { useMemo } from 'react';
-import { errorMessage } from '../../../contracts/error-message.ts';
 import type { AuditRecord } from '../../../contracts/installs.ts';
 import { fetchAudit } from '../../api/commissioning-api.ts';
 import { useRuntime } from '../../app/runtime-context.tsx';
 import { fromTask, useTask } from '../../app/use-task.ts';
 import { formatDateTime } from '../format-date.ts';
+import { LoadFailed } from '../page-state.tsx';
 
 const site = (name: string | null, id: number | null) =>
   name ? name : `another site${id ? ` (${id})` : ''}`;
@@ -62,9 +62,7 @@ function AuditCard({ of, id: key }: { of: { siteId: number } | { serial: string 
           <Loader size="sm" role="status" aria-label="Loading the changes" />
         ) : null}
         {state.status === 'error' ? (
-          <Alert color="red" role="alert" title="The changes could not be loaded">
-            {errorMessage(state.error)}
-          </Alert>
+          <LoadFailed title="The changes could not be loaded" error={state.error} onRetry={state.retry} />
         ) : null}
         {state.output && state.output.length === 0 ? (
           <Text size="sm" c="gray.7">

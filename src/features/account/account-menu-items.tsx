@@ -20,11 +20,11 @@ const loadProfile = fromTask(
 );
 
 /** The profile as the service has it, read when "Profile" opens. */
-function ProfileLoader({ id, onDone, onRetry }: { id: number; onDone: () => void; onRetry: () => void }) {
+function ProfileLoader({ id, onDone }: { id: number; onDone: () => void }) {
   const { configApi } = useRuntime();
   const state = useTask(loadProfile, { api: configApi, id });
   if (state.status === 'error')
-    return <LoadFailed title="Your profile could not be loaded" error={state.error} onRetry={onRetry} />;
+    return <LoadFailed title="Your profile could not be loaded" error={state.error} onRetry={state.retry} />;
   if (state.status !== 'done') return <Loader size="sm" aria-label="Loading your profile" />;
   return <ProfileForm user={state.output} onDone={onDone} />;
 }
@@ -33,16 +33,8 @@ function ProfileLoader({ id, onDone, onRetry }: { id: number; onDone: () => void
 function Profile({ onDone }: { onDone: () => void }) {
   const { auth } = useRuntime();
   const me = useSelector(auth, currentUserOf, (a, b) => a?.id === b?.id);
-  const [attempt, setAttempt] = useState(0);
   if (!me) return null;
-  return (
-    <ProfileLoader
-      key={`${me.id}:${attempt}`}
-      id={me.id}
-      onDone={onDone}
-      onRetry={() => setAttempt((n) => n + 1)}
-    />
-  );
+  return <ProfileLoader key={me.id} id={me.id} onDone={onDone} />;
 }
 
 /**

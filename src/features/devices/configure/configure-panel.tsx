@@ -1,14 +1,6 @@
 import { Card, Divider, Loader, Stack, Text, Title } from '@mantine/core';
 import { useActorRef, useSelector } from '@xstate/react';
-import {
-  type ComponentProps,
-  lazy,
-  type ReactNode,
-  Suspense,
-  useDeferredValue,
-  useEffect,
-  useState,
-} from 'react';
+import { type ComponentProps, lazy, type ReactNode, Suspense, useDeferredValue, useEffect } from 'react';
 import type { ApiClient } from '../../../api/api-client.ts';
 import { useRuntime } from '../../../app/runtime-context.tsx';
 import { fromTask, useTask } from '../../../app/use-task.ts';
@@ -174,20 +166,12 @@ export function ConfigureSessionView({
  * history follows the panel. Give it a `key` of the device: another device is another session.
  * @example <ConfigurePanel key={serial} serialNumber="HX5K-24-000123" withHistory />
  */
-export function ConfigurePanel(props: ConfigurePanelProps) {
-  // A failed load (the catalogue or the codec not downloaded, a lost connection) is read again
-  // from the start on "Try again".
-  const [attempt, setAttempt] = useState(0);
-  return <LoadedConfigurePanel key={attempt} {...props} onRetry={() => setAttempt(attempt + 1)} />;
-}
-
-function LoadedConfigurePanel({
+export function ConfigurePanel({
   serialNumber,
   productId,
   withHistory = false,
   onLinkChange,
-  onRetry,
-}: ConfigurePanelProps & { onRetry: () => void }) {
+}: ConfigurePanelProps) {
   const { configApi } = useRuntime();
   const state = useTask(loadPanel, {
     serialNumber,
@@ -214,7 +198,9 @@ function LoadedConfigurePanel({
         <LoadFailed
           title="This device cannot be configured here"
           error={state.error}
-          onRetry={onRetry}
+          // A failed load (the catalogue or the codec not downloaded, a lost connection) is read
+          // again from the start.
+          onRetry={state.retry}
           styles={READABLE_ALERT}
         />
       ) : (

@@ -175,13 +175,11 @@ function OnlineDevices({
   modelId,
   chosen,
   onChange,
-  onRetry,
 }: {
   api: ApiClient;
   modelId: string;
   chosen: string[];
   onChange: (serials: string[]) => void;
-  onRetry: () => void;
 }) {
   const load = useMemo(
     () =>
@@ -199,7 +197,7 @@ function OnlineDevices({
       <Alert color="red" role="alert" title="The devices online could not be listed">
         <Stack gap="xs" align="flex-start">
           <Text size="sm">{errorMessage(online.error)}</Text>
-          <Button size="xs" variant="light" onClick={onRetry}>
+          <Button size="xs" variant="light" onClick={online.retry}>
             Try again
           </Button>
         </Stack>
@@ -227,7 +225,6 @@ function RemoteApply({
   template: ConfigTemplate;
   onClose: () => void;
 }) {
-  const [look, setLook] = useState(0);
   const [chosen, setChosen] = useState<string[]>([]);
   const [password, setPassword] = useState('');
   const [goOn, setGoOn] = useState(false);
@@ -246,14 +243,7 @@ function RemoteApply({
         Written to each device in turn over the service, checked by reading it back. Only {template.modelId}{' '}
         devices that are online now are listed.
       </Text>
-      <OnlineDevices
-        key={look}
-        api={api}
-        modelId={template.modelId}
-        chosen={chosen}
-        onChange={setChosen}
-        onRetry={() => setLook(look + 1)}
-      />
+      <OnlineDevices api={api} modelId={template.modelId} chosen={chosen} onChange={setChosen} />
       <PasswordInput
         label="Device password"
         description="The devices are locked on every connection"
