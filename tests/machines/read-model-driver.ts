@@ -37,10 +37,22 @@ export function readModelDriver(): ModelDriver {
   };
   /** The machine handles a settled promise in a later microtask. */
   const settled = () => new Promise((resolve) => setTimeout(resolve, 0));
-  /** Every read so far was asked the view's input, and all but the last were over. */
+  /** There were `count` reads so far, each of the view's input. */
   const readsOf = (count: number) => {
     expect(calls).toHaveLength(count);
     for (const call of calls) expect(call.input).toEqual(INPUT);
+  };
+  /** The `count`th read is on its way, nothing shown meanwhile. */
+  const reading = (count: number) => {
+    expect(snap().matches('reading')).toBe(true);
+    expect(snap().context.result).toBeNull();
+    readsOf(count);
+  };
+  /** What the `count`th read answered is shown. */
+  const shown = (count: number) => {
+    expect(snap().matches('read')).toBe(true);
+    expect(snap().context.result).toEqual({ ok: true, value: PROFILE });
+    readsOf(count);
   };
   return {
     events: {
@@ -58,32 +70,16 @@ export function readModelDriver(): ModelDriver {
       },
     },
     states: {
-      reading: () => {
-        expect(snap().matches('reading')).toBe(true);
-        expect(snap().context.result).toBeNull();
-        readsOf(1);
-      },
-      read: () => {
-        expect(snap().matches('read')).toBe(true);
-        expect(snap().context.result).toEqual({ ok: true, value: PROFILE });
-        readsOf(1);
-      },
+      reading: () => reading(1),
+      read: () => shown(1),
       failed: () => {
         expect(snap().matches('failed')).toBe(true);
         expect(snap().context.result).toEqual({ ok: false, error: FAILURE });
         expect(snap().can({ type: 'read.retry' })).toBe(true);
       },
-      readingAgain: () => {
-        expect(snap().matches('reading')).toBe(true);
-        // The failure is not shown while the next read is on its way.
-        expect(snap().context.result).toBeNull();
-        readsOf(2);
-      },
-      readAfterRetry: () => {
-        expect(snap().matches('read')).toBe(true);
-        expect(snap().context.result).toEqual({ ok: true, value: PROFILE });
-        readsOf(2);
-      },
+      // The failure is not shown while the next read is on its way.
+      readingAgain: () => reading(2),
+      readAfterRetry: () => shown(2),
       left: () => {
         expect(snap().status).toBe('stopped');
         expect(last().signal.aborted).toBe(true);
