@@ -1,5 +1,4 @@
-/** Mantine's generated class names (`m_` and eight hex digits), one per styled part. */
-const MANTINE_CLASS = /\bm_[0-9a-f]{8}\b/g;
+import { MANTINE_CLASS } from './used-mantine-rules.ts';
 
 /**
  * The Mantine classes a prerendered page's markup uses that none of its inline rules style: a
