@@ -1,10 +1,11 @@
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { tanstackRouter } from '@tanstack/router-plugin/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
+import { filesUnder } from './src/prerender/files-under.ts';
 import { prerenderPages } from './src/prerender/prerender-plugin.ts';
 import {
   classesTheAppCanSet,
@@ -13,13 +14,6 @@ import {
 } from './src/prerender/used-mantine-rules.ts';
 
 const COMPRESSIBLE = /\.(js|mjs|css|html|json|svg|txt|wasm|webmanifest)$/;
-
-function filesUnder(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    return statSync(path).isDirectory() ? filesUnder(path) : [path];
-  });
-}
 
 /**
  * Writes `file.br` (brotli, best quality) and `file.gz` (gzip -9) beside every compressible file

@@ -1,7 +1,8 @@
 // Build-time only (Vite's build, in Node).
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import postcss from 'postcss';
+import { filesUnder } from './files-under.ts';
 
 /** Mantine's generated class names (`m_` and eight hex digits), one per styled part. */
 export const MANTINE_CLASS = /\bm_[0-9a-f]{8}\b/g;
@@ -9,14 +10,6 @@ export const MANTINE_CLASS = /\bm_[0-9a-f]{8}\b/g;
 const CORE_IMPORT = /import\s*\{([^}]*)\}\s*from\s*['"]@mantine\/core['"]/g;
 /** The relative imports and re-exports of one of Mantine's own modules. */
 const RELATIVE_IMPORT = /(?:import|export)\s*(?:[^'";]*?\sfrom\s*)?["'](\.[^"']+)["']/g;
-
-function filesUnder(dir: string, name: RegExp): string[] {
-  return readdirSync(dir).flatMap((entry) => {
-    const path = join(dir, entry);
-    if (statSync(path).isDirectory()) return entry === 'node_modules' ? [] : filesUnder(path, name);
-    return name.test(entry) ? [path] : [];
-  });
-}
 
 /** The names a source file imports from `@mantine/core`, type-only ones left out. */
 export function namesImportedFromCore(source: string): string[] {
