@@ -14,7 +14,7 @@ import { DEFAULT_SCRYPT_COST, type ScryptCost } from './auth/passwords.ts';
 import { pruneExpired } from './auth/rate-limit.ts';
 import { SessionCutoffs } from './auth/sessions.ts';
 import { loadSigningKey, type SigningKey } from './auth/signing-keys.ts';
-import { createConfigApp } from './config/config-app.ts';
+import { createConfigApp } from './config-service/config-app.ts';
 import type { ServerContext } from './context.ts';
 import { type DatabaseTarget, openDatabase } from './db/database.ts';
 import { migrate } from './db/migrations.ts';
