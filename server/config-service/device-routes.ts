@@ -170,7 +170,7 @@ export function fleetDeviceRoutes(ctx: ServerContext): Hono<{ Variables: AuthVar
 }
 
 /** A model's devices, mounted at `/install`. */
-export function installRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariables }> {
+export function modelDeviceRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariables }> {
   const app = new Hono<{ Variables: AuthVariables }>();
   app.get(
     '/device/:id',
