@@ -1,11 +1,11 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { PageError, PageLoading } from '../../components/page-state.tsx';
-import { loadDevicesList } from '../../features/devices/devices-list-loader.ts';
-import { DevicesListScreen } from '../../features/devices/devices-list-screen.tsx';
-import { devicesListSearch } from '../../features/devices/devices-list-search.ts';
+import { loadInstalledDevices } from '../../features/devices/installed-devices-loader.ts';
+import { InstalledDevicesScreen } from '../../features/devices/installed-devices-screen.tsx';
+import { installedDevicesSearch } from '../../features/devices/installed-devices-search.ts';
 
 export const Route = createFileRoute('/_shell/devices-list')({
-  validateSearch: devicesListSearch,
+  validateSearch: installedDevicesSearch,
   loaderDeps: ({ search }) => ({
     page: search.page,
     q: search.q,
@@ -13,8 +13,8 @@ export const Route = createFileRoute('/_shell/devices-list')({
     state: search.state,
     siteId: search.siteId,
   }),
-  loader: ({ context, deps }) => loadDevicesList(context.runtime, deps),
+  loader: ({ context, deps }) => loadInstalledDevices(context.runtime, deps),
   pendingComponent: () => <PageLoading label="Loading devices…" />,
   errorComponent: PageError,
-  component: DevicesListScreen,
+  component: InstalledDevicesScreen,
 });

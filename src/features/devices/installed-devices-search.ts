@@ -8,7 +8,7 @@ export type DeviceStateFilter = 'online' | 'offline' | 'alarm';
 const STATES: readonly DeviceStateFilter[] = ['online', 'offline', 'alarm'];
 
 /** The devices list's URL state: the list's own, plus `?state=` (and `?siteId=` with it) from Home. */
-export interface DevicesListSearch extends ListSearch {
+export interface InstalledDevicesSearch extends ListSearch {
   state?: DeviceStateFilter;
   siteId?: number;
 }
@@ -16,8 +16,8 @@ export interface DevicesListSearch extends ListSearch {
 const listSearch = listSearchValidator(DEVICE_SORT_KEYS);
 
 /** `validateSearch` of `/devices-list`: an unknown state or a bad site id is dropped. */
-export function devicesListSearch(search: Record<string, unknown>): DevicesListSearch {
-  const result: DevicesListSearch = listSearch(search);
+export function installedDevicesSearch(search: Record<string, unknown>): InstalledDevicesSearch {
+  const result: InstalledDevicesSearch = listSearch(search);
   if (typeof search.state === 'string' && STATES.includes(search.state as DeviceStateFilter)) {
     result.state = search.state as DeviceStateFilter;
     const siteId = Number(search.siteId);

@@ -14,7 +14,7 @@ import { PagedList } from '../../components/lists/paged-list.tsx';
 import { EmptyState } from '../../components/page-state.tsx';
 import { ScreenHeader } from '../../components/screen-header.tsx';
 import { fetchDevicesPage } from './devices-api.ts';
-import type { DeviceStateFilter, DevicesListSearch } from './devices-list-search.ts';
+import type { DeviceStateFilter, InstalledDevicesSearch } from './installed-devices-search.ts';
 
 const route = getRouteApi('/_shell/devices-list');
 
@@ -37,7 +37,7 @@ function DevicesInState({
 }: {
   state: DeviceStateFilter;
   statuses: Page<DeviceStatus>;
-  search: DevicesListSearch;
+  search: InstalledDevicesSearch;
 }) {
   const navigate = route.useNavigate();
   const columns = deviceStatusColumns(useModelName());
@@ -84,7 +84,7 @@ function DevicesInState({
 }
 
 /** Devices: every device at the sites the person sees, searchable by serial, name or site. */
-export function DevicesListScreen() {
+export function InstalledDevicesScreen() {
   const { configApi } = useRuntime();
   const { user, page, statuses } = route.useLoaderData();
   const search = route.useSearch();
@@ -94,7 +94,7 @@ export function DevicesListScreen() {
   if (search.state && statuses)
     return <DevicesInState state={search.state} statuses={statuses} search={search} />;
   if (!page) return null;
-  const go = (next: DevicesListSearch) => void navigate({ search: next });
+  const go = (next: InstalledDevicesSearch) => void navigate({ search: next });
   return (
     <Stack gap="md">
       <ScreenHeader title="Devices" />

@@ -3,13 +3,13 @@ import type { AppRuntime } from '../../app/app-runtime.ts';
 import { requireCurrentUser } from '../../app/current-user.ts';
 import { LIST_PAGE_SIZE } from '../../components/lists/list-search.ts';
 import { fetchDevicesPage } from './devices-api.ts';
-import type { DevicesListSearch } from './devices-list-search.ts';
+import type { InstalledDevicesSearch } from './installed-devices-search.ts';
 
 /**
  * The page of devices the URL names: with `state`, the devices in that state from the monitoring
  * service (what Home counts); otherwise the devices list, searched and sorted. @throws ApiError
  */
-export async function loadDevicesList(runtime: AppRuntime, deps: DevicesListSearch) {
+export async function loadInstalledDevices(runtime: AppRuntime, deps: InstalledDevicesSearch) {
   const user = requireCurrentUser(runtime);
   if (deps.state) {
     const statuses = await fetchDeviceStatuses(
