@@ -12,7 +12,7 @@ import { WriteValidationError } from '../../src/ble/write-validation-error.ts';
 import type { Codec } from '../../src/codec/types.ts';
 import { encodeConfiguration } from '../../src/device-config/encode-form.ts';
 import type { DeviceProduct } from '../../src/device-config/load-product.ts';
-import { OPCODE } from '../../src/device-sim/protocol.ts';
+import { OPCODE } from '../../src/device-protocol/protocol.ts';
 import type { ReadyLink, ReconnectInput } from './ble-types.ts';
 import type { ConnectionEvent } from './connection-machine.ts';
 import type { WriteRequest } from './write-machine.ts';

@@ -9,7 +9,7 @@ import {
   ERROR_OPCODE,
   errorCodeName,
   OPCODE,
-} from '../../src/device-sim/protocol.ts';
+} from '../../src/device-protocol/protocol.ts';
 import { hexByte } from './hex.ts';
 import { characterText, textCharacters } from './text-fields.ts';
 

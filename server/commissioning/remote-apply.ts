@@ -16,21 +16,21 @@ import { encodeConfiguration } from '../../src/device-config/encode-form.ts';
 import { EXCLUDED_GROUPS } from '../../src/device-config/excluded-groups.ts';
 import { buildForm, type FormGroupModel } from '../../src/device-config/form-fields.ts';
 import { settingChoices, shownValue } from '../../src/device-config/setting-choices.ts';
+import { ERROR_CODE, ERROR_OPCODE } from '../../src/device-protocol/protocol.ts';
 import type { DeviceRights } from '../access/device-access.ts';
 import type { Principal } from '../auth/access-tokens.ts';
 import type { ServerContext } from '../context.ts';
 import { logExchange } from '../service-comms/command-log.ts';
 import type { CatalogueProduct } from './product-catalogue.ts';
 
-/** An error answer's opcode, and what its codes mean (docs/device-protocol.md, "Error answers"). */
-const ERROR_OPCODE = 0xee;
+/** What an error answer's codes mean (docs/device-protocol.md, "Error answers"). */
 const DEVICE_ERRORS: Record<number, string> = {
-  1: 'the device received a damaged frame',
-  2: 'the device expected a frame of another size',
-  3: 'the device does not know this command',
-  4: 'the device had no answer ready',
-  5: 'the device is locked: give its password',
-  6: 'the device refused a setting outside its limits',
+  [ERROR_CODE.crcMismatch]: 'the device received a damaged frame',
+  [ERROR_CODE.frameLength]: 'the device expected a frame of another size',
+  [ERROR_CODE.unknownOpcode]: 'the device does not know this command',
+  [ERROR_CODE.noCommand]: 'the device had no answer ready',
+  [ERROR_CODE.locked]: 'the device is locked: give its password',
+  [ERROR_CODE.outOfRange]: 'the device refused a setting outside its limits',
 };
 
 /** Why one exchange with a device did not give an answer to use. */

@@ -9,7 +9,7 @@ import {
   errorCodeName,
   OPCODE,
   PASSWORD_RESULT,
-} from '../device-sim/protocol.ts';
+} from '../device-protocol/protocol.ts';
 import { OperationQueue } from './operation-queue.ts';
 import type { BleLink, BleTarget } from './transport.ts';
 import { TransportError } from './transport-error.ts';

@@ -5,9 +5,6 @@ import type { DeviceConfig } from '../device-config/config-schema.ts';
 import { buildConfigFrame, decodeConfiguration, defaultRawValues } from '../device-config/decode-values.ts';
 import { fieldRange } from '../device-config/field-range.ts';
 import { devicePasswordCodes } from '../device-config/password.ts';
-import { type ConfigStore, MemoryConfigStore } from './config-store.ts';
-import { profileValues } from './demo-profiles.ts';
-import { liveRaw, rssiAt } from './live-values.ts';
 import {
   ANSWER_FLAG,
   answerOpcode,
@@ -16,7 +13,10 @@ import {
   ERROR_OPCODE,
   OPCODE,
   PASSWORD_RESULT,
-} from './protocol.ts';
+} from '../device-protocol/protocol.ts';
+import { type ConfigStore, MemoryConfigStore } from './config-store.ts';
+import { profileValues } from './demo-profiles.ts';
+import { liveRaw, rssiAt } from './live-values.ts';
 
 export interface SimulatedDeviceOptions {
   codec: Codec;

@@ -3,7 +3,7 @@ import { exchange, readConfiguration, sendPassword } from '../../src/ble/device-
 import type { BleLink, BleTarget, BleTransport } from '../../src/ble/transport.ts';
 import { transportErrorKind } from '../../src/ble/transport-error.ts';
 import type { Codec } from '../../src/codec/types.ts';
-import { OPCODE } from '../../src/device-sim/protocol.ts';
+import { OPCODE } from '../../src/device-protocol/protocol.ts';
 import type { SimulatedDevice } from '../../src/device-sim/simulated-device.ts';
 import type { BundledProduct } from '../device-config/bundled-products.ts';
 

@@ -5,8 +5,8 @@ import { decodeConfiguration, defaultRawValues } from '../../src/device-config/d
 import { encodeConfiguration } from '../../src/device-config/encode-form.ts';
 import { buildForm } from '../../src/device-config/form-fields.ts';
 import { devicePasswordCodes } from '../../src/device-config/password.ts';
+import { errorCodeName, OPCODE } from '../../src/device-protocol/protocol.ts';
 import { MemoryConfigStore, StorageConfigStore } from '../../src/device-sim/config-store.ts';
-import { errorCodeName, OPCODE } from '../../src/device-sim/protocol.ts';
 import { SimulatedDevice } from '../../src/device-sim/simulated-device.ts';
 import { bundledProducts } from '../device-config/bundled-products.ts';
 

@@ -1,8 +1,8 @@
 import type { Browser, CDPSession, Page } from 'playwright-core';
 import { targetOf } from '../../src/ble/device-commands.ts';
 import type { Codec } from '../../src/codec/types.ts';
+import { OPCODE } from '../../src/device-protocol/protocol.ts';
 import type { MemoryConfigStore } from '../../src/device-sim/config-store.ts';
-import { OPCODE } from '../../src/device-sim/protocol.ts';
 import { SimulatedDevice } from '../../src/device-sim/simulated-device.ts';
 import type { BundledProduct } from '../device-config/bundled-products.ts';
 

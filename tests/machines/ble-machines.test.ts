@@ -6,7 +6,7 @@ import { WRITE_MESSAGES } from '../../machines/ble/write-machine.ts';
 import { decodeConfiguration } from '../../src/device-config/decode-values.ts';
 import { EXCLUDED_GROUPS } from '../../src/device-config/excluded-groups.ts';
 import { buildForm } from '../../src/device-config/form-fields.ts';
-import { OPCODE } from '../../src/device-sim/protocol.ts';
+import { OPCODE } from '../../src/device-protocol/protocol.ts';
 import { bleHarness, product } from './ble-harness.ts';
 
 type Harness = Awaited<ReturnType<typeof bleHarness>>;

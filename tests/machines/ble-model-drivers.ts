@@ -12,7 +12,7 @@ import { TransportError } from '../../src/ble/transport-error.ts';
 import { decodeConfiguration } from '../../src/device-config/decode-values.ts';
 import { EXCLUDED_GROUPS } from '../../src/device-config/excluded-groups.ts';
 import { buildForm } from '../../src/device-config/form-fields.ts';
-import { OPCODE } from '../../src/device-sim/protocol.ts';
+import { OPCODE } from '../../src/device-protocol/protocol.ts';
 import { bleHarness, type FaultyLink, product } from './ble-harness.ts';
 import { recordCoverage } from './paths/coverage-recorder.ts';
 

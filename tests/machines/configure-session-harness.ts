@@ -15,8 +15,8 @@ import type { BleLink, BleTarget, BleTransport } from '../../src/ble/transport.t
 import { TransportError } from '../../src/ble/transport-error.ts';
 import { loadCodec } from '../../src/codec/load-node.ts';
 import { decodeConfiguration } from '../../src/device-config/decode-values.ts';
+import { OPCODE } from '../../src/device-protocol/protocol.ts';
 import { MemoryConfigStore } from '../../src/device-sim/config-store.ts';
-import { OPCODE } from '../../src/device-sim/protocol.ts';
 import { SimulatedDevice } from '../../src/device-sim/simulated-device.ts';
 import { FaultyLink, product } from './ble-harness.ts';
 import { recordCoverage } from './paths/coverage-recorder.ts';

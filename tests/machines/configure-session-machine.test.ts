@@ -6,7 +6,7 @@ import { decodeConfiguration } from '../../src/device-config/decode-values.ts';
 import { encodeConfiguration } from '../../src/device-config/encode-form.ts';
 import { EXCLUDED_GROUPS } from '../../src/device-config/excluded-groups.ts';
 import { buildForm } from '../../src/device-config/form-fields.ts';
-import { OPCODE } from '../../src/device-sim/protocol.ts';
+import { OPCODE } from '../../src/device-protocol/protocol.ts';
 import { product } from './ble-harness.ts';
 import { DEMO_PASSWORD, PASSWORD, type SessionHarness, sessionHarness } from './configure-session-harness.ts';
 

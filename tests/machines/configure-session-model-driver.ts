@@ -8,7 +8,7 @@ import { decodeConfiguration } from '../../src/device-config/decode-values.ts';
 import { encodeConfiguration } from '../../src/device-config/encode-form.ts';
 import { EXCLUDED_GROUPS } from '../../src/device-config/excluded-groups.ts';
 import { buildForm } from '../../src/device-config/form-fields.ts';
-import { OPCODE } from '../../src/device-sim/protocol.ts';
+import { OPCODE } from '../../src/device-protocol/protocol.ts';
 import type { SimulatedDevice } from '../../src/device-sim/simulated-device.ts';
 import { product } from './ble-harness.ts';
 import {

@@ -1,10 +1,11 @@
 import type { TelemetryCount } from '../../../contracts/monitoring.ts';
 import { type Codec, CodecError } from '../../../src/codec/types.ts';
 import { readTelemetry } from '../../../src/device-config/telemetry-spec.ts';
+import { answerOpcode, OPCODE } from '../../../src/device-protocol/protocol.ts';
 import type { Product } from './product-catalogue.ts';
 
 /** The answer opcode of `Read live values` (0x03 | 0x80): the only frame telemetry carries. */
-export const TELEMETRY_OPCODE = 0x83;
+export const TELEMETRY_OPCODE = answerOpcode(OPCODE.readLiveValues);
 /** A device clock further ahead than this is not believed: the reading is stored at the time received. */
 export const CLOCK_AHEAD_MS = 5 * 60_000;
 

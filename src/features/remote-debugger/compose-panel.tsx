@@ -15,7 +15,7 @@ import type { CSSProperties } from 'react';
 import { payloadRoom } from '../../../machines/remote-debugger/compose-frame.ts';
 import type { RemoteDebuggerRef } from '../../../machines/remote-debugger/debugger-machine.ts';
 import { hexByte, parseOpcode } from '../../../machines/remote-debugger/hex.ts';
-import { OPCODE } from '../../device-sim/protocol.ts';
+import { OPCODE } from '../../device-protocol/protocol.ts';
 import { HexDump } from './hex-dump.tsx';
 
 const MONO = { input: { fontFamily: 'var(--mantine-font-family-monospace)' } };
