@@ -1,6 +1,6 @@
 import './styles/mantine-first-screen.css';
 import './styles/app.css';
-import { watchChunkLoadErrors } from './app/chunk-load-errors.ts';
+import { watchChunkLoadErrors } from './app/watch-chunk-load-errors.ts';
 import { loadConfig } from './app/load-app-config.ts';
 import { showStartupError } from './app/startup-error.ts';
 import { applyPreloadedStylesheets } from './prerender/preloaded-stylesheets.ts';
@@ -16,7 +16,7 @@ zodConfig.__zod_globalConfig = Object.assign(zodConfig.__zod_globalConfig ?? {},
 
 applyPreloadedStylesheets(document);
 
-/** Failed downloads of the app's chunks, watched from the start (see chunk-load-errors.ts). */
+/** Failed downloads of the app's chunks, watched from the start (see watch-chunk-load-errors.ts). */
 const chunkLoads = watchChunkLoadErrors(window);
 
 /**

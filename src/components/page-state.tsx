@@ -4,7 +4,7 @@ import { useRouter } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
 import { errorMessage } from '../../contracts/error-message.ts';
 import { ApiError } from '../api/api-error.ts';
-import { isChunkLoadError } from './chunk-load-error.ts';
+import { isChunkLoadError } from './is-chunk-load-error.ts';
 import { ChunkLoadFailure } from './chunk-load-failure.tsx';
 import { ScreenHeader } from './screen-header.tsx';
 

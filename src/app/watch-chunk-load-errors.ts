@@ -1,4 +1,4 @@
-import { CHUNK_LOAD_PREFIX } from '../components/chunk-load-error.ts';
+import { CHUNK_LOAD_PREFIX } from '../components/is-chunk-load-error.ts';
 
 /**
  * Marks every failed download of a chunk or its stylesheet, which Vite announces on `window`

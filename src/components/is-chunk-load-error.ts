@@ -1,6 +1,6 @@
 /**
  * The start of the message of a failed chunk load once the app has marked it (see
- * `watchChunkLoadErrors` in src/app/chunk-load-errors.ts).
+ * `watchChunkLoadErrors` in src/app/watch-chunk-load-errors.ts).
  */
 export const CHUNK_LOAD_PREFIX = 'A part of Fleet Manager could not be loaded: ';
 
