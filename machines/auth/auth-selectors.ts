@@ -1,13 +1,11 @@
 import { decodeJwt } from 'jose';
 import type { SnapshotFrom } from 'xstate';
 import { isCompanyStaffEmail } from '../../contracts/company-staff.ts';
+import { type UserRole, userRoleSchema } from '../../contracts/users.ts';
 import type { Service } from '../storage-keys.ts';
 import type { authMachine } from './auth-machine.ts';
 
 export type AuthSnapshot = SnapshotFrom<typeof authMachine>;
-
-/** Roles the services put in the `role` claim. */
-export type UserRole = 'admin' | 'installer' | 'owner';
 
 /** True once every stored refresh token has been tried; route guards wait for this. */
 export const isInitialised = (s: AuthSnapshot): boolean => !s.matches({ session: 'initialising' });
@@ -38,8 +36,8 @@ export function currentUserName(s: AuthSnapshot): string | null {
 
 /** The `role` claim of the configuration access token. */
 export function currentRole(s: AuthSnapshot): UserRole | null {
-  const role = configClaims(s)?.role;
-  return role === 'admin' || role === 'installer' || role === 'owner' ? role : null;
+  const role = userRoleSchema.safeParse(configClaims(s)?.role);
+  return role.success ? role.data : null;
 }
 
 /** The last sign-in failure: the server's message or a clear generic one; null when none. */

@@ -1,6 +1,6 @@
 import { type Codec, CodecError } from '../../src/codec/types.ts';
 import type { DeviceProduct } from '../../src/device-config/load-product.ts';
-import { parseHex, parseOpcode } from './hex.ts';
+import { parseOpcode, readTypedHex } from './hex.ts';
 
 /** How the payload after the opcode is entered: raw hex, or named rawData fields. */
 export type PayloadMode = 'hex' | 'fields';
@@ -59,7 +59,7 @@ export function composeFrame(codec: Codec, product: DeviceProduct, draft: Draft)
   if (opcode === null) return { ok: false, message: OPCODE_MESSAGE };
   const size = product.entry.write.bufferSize;
   if (draft.payloadMode === 'fields') return fieldsFrame(codec, product, opcode, draft);
-  const payload = parseHex(draft.payloadHex);
+  const payload = readTypedHex(draft.payloadHex);
   if (!payload.ok) return { ok: false, message: `Payload: ${payload.message}` };
   if (payload.bytes.length > payloadRoom(size))
     return {

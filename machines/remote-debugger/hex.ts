@@ -3,10 +3,10 @@ export type HexResult = { ok: true; bytes: Uint8Array } | { ok: false; message: 
 
 /**
  * Reads bytes typed as hex: pairs of digits, with or without spaces, commas or `0x` prefixes.
- * @example parseHex('01 03 0x00 0a') // { ok: true, bytes: 01 03 00 0a }
- * @example parseHex('1 2 3').ok // true: `1 2 3` is 01 02 03, one byte per group
+ * @example readTypedHex('01 03 0x00 0a') // { ok: true, bytes: 01 03 00 0a }
+ * @example readTypedHex('1 2 3').ok // true: `1 2 3` is 01 02 03, one byte per group
  */
-export function parseHex(text: string): HexResult {
+export function readTypedHex(text: string): HexResult {
   const groups = text
     .trim()
     .split(/[\s,;:]+/)

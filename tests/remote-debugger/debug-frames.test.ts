@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { composeFrame, EMPTY_DRAFT, OPCODE_MESSAGE } from '../../machines/remote-debugger/compose-frame.ts';
-import { parseHex, parseOpcode, toHex } from '../../machines/remote-debugger/hex.ts';
+import { parseOpcode, readTypedHex, toHex } from '../../machines/remote-debugger/hex.ts';
 import { readAnswer } from '../../machines/remote-debugger/read-answer.ts';
 import { loadCodec } from '../../src/codec/load-node.ts';
 import type { Codec } from '../../src/codec/types.ts';
@@ -22,14 +22,14 @@ beforeAll(async () => {
 
 describe('hex input', () => {
   it('reads pairs with spaces, commas and 0x prefixes, and runs of pairs', () => {
-    expect(parseHex('01 03, 0x00 0a')).toEqual({ ok: true, bytes: Uint8Array.of(1, 3, 0, 10) });
-    expect(parseHex('0103000A')).toEqual({ ok: true, bytes: Uint8Array.of(1, 3, 0, 10) });
-    expect(parseHex('  ')).toEqual({ ok: true, bytes: new Uint8Array() });
+    expect(readTypedHex('01 03, 0x00 0a')).toEqual({ ok: true, bytes: Uint8Array.of(1, 3, 0, 10) });
+    expect(readTypedHex('0103000A')).toEqual({ ok: true, bytes: Uint8Array.of(1, 3, 0, 10) });
+    expect(readTypedHex('  ')).toEqual({ ok: true, bytes: new Uint8Array() });
   });
 
   it('names the group that is not hex or has an odd number of digits', () => {
-    expect(parseHex('01 zz')).toEqual({ ok: false, message: expect.stringContaining('“zz” is not hex') });
-    expect(parseHex('010')).toEqual({ ok: false, message: expect.stringContaining('odd number') });
+    expect(readTypedHex('01 zz')).toEqual({ ok: false, message: expect.stringContaining('“zz” is not hex') });
+    expect(readTypedHex('010')).toEqual({ ok: false, message: expect.stringContaining('odd number') });
   });
 
   it('reads an opcode as one byte 00–FF and refuses anything else', () => {

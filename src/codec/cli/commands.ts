@@ -1,6 +1,6 @@
 import { type Codec, CodecError } from '../types.ts';
 import { type ParsedArgs, parseArgs, required } from './args.ts';
-import { parseHex, parseWhole, toHex } from './hex.ts';
+import { hexArgument, parseWhole, toHex } from './hex.ts';
 import { InputError } from './input-error.ts';
 
 /** What a command prints on stdout, and its exit code (0 success, 1 a frame that fails verify). */
@@ -15,7 +15,7 @@ const ok = (stdout: string): CommandResult => ({ stdout, exitCode: 0 });
 
 function hexWords(parsed: ParsedArgs, what: string): Uint8Array {
   if (parsed.words.length === 0) throw new InputError(`${what} is missing`);
-  return parseHex(parsed.words.join(' '), what);
+  return hexArgument(parsed.words.join(' '), what);
 }
 
 async function crc16(codec: Codec, args: readonly string[]): Promise<CommandResult> {
@@ -28,7 +28,8 @@ async function frame(codec: Codec, args: readonly string[]): Promise<CommandResu
   const parsed = parseArgs(args, ['opcode', 'size']);
   const opcode = parseWhole(required(parsed, 'opcode'), '--opcode');
   const size = parseWhole(required(parsed, 'size'), '--size');
-  const payload = parsed.words.length > 0 ? parseHex(parsed.words.join(' '), 'payload') : new Uint8Array(0);
+  const payload =
+    parsed.words.length > 0 ? hexArgument(parsed.words.join(' '), 'payload') : new Uint8Array(0);
   return ok(toHex(codec.buildFrame(opcode, size, payload)));
 }
 

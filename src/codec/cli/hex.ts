@@ -4,7 +4,7 @@ import { InputError } from './input-error.ts';
  * Bytes from hex text: spaces (or none) between bytes, either case, an optional `0x` in front.
  * @throws InputError naming what is wrong with the text.
  */
-export function parseHex(text: string, what: string): Uint8Array {
+export function hexArgument(text: string, what: string): Uint8Array {
   const compact = text.replace(/\s+/g, '').replace(/^0x/i, '');
   if (compact.length === 0) throw new InputError(`${what} is empty`);
   const bad = compact.search(/[^0-9a-fA-F]/);
