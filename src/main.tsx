@@ -1,8 +1,8 @@
 import './styles/mantine-first-screen.css';
 import './styles/app.css';
-import { watchChunkLoadErrors } from './app/watch-chunk-load-errors.ts';
 import { loadConfig } from './app/load-app-config.ts';
 import { showStartupError } from './app/startup-error.ts';
+import { watchChunkLoadErrors } from './app/watch-chunk-load-errors.ts';
 import { applyPreloadedStylesheets } from './prerender/preloaded-stylesheets.ts';
 import { nextTask } from './when-idle.ts';
 

@@ -4,8 +4,8 @@ import { useRouter } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
 import { errorMessage } from '../../contracts/error-message.ts';
 import { ApiError } from '../api/api-error.ts';
-import { isChunkLoadError } from './is-chunk-load-error.ts';
 import { ChunkLoadFailure } from './chunk-load-failure.tsx';
+import { isChunkLoadError } from './is-chunk-load-error.ts';
 import { ScreenHeader } from './screen-header.tsx';
 
 /** Shown while a route's loader runs for longer than the router's pending delay. */
