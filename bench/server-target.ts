@@ -2,7 +2,7 @@
 // the same framework as the yardstick (and a switch to turn the list page cache off), listens on a free port and prints `READY <port>`.
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
-import { PageCache } from '../server/access/page-cache.ts';
+import { PageCache } from '../server/cache/page-cache.ts';
 import { createServer } from '../server/create-server.ts';
 import { parseEnv } from '../server/env.ts';
 import { seedBulk } from './server-seed.ts';

@@ -1,10 +1,10 @@
 import type { JWTVerifyGetKey } from 'jose';
 import type { Kysely } from 'kysely';
-import type { DeviceKey, PageAnchors } from './access/list-totals.ts';
-import type { PageCache } from './access/page-cache.ts';
 import type { ScryptCost } from './auth/passwords.ts';
 import type { SessionCutoffs } from './auth/sessions.ts';
 import type { SigningKey } from './auth/signing-keys.ts';
+import type { DeviceKey, PageAnchors } from './cache/list-totals.ts';
+import type { PageCache } from './cache/page-cache.ts';
 import type { Database } from './db/schema.ts';
 import type { Env } from './env.ts';
 import type { Mailer } from './mail/mailer.ts';

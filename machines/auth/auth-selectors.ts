@@ -1,6 +1,6 @@
 import { decodeJwt } from 'jose';
 import type { SnapshotFrom } from 'xstate';
-import { isCompanyStaffEmail } from '../../contracts/company-staff.ts';
+import { type Actor, actorOf } from '../../contracts/access-policy.ts';
 import { type UserRole, userRoleSchema } from '../../contracts/users.ts';
 import type { Service } from '../storage-keys.ts';
 import type { authMachine } from './auth-machine.ts';
@@ -50,7 +50,21 @@ export const isSigningIn = (s: AuthSnapshot): boolean => s.matches({ session: 's
 export const isRefreshing = (s: AuthSnapshot, service: Service): boolean =>
   s.matches({ [service]: 'refreshing' });
 
+/**
+ * The signed-in user as the access policy asks about them (contracts/access-policy.ts): id (the
+ * configuration token's `sub`), role, and whether their e-mail makes them company staff; null when
+ * signed out or the token is no JWT.
+ */
+export function currentActor(s: AuthSnapshot, companyDomain: string): Actor | null {
+  const claims = configClaims(s);
+  const id = Number(claims?.sub);
+  const role = currentRole(s);
+  const email = currentEmail(s);
+  if (!Number.isInteger(id) || role === null) return null;
+  return actorOf({ id, role, email }, companyDomain);
+}
+
 /** Company staff: the signed-in e-mail ends with `@companyDomain`, case-insensitive (the server's rule too). */
 export function isCompanyStaff(s: AuthSnapshot, companyDomain: string): boolean {
-  return isCompanyStaffEmail(currentEmail(s), companyDomain);
+  return currentActor(s, companyDomain)?.staff ?? false;
 }

@@ -1,22 +1,17 @@
 import type { Kysely } from 'kysely';
+import { mayConfigureOnSite, maySeeSite } from '../../contracts/access-policy.ts';
 import type { Database } from '../db/schema.ts';
 import { forbidden, notFound } from '../http/errors.ts';
 import type { Viewer } from './scope.ts';
-
-/**
- * Site roles that may configure a site's devices (write settings, send catalogue commands, record
- * what a write changed). `owner` and `viewer` see the devices but do not configure them.
- */
-export const CONFIGURING_SITE_ROLES: readonly string[] = ['installer', 'configurator'];
 
 /** A device found by serial, and what the caller may do with it. */
 export interface DeviceRights {
   id: number;
   serial: string;
   modelId: string;
-  /** The caller sees the device's site (an admin sees every site). */
+  /** The caller sees the device's site (`maySeeSite`). */
   sees: boolean;
-  /** The caller may configure it: an admin, or switched-on access with a configuring site role. */
+  /** The caller may configure it (`mayConfigureOnSite`): `owner` and `viewer` see it without. */
   configures: boolean;
 }
 
@@ -35,10 +30,9 @@ export async function deviceRights(
     .where('devices.serial', '=', serial)
     .executeTakeFirst();
   if (!row) return undefined;
-  const admin = viewer.role === 'admin';
-  const sees = admin || row.access === true;
-  const configures =
-    admin || (sees && (row.roles ?? []).some((role) => CONFIGURING_SITE_ROLES.includes(role)));
+  const grant = { roles: row.roles ?? [], access: row.access === true };
+  const sees = maySeeSite(viewer, grant);
+  const configures = sees && mayConfigureOnSite(viewer, grant);
   return { id: row.id, serial: row.serial, modelId: row.model_id, sees, configures };
 }
 

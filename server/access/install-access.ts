@@ -1,17 +1,8 @@
 import type { Kysely } from 'kysely';
-import { isCompanyStaffEmail } from '../../contracts/company-staff.ts';
-import type { Principal } from '../auth/access-tokens.ts';
+import { mayInstallOnSite, maySeeSite, seesEverything } from '../../contracts/access-policy.ts';
 import type { Database } from '../db/schema.ts';
 import { forbidden, notFound } from '../http/errors.ts';
 import type { Viewer } from './scope.ts';
-
-/**
- * Who puts devices on a site, moves, renames, replaces and takes them off, archives the site and
- * hands over its commissioning report: an admin, or a user whose switched-on access to the site
- * holds the site role `installer`. A site or device the caller cannot see answers 404 (whether
- * or not it exists); one they see without that role answers 403.
- */
-export const INSTALLING_SITE_ROLES: readonly string[] = ['installer'];
 
 /** A site the caller may install on. */
 export interface InstallSite {
@@ -30,12 +21,12 @@ export interface InstalledDeviceRow {
   installedAt: Date;
 }
 
-/** Company staff: the signed-in e-mail is in the company domain (contracts/company-staff.ts). */
-export function isStaff(principal: Pick<Principal, 'email'>, companyDomain: string): boolean {
-  return isCompanyStaffEmail(principal.email, companyDomain);
-}
-
-/** A caller's access to one site: whether they see it and whether they install on it. */
+/**
+ * A caller's access to one site: whether they see it, and whether they put devices on it, move,
+ * rename, replace and take them off, archive the site and hand over its report
+ * (`mayInstallOnSite`). A site or device the caller cannot see answers 404 (whether or not it
+ * exists); one they see without that right answers 403.
+ */
 async function siteRights(db: Kysely<Database>, viewer: Viewer, siteId: number) {
   const row = await db
     .selectFrom('sites')
@@ -46,9 +37,9 @@ async function siteRights(db: Kysely<Database>, viewer: Viewer, siteId: number) 
     .where('sites.id', '=', siteId)
     .executeTakeFirst();
   if (!row) return undefined;
-  const admin = viewer.role === 'admin';
-  const sees = admin || row.access === true;
-  const installs = admin || (sees && (row.roles ?? []).some((role) => INSTALLING_SITE_ROLES.includes(role)));
+  const grant = { roles: row.roles ?? [], access: row.access === true };
+  const sees = maySeeSite(viewer, grant);
+  const installs = sees && mayInstallOnSite(viewer, grant);
   return { id: row.id, name: row.name, sees, installs };
 }
 
@@ -139,7 +130,7 @@ export async function visibleSiteIds(
   const ids = [...new Set(siteIds)];
   if (ids.length === 0) return new Set();
   let query = db.selectFrom('sites').select('sites.id').where('sites.id', 'in', ids);
-  if (viewer.role !== 'admin')
+  if (!seesEverything(viewer))
     query = query.where((eb) =>
       eb.exists(
         eb

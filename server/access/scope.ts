@@ -1,29 +1,34 @@
 import { type ExpressionBuilder, type Kysely, sql } from 'kysely';
-import type { SiteRole } from '../../contracts/sites.ts';
-import type { UserRole } from '../../contracts/users.ts';
+import {
+  type Actor,
+  isManager,
+  maySeeSite,
+  type SiteGrant,
+  seesEverything,
+} from '../../contracts/access-policy.ts';
 import type { Database } from '../db/schema.ts';
 import { forbidden, notFound } from '../http/errors.ts';
 
-/** Whose view a query takes: an id and a role. */
-export interface Viewer {
-  id: number;
-  role: UserRole;
-}
+/** Whose view a query takes: an actor of the access policy (contracts/access-policy.ts). */
+export type Viewer = Actor;
 
 /**
- * Sites a viewer may see, as a condition on a query that has `sites` in scope: all for an admin
- * (unless `attachedOnly`), otherwise the sites the viewer holds switched-on access to. Access is
- * read at query time, so changes take effect at once.
+ * Sites a viewer may see, as a condition on a query that has `sites` in scope: all for one who
+ * sees everything (unless `attachedOnly`), otherwise the sites the viewer holds switched-on access
+ * to. Access is read at query time, so changes take effect at once.
  */
 export function siteVisible(viewer: Viewer, attachedOnly = false) {
-  if (viewer.role === 'admin' && !attachedOnly) return sql<boolean>`true`;
+  if (seesEverything(viewer) && !attachedOnly) return sql<boolean>`true`;
   return sql<boolean>`exists (select 1 from site_access sa where sa.site_id = sites.id and sa.user_id = ${viewer.id} and sa.access)`;
 }
 
-/** Users a viewer may see: all for an admin; an installer sees themself and the users they created or were linked to; an owner only themself. */
+/**
+ * Users a viewer may see: all for one who sees everything; a manager (installer) sees themself and
+ * the users they created or were linked to; an owner only themself.
+ */
 export function userVisible(eb: ExpressionBuilder<Database, 'users'>, viewer: Viewer) {
-  if (viewer.role === 'admin') return sql<boolean>`true`;
-  if (viewer.role === 'owner') return eb('users.id', '=', viewer.id);
+  if (seesEverything(viewer)) return sql<boolean>`true`;
+  if (!isManager(viewer)) return eb('users.id', '=', viewer.id);
   return eb.or([
     eb('users.id', '=', viewer.id),
     eb('users.created_by', '=', viewer.id),
@@ -37,26 +42,15 @@ export function userVisible(eb: ExpressionBuilder<Database, 'users'>, viewer: Vi
   ]);
 }
 
-/** Site roles that manage a site: change its owner and who has access to it. */
-export const SITE_MANAGERS: readonly SiteRole[] = ['installer'];
-/** Site roles that may change a site's name and address. */
-export const SITE_EDITORS: readonly SiteRole[] = ['installer', 'owner'];
-
-/** A caller's access to one site: their site roles, and whether they are an admin. */
-export interface SiteAccess {
-  roles: string[];
-  admin: boolean;
-}
-
 /**
- * The caller's own access record on a site, after checking the site exists.
+ * The caller's own access record on a site, after checking the site exists and they see it.
  * @throws {ApiError} 404 when the site does not exist, 403 when the caller may not see it.
  */
 export async function requireSiteAccess(
   db: Kysely<Database>,
   viewer: Viewer,
   siteId: number,
-): Promise<SiteAccess> {
+): Promise<SiteGrant> {
   const row = await db
     .selectFrom('sites')
     .leftJoin('site_access', (join) =>
@@ -66,29 +60,24 @@ export async function requireSiteAccess(
     .where('sites.id', '=', siteId)
     .executeTakeFirst();
   if (!row) throw notFound('Site');
-  if (viewer.role === 'admin') return { roles: row.roles ?? [], admin: true };
-  if (!row.access) throw forbidden('You have no access to this site', 'site_forbidden');
-  return { roles: row.roles ?? [], admin: false };
-}
-
-/** Whether a caller's access to a site lets them act as one of `roles` (an admin always may). */
-export function holdsSiteRole(access: SiteAccess, roles: readonly string[]): boolean {
-  return access.admin || access.roles.some((role) => roles.includes(role));
+  const grant = { roles: row.roles ?? [], access: row.access === true };
+  if (!maySeeSite(viewer, grant)) throw forbidden('You have no access to this site', 'site_forbidden');
+  return grant;
 }
 
 /**
- * Require that the caller may change a site or who has access to it: an admin, or a user whose
- * switched-on access holds one of `roles`. Answers the caller's access to the site.
+ * Require that the policy lets the caller act on a site (`may` is one of the policy's site
+ * questions, e.g. `mayEditSite`). Answers the caller's access to the site.
  * @throws {ApiError} 404 / 403.
  */
-export async function requireSiteRole(
+export async function requireSiteRight(
   db: Kysely<Database>,
   viewer: Viewer,
   siteId: number,
-  roles: readonly string[],
-): Promise<SiteAccess> {
-  const access = await requireSiteAccess(db, viewer, siteId);
-  if (holdsSiteRole(access, roles)) return access;
+  may: (actor: Actor, grant: SiteGrant) => boolean,
+): Promise<SiteGrant> {
+  const grant = await requireSiteAccess(db, viewer, siteId);
+  if (may(viewer, grant)) return grant;
   throw forbidden('Your role on this site does not allow this', 'site_role_forbidden');
 }
 

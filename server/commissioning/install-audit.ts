@@ -1,7 +1,9 @@
 import type { Kysely } from 'kysely';
+import { isStaff } from '../../contracts/access-policy.ts';
+import { isCompanyStaffEmail } from '../../contracts/company-staff.ts';
 import type { AuditAction, AuditRecord } from '../../contracts/installs.ts';
 import { STAFF_SENDER } from '../../contracts/service-comms.ts';
-import { isStaff, visibleSiteIds } from '../access/install-access.ts';
+import { visibleSiteIds } from '../access/install-access.ts';
 import type { Viewer } from '../access/scope.ts';
 import type { Principal } from '../auth/access-tokens.ts';
 import type { Database } from '../db/schema.ts';
@@ -61,7 +63,7 @@ export async function readAudit(
       ? query.where((eb) => eb.or([eb('site_id', '=', scope.siteId), eb('from_site_id', '=', scope.siteId)]))
       : query.where((eb) => eb.or([eb('serial', '=', scope.serial), eb('other_serial', '=', scope.serial)]));
   const rows = await query.orderBy('id', 'desc').limit(limit).execute();
-  const staffReader = isStaff(reader, companyDomain);
+  const staffReader = isStaff(reader);
   const seen = staffReader
     ? undefined
     : await visibleSiteIds(
@@ -72,7 +74,7 @@ export async function readAudit(
   const named = (id: number | null, name: string | null) =>
     id === null ? null : !seen || seen.has(id) ? name : null;
   return rows.map((row) => {
-    const hideSender = !staffReader && isStaff({ email: row.user_email }, companyDomain);
+    const hideSender = !staffReader && isCompanyStaffEmail(row.user_email, companyDomain);
     return {
       id: Number(row.id),
       at: new Date(row.at).toISOString(),

@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
+import { type Actor, isStaff } from '../../contracts/access-policy.ts';
 import type { DeviceEntry } from '../../contracts/catalogue.ts';
 import type { Device } from '../../contracts/devices.ts';
 import { deviceSchema } from '../../contracts/devices.ts';
@@ -17,7 +18,6 @@ import {
 import { deviceRights } from '../access/device-access.ts';
 import {
   type InstalledDeviceRow,
-  isStaff,
   requireInstalledDevice,
   requireInstallSite,
   requireSeenSite,
@@ -66,7 +66,7 @@ async function modelFor(catalogue: ProductCatalogue, modelId: string, serial: st
  * Refuse a serial that is already on a site: 409 `device_installed_elsewhere`, naming that site
  * only to a caller who sees it (`device_already_installed` when it is this very site).
  */
-async function requireFreeSerial(db: Kysely<Database>, viewer: Principal, serial: string, siteId: number) {
+async function requireFreeSerial(db: Kysely<Database>, viewer: Actor, serial: string, siteId: number) {
   const installed = await db
     .selectFrom('devices')
     .innerJoin('sites', 'sites.id', 'devices.site_id')
@@ -394,7 +394,7 @@ export function installRoutes(
       const { siteId } = c.req.valid('param');
       const { limit } = c.req.valid('query');
       // Staff read the records of an archived site too.
-      const archived = isStaff(principal, ctx.env.COMPANY_DOMAIN)
+      const archived = isStaff(principal)
         ? await db.selectFrom('archived_sites').select('id').where('id', '=', siteId).executeTakeFirst()
         : undefined;
       if (!archived) await requireSeenSite(db, principal, siteId);
@@ -420,8 +420,7 @@ export function installRoutes(
       const { serial } = c.req.valid('param');
       const { limit } = c.req.valid('query');
       const rights = await deviceRights(db, principal, serial);
-      if (!rights?.sees && !(await staffReadsRetired(db, principal, serial, ctx.env.COMPANY_DOMAIN)))
-        throw notFound('Device');
+      if (!rights?.sees && !(await staffReadsRetired(db, principal, serial))) throw notFound('Device');
       const items = await readAudit(db, principal, ctx.env.COMPANY_DOMAIN, { serial }, limit);
       return c.json({ items });
     },
@@ -435,11 +434,10 @@ export function installRoutes(
  */
 export async function staffReadsRetired(
   db: Kysely<Database>,
-  principal: Principal,
+  principal: Actor,
   serial: string,
-  companyDomain: string,
 ): Promise<boolean> {
-  if (!isStaff(principal, companyDomain)) return false;
+  if (!isStaff(principal)) return false;
   const retired = await db
     .selectFrom('retired_devices')
     .select('id')

@@ -1,11 +1,11 @@
 import { Hono } from 'hono';
 import { type Kysely, sql } from 'kysely';
 import { z } from 'zod';
+import { type Actor, isStaff } from '../../contracts/access-policy.ts';
 import { idParamSchema } from '../../contracts/ids.ts';
 import { archivedSiteListSchema, SITE_HAS_DEVICES } from '../../contracts/installs.ts';
 import { siteSchema } from '../../contracts/sites.ts';
-import { isStaff, requireInstallSite } from '../access/install-access.ts';
-import type { Principal } from '../auth/access-tokens.ts';
+import { requireInstallSite } from '../access/install-access.ts';
 import type { ServerContext } from '../context.ts';
 import type { Database } from '../db/schema.ts';
 import { ApiError, forbidden, notFound } from '../http/errors.ts';
@@ -18,9 +18,8 @@ import { recordAudit } from './install-audit.ts';
 const idParams = z.object({ id: idParamSchema });
 
 /** @throws {ApiError} 403 `staff_only` for anyone but company staff. */
-function requireStaff(ctx: ServerContext, principal: Principal): void {
-  if (!isStaff(principal, ctx.env.COMPANY_DOMAIN))
-    throw forbidden('Only company staff see and restore archived sites', 'staff_only');
+function requireStaff(principal: Actor): void {
+  if (!isStaff(principal)) throw forbidden('Only company staff see and restore archived sites', 'staff_only');
 }
 
 /** The columns a table has now: a row archived under an older schema is restored into these. */
@@ -112,7 +111,7 @@ export function siteArchiveRoutes(ctx: ServerContext): Hono<{ Variables: AuthVar
       },
     }),
     async (c) => {
-      requireStaff(ctx, c.get('principal'));
+      requireStaff(c.get('principal'));
       const rows = await db
         .selectFrom('archived_sites')
         .selectAll()
@@ -142,7 +141,7 @@ export function siteArchiveRoutes(ctx: ServerContext): Hono<{ Variables: AuthVar
     validate('param', idParams),
     async (c) => {
       const principal = c.get('principal');
-      requireStaff(ctx, principal);
+      requireStaff(principal);
       const { id } = c.req.valid('param');
       const site = await db.transaction().execute(async (trx) => {
         const archived = await trx

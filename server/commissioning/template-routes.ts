@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import type { Selectable } from 'kysely';
 import { z } from 'zod';
+import { isManager, isStaff } from '../../contracts/access-policy.ts';
 import {
   type ConfigTemplate,
   type DeviceApplyResult,
@@ -19,9 +20,8 @@ import { CodecError } from '../../src/codec/types.ts';
 import { checkTemplate } from '../../src/device-config/config-template.ts';
 import { EXCLUDED_GROUPS } from '../../src/device-config/excluded-groups.ts';
 import { buildForm } from '../../src/device-config/form-fields.ts';
+import { allowOnly } from '../access/allow-only.ts';
 import { type DeviceRights, deviceRights } from '../access/device-access.ts';
-import { isStaff } from '../access/install-access.ts';
-import { MANAGERS, requireRole } from '../access/require-role.ts';
 import { companyOf, requireCompanyTemplate } from '../access/template-access.ts';
 import { hitRateLimit } from '../auth/rate-limit.ts';
 import type { ServerContext } from '../context.ts';
@@ -112,7 +112,7 @@ export function templateRoutes(
 ): Hono<{ Variables: AuthVariables }> {
   const app = new Hono<{ Variables: AuthVariables }>();
   const { db } = ctx;
-  const onlyManagers = () => requireRole(MANAGERS, 'Settings templates are for installers and admins');
+  const onlyManagers = () => allowOnly(isManager, 'Settings templates are for installers and admins');
 
   app.get(
     '/',
@@ -282,7 +282,7 @@ export function templateRoutes(
         }
       }
       // Every device is checked before any is written: one the caller may not command stops the whole run.
-      const staff = isStaff(principal, ctx.env.COMPANY_DOMAIN);
+      const staff = isStaff(principal);
       const devices: DeviceRights[] = [];
       for (const [index, serial] of body.serials.entries()) {
         const rights = await deviceRights(db, principal, serial);

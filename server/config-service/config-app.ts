@@ -38,7 +38,7 @@ const jwksSchema = z.object({ keys: z.array(z.record(z.string(), z.unknown())) }
  */
 export function createConfigApp(ctx: ServerContext, publicDir: string): Hono<{ Variables: AuthVariables }> {
   const app = new Hono<{ Variables: AuthVariables }>();
-  const signedIn = requireBearer(ctx.configJwks, TOKEN_ISSUERS.config, ctx.sessions);
+  const signedIn = requireBearer(ctx.configJwks, TOKEN_ISSUERS.config, ctx.sessions, ctx.env.COMPANY_DOMAIN);
 
   app.route('/openapi.json', openApiRoute('config', app, PENDING_CONFIG_ROUTE_DOCS));
   app.get(

@@ -133,8 +133,7 @@ export function configHistoryRoutes(ctx: ServerContext): Hono<{ Variables: AuthV
     const viewer = c.get('principal');
     const device = await deviceRights(ctx.db, viewer, serial);
     // A device taken off its site keeps its history, for company staff to read.
-    if (!device?.sees && !(await staffReadsRetired(ctx.db, viewer, serial, ctx.env.COMPANY_DOMAIN)))
-      throw notFound('Device');
+    if (!device?.sees && !(await staffReadsRetired(ctx.db, viewer, serial))) throw notFound('Device');
     await hitRateLimit(
       ctx.db,
       limitChecks('history-read', {

@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Device } from '../../contracts/devices.ts';
 import type { Page } from '../../contracts/page.ts';
-import type { DeviceKey, ListTotals, PageAnchors } from '../access/list-totals.ts';
 import type { Viewer } from '../access/scope.ts';
+import type { DeviceKey, ListTotals, PageAnchors } from '../cache/list-totals.ts';
 import type { Database } from '../db/schema.ts';
 import type { Paging } from '../http/paging.ts';
 import { toDevice } from '../mappers.ts';

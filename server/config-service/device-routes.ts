@@ -1,6 +1,7 @@
 import { type Context, Hono } from 'hono';
 import { sql } from 'kysely';
 import { z } from 'zod';
+import { seesEverything } from '../../contracts/access-policy.ts';
 import {
   deviceListQuerySchema,
   devicePageSchema,
@@ -9,8 +10,8 @@ import {
 } from '../../contracts/devices.ts';
 import { idParamSchema } from '../../contracts/ids.ts';
 import type { DeviceSortKey } from '../../contracts/list-sort-keys.ts';
-import { readTotals } from '../access/list-totals.ts';
 import { likePattern, requireSiteAccess, siteVisible, type Viewer } from '../access/scope.ts';
+import { readTotals } from '../cache/list-totals.ts';
 import type { ServerContext } from '../context.ts';
 import { ApiError } from '../http/errors.ts';
 import type { AuthVariables } from '../http/guards.ts';
@@ -97,8 +98,8 @@ async function userList(
 ): Promise<Response> {
   const { attachedOnly, paging } = list;
   const { caller, target } = await listTarget(ctx, c.get('principal'), list.userId);
-  if (!paging.q && !paging.sort && (caller.id === target.id || caller.role === 'admin')) {
-    const everything = target.role === 'admin' && !attachedOnly;
+  if (!paging.q && !paging.sort && (caller.id === target.id || seesEverything(caller))) {
+    const everything = seesEverything(target) && !attachedOnly;
     const scope = everything ? 0 : target.id;
     const key = `device:${scope}:${paging.offset}:${paging.pageSize}`;
     const body = await ctx.lists.pages.json(
@@ -115,7 +116,7 @@ async function userList(
     return c.body(body, 200, { 'content-type': 'application/json' });
   }
   const viewers = [{ viewer: target, attachedOnly }];
-  if (caller.id !== target.id && caller.role !== 'admin')
+  if (caller.id !== target.id && !seesEverything(caller))
     viewers.push({ viewer: caller, attachedOnly: false });
   return c.json(await devicePage(ctx, { viewers }, paging));
 }

@@ -1,7 +1,6 @@
 import type { Context } from 'hono';
 import type { Kysely, Selectable } from 'kysely';
 import { requireMayChangeEmail } from '../access/user-rights.ts';
-import type { Principal } from '../auth/access-tokens.ts';
 import { beginAttempt, type FailurePolicy } from '../auth/failure-limits.ts';
 import { verifyAgainstDummy, verifyPassword } from '../auth/passwords.ts';
 import { endSessions } from '../auth/sessions.ts';
@@ -9,6 +8,7 @@ import type { ServerContext } from '../context.ts';
 import type { Database } from '../db/schema.ts';
 import { clientAddress } from '../http/client-address.ts';
 import { ApiError, forbidden } from '../http/errors.ts';
+import type { Caller } from '../http/guards.ts';
 
 /** Wrong current passwords (an e-mail or password change), counted like failed sign-ins. */
 const PASSWORD_CHECK: FailurePolicy = {
@@ -53,7 +53,7 @@ export async function checkCurrentPassword(
 export async function authorizeEmailChange(
   ctx: ServerContext,
   c: Context,
-  caller: Principal,
+  caller: Caller,
   target: Selectable<Database['users']>,
   email: string,
   currentPassword: string | undefined,

@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import type { Kysely } from 'kysely';
+import { isManager, mayCreateInstallers, seesEverything } from '../../contracts/access-policy.ts';
 import {
   acceptedSchema,
   accessCodeRequestSchema,
@@ -9,7 +10,7 @@ import {
   userPageSchema,
   userSchema,
 } from '../../contracts/users.ts';
-import { MANAGERS, requireRole } from '../access/require-role.ts';
+import { allowOnly } from '../access/allow-only.ts';
 import { userVisible, type Viewer } from '../access/scope.ts';
 import { requireAdminForCompanyAddress } from '../access/user-rights.ts';
 import { hashPassword } from '../auth/passwords.ts';
@@ -73,7 +74,7 @@ export function fleetUserRoutes(ctx: ServerContext): Hono<{ Variables: AuthVaria
         409: { description: 'E-mail taken' },
       },
     }),
-    requireRole(['admin'], 'Only an admin creates installers'),
+    allowOnly(mayCreateInstallers, 'Only an admin creates installers', 'admin_only'),
     validate('json', createInstallerRequestSchema),
     async (c) => {
       const caller = c.get('principal');
@@ -114,7 +115,7 @@ export function fleetUserRoutes(ctx: ServerContext): Hono<{ Variables: AuthVaria
         429: { description: 'Rate limited' },
       },
     }),
-    requireRole(MANAGERS, 'Owners cannot create users'),
+    allowOnly(isManager, 'Owners cannot create users'),
     validate('json', createOwnerRequestSchema),
     async (c) => {
       const caller = c.get('principal');
@@ -174,7 +175,7 @@ export function fleetUserRoutes(ctx: ServerContext): Hono<{ Variables: AuthVaria
         429: { description: 'Rate limited' },
       },
     }),
-    requireRole(MANAGERS, 'Owners cannot send access codes'),
+    allowOnly(isManager, 'Owners cannot send access codes'),
     validate('json', accessCodeRequestSchema),
     async (c) => {
       const caller = c.get('principal');
@@ -206,7 +207,7 @@ export function fleetUserRoutes(ctx: ServerContext): Hono<{ Variables: AuthVaria
       const { userId, page } = c.req.valid('param');
       const { caller, target } = await listTarget(ctx, c.get('principal'), userId);
       const filters: UserFilter[] = [(eb) => userVisible(eb, target)];
-      if (caller.id !== target.id && caller.role !== 'admin') filters.push((eb) => userVisible(eb, caller));
+      if (caller.id !== target.id && !seesEverything(caller)) filters.push((eb) => userVisible(eb, caller));
       return c.json(await userPage(db, filters, toPaging({ page, ...c.req.valid('query') })));
     },
   );

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { actorOf } from '../../contracts/access-policy.ts';
 import { idParamSchema } from '../../contracts/ids.ts';
 import { pageParamSchema } from '../../contracts/page.ts';
 import { requireVisibleUser, type Viewer } from '../access/scope.ts';
@@ -12,7 +13,7 @@ export const userPageParams = z.object({ userId: idParamSchema, page: pageParamS
 
 /**
  * The `{userId}` of a list call: whose view is listed. The caller may name themself, or a user
- * they may see (an admin anyone); the answer is then limited to what both may see.
+ * they may see (one who sees everything, anyone); the answer is then limited to what both may see.
  * @throws {ApiError} 403 or 404.
  */
 export async function listTarget(
@@ -22,5 +23,5 @@ export async function listTarget(
 ): Promise<{ caller: Viewer; target: Viewer }> {
   if (userId === caller.id) return { caller, target: caller };
   const user = await requireVisibleUser(ctx.db, caller, userId);
-  return { caller, target: { id: user.id, role: user.role } };
+  return { caller, target: actorOf({ ...user, email: user.main_email }, ctx.env.COMPANY_DOMAIN) };
 }

@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
+import { mayManageSiteAccess } from '../../contracts/access-policy.ts';
 import { changeRolesRequestSchema, setAccessRequestSchema, siteAccessSchema } from '../../contracts/sites.ts';
-import { requireSiteRole, requireVisibleUser, SITE_MANAGERS } from '../access/scope.ts';
+import { requireSiteRight, requireVisibleUser } from '../access/scope.ts';
 import { refuseSelfLockout } from '../access/self-lockout.ts';
 import type { ServerContext } from '../context.ts';
 import type { AuthVariables } from '../http/guards.ts';
@@ -42,7 +43,7 @@ export function siteAccessRoutes(ctx: ServerContext): Hono<{ Variables: AuthVari
     async (c) => {
       const caller = c.get('principal');
       const body = c.req.valid('json');
-      await requireSiteRole(db, caller, body.siteId, SITE_MANAGERS);
+      await requireSiteRight(db, caller, body.siteId, mayManageSiteAccess);
       await requireVisibleUser(db, caller, body.userId);
       const roles = [...new Set(body.roles)];
       refuseSelfLockout(caller, { userId: body.userId, roles });
@@ -79,7 +80,7 @@ export function siteAccessRoutes(ctx: ServerContext): Hono<{ Variables: AuthVari
     async (c) => {
       const caller = c.get('principal');
       const body = c.req.valid('json');
-      await requireSiteRole(db, caller, body.siteId, SITE_MANAGERS);
+      await requireSiteRight(db, caller, body.siteId, mayManageSiteAccess);
       await requireVisibleUser(db, caller, body.userId);
       refuseSelfLockout(caller, { userId: body.userId, access: body.access });
       const row = await db

@@ -1,8 +1,9 @@
 import type { Context } from 'hono';
 import { type Kysely, sql } from 'kysely';
+import { seesEverything } from '../../contracts/access-policy.ts';
 import type { SiteSortKey } from '../../contracts/list-sort-keys.ts';
-import { type PageAnchors, readTotals } from '../access/list-totals.ts';
 import { likePattern, siteVisible, type Viewer } from '../access/scope.ts';
+import { type PageAnchors, readTotals } from '../cache/list-totals.ts';
 import type { ServerContext } from '../context.ts';
 import type { Database } from '../db/schema.ts';
 import type { AuthVariables } from '../http/guards.ts';
@@ -133,8 +134,8 @@ export async function listSites(
   const { attachedOnly, paging } = list;
   const { caller, target } = await listTarget(ctx, c.get('principal'), list.userId);
   const page = { page: paging.page, pageSize: paging.pageSize };
-  if (!paging.q && inListOrder(paging) && (caller.id === target.id || caller.role === 'admin')) {
-    const everything = target.role === 'admin' && !attachedOnly;
+  if (!paging.q && inListOrder(paging) && (caller.id === target.id || seesEverything(caller))) {
+    const everything = seesEverything(target) && !attachedOnly;
     const key = `site:${everything ? 0 : target.id}:${paging.offset}:${paging.pageSize}`;
     const body = await ctx.lists.pages.json(
       key,
@@ -153,7 +154,7 @@ export async function listSites(
     return c.body(body, 200, { 'content-type': 'application/json' });
   }
   let query = ctx.db.selectFrom('sites').where(siteVisible(target, attachedOnly));
-  if (caller.id !== target.id && caller.role !== 'admin') query = query.where(siteVisible(caller));
+  if (caller.id !== target.id && !seesEverything(caller)) query = query.where(siteVisible(caller));
   if (paging.q) {
     const pattern = likePattern(paging.q);
     // Name, address, the owner's name or e-mail, or the serial of a device at the site.

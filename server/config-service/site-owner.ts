@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { mayOwnSites } from '../../contracts/access-policy.ts';
 import type { SiteRole } from '../../contracts/sites.ts';
 import { requireVisibleUser, type Viewer } from '../access/scope.ts';
 import type { Database } from '../db/schema.ts';
@@ -60,7 +61,7 @@ export async function checkOwner(
     .select(['id', 'role'])
     .where('id', '=', ownerId)
     .executeTakeFirst();
-  if (owner?.role !== 'owner')
+  if (!owner || !mayOwnSites(owner))
     throw new ApiError(
       400,
       'invalid_input',

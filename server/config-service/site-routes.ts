@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import { isInstaller, isManager, mayEditSite, mayManageSiteAccess } from '../../contracts/access-policy.ts';
 import {
   type SitePayload,
   type SiteUpdate,
@@ -9,14 +10,8 @@ import {
   siteSchema,
   siteUpdateSchema,
 } from '../../contracts/sites.ts';
-import { MANAGERS, requireRole } from '../access/require-role.ts';
-import {
-  holdsSiteRole,
-  requireSiteAccess,
-  requireSiteRole,
-  SITE_EDITORS,
-  SITE_MANAGERS,
-} from '../access/scope.ts';
+import { allowOnly } from '../access/allow-only.ts';
+import { requireSiteAccess, requireSiteRight } from '../access/scope.ts';
 import type { ServerContext } from '../context.ts';
 import { forbidden } from '../http/errors.ts';
 import type { AuthVariables } from '../http/guards.ts';
@@ -77,7 +72,7 @@ export function siteRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariables 
         403: { description: 'Owners cannot' },
       },
     }),
-    requireRole(MANAGERS, 'Owners cannot create sites'),
+    allowOnly(isManager, 'Owners cannot create sites'),
     validate('json', sitePayloadSchema),
     async (c) => {
       const viewer = c.get('principal');
@@ -90,11 +85,11 @@ export function siteRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariables 
           .values({
             ...columns(body),
             owner_id: body.ownerId,
-            installer_id: viewer.role === 'installer' ? viewer.id : null,
+            installer_id: isInstaller(viewer) ? viewer.id : null,
           })
           .returningAll()
           .executeTakeFirstOrThrow();
-        if (viewer.role === 'installer') {
+        if (isInstaller(viewer)) {
           await trx
             .insertInto('site_access')
             .values({
@@ -130,12 +125,12 @@ export function siteRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariables 
       const viewer = c.get('principal');
       const { id } = c.req.valid('param');
       const body = c.req.valid('json');
-      const access = await requireSiteRole(db, viewer, id, SITE_EDITORS);
+      const grant = await requireSiteRight(db, viewer, id, mayEditSite);
       const site = await db.transaction().execute(async (trx) => {
         const currentOwner = await lockSiteOwner(trx, id);
         const ownerId = body.ownerId === undefined ? currentOwner : body.ownerId;
         if (ownerId !== currentOwner) {
-          if (!holdsSiteRole(access, SITE_MANAGERS))
+          if (!mayManageSiteAccess(viewer, grant))
             throw forbidden('Only the site installer or an admin changes its owner', 'site_role_forbidden');
           await checkOwner(trx, viewer, ownerId);
           await moveOwner(trx, id, currentOwner, ownerId);
@@ -198,8 +193,8 @@ export function fleetSiteRoutes(ctx: ServerContext): Hono<{ Variables: AuthVaria
     async (c) => {
       const { id } = c.req.valid('param');
       const viewer = c.get('principal');
-      const access = await requireSiteAccess(ctx.db, viewer, id);
-      return c.json(await siteDetails(ctx.db, id, viewer, holdsSiteRole(access, SITE_MANAGERS)));
+      const grant = await requireSiteAccess(ctx.db, viewer, id);
+      return c.json(await siteDetails(ctx.db, id, viewer, mayManageSiteAccess(viewer, grant)));
     },
   );
   return app;

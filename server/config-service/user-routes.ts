@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
+import { isAdmin, isInstaller, isManager } from '../../contracts/access-policy.ts';
 import { idParamSchema, idSchema } from '../../contracts/ids.ts';
 import {
   updateUserRequestSchema,
@@ -8,7 +9,7 @@ import {
   userRoleSchema,
   userSchema,
 } from '../../contracts/users.ts';
-import { MANAGERS, requireRole } from '../access/require-role.ts';
+import { allowOnly } from '../access/allow-only.ts';
 import { requireVisibleUser, userVisible } from '../access/scope.ts';
 import { requireMayEditUser, requireMayGiveRole } from '../access/user-rights.ts';
 import type { ServerContext } from '../context.ts';
@@ -38,7 +39,7 @@ export function userRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariables 
         403: { description: 'Owners cannot' },
       },
     }),
-    requireRole(MANAGERS, 'Owners cannot list users'),
+    allowOnly(isManager, 'Owners cannot list users'),
     validate('param', z.object({ role: userRoleSchema })),
     validate('query', userListQuerySchema.extend(pageQuery)),
     async (c) => {
@@ -65,7 +66,7 @@ export function userRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariables 
         404: { description: 'No such user' },
       },
     }),
-    requireRole(MANAGERS, 'Owners cannot link installers'),
+    allowOnly(isManager, 'Owners cannot link installers'),
     validate('param', z.object({ a: idParamSchema, b: idParamSchema })),
     async (c) => {
       const { a: userId, b: installerId } = c.req.valid('param');
@@ -76,7 +77,7 @@ export function userRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariables 
         .where('id', '=', installerId)
         .executeTakeFirst();
       if (!installer) throw notFound('Installer');
-      if (installer.role !== 'installer')
+      if (!isInstaller(installer))
         throw new ApiError(400, 'invalid_input', 'b: that user is not an installer', 'b');
       await db
         .insertInto('user_installers')
@@ -146,7 +147,7 @@ export function userRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariables 
             .executeTakeFirstOrThrow();
           if (newEmail) {
             const change = { id, oldEmail: target.main_email, newEmail: row.main_email };
-            await afterEmailChange(ctx, trx, change, caller.role === 'admin');
+            await afterEmailChange(ctx, trx, change, isAdmin(caller));
           }
           return row;
         }),

@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
 import type { JWTVerifyGetKey } from 'jose';
+import { type Actor, actorOf } from '../../contracts/access-policy.ts';
 import type { Principal, TokenIssuer } from '../auth/access-tokens.ts';
 import { safeEqual } from '../auth/secrets.ts';
 import type { SessionCutoffs } from '../auth/sessions.ts';
@@ -7,9 +8,12 @@ import { VerifiedTokens } from '../auth/verified-tokens.ts';
 import { withNote } from '../openapi/route-notes.ts';
 import { ApiError, unauthorized } from './errors.ts';
 
+/** The signed-in user of a request, with what the access policy asks of them (`staff`). */
+export type Caller = Principal & Actor;
+
 /** Hono variables set by the guards. */
 export interface AuthVariables {
-  principal: Principal;
+  principal: Caller;
   /** When the Bearer token of the request expires, seconds since 1970 (a stream ends then). */
   tokenExpiresAt: number;
 }
@@ -42,6 +46,7 @@ export function requireBearer(
   keys: JWTVerifyGetKey,
   issuer: TokenIssuer,
   sessions: SessionCutoffs,
+  companyDomain: string,
 ): MiddlewareHandler<{ Variables: AuthVariables }> {
   const tokens = new VerifiedTokens(keys, issuer);
   return withNote<MiddlewareHandler<{ Variables: AuthVariables }>>(
@@ -53,7 +58,8 @@ export function requireBearer(
       if (!verified) throw unauthorized('The access token is invalid or expired', 'token_invalid');
       if (!(await sessions.isCurrent(verified.principal.id, verified.issuedAt, verified.sessionId)))
         throw unauthorized('This session has ended; sign in again', 'session_ended');
-      c.set('principal', verified.principal);
+      const { principal } = verified;
+      c.set('principal', { ...principal, staff: actorOf(principal, companyDomain).staff });
       c.set('tokenExpiresAt', verified.expiresAt);
       await next();
     },

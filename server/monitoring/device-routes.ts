@@ -11,13 +11,14 @@ import {
   seriesSchema,
 } from '../../contracts/monitoring.ts';
 import type { Page } from '../../contracts/page.ts';
+import { siteVisible } from '../access/scope.ts';
 import type { ServerContext } from '../context.ts';
 import type { AuthVariables } from '../http/guards.ts';
 import { validate } from '../http/validate.ts';
 import { describeRoute } from '../openapi/route-notes.ts';
 import { deviceStatusPage } from './device-status.ts';
 import { liveRoute } from './live-route.ts';
-import { requireMetric, requireVisibleDevice, visibleSites } from './monitoring-scope.ts';
+import { requireMetric, requireVisibleDevice } from './monitoring-scope.ts';
 import { chooseStep, rawPoints, rollupPoints } from './series.ts';
 import { READING_FLAGS } from './telemetry/read-frame.ts';
 
@@ -39,7 +40,7 @@ export function deviceRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariable
     async (c) => {
       const page: Page<DeviceStatus> = await deviceStatusPage(
         ctx,
-        visibleSites(ctx, c.get('principal')),
+        siteVisible(c.get('principal')),
         c.req.valid('query'),
       );
       return c.json(page);

@@ -27,7 +27,7 @@ export function createMonitoringApp(ctx: ServerContext): Hono<{ Variables: AuthV
   app.route('/auth', sessionRoutes(ctx, 'monitoring'));
   app.all('/auth/*', handleNotFound);
 
-  app.use(requireBearer(ctx.monitoringJwks, TOKEN_ISSUERS.monitoring, ctx.sessions));
+  app.use(requireBearer(ctx.monitoringJwks, TOKEN_ISSUERS.monitoring, ctx.sessions, ctx.env.COMPANY_DOMAIN));
   app.get(
     '/me',
     describeRoute({

@@ -1,25 +1,15 @@
-import { sql } from 'kysely';
-import { isCompanyStaffEmail } from '../../contracts/company-staff.ts';
+import { type Actor, mayAcknowledgeOnSite, seesEverything } from '../../contracts/access-policy.ts';
 import { siteVisible } from '../access/scope.ts';
-import type { Principal } from '../auth/access-tokens.ts';
 import type { ServerContext } from '../context.ts';
 import { ApiError, forbidden, notFound } from '../http/errors.ts';
 import type { Product } from './telemetry/product-catalogue.ts';
 
-/**
- * Who sees what on the monitoring service, with the rules of devices and sites: company staff (an
- * admin, or an e-mail in the company domain) see every device and site; anyone else the devices of
- * the sites they hold switched-on access to. What a caller may not see answers 404, so nobody
- * learns which serial numbers or sites exist.
+/*
+ * Who sees what on the monitoring service follows the rules of devices and sites
+ * (contracts/access-policy.ts, `siteVisible`): one who sees everything (an admin, company staff)
+ * every device and site; anyone else the devices of the sites they hold switched-on access to.
+ * What a caller may not see answers 404, so nobody learns which serial numbers or sites exist.
  */
-export function seesEverything(ctx: ServerContext, principal: Principal): boolean {
-  return principal.role === 'admin' || isCompanyStaffEmail(principal.email, ctx.env.COMPANY_DOMAIN);
-}
-
-/** The condition "the caller sees this site" on a query with `sites` in scope. */
-export function visibleSites(ctx: ServerContext, principal: Principal) {
-  return seesEverything(ctx, principal) ? sql<boolean>`true` : siteVisible(principal);
-}
 
 /** A device the caller sees, with its product in the catalogue (if the catalogue has the model). */
 export interface VisibleDevice {
@@ -37,7 +27,7 @@ export interface VisibleDevice {
  */
 export async function requireVisibleDevice(
   ctx: ServerContext,
-  principal: Principal,
+  principal: Actor,
   serial: string,
 ): Promise<VisibleDevice> {
   const row = await ctx.db
@@ -45,7 +35,7 @@ export async function requireVisibleDevice(
     .innerJoin('sites', 'sites.id', 'devices.site_id')
     .select(['devices.id', 'devices.serial', 'devices.model_id', 'devices.name', 'devices.site_id'])
     .where('devices.serial', '=', serial)
-    .where(visibleSites(ctx, principal))
+    .where(siteVisible(principal))
     .executeTakeFirst();
   if (!row) throw notFound('Device');
   return {
@@ -64,21 +54,18 @@ export async function requireVisibleDevice(
  */
 export async function requireVisibleSite(
   ctx: ServerContext,
-  principal: Principal,
+  principal: Actor,
   siteId: number,
 ): Promise<{ id: number; name: string }> {
   const row = await ctx.db
     .selectFrom('sites')
     .select(['sites.id', 'sites.name'])
     .where('sites.id', '=', siteId)
-    .where(visibleSites(ctx, principal))
+    .where(siteVisible(principal))
     .executeTakeFirst();
   if (!row) throw notFound('Site');
   return row;
 }
-
-/** Site roles that may acknowledge alarms: everyone with access but a `viewer` alone. */
-const ACKNOWLEDGING_ROLES = ['owner', 'installer', 'configurator'];
 
 /**
  * Require that the caller may acknowledge alarms of a site they see: company staff, or switched-on
@@ -87,18 +74,17 @@ const ACKNOWLEDGING_ROLES = ['owner', 'installer', 'configurator'];
  */
 export async function requireMayAcknowledge(
   ctx: ServerContext,
-  principal: Principal,
+  principal: Actor,
   siteId: number,
 ): Promise<void> {
-  if (seesEverything(ctx, principal)) return;
-  const access = await ctx.db
+  if (seesEverything(principal)) return;
+  const grant = await ctx.db
     .selectFrom('site_access')
-    .select('roles')
+    .select(['roles', 'access'])
     .where('site_id', '=', siteId)
     .where('user_id', '=', principal.id)
-    .where('access', '=', true)
     .executeTakeFirst();
-  if (!access?.roles.some((role) => ACKNOWLEDGING_ROLES.includes(role)))
+  if (!mayAcknowledgeOnSite(principal, grant))
     throw forbidden('A viewer of the site does not acknowledge its alarms', 'site_role_forbidden');
 }
 

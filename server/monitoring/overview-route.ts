@@ -7,12 +7,12 @@ import {
   type OverviewSite,
   overviewSchema,
 } from '../../contracts/monitoring.ts';
+import { siteVisible } from '../access/scope.ts';
 import type { ServerContext } from '../context.ts';
 import type { AuthVariables } from '../http/guards.ts';
 import { describeRoute } from '../openapi/route-notes.ts';
 import { alarmPage } from './alarms/alarm-queries.ts';
 import { SEVERITY_NAMES } from './device-status.ts';
-import { visibleSites } from './monitoring-scope.ts';
 import { unfoldedFrom } from './series.ts';
 
 interface SiteRow {
@@ -53,7 +53,7 @@ export function overviewRoute(ctx: ServerContext): Hono<{ Variables: AuthVariabl
       responses: { 200: { description: 'The overview', schema: overviewSchema } },
     }),
     async (c) => {
-      const visible = visibleSites(ctx, c.get('principal'));
+      const visible = siteVisible(c.get('principal'));
       const { catalogue, days } = ctx.monitoring;
       const today = days.dayOf(Date.now());
       // Which item of each model is its produced-energy counter (the catalogue's roles).

@@ -1,11 +1,11 @@
 import { Hono } from 'hono';
 import { sql } from 'kysely';
+import { seesEverything } from '../../contracts/access-policy.ts';
 import { type TelemetryCounts, telemetryCountsSchema } from '../../contracts/monitoring.ts';
 import type { ServerContext } from '../context.ts';
 import { forbidden } from '../http/errors.ts';
 import type { AuthVariables } from '../http/guards.ts';
 import { describeRoute } from '../openapi/route-notes.ts';
-import { seesEverything } from './monitoring-scope.ts';
 
 /** How many days of counts the call answers. */
 const DAYS = 14;
@@ -24,7 +24,7 @@ export function telemetryCountsRoute(ctx: ServerContext): Hono<{ Variables: Auth
       },
     }),
     async (c) => {
-      if (!seesEverything(ctx, c.get('principal')))
+      if (!seesEverything(c.get('principal')))
         throw forbidden('Only company staff read the telemetry counts', 'admin_only');
       const rows = await sql<{ day: string; kind: string; count: number }>`
         SELECT day::text AS day, kind, count FROM telemetry_counts

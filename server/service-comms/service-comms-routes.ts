@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import { isStaff, mayCreateInstallers, maySendRawFrames } from '../../contracts/access-policy.ts';
 import { isCompanyStaffEmail } from '../../contracts/company-staff.ts';
 import {
   commandLogQuerySchema,
@@ -12,33 +13,26 @@ import {
 } from '../../contracts/service-comms.ts';
 import { type DeviceRights, deviceRights } from '../access/device-access.ts';
 import { likePattern, siteVisible } from '../access/scope.ts';
-import type { Principal } from '../auth/access-tokens.ts';
 import { hitRateLimit } from '../auth/rate-limit.ts';
 import type { ServerContext } from '../context.ts';
 import { clientAddress } from '../http/client-address.ts';
 import { ApiError, forbidden, notFound } from '../http/errors.ts';
-import type { AuthVariables } from '../http/guards.ts';
+import type { AuthVariables, Caller } from '../http/guards.ts';
 import { readBody, readInput } from '../http/validate.ts';
 import { limitChecks } from '../limits/request-limits.ts';
 import { type CatalogueLookup, isCatalogueCommand } from './catalogue-commands.ts';
 import { logExchange, readCommandLog } from './command-log.ts';
 import { issueDeviceSecret } from './device-secrets.ts';
 
-/** Company staff: the signed-in e-mail is in the company domain (the app's menu uses the same rule). */
-function isStaff(ctx: ServerContext, principal: Principal): boolean {
-  return isCompanyStaffEmail(principal.email, ctx.env.COMPANY_DOMAIN);
-}
-
 /**
- * The device a caller may send commands to and read the log of: company staff (any device), or a
- * caller who may configure it (an admin, or switched-on access with the `installer` or
- * `configurator` site role).
+ * The device a caller may send commands to and read the log of: one the caller may configure
+ * (`mayConfigureOnSite`: company staff and admins any device).
  * @throws {ApiError} 404 unknown serial (or a site the caller cannot see), 403 a role that may not.
  */
-async function requireCommandRight(ctx: ServerContext, principal: Principal, serial: string) {
+async function requireCommandRight(ctx: ServerContext, principal: Caller, serial: string) {
   const rights = await deviceRights(ctx.db, principal, serial);
-  if (!rights || (!rights.sees && !isStaff(ctx, principal))) throw notFound('Device');
-  if (!rights.configures && !isStaff(ctx, principal))
+  if (!rights?.sees) throw notFound('Device');
+  if (!rights.configures)
     throw forbidden(
       'Commands to this device need the configurator or installer role on its site',
       'service_comms_forbidden',
@@ -53,13 +47,12 @@ async function requireCommandRight(ctx: ServerContext, principal: Principal, ser
  * @throws {ApiError} 403 `raw_frames_staff_only`.
  */
 async function requireCatalogueCommand(
-  ctx: ServerContext,
   catalogue: CatalogueLookup,
-  principal: Principal,
+  principal: Caller,
   device: DeviceRights,
   frame: number[],
 ): Promise<void> {
-  if (isStaff(ctx, principal)) return;
+  if (maySendRawFrames(principal)) return;
   const entry = await catalogue(device.modelId);
   if (entry && isCatalogueCommand(entry, frame)) return;
   const allowed = entry
@@ -93,7 +86,7 @@ export function serviceCommsRoutes(
     );
     const { serialNumber, data } = await readBody(c, deviceCommandSchema);
     const device = await requireCommandRight(ctx, sender, serialNumber);
-    await requireCatalogueCommand(ctx, catalogue, sender, device, data);
+    await requireCatalogueCommand(catalogue, sender, device, data);
     const sentAt = new Date();
     const delivery = await comms.deliver(serialNumber, data);
     await logExchange(ctx.db, { device, sender, command: data, delivery, sentAt });
@@ -112,7 +105,7 @@ export function serviceCommsRoutes(
       .innerJoin('sites', 'sites.id', 'devices.site_id')
       .select(['device_presence.serial', 'devices.model_id', 'device_presence.connected_at'])
       .where(comms.presence.onlineCondition());
-    if (!isStaff(ctx, viewer)) query = query.where(siteVisible(viewer));
+    query = query.where(siteVisible(viewer));
     if (q) query = query.where('device_presence.serial', 'ilike', likePattern(q));
     const rows = await query.orderBy('device_presence.serial').limit(1000).execute();
     const body: OnlineDevices = {
@@ -132,7 +125,7 @@ export function serviceCommsRoutes(
     const device = await requireCommandRight(ctx, viewer, serial);
     const entries = await readCommandLog(ctx.db, device.id, limit);
     // Staff send from their own addresses; whoever is not staff sees only that staff sent it.
-    const shown = isStaff(ctx, viewer)
+    const shown = isStaff(viewer)
       ? entries
       : entries.map((entry) =>
           isCompanyStaffEmail(entry.userEmail, ctx.env.COMPANY_DOMAIN)
@@ -144,7 +137,7 @@ export function serviceCommsRoutes(
 
   app.post('/service-comms/devices/:serial/secret', async (c) => {
     const serial = readInput(c.req.param('serial'), serviceCommsSerialSchema, 'serial');
-    if (c.get('principal').role !== 'admin')
+    if (!mayCreateInstallers(c.get('principal')))
       throw forbidden('Only an admin issues device secrets', 'admin_only');
     const device = await ctx.db
       .selectFrom('devices')

@@ -34,14 +34,14 @@ describe('auth selectors', () => {
   });
 
   it('counts company staff by e-mail domain, case-insensitively', async () => {
-    const s = await signedInAs('Admin@FLEET.Example', { name: 'A' });
+    const s = await signedInAs('Admin@FLEET.Example', { name: 'A', role: 'admin' });
     expect(isCompanyStaff(s, 'fleet.example')).toBe(true);
     expect(isCompanyStaff(s, '@Fleet.Example')).toBe(true);
     expect(isCompanyStaff(s, 'example')).toBe(false);
   });
 
   it('does not count a look-alike domain or a signed-out user as staff', async () => {
-    const s = await signedInAs('mallory@notfleet.example', { name: 'M' });
+    const s = await signedInAs('mallory@notfleet.example', { name: 'M', role: 'installer' });
     expect(isCompanyStaff(s, 'fleet.example')).toBe(false);
     const signedOut = startAuth({ email: 'admin@fleet.example' }).actor.getSnapshot();
     expect(isCompanyStaff(signedOut, 'fleet.example')).toBe(false);

@@ -80,7 +80,7 @@ async function serverSaysStaff(token: string): Promise<boolean> {
 async function menuSaysStaff(email: string): Promise<boolean> {
   const h = startAuth();
   h.actor.send({ type: 'auth.login', email, password: 'secret-pass' });
-  h.configLogin.last().resolve(pair(fakeJwt({ sub: '1', email, name: 'Row' }), 'r'));
+  h.configLogin.last().resolve(pair(fakeJwt({ sub: '1', email, name: 'Row', role: 'installer' }), 'r'));
   await waitFor(h.actor, () => h.monitoringLogin.pending().length > 0);
   h.monitoringLogin.last().resolve(pair('mon', 'r2'));
   return isCompanyStaff(await waitFor(h.actor, isAuthenticated), 'fleet.example');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PageCache } from '../../server/access/page-cache.ts';
+import { PageCache } from '../../server/cache/page-cache.ts';
 
 describe('PageCache', () => {
   it('answers a page only for the version it was stored under', () => {

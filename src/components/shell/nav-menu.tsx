@@ -13,13 +13,9 @@ import {
 import { Link, useRouterState } from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';
 import type { ReactNode } from 'react';
-import {
-  currentEmail,
-  currentUserName,
-  isAuthenticated,
-  isCompanyStaff,
-} from '../../../machines/auth/auth-selectors.ts';
-import { currentUserOf } from '../../app/current-user.ts';
+import { type Actor, mayOpenRemoteDebugger, mayOpenSiteManager } from '../../../contracts/access-policy.ts';
+import { currentEmail, currentUserName, isAuthenticated } from '../../../machines/auth/auth-selectors.ts';
+import { currentUserOf, sameUser } from '../../app/current-user.ts';
 import { useRuntime } from '../../app/runtime-context.tsx';
 import { MotionSetting } from './motion-setting.tsx';
 
@@ -36,20 +32,34 @@ interface MenuItem {
   label: string;
   to: MenuPath;
   icon: ReactNode;
+  /** The access policy's question the screen's loader asks too; unset: every signed-in user. */
+  may?: (actor: Actor) => boolean;
 }
 
-const MAIN_ITEMS: MenuItem[] = [
+const MENU_ITEMS: MenuItem[] = [
   { label: 'Home', to: '/landing', icon: <IconHome size={18} aria-hidden /> },
   { label: 'Sites', to: '/sites-list', icon: <IconMapPin size={18} aria-hidden /> },
   { label: 'Devices', to: '/devices-list', icon: <IconDevices size={18} aria-hidden /> },
   { label: 'Users', to: '/users-list', icon: <IconUsers size={18} aria-hidden /> },
   { label: 'Alarms', to: '/alarms', icon: <IconAlarm size={18} aria-hidden /> },
+  {
+    label: 'Site Manager',
+    to: '/site-manager',
+    icon: <IconBuildingFactory2 size={18} aria-hidden />,
+    may: mayOpenSiteManager,
+  },
+  {
+    label: 'Remote Debugger',
+    to: '/remote-debugger',
+    icon: <IconBug size={18} aria-hidden />,
+    may: mayOpenRemoteDebugger,
+  },
 ];
 
-const STAFF_ITEMS: MenuItem[] = [
-  { label: 'Site Manager', to: '/site-manager', icon: <IconBuildingFactory2 size={18} aria-hidden /> },
-  { label: 'Remote Debugger', to: '/remote-debugger', icon: <IconBug size={18} aria-hidden /> },
-];
+/** The menu items a user may open: those whose screen's loader lets them in. */
+export function menuItemsFor(me: Actor | null): MenuItem[] {
+  return MENU_ITEMS.filter((item) => !item.may || (me !== null && item.may(me)));
+}
 
 /** The side menu: title, signed-in user, the catalogue's version, screens, and the Account section. */
 export function NavMenu({
@@ -65,13 +75,13 @@ export function NavMenu({
   const { auth, config } = useRuntime();
   const name = useSelector(auth, currentUserName);
   const email = useSelector(auth, currentEmail);
-  const staff = useSelector(auth, (s) => isCompanyStaff(s, config.companyDomain));
-  const myId = useSelector(auth, (s) => currentUserOf(s)?.id ?? null);
+  const me = useSelector(auth, (s) => currentUserOf(s, config.companyDomain), sameUser);
+  const myId = me?.id ?? null;
   // The frame the build prerenders for a guarded path is shown while the session is restored,
   // signed out: it offers no Logout until someone is signed in.
   const signedIn = useSelector(auth, isAuthenticated);
   const pathname = useRouterState({ select: (state) => state.location.pathname });
-  const items = staff ? [...MAIN_ITEMS, ...STAFF_ITEMS] : MAIN_ITEMS;
+  const items = menuItemsFor(me);
   return (
     <>
       <Stack gap={4} p="md" pb="xs">

@@ -1,6 +1,8 @@
+import type { SiteGrant } from '../../../contracts/access-policy.ts';
 import {
   type ChangeRolesRequest,
   type SetAccessRequest,
+  type SiteDetails,
   siteAccessSchema,
   siteDetailsSchema,
 } from '../../../contracts/sites.ts';
@@ -23,4 +25,9 @@ export async function setAccess(api: ApiClient, body: SetAccessRequest, signal?:
   return siteAccessSchema.parse(
     await api('/fleet/site-access/set-access', { method: 'PUT', body, ...(signal ? { signal } : {}) }),
   );
+}
+
+/** A person's own access record on a site (their roles and switch), as the access policy asks it; null when they have none. */
+export function grantOn(site: SiteDetails, userId: number): SiteGrant | null {
+  return site.access.find((row) => row.userId === userId) ?? null;
 }

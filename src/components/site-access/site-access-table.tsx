@@ -13,6 +13,7 @@ import {
 } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { useState } from 'react';
+import { type Actor, wouldLockThemselvesOut } from '../../../contracts/access-policy.ts';
 import type { SiteDetails, SiteRole } from '../../../contracts/sites.ts';
 import { useRuntime } from '../../app/runtime-context.tsx';
 import { useSave } from '../../app/use-save.ts';
@@ -27,11 +28,8 @@ export const SITE_ROLES: { value: SiteRole; label: string }[] = [
 
 type AccessRow = SiteDetails['access'][number];
 
-/** Who looks at the table: their id and user role (an admin manages every site whatever their roles). */
-export interface Viewer {
-  id: number;
-  role: string;
-}
+/** Who looks at the table, as the access policy asks about them. */
+type Viewer = Actor;
 
 interface RowProps {
   row: AccessRow;
@@ -40,9 +38,6 @@ interface RowProps {
   me: Viewer;
   phone: boolean;
 }
-
-/** The site role that manages who has access: a person who is not an admin cannot give it up. */
-const MANAGING_ROLE = 'installer';
 
 /**
  * What saving `roles` for `row` would do that the person should know first: that they would lock
@@ -54,7 +49,7 @@ function rolesWarning(
   site: SiteDetails,
   me: Viewer,
 ): string | null {
-  if (row.userId === me.id && me.role !== 'admin' && !roles.includes(MANAGING_ROLE)) {
+  if (wouldLockThemselvesOut(me, { userId: row.userId, roles }) === 'roles') {
     return 'You cannot take away your own Installer role: you would lose the right to manage who has access to this site. Another installer of this site or an admin can do it.';
   }
   if (roles.includes('owner') && !row.roles.includes('owner')) {
@@ -88,9 +83,9 @@ function AccessRowView({ row, site, canManage, me, phone }: RowProps) {
   const error = rolesSave.error ?? accessSave.error;
   const [confirmingOff, setConfirmingOff] = useState(false);
   const who = row.name || row.main_email;
-  const self = row.userId === me.id && me.role !== 'admin';
+  const keepsOwnAccess = wouldLockThemselvesOut(me, { userId: row.userId, access: false }) === 'access';
   const warning = rolesWarning(row, roles, site, me);
-  const locksOut = self && !roles.includes(MANAGING_ROLE);
+  const locksOut = wouldLockThemselvesOut(me, { userId: row.userId, roles }) === 'roles';
   const saveRoles = () => {
     accessSave.dismiss();
     rolesSave.save((signal) =>
@@ -164,14 +159,16 @@ function AccessRowView({ row, site, canManage, me, phone }: RowProps) {
       <Switch
         checked={row.access}
         // Nobody but an admin switches their own access off: they would lose the site.
-        disabled={busy || (self && row.access)}
+        disabled={busy || (keepsOwnAccess && row.access)}
         onChange={(event) => {
           if (event.currentTarget.checked) switchAccess(true);
           else setConfirmingOff(true);
         }}
         label={row.access ? 'On' : 'Off'}
         description={
-          self && row.access ? 'Your own: another installer or an admin can switch it off' : undefined
+          keepsOwnAccess && row.access
+            ? 'Your own: another installer or an admin can switch it off'
+            : undefined
         }
         aria-label={`Access for ${who}`}
       />
@@ -285,22 +282,5 @@ export function SiteAccessTable({
         </Table>
       </Table.ScrollContainer>
     </>
-  );
-}
-
-/** The admin, or a user whose roles on the site include installer, may change roles and access. */
-export function canManageAccess(site: SiteDetails, user: { id: number; role: string }): boolean {
-  if (user.role === 'admin') return true;
-  return site.access.some((row) => row.userId === user.id && row.access && row.roles.includes('installer'));
-}
-
-/** The admin, or a user with site role installer or owner, may edit the site itself. */
-export function canEditSite(site: SiteDetails, user: { id: number; role: string }): boolean {
-  if (user.role === 'admin') return true;
-  return site.access.some(
-    (row) =>
-      row.userId === user.id &&
-      row.access &&
-      (row.roles.includes('installer') || row.roles.includes('owner')),
   );
 }

@@ -5,7 +5,7 @@ import { useSelector } from '@xstate/react';
 import { useState } from 'react';
 import { currentEmail } from '../../../machines/auth/auth-selectors.ts';
 import type { ApiClient } from '../../api/api-client.ts';
-import { currentUserOf } from '../../app/current-user.ts';
+import { currentUserOf, sameUser } from '../../app/current-user.ts';
 import { useRuntime } from '../../app/runtime-context.tsx';
 import { fromTask, useTask } from '../../app/use-task.ts';
 import { LoadFailed } from '../../components/page-state.tsx';
@@ -31,8 +31,8 @@ function ProfileLoader({ id, onDone }: { id: number; onDone: () => void }) {
 
 /** The dialog's content: a new read each time it opens, and after "Try again". */
 function Profile({ onDone }: { onDone: () => void }) {
-  const { auth } = useRuntime();
-  const me = useSelector(auth, currentUserOf, (a, b) => a?.id === b?.id);
+  const { auth, config } = useRuntime();
+  const me = useSelector(auth, (s) => currentUserOf(s, config.companyDomain), sameUser);
   if (!me) return null;
   return <ProfileLoader key={me.id} id={me.id} onDone={onDone} />;
 }

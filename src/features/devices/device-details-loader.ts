@@ -1,10 +1,10 @@
+import { mayInstallOnSite } from '../../../contracts/access-policy.ts';
 import { errorMessage } from '../../../contracts/error-message.ts';
 import { ApiError } from '../../api/api-error.ts';
 import { fetchAlarmsPage, fetchLatest } from '../../api/monitoring-api.ts';
 import type { AppRuntime } from '../../app/app-runtime.ts';
 import { requireCurrentUser } from '../../app/current-user.ts';
-import { fetchSite } from '../../components/site-access/site-access-api.ts';
-import { canManageAccess } from '../../components/site-access/site-access-table.tsx';
+import { fetchSite, grantOn } from '../../components/site-access/site-access-api.ts';
 import { fetchInstall } from './devices-api.ts';
 
 /** How many of a device's alarms its details list, newest first. */
@@ -42,6 +42,6 @@ export async function loadDeviceDetails(runtime: AppRuntime, modelId: string, se
         ),
       ])
     : [null, null, null];
-  const mayInstall = site ? canManageAccess(site, user) : false;
+  const mayInstall = site ? mayInstallOnSite(user, grantOn(site, user.id)) : false;
   return { modelId, serial: serial ?? null, page, userId: user.id, mayInstall, latest, alarms };
 }

@@ -1,3 +1,4 @@
+import { mayCreateSites } from '../../../contracts/access-policy.ts';
 import { errorMessage } from '../../../contracts/error-message.ts';
 import type { Overview } from '../../../contracts/monitoring.ts';
 import { fetchOverview } from '../../api/monitoring-api.ts';
@@ -9,10 +10,10 @@ export type OverviewResult = { overview: Overview; error: null } | { overview: n
 
 /** Home: the person's fleet now from the monitoring service. Never throws. */
 export async function loadLanding(runtime: AppRuntime) {
-  const user = currentUserOf(runtime.auth.getSnapshot());
+  const user = currentUserOf(runtime.auth.getSnapshot(), runtime.config.companyDomain);
   const result: OverviewResult = await fetchOverview(runtime.monitoringApi).then(
     (overview) => ({ overview, error: null }),
     (error: unknown) => ({ overview: null, error: errorMessage(error) }),
   );
-  return { user, ...result };
+  return { user, mayCreateSite: user !== null && mayCreateSites(user), ...result };
 }

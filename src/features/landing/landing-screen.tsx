@@ -16,7 +16,7 @@ export function LandingScreen() {
   const { auth } = useRuntime();
   const name = useSelector(auth, currentUserName);
   const email = useSelector(auth, currentEmail);
-  const { user, overview, error } = route.useLoaderData();
+  const { overview, error, mayCreateSite } = route.useLoaderData();
   const navigate = useNavigate();
   const router = useRouter();
   const findDevice = (event: FormEvent<HTMLFormElement>) => {
@@ -44,7 +44,7 @@ export function LandingScreen() {
       )}
       <SectionCard title="Quick actions">
         <Group align="flex-end" gap="md" wrap="wrap">
-          {user && user.role !== 'owner' ? (
+          {mayCreateSite ? (
             <Button
               renderRoot={(props) => <Link {...props} to="/create-site" />}
               leftSection={<IconPlus size={16} aria-hidden />}

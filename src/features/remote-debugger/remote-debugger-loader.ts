@@ -1,4 +1,4 @@
-import { isCompanyStaff } from '../../../machines/auth/auth-selectors.ts';
+import { mayOpenRemoteDebugger } from '../../../contracts/access-policy.ts';
 import { remoteDebuggerMachine } from '../../../machines/remote-debugger/debugger-machine.ts';
 import { loadStoredLog, storeLog } from '../../../machines/remote-debugger/exchange-log.ts';
 import { ApiError } from '../../api/api-error.ts';
@@ -23,7 +23,7 @@ import { createDebuggerActors } from './debugger-actors.ts';
  */
 export async function loadRemoteDebugger(runtime: AppRuntime) {
   const user = requireCurrentUser(runtime);
-  if (!isCompanyStaff(runtime.auth.getSnapshot(), runtime.config.companyDomain)) {
+  if (!mayOpenRemoteDebugger(user)) {
     throw new ApiError('Remote Debugger is for company staff.', {
       status: 403,
       code: 'staff_only',

@@ -1,3 +1,4 @@
+import { mayOpenSiteManager } from '../../../contracts/access-policy.ts';
 import { ApiError } from '../../api/api-error.ts';
 import type { AppRuntime } from '../../app/app-runtime.ts';
 import { requireCurrentUser } from '../../app/current-user.ts';
@@ -6,17 +7,18 @@ import { fetchAllSites } from './site-manager-api.ts';
 import type { SiteManagerSearch } from './site-manager-search.ts';
 
 /**
- * Site Manager: every site, and the open one's access. Company staff only: the server requires
- * the admin role for what this screen changes, so anyone else gets a clear message.
+ * Site Manager: every site, and the open one's access. Company staff only (`mayOpenSiteManager`,
+ * the question the menu asks too): staff see every site and manage its access on the server, so
+ * anyone else gets a clear message.
  *
- * @throws ApiError 403 for anyone but the admin
+ * @throws ApiError 403 for anyone but company staff
  */
 export async function loadSiteManager(runtime: AppRuntime, deps: SiteManagerSearch) {
   const user = requireCurrentUser(runtime);
-  if (user.role !== 'admin') {
+  if (!mayOpenSiteManager(user)) {
     throw new ApiError('Site Manager is for company staff.', {
       status: 403,
-      code: 'admin_only',
+      code: 'staff_only',
       path: '/site-manager',
     });
   }

@@ -1,12 +1,21 @@
+import {
+  isManager,
+  mayEditSite,
+  mayInstallOnSite,
+  mayManageSiteAccess,
+} from '../../../contracts/access-policy.ts';
 import { errorMessage } from '../../../contracts/error-message.ts';
 import { fetchDeviceStatuses } from '../../api/monitoring-api.ts';
 import type { AppRuntime } from '../../app/app-runtime.ts';
 import { requireCurrentUser } from '../../app/current-user.ts';
-import { fetchSite } from '../../components/site-access/site-access-api.ts';
+import { fetchSite, grantOn } from '../../components/site-access/site-access-api.ts';
 import { parseSiteId } from './site-id.ts';
 import { fetchInstalls, fetchOwners } from './sites-api.ts';
 
-/** A site, its installs and (for installers and the admin) the owners that may be attached. @throws ApiError */
+/**
+ * A site, its installs, (for installers and the admin) the owners that may be attached, and what
+ * the access policy lets the person do on it. @throws ApiError
+ */
 export async function loadSiteDetails(runtime: AppRuntime, siteid: string) {
   const user = requireCurrentUser(runtime);
   const id = parseSiteId(siteid);
@@ -14,12 +23,18 @@ export async function loadSiteDetails(runtime: AppRuntime, siteid: string) {
   const [site, installs, owners, statuses] = await Promise.all([
     fetchSite(api, id),
     fetchInstalls(api, id),
-    user.role === 'owner' ? Promise.resolve([]) : fetchOwners(api).catch(() => []),
+    isManager(user) ? fetchOwners(api).catch(() => []) : Promise.resolve([]),
     // Each device's state now, from the monitoring service; its failure leaves the rest.
     fetchDeviceStatuses(runtime.monitoringApi, { siteId: id }).then(
       (page) => ({ page, error: null }),
       (error: unknown) => ({ page: null, error: errorMessage(error) }),
     ),
   ]);
-  return { user, site, installs, owners, statuses };
+  const grant = grantOn(site, user.id);
+  const may = {
+    install: mayInstallOnSite(user, grant),
+    edit: mayEditSite(user, grant),
+    manageAccess: mayManageSiteAccess(user, grant),
+  };
+  return { user, site, installs, owners, statuses, may };
 }

@@ -19,11 +19,7 @@ import { ExportCsvButton } from '../../components/lists/export-csv-button.tsx';
 import { EmptyState, PageLoading } from '../../components/page-state.tsx';
 import { ScreenHeader } from '../../components/screen-header.tsx';
 import { Fact, SectionCard } from '../../components/section-card.tsx';
-import {
-  canEditSite,
-  canManageAccess,
-  SiteAccessTable,
-} from '../../components/site-access/site-access-table.tsx';
+import { SiteAccessTable } from '../../components/site-access/site-access-table.tsx';
 import { AddDevice } from './add-device.tsx';
 import { ReportActions } from './report-actions.tsx';
 import { siteChartsLoader } from './site-charts.ts';
@@ -99,14 +95,14 @@ const ACCESS_CSV: CsvColumn<AccessRow>[] = [
 
 /** Site details: the address and position, its devices, and who has access with which roles. */
 export function SiteDetailsScreen() {
-  const { user, site, installs, owners, statuses } = route.useLoaderData();
+  const { user, site, installs, owners, statuses, may } = route.useLoaderData();
   const { configApi } = useRuntime();
   const [editing, { open, close }] = useDisclosure(false);
   const [adding, addDialog] = useDisclosure(false);
-  const mayInstall = canManageAccess(site, user);
+  const mayInstall = may.install;
   const columns = useInstallColumns();
   const owner = site.access.find((row) => row.userId === site.ownerId);
-  const mayEdit = canEditSite(site, user);
+  const mayEdit = may.edit;
   const exportDevices = async () => {
     const all = await collectAllPages((page, size) => fetchInstalls(configApi, site.id, page, size));
     downloadCsv(`site-${site.id}-devices.csv`, toCsv(all, columns));
@@ -206,7 +202,7 @@ export function SiteDetailsScreen() {
             />
           ) : null}
         </Group>
-        <SiteAccessTable site={site} canManage={canManageAccess(site, user)} me={user} />
+        <SiteAccessTable site={site} canManage={may.manageAccess} me={user} />
       </Stack>
       <AuditRecords of={{ siteId: site.id }} version={installs.total} />
       <Modal

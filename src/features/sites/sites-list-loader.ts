@@ -1,3 +1,4 @@
+import { mayCreateSites } from '../../../contracts/access-policy.ts';
 import type { AppRuntime } from '../../app/app-runtime.ts';
 import { requireCurrentUser } from '../../app/current-user.ts';
 import type { ListSearch } from '../../components/lists/list-search.ts';
@@ -7,5 +8,5 @@ import { fetchSitesPage } from './sites-api.ts';
 export async function loadSitesList(runtime: AppRuntime, deps: ListSearch) {
   const user = requireCurrentUser(runtime);
   const page = await fetchSitesPage(runtime.configApi, user.id, deps);
-  return { user, page };
+  return { user, page, mayCreateSite: mayCreateSites(user) };
 }

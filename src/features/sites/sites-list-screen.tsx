@@ -13,7 +13,7 @@ const route = getRouteApi('/_shell/sites-list');
 /** Sites: every site the person sees, searchable by name, address, owner or device serial. */
 export function SitesListScreen() {
   const { configApi } = useRuntime();
-  const { user, page } = route.useLoaderData();
+  const { user, page, mayCreateSite } = route.useLoaderData();
   const search = route.useSearch();
   const navigate = route.useNavigate();
   const go = (next: ListSearch) => void navigate({ search: next });
@@ -22,11 +22,11 @@ export function SitesListScreen() {
       <ScreenHeader
         title="Sites"
         actions={
-          user.role === 'owner' ? null : (
+          mayCreateSite ? (
             <Button component={Link} to="/create-site" leftSection={<IconPlus size={16} aria-hidden />}>
               Create site
             </Button>
-          )
+          ) : null
         }
       />
       <PagedList

@@ -1,3 +1,4 @@
+import { isManager, mayChangeRoles, mayEditUser } from '../../../contracts/access-policy.ts';
 import { ApiError } from '../../api/api-error.ts';
 import type { AppRuntime } from '../../app/app-runtime.ts';
 import { requireCurrentUser } from '../../app/current-user.ts';
@@ -14,12 +15,18 @@ export async function loadUserDetails(runtime: AppRuntime, userid: string) {
   const [user, sites, installers] = await Promise.all([
     fetchUser(api, id),
     fetchUserSites(api, id).catch(() => null),
-    me.role === 'owner'
-      ? Promise.resolve([])
-      : fetchUsersByRole(api, 'installer', { page: 0 }, 100).then(
+    isManager(me)
+      ? fetchUsersByRole(api, 'installer', { page: 0 }, 100).then(
           (p) => p.items,
           () => [],
-        ),
+        )
+      : Promise.resolve([]),
   ]);
-  return { me, user, sites, installers };
+  const may = {
+    edit: mayEditUser(me, user),
+    changeRole: mayChangeRoles(me),
+    /** Send another user an access code, link them to an installer. */
+    manage: isManager(me) && me.id !== user.id,
+  };
+  return { me, user, sites, installers, may };
 }

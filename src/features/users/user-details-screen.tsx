@@ -3,8 +3,6 @@ import { useDisclosure } from '@mantine/hooks';
 import { IconEdit } from '@tabler/icons-react';
 import { getRouteApi } from '@tanstack/react-router';
 import type { Site } from '../../../contracts/sites.ts';
-import type { User } from '../../../contracts/users.ts';
-import type { CurrentUser } from '../../app/current-user.ts';
 import { useRuntime } from '../../app/runtime-context.tsx';
 import { AnchorLink } from '../../components/anchor-link.tsx';
 import { formatDate } from '../../components/format-date.ts';
@@ -36,28 +34,22 @@ const SITE_COLUMNS: Column<Site>[] = [
   { key: 'address', header: 'Address', text: (site) => site.displayAddress },
 ];
 
-/** The server's rule for `PUT /users/{id}`: self; an installer for their owners; the admin. */
-function mayEdit(me: CurrentUser, user: User): boolean {
-  return me.role === 'admin' || me.id === user.id || (me.role === 'installer' && user.role === 'owner');
-}
-
 /** User details: role, e-mail, phone, the user's sites; edit, access code, link to an installer. */
 export function UserDetailsScreen() {
-  const { me, user, sites, installers } = route.useLoaderData();
+  const { me, user, sites, installers, may } = route.useLoaderData();
   const { configApi } = useRuntime();
   const exportSites = async () => {
     const all = await collectAllPages((page, size) => fetchUserSites(configApi, user.id, page, size));
     downloadCsv(`user-${user.id}-sites.csv`, toCsv(all, SITE_COLUMNS));
   };
   const [editing, { open, close }] = useDisclosure(false);
-  const manages = me.role !== 'owner' && me.id !== user.id;
   return (
     <Stack gap="lg">
       <ScreenHeader
         title={user.name}
         description={user.main_email}
         actions={
-          mayEdit(me, user) ? (
+          may.edit ? (
             <Button variant="light" leftSection={<IconEdit size={16} aria-hidden />} onClick={open}>
               Edit user
             </Button>
@@ -71,7 +63,7 @@ export function UserDetailsScreen() {
           <Fact label="Phone">{user.phone || '—'}</Fact>
           <Fact label="Created">{formatDate(user.createdAt)}</Fact>
         </SimpleGrid>
-        {mayEdit(me, user) ? (
+        {may.edit ? (
           <Stack mt="md">
             <AlarmMailSetting user={user} self={me.id === user.id} />
           </Stack>
@@ -81,7 +73,7 @@ export function UserDetailsScreen() {
           </Text>
         )}
       </SectionCard>
-      {manages ? (
+      {may.manage ? (
         <SectionCard title="Manage">
           <Stack gap="md">
             <SendAccessCode user={user} />
@@ -112,7 +104,7 @@ export function UserDetailsScreen() {
         )}
       </Stack>
       <Modal opened={editing} onClose={close} title="Edit user">
-        <UserEditForm user={user} canChangeRole={me.role === 'admin'} onDone={close} />
+        <UserEditForm user={user} canChangeRole={may.changeRole} onDone={close} />
       </Modal>
     </Stack>
   );

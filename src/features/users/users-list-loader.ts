@@ -1,3 +1,4 @@
+import { isManager, mayCreateInstallers } from '../../../contracts/access-policy.ts';
 import type { AppRuntime } from '../../app/app-runtime.ts';
 import { requireCurrentUser } from '../../app/current-user.ts';
 import { fetchUsersByRole, fetchUsersPage } from './users-api.ts';
@@ -10,5 +11,6 @@ export async function loadUsersList(runtime: AppRuntime, deps: UsersSearch) {
   const page = deps.role
     ? await fetchUsersByRole(api, deps.role, { page: deps.page, ...(deps.sort ? { sort: deps.sort } : {}) })
     : await fetchUsersPage(api, user.id, deps);
-  return { user, page };
+  const may = { createInstallers: mayCreateInstallers(user), manageUsers: isManager(user) };
+  return { user, page, may };
 }

@@ -24,7 +24,7 @@ const ROLE_FILTER = [
 /** Users: everyone the person sees, searchable, or listed by role; create installers and owners. */
 export function UsersListScreen() {
   const { configApi } = useRuntime();
-  const { user, page } = route.useLoaderData();
+  const { user, page, may } = route.useLoaderData();
   const search = route.useSearch();
   const navigate = route.useNavigate();
   const [creating, setCreating] = useState<'installer' | 'owner'>('owner');
@@ -40,7 +40,7 @@ export function UsersListScreen() {
         title="Users"
         actions={
           <>
-            {user.role === 'admin' ? (
+            {may.createInstallers ? (
               <Button
                 leftSection={<IconUserPlus size={16} aria-hidden />}
                 onClick={() => startCreate('installer')}
@@ -48,20 +48,20 @@ export function UsersListScreen() {
                 Create installer
               </Button>
             ) : null}
-            {user.role === 'owner' ? null : (
+            {may.manageUsers ? (
               <Button
-                variant={user.role === 'admin' ? 'light' : 'filled'}
+                variant={may.createInstallers ? 'light' : 'filled'}
                 leftSection={<IconUserPlus size={16} aria-hidden />}
                 onClick={() => startCreate('owner')}
               >
                 Create owner
               </Button>
-            )}
+            ) : null}
           </>
         }
       />
       <Group align="flex-end" gap="sm">
-        {user.role === 'owner' ? null : (
+        {may.manageUsers ? (
           <Select
             label="Show"
             data={ROLE_FILTER}
@@ -76,7 +76,7 @@ export function UsersListScreen() {
               })
             }
           />
-        )}
+        ) : null}
       </Group>
       <PagedList
         label="Users"

@@ -1,0 +1,145 @@
+import { describe, expect, it } from 'vitest';
+import {
+  type Actor,
+  actorOf,
+  isStaff,
+  mayAcknowledgeOnSite,
+  mayChangeEmail,
+  mayChangeRoles,
+  mayConfigureOnSite,
+  mayCreateInstallers,
+  mayCreateKeys,
+  mayCreateSites,
+  mayEditSite,
+  mayEditUser,
+  mayInstallOnSite,
+  mayManageSiteAccess,
+  mayOpenRemoteDebugger,
+  mayOpenSiteManager,
+  maySeeSite,
+  maySendRawFrames,
+  mayUpdateFirmware,
+  type SiteGrant,
+  seesEverything,
+  wouldLockThemselvesOut,
+} from '../../contracts/access-policy.ts';
+
+const DOMAIN = 'fleet.example';
+
+/** The people the table asks about: each user role, and a company address on a role that is not admin. */
+const ACTORS = {
+  admin: actorOf({ id: 1, role: 'admin', email: 'boss@other.example' }, DOMAIN),
+  staff: actorOf({ id: 2, role: 'installer', email: 'Tech@Fleet.Example' }, DOMAIN),
+  installer: actorOf({ id: 3, role: 'installer', email: 'sam@solarpros.example' }, DOMAIN),
+  owner: actorOf({ id: 4, role: 'owner', email: 'olga@home.example' }, DOMAIN),
+} satisfies Record<string, Actor>;
+type Who = keyof typeof ACTORS;
+const WHO = Object.keys(ACTORS) as Who[];
+
+/** Questions about the person alone, and who is answered yes. */
+const PERSON_TABLE: [string, (actor: Actor) => boolean, Who[]][] = [
+  ['is staff', isStaff, ['staff']],
+  ['sees everything', seesEverything, ['admin', 'staff']],
+  ['opens Site Manager', mayOpenSiteManager, ['staff']],
+  ['opens Remote Debugger', mayOpenRemoteDebugger, ['staff']],
+  ['sends raw frames', maySendRawFrames, ['staff']],
+  ['creates sites', mayCreateSites, ['admin', 'staff', 'installer']],
+  ['creates installers', mayCreateInstallers, ['admin']],
+  ['changes roles', mayChangeRoles, ['admin']],
+  ['creates their own keys', (a) => mayCreateKeys(a, a.id), ['admin', 'staff', 'installer', 'owner']],
+  ["creates another user's keys", (a) => mayCreateKeys(a, 99), ['admin']],
+];
+
+describe('the access policy, person by person', () => {
+  for (const [action, may, allowed] of PERSON_TABLE) {
+    it(`${action}: ${allowed.join(', ')}`, () => {
+      expect(WHO.filter((who) => may(ACTORS[who]))).toEqual(allowed);
+    });
+  }
+});
+
+/** A person's own record on a site: none, each role switched on, and installer switched off. */
+const GRANTS = {
+  none: null,
+  installer: { roles: ['installer'], access: true },
+  configurator: { roles: ['configurator'], access: true },
+  owner: { roles: ['owner'], access: true },
+  viewer: { roles: ['viewer'], access: true },
+  'installer, switched off': { roles: ['installer'], access: false },
+} satisfies Record<string, SiteGrant | null>;
+type Grant = keyof typeof GRANTS;
+const GRANT_NAMES = Object.keys(GRANTS) as Grant[];
+
+/** Site questions: which grants let the installer (no company address) do it; admin and staff always may. */
+const SITE_TABLE: [string, (actor: Actor, grant: SiteGrant | null) => boolean, Grant[]][] = [
+  ['sees the site', maySeeSite, ['installer', 'configurator', 'owner', 'viewer']],
+  ["manages the site's access", mayManageSiteAccess, ['installer']],
+  ['edits the site', mayEditSite, ['installer', 'owner']],
+  ['installs on the site', mayInstallOnSite, ['installer']],
+  ["configures the site's devices", mayConfigureOnSite, ['installer', 'configurator']],
+  ["acknowledges the site's alarms", mayAcknowledgeOnSite, ['installer', 'configurator', 'owner']],
+  ["updates the site's firmware", mayUpdateFirmware, ['installer']],
+];
+
+describe('the access policy, site by site', () => {
+  for (const [action, may, allowed] of SITE_TABLE) {
+    it(`${action}: by site role ${allowed.join(', ')}; admin and staff on any site`, () => {
+      for (const who of WHO) {
+        const granted = GRANT_NAMES.filter((grant) => may(ACTORS[who], GRANTS[grant]));
+        // An owner account holds site roles as anyone does; the site role decides, not the user role.
+        expect({ who, granted }).toEqual({
+          who,
+          granted: who === 'admin' || who === 'staff' ? GRANT_NAMES : allowed,
+        });
+      }
+    });
+  }
+});
+
+describe('the access policy, user by user', () => {
+  const anotherOwner = { id: 40, role: 'owner' as const };
+  const anotherInstaller = { id: 30, role: 'installer' as const };
+  it('lets an admin edit anyone, an installer themself and owners, an owner only themself', () => {
+    const table = WHO.map((who) => [
+      who,
+      mayEditUser(ACTORS[who], ACTORS[who]),
+      mayEditUser(ACTORS[who], anotherOwner),
+      mayEditUser(ACTORS[who], anotherInstaller),
+    ]);
+    expect(table).toEqual([
+      ['admin', true, true, true],
+      ['staff', true, true, false],
+      ['installer', true, true, false],
+      ['owner', true, false, false],
+    ]);
+  });
+
+  it("changes a sign-in e-mail: an admin's without the password, one's own with it, nobody else's", () => {
+    expect(WHO.map((who) => [mayChangeEmail(ACTORS[who], ACTORS[who].id), mayChangeEmail(ACTORS[who], 99)])).toEqual([
+      ['yes', 'yes'],
+      ['with-password', 'no'],
+      ['with-password', 'no'],
+      ['with-password', 'no'],
+    ]);
+  });
+});
+
+describe('locking oneself out of a site', () => {
+  it('names what a change of their own record would take from someone who manages by site role', () => {
+    const me = ACTORS.installer;
+    expect(wouldLockThemselvesOut(me, { userId: me.id, roles: ['owner'] })).toBe('roles');
+    expect(wouldLockThemselvesOut(me, { userId: me.id, roles: [] })).toBe('roles');
+    expect(wouldLockThemselvesOut(me, { userId: me.id, access: false })).toBe('access');
+    expect(wouldLockThemselvesOut(me, { userId: me.id, roles: ['installer', 'viewer'] })).toBe(false);
+    expect(wouldLockThemselvesOut(me, { userId: me.id, access: true })).toBe(false);
+    expect(wouldLockThemselvesOut(me, { userId: 77, roles: [] })).toBe(false);
+  });
+
+  it('never stops one who sees everything: they keep the right whatever their site roles', () => {
+    for (const who of ['admin', 'staff'] as const) {
+      const me = ACTORS[who];
+      expect(wouldLockThemselvesOut(me, { userId: me.id, roles: [] })).toBe(false);
+      expect(wouldLockThemselvesOut(me, { userId: me.id, access: false })).toBe(false);
+    }
+  });
+});
