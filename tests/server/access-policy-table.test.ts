@@ -115,7 +115,9 @@ describe('the access policy, user by user', () => {
   });
 
   it("changes a sign-in e-mail: an admin's without the password, one's own with it, nobody else's", () => {
-    expect(WHO.map((who) => [mayChangeEmail(ACTORS[who], ACTORS[who].id), mayChangeEmail(ACTORS[who], 99)])).toEqual([
+    expect(
+      WHO.map((who) => [mayChangeEmail(ACTORS[who], ACTORS[who].id), mayChangeEmail(ACTORS[who], 99)]),
+    ).toEqual([
       ['yes', 'yes'],
       ['with-password', 'no'],
       ['with-password', 'no'],

@@ -16,7 +16,10 @@ const DATA_FILES = /^server\/db\/(seed|migration)/;
 const INLINE_ROLE_CHECKS: [string, RegExp][] = [
   ['compares a role', /\brole\s*[!=]==(?!\s*undefined)|[!=]==\s*\w*\.?role\b/],
   ['compares with a user role', /[!=]==\s*'(admin|installer|owner)'|'(admin|installer|owner)'\s*[!=]==/],
-  ['searches roles for a site role', /roles?\??\.(includes|some|indexOf)\(\s*'(owner|installer|viewer|configurator)'/],
+  [
+    'searches roles for a site role',
+    /roles?\??\.(includes|some|indexOf)\(\s*'(owner|installer|viewer|configurator)'/,
+  ],
   ['keeps a role list of its own', /\b[A-Z_]*ROLES?\b\s*[:=]|\b(MANAGERS|SITE_MANAGERS|SITE_EDITORS)\b/],
   ['lists roles allowed', /\.includes\(\s*\w+\.role\b/],
 ];
@@ -32,11 +35,13 @@ function serverFiles(dir: string): string[] {
 /** Each line of the server that decides access itself, as `file:line: what`. */
 function inlineRoleChecks(files: { name: string; text: string }[]): string[] {
   return files.flatMap(({ name, text }) =>
-    text.split('\n').flatMap((line, index) =>
-      INLINE_ROLE_CHECKS.filter(([, pattern]) => pattern.test(line)).map(
-        ([what]) => `${name}:${index + 1}: ${what}: ${line.trim()}`,
+    text
+      .split('\n')
+      .flatMap((line, index) =>
+        INLINE_ROLE_CHECKS.filter(([, pattern]) => pattern.test(line)).map(
+          ([what]) => `${name}:${index + 1}: ${what}: ${line.trim()}`,
+        ),
       ),
-    ),
   );
 }
 
@@ -61,6 +66,8 @@ describe('one access policy on the server', () => {
       "if (!['admin', 'installer'].includes(caller.role)) throw forbidden();",
     ];
     const found = inlineRoleChecks(samples.map((text, index) => ({ name: `sample${index}`, text })));
-    expect([...new Set(found.map((line) => line.split(':')[0]))]).toEqual(samples.map((_, index) => `sample${index}`));
+    expect([...new Set(found.map((line) => line.split(':')[0]))]).toEqual(
+      samples.map((_, index) => `sample${index}`),
+    );
   });
 });
