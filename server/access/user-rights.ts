@@ -2,9 +2,9 @@ import {
   type Actor,
   isManager,
   mayChangeEmail,
-  mayGiveRole,
   mayEditUser,
   mayGiveCompanyAddress,
+  mayGiveRole,
 } from '../../contracts/access-policy.ts';
 import { isCompanyStaffEmail } from '../../contracts/company-staff.ts';
 import type { UserRole } from '../../contracts/users.ts';
