@@ -254,7 +254,8 @@ export function installRoutes(
         const row = await trx
           .updateTable('devices')
           .set({
-            ...(target && { site_id: target.id, installed_at: new Date() }),
+            // A device moved keeps its install date: it was installed once, whichever site it is on now.
+            ...(target && { site_id: target.id }),
             ...(renaming && body.name !== undefined && { name: body.name }),
           })
           .where('id', '=', device.id)

@@ -120,14 +120,27 @@ describe('putting a device on a site', () => {
 });
 
 describe('moving and renaming', () => {
-  it("moves a device between two of the installer's sites, recorded on both", async () => {
+  it("moves a device between two of the installer's sites, recorded on both, keeping its install date", async () => {
     const device = await installed(SITE_A, 'HX5K-26-000910');
+    const installedAt = (
+      await t.server.ctx.db
+        .selectFrom('devices')
+        .select('installed_at')
+        .where('id', '=', device.id)
+        .executeTakeFirstOrThrow()
+    ).installed_at;
     const moved = await t.call('PUT', `/config/fleet/installs/${device.id}`, {
       token: token.installerA,
       body: { siteId: SITE_A2, name: 'Moved unit' },
     });
     expect(moved.status).toBe(200);
     expect(moved.body).toMatchObject({ siteId: SITE_A2, name: 'Moved unit' });
+    const after = await t.server.ctx.db
+      .selectFrom('devices')
+      .select('installed_at')
+      .where('id', '=', device.id)
+      .executeTakeFirstOrThrow();
+    expect(new Date(after.installed_at).toISOString()).toBe(new Date(installedAt).toISOString());
     const onNew = await audit(`sites/${SITE_A2}`);
     expect(onNew.slice(0, 2).map((r) => r.action)).toEqual(['renamed', 'moved']);
     expect(onNew[1]).toMatchObject({ fromSiteId: SITE_A, siteId: SITE_A2 });

@@ -1,18 +1,21 @@
-import { Alert, Button, Code, Group, Modal, Select, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Code, Group, Loader, Modal, Select, Stack, Text, TextInput } from '@mantine/core';
 import { useNavigate } from '@tanstack/react-router';
 import { useActor } from '@xstate/react';
 import { useEffect, useMemo, useState } from 'react';
 import { fromPromise } from 'xstate';
 import type { Device } from '../../../contracts/devices.ts';
-import { sitePageSchema } from '../../../contracts/sites.ts';
 import {
   type ActionResult,
   type DeviceAction,
   deviceActionMachine,
 } from '../../../machines/commissioning/device-action-machine.ts';
+import type { ApiClient } from '../../api/api-client.ts';
 import { removeInstall, replaceInstall, updateInstall } from '../../api/commissioning-api.ts';
 import { usePageRefresh } from '../../app/page-refresh.ts';
 import { useRuntime } from '../../app/runtime-context.tsx';
+import { fromTask, useTask } from '../../app/use-task.ts';
+import { LoadFailed } from '../../components/page-state.tsx';
+import { fetchMoveTargets } from './devices-api.ts';
 
 const TITLES: Record<DeviceAction['kind'], string> = {
   rename: 'Rename device',
@@ -32,24 +35,52 @@ const HISTORY: Record<DeviceAction['kind'], string> = {
     'The device leaves the site and stops reaching the service. Its configuration history stays readable to company staff; it can be put on a site again later.',
 };
 
-/** The sites the person sees, for a move (the first hundred, searchable by name). */
-function useSiteChoices(userId: number, currentSiteId: number) {
+/** The sites a device can move to; dropped (aborted) when the dialog closes first. */
+const loadMoveTargets = fromTask(
+  ({
+    input,
+    signal,
+  }: {
+    input: { api: ApiClient; userId: number; fromSiteId: number };
+    signal: AbortSignal;
+  }) => fetchMoveTargets(input.api, input.userId, input.fromSiteId, signal),
+);
+
+/**
+ * The new site of a move, by name and address (never an id). A failed read says why, with
+ * "Try again", rather than offering an empty list.
+ */
+function MoveSitePicker({
+  device,
+  userId,
+  value,
+  onChange,
+}: {
+  device: Device;
+  userId: number;
+  value: string;
+  onChange: (siteId: string) => void;
+}) {
   const { configApi } = useRuntime();
-  const [sites, setSites] = useState<{ value: string; label: string }[]>([]);
-  useEffect(() => {
-    let live = true;
-    configApi(`/fleet/sites/all/${userId}/0`, { query: { pageSize: 100 } })
-      .then((page) => {
-        if (!live) return;
-        const items = sitePageSchema.parse(page).items.filter((site) => site.id !== currentSiteId);
-        setSites(items.map((site) => ({ value: String(site.id), label: `${site.name} (${site.id})` })));
-      })
-      .catch(() => setSites([]));
-    return () => {
-      live = false;
-    };
-  }, [configApi, userId, currentSiteId]);
-  return sites;
+  const state = useTask(loadMoveTargets, { api: configApi, userId, fromSiteId: device.siteId });
+  if (state.status === 'error')
+    return <LoadFailed title="Your sites could not be loaded" error={state.error} onRetry={state.retry} />;
+  if (state.status !== 'done') return <Loader size="sm" aria-label="Loading your sites" />;
+  const sites = state.output.map((site) => ({
+    value: String(site.id),
+    label: site.displayAddress ? `${site.name} · ${site.displayAddress}` : site.name,
+  }));
+  return (
+    <Select
+      label="New site"
+      required
+      searchable
+      data={sites}
+      value={value || null}
+      onChange={(next) => onChange(next ?? '')}
+      nothingFoundMessage={sites.length === 0 ? 'You see no other site' : 'No other site of yours matches'}
+    />
+  );
 }
 
 function ActionForm({
@@ -70,7 +101,6 @@ function ActionForm({
   onCancel: () => void;
 }) {
   const [text, setText] = useState(kind === 'rename' ? device.name : '');
-  const sites = useSiteChoices(userId, device.siteId);
   const action = (): DeviceAction | null => {
     if (kind === 'remove') return { kind };
     if (kind === 'rename') return text.trim() ? { kind, name: text.trim() } : null;
@@ -97,15 +127,7 @@ function ActionForm({
           />
         ) : null}
         {kind === 'move' ? (
-          <Select
-            label="New site"
-            required
-            searchable
-            data={sites}
-            value={text || null}
-            onChange={(value) => setText(value ?? '')}
-            nothingFoundMessage="No other site of yours matches"
-          />
+          <MoveSitePicker device={device} userId={userId} value={text} onChange={setText} />
         ) : null}
         {kind === 'replace' ? (
           <TextInput

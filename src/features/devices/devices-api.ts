@@ -1,4 +1,5 @@
 import { devicePageSchema } from '../../../contracts/devices.ts';
+import { sitePageSchema } from '../../../contracts/sites.ts';
 import type { ApiClient } from '../../api/api-client.ts';
 import { LIST_PAGE_SIZE, type ListSearch, listQuery } from '../../components/lists/list-search.ts';
 
@@ -31,4 +32,21 @@ export async function fetchInstall(api: ApiClient, modelId: string, serial?: str
       query: { pageSize: 100, ...(serial ? { serial } : {}) },
     }),
   );
+}
+
+/**
+ * The sites a device can move to: the first hundred sites `userId` sees, without the device's own.
+ *
+ * @throws ApiError when the call fails
+ */
+export async function fetchMoveTargets(
+  api: ApiClient,
+  userId: number,
+  fromSiteId: number,
+  signal?: AbortSignal,
+) {
+  const page = sitePageSchema.parse(
+    await api(`/fleet/sites/all/${userId}/0`, { query: { pageSize: 100 }, ...(signal ? { signal } : {}) }),
+  );
+  return page.items.filter((site) => site.id !== fromSiteId);
 }
