@@ -17,7 +17,12 @@ import { templateWriteValues } from '../../src/device-config/config-template.ts'
 import type { FieldError } from '../../src/device-config/encode-form.ts';
 import { EXCLUDED_GROUPS } from '../../src/device-config/excluded-groups.ts';
 import { buildForm, type FormGroupModel, formDefaults } from '../../src/device-config/form-fields.ts';
-import { type FormValues, fieldNamed, formProblems } from '../../src/device-config/form-state.ts';
+import {
+  type FormValues,
+  fieldNamed,
+  followUntouchedClocks,
+  formProblems,
+} from '../../src/device-config/form-state.ts';
 import type { DeviceProduct } from '../../src/device-config/load-product.ts';
 import type { ConfigValue } from '../../src/device-config/process-data.ts';
 import type { createBleActors } from './ble-actors.ts';
@@ -147,13 +152,16 @@ function formOf(context: ConfigureSessionContext, device: ReadConfiguration) {
   return { device, groups, values: formDefaults(groups), errors: {} };
 }
 
-/** Fields rebuilt from a new read (each knows the device's value again); the person's values stay. */
+/**
+ * Fields rebuilt from a new read (each knows the device's value again); the person's values stay,
+ * and a clock they have not edited follows the phone's time.
+ */
 function keepingEdits(context: ConfigureSessionContext, device: ReadConfiguration) {
   const groups = buildForm(context.product.config, device.decoded, {
     excludedGroups: EXCLUDED_GROUPS,
     now: context.now,
   });
-  return { device, groups };
+  return { device, groups, values: followUntouchedClocks(context.groups, groups, context.values) };
 }
 
 /**

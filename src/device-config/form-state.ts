@@ -20,9 +20,15 @@ export function sameValue(field: FormField, a: unknown, b: unknown): boolean {
   return text(a) === text(b);
 }
 
-/** Whether the form's value of an editable field differs from what the device holds. */
+/**
+ * Whether the person changed an editable field: its value differs from what the device holds. A
+ * clock (an autoInput date-time) starts as this phone's time, not the device's: it is a change
+ * only once the person edits it, so connecting never counts the clock as a change.
+ */
 export function isChanged(field: FormField, value: unknown): boolean {
-  return !field.disabled && !sameValue(field, value, field.deviceValue);
+  if (field.disabled) return false;
+  const from = field.kind === 'datetime-local' ? field.defaultValue : field.deviceValue;
+  return !sameValue(field, value, from);
 }
 
 /**
@@ -31,6 +37,25 @@ export function isChanged(field: FormField, value: unknown): boolean {
  */
 export function changedFields(groups: readonly FormGroupModel[], values: Readonly<FormValues>): FormField[] {
   return groups.flatMap((g) => g.fields).filter((f) => f.name in values && isChanged(f, values[f.name]));
+}
+
+/**
+ * The values after the fields are rebuilt from a new read: a clock the person has not edited
+ * (still the phone's time it started with) moves on to the phone's time now, so a read a minute
+ * later does not make it a change; every other value stays as the person left it.
+ */
+export function followUntouchedClocks(
+  before: readonly FormGroupModel[],
+  after: readonly FormGroupModel[],
+  values: Readonly<FormValues>,
+): FormValues {
+  const next: FormValues = { ...values };
+  for (const field of after.flatMap((g) => g.fields)) {
+    if (field.kind !== 'datetime-local' || !(field.name in values)) continue;
+    const old = fieldNamed(before, field.name);
+    if (old && sameValue(field, values[field.name], old.defaultValue)) next[field.name] = field.defaultValue;
+  }
+  return next;
 }
 
 /** The field of a form by name, or undefined. */

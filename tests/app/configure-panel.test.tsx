@@ -128,15 +128,15 @@ describe('the Configure panel', () => {
     const factory = screen.getByRole('group', { name: 'Factory calibration' });
     within(factory).getByText(/never changed in the field/);
     within(factory).getByText('Grid voltage correction');
-    // The clock field says what Write does with it, and counts as the change it is.
+    // The clock field says what Write does with it; connecting does not count it as a change.
     screen.getByText(/Write sets the device's clock to it/);
     screen.getByText("The device's clock reads Jan 1, 2025, 12:00 am.");
-    screen.getByText('1 changed');
+    screen.getByText('No changes');
 
     await user.selectOptions(within(chargeStart).getByLabelText('Hour'), '3');
     await user.selectOptions(within(chargeStart).getByLabelText('Minute'), '30');
     await user.selectOptions(workMode, 'Backup');
-    screen.getByText('3 changed');
+    screen.getByText('2 changed');
     await user.click(screen.getByRole('button', { name: 'Write' }));
     await screen.findByText('Written and verified');
     expect(

@@ -10,7 +10,12 @@ import {
   type FormField,
   readOnlyGroups,
 } from '../../src/device-config/form-fields.ts';
-import { changedFields, formProblems, sameValue } from '../../src/device-config/form-state.ts';
+import {
+  changedFields,
+  followUntouchedClocks,
+  formProblems,
+  sameValue,
+} from '../../src/device-config/form-state.ts';
 import { loadDeviceConfig } from '../../src/device-config/load-config.ts';
 import { dateTimeText, momentText } from '../../src/device-config/time-format.ts';
 import { bundledProducts, sampleConfig } from './bundled-products.ts';
@@ -120,11 +125,15 @@ describe('the catalogue says how a setting reads, and the form asks for it that 
 });
 
 describe('what a change reads as, in the panel and the history', () => {
-  it('counts the clock as a change while it differs from the phone, and not once it matches', () => {
+  it('does not count the clock filled in from the phone as a change on connecting; an edit of it is one', () => {
     const { groups, field } = formOf('HX-5000');
     const values = Object.fromEntries(groups.flatMap((g) => g.fields.map((f) => [f.name, f.defaultValue])));
-    expect(changedFields(groups, values).map((f) => f.name)).toEqual(['deviceClock']);
-    expect(changedFields(groups, { ...values, deviceClock: field('deviceClock').deviceValue })).toEqual([]);
+    // The phone's time differs from the device's, and still nothing was changed by the person.
+    expect(field('deviceClock').defaultValue).not.toEqual(field('deviceClock').deviceValue);
+    expect(changedFields(groups, values)).toEqual([]);
+    expect(changedFields(groups, { ...values, deviceClock: '2027-01-02T08:30' }).map((f) => f.name)).toEqual([
+      'deviceClock',
+    ]);
   });
 
   it('compares numbers as numbers', () => {
@@ -197,5 +206,25 @@ describe('loading a display that cannot show its field', () => {
         json.otherData[0].processData[0].ref = 'battVoltage';
       })[0],
     ).toMatch(/display: "modeText" does not show "mode"$/);
+  });
+});
+
+describe('a clock the person has not edited', () => {
+  it('follows the phone on a new read, and stays as typed once edited', () => {
+    const { product, decoded } = formOf('HX-5000');
+    const at = (minute: number) =>
+      buildForm(product.config, decoded, {
+        excludedGroups: EXCLUDED_GROUPS,
+        now: () => new Date(2026, 10, 25, 2, minute),
+      });
+    const before = at(14);
+    const after = at(15);
+    const values = Object.fromEntries(before.flatMap((g) => g.fields.map((f) => [f.name, f.defaultValue])));
+    const followed = followUntouchedClocks(before, after, values);
+    expect(followed.deviceClock).toBe('2026-11-25T02:15');
+    expect(changedFields(after, followed)).toEqual([]);
+    const edited = followUntouchedClocks(before, after, { ...values, deviceClock: '2027-01-02T08:30' });
+    expect(edited.deviceClock).toBe('2027-01-02T08:30');
+    expect(changedFields(after, edited).map((f) => f.name)).toEqual(['deviceClock']);
   });
 });

@@ -141,7 +141,7 @@ export const configureSessionModelWords = {
     failureDismissed: 'Not connected, the failure put away.',
     locked: 'Connected over Bluetooth; the password is asked; the form shows the device’s values, read-only.',
     following:
-      'Unlocked; the form shows the device’s values and the phone’s time in the clock field (1 changed).',
+      'Unlocked; the form shows the device’s values and the phone’s time in the clock field (no changes).',
     followedDevice: 'The form took the device’s new value on its own: nothing was edited.',
     clockSet:
       'Written and verified: the device’s clock is the phone’s time, and the history has the clock change.',
