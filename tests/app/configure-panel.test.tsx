@@ -146,6 +146,21 @@ describe('the Configure panel', () => {
     ).toBe('30');
   });
 
+  it('says next to Write which field needs a fix, and moves focus to the first one', async () => {
+    const { user } = show(<ConfigureSessionView loaded={loadedPanel()} subtitle="Helios HX-5000" />);
+    await connectDemo(user);
+    await unlock(user);
+    const current = screen.getByLabelText<HTMLInputElement>(/^Max charge current/);
+    await user.clear(current);
+    await user.type(current, '250');
+    await user.click(screen.getByRole('button', { name: 'Write' }));
+    const write = screen.getByRole('button', { name: 'Write' });
+    const said = document.getElementById(write.getAttribute('aria-describedby') ?? '');
+    expect(said?.textContent).toMatch(/^Max charge current needs a fix before Write\.$/);
+    expect(document.activeElement).toBe(current);
+    expect(screen.queryByText('Written and verified')).toBeNull();
+  });
+
   it('after a failed connect, offers Try again or Dismiss, never Disconnect beside "Not connected"', async () => {
     const failing: BleTransport = {
       kind: 'web-bluetooth',

@@ -14,6 +14,7 @@ import {
 } from '@mantine/core';
 import { useSelector } from '@xstate/react';
 import { type FormEvent, type ReactNode, useId } from 'react';
+import { flushSync } from 'react-dom';
 import type { ConfigureSessionActor } from '../../../../machines/ble/configure-session-machine.ts';
 import { valueText } from '../../../device-config/config-changes.ts';
 import { templateFromValues } from '../../../device-config/config-template.ts';
@@ -248,9 +249,13 @@ export function ConfigForm({ session }: { session: ConfigureSessionActor }) {
   );
   if (groups.length === 0) return null;
   const changedCount = changedFields(groups, values).length;
-  const submit = (event: FormEvent) => {
+  const problems = groups.flatMap((g) => g.fields).filter((field) => errors[field.name]);
+  const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    session.send({ type: 'form.write' });
+    const form = event.currentTarget;
+    // The refused write's problems are drawn at once, so the first field that needs a fix takes focus.
+    flushSync(() => session.send({ type: 'form.write' }));
+    form.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
   };
   return (
     <form onSubmit={submit} aria-labelledby="settings-title" noValidate>
@@ -315,12 +320,25 @@ export function ConfigForm({ session }: { session: ConfigureSessionActor }) {
           </Alert>
         ) : null}
         <Group gap="sm">
-          <Button type="submit" color={PRIMARY} loading={writing} disabled={!unlocked || !linked}>
+          <Button
+            type="submit"
+            color={PRIMARY}
+            loading={writing}
+            disabled={!unlocked || !linked}
+            aria-describedby={problems.length > 0 ? 'write-problems' : undefined}
+          >
             Write
           </Button>
           <Button variant="default" disabled={!edited} onClick={() => session.send({ type: 'form.revert' })}>
             Revert
           </Button>
+          {problems.length > 0 ? (
+            <Text id="write-problems" size="sm" c="red.8" role="alert">
+              {problems.length === 1
+                ? `${problems[0]?.label} needs a fix before Write.`
+                : `${problems.length} fields need a fix before Write: ${problems.map((f) => f.label).join(', ')}.`}
+            </Text>
+          ) : null}
           {templates ? (
             <Button
               variant="default"
