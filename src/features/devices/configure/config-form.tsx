@@ -236,7 +236,9 @@ export function ConfigForm({ session }: { session: ConfigureSessionActor }) {
   const groups = useSelector(session, (s) => s.context.groups);
   const values = useSelector(session, (s) => s.context.values);
   const errors = useSelector(session, (s) => s.context.errors);
-  const edited = useSelector(session, (s) => s.matches({ form: 'edited' }));
+  // The buttons ask the machine: the guard that refuses the event is the rule that disables them.
+  const canWrite = useSelector(session, (s) => s.can({ type: 'form.write' }));
+  const canRevert = useSelector(session, (s) => s.can({ type: 'form.revert' }));
   const writing = useSelector(session, (s) => s.matches({ form: 'writing' }));
   const linked = useSelector(session, (s) => s.matches({ link: 'open' }));
   const passwordRef = useSelector(session, (s) => s.context.password);
@@ -324,12 +326,16 @@ export function ConfigForm({ session }: { session: ConfigureSessionActor }) {
             type="submit"
             color={PRIMARY}
             loading={writing}
-            disabled={!unlocked || !linked}
+            disabled={!canWrite}
             aria-describedby={problems.length > 0 ? 'write-problems' : undefined}
           >
             Write
           </Button>
-          <Button variant="default" disabled={!edited} onClick={() => session.send({ type: 'form.revert' })}>
+          <Button
+            variant="default"
+            disabled={!canRevert}
+            onClick={() => session.send({ type: 'form.revert' })}
+          >
             Revert
           </Button>
           {problems.length > 0 ? (
