@@ -356,7 +356,9 @@ export const configureSessionMachine = setup({
       ),
     },
     'form.dismiss': { actions: 'dismissWrite' },
+    // A command goes to the device only over an open link, once the device is unlocked.
     'command.ask': {
+      guard: and([stateIn('#configureSession.link.open'), 'unlocked']),
       actions: sendTo(
         ({ context }) => context.command,
         ({ event }) => event,

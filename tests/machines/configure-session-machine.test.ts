@@ -174,4 +174,17 @@ describe('the Configure session machine', () => {
     await waitFor(h.children().command, (s) => s.matches('done'));
     expect(h.real.device.commandLog.map((c) => c.name)).toContain('Restart inverter');
   });
+
+  it('takes no command before the device is unlocked: the rule that disables the buttons', async () => {
+    const h = await connected();
+    const restart = h.children().product.entry.commands.find((c) => c.name === 'Restart inverter');
+    if (!restart) throw new Error('no restart command');
+    const ask = { type: 'command.ask' as const, command: restart };
+    expect(h.session.getSnapshot().can(ask)).toBe(false);
+    h.session.send(ask);
+    expect(h.children().command.getSnapshot().matches('idle')).toBe(true);
+    h.session.send({ type: 'password.submit', password: PASSWORD });
+    await waitFor(h.children().password, (s) => s.matches('unlocked'));
+    expect(h.session.getSnapshot().can(ask)).toBe(true);
+  });
 });

@@ -8,11 +8,13 @@ const STANDARD = new Set<string>(Object.values(STANDARD_COMMANDS));
 
 /** The catalogue's own commands (restart, reset counters, …) as buttons, each confirmed first. */
 export function CommandsSection({ session }: { session: ConfigureSessionActor }) {
-  const { command, password, product } = useSelector(session, (s) => s.context);
-  const link = useSelector(session, (s) => s.matches({ link: 'open' }));
-  const unlocked = useSelector(password, (s) => s.matches('unlocked') || s.matches('open'));
+  const { command, product } = useSelector(session, (s) => s.context);
   const state = useSelector(command, (s) => s);
   const commands = product.entry.commands.filter((c) => !STANDARD.has(c.name));
+  // The buttons ask both machines: the session (link open, device unlocked) and the command (none running).
+  const ask = commands[0] ? { type: 'command.ask' as const, command: commands[0] } : null;
+  const sessionTakes = useSelector(session, (s) => (ask ? s.can(ask) : false));
+  const commandTakes = ask ? state.can(ask) : false;
   if (commands.length === 0) return null;
   const asked = state.context.command;
   return (
@@ -25,7 +27,7 @@ export function CommandsSection({ session }: { session: ConfigureSessionActor })
           <Button
             key={c.opCode}
             variant="default"
-            disabled={!link || !unlocked || state.matches('running')}
+            disabled={!sessionTakes || !commandTakes}
             onClick={() => session.send({ type: 'command.ask', command: c })}
           >
             {c.name}
