@@ -4,6 +4,7 @@ import { buildForm } from '../../src/device-config/form-fields.ts';
 import type { Database } from '../db/schema.ts';
 import { notFound } from '../http/errors.ts';
 import type { ServiceComms } from '../service-comms/service-comms.ts';
+import { currentInstallation } from './installations.ts';
 import type { ProductCatalogue } from './product-catalogue.ts';
 
 /** One setting as last written and verified: from the newest history record that changed it. */
@@ -41,8 +42,10 @@ export interface ReportData {
 const OTHER_GROUP = 'Other settings';
 
 /**
- * The settings of a device as last written and verified: for each setting, the newest history
- * record that changed it, with who wrote it and when, in the order of the product's form.
+ * The settings of a device as last written and verified on this site: for each setting, the
+ * newest history record of the device's installation here that changed it, with who wrote it and
+ * when, in the order of the product's form. What was written before (another site, another
+ * company) is not this site's (`installations.ts`).
  */
 async function lastWritten(
   db: Kysely<Database>,
@@ -50,10 +53,11 @@ async function lastWritten(
   serial: string,
   modelId: string,
 ): Promise<{ settings: ReportSetting[]; template: string | null }> {
+  const installation = await currentInstallation(db, serial);
   const records = await db
     .selectFrom('config_history')
     .select(['user_email', 'template_name', 'written_at', 'changes'])
-    .where('serial', '=', serial)
+    .where('installation_id', '=', installation ?? -1)
     .orderBy('seq', 'desc')
     .limit(500)
     .execute();
