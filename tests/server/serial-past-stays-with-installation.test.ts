@@ -174,7 +174,9 @@ describe('migration 15 on data written before it', () => {
       const owners = await sql<{ who: string; site_id: number }>`
         SELECT h.user_email AS who, i.site_id FROM config_history h JOIN installations i ON i.id = h.installation_id
         UNION ALL
-        SELECT a.user_email || ' ' || a.action, i.site_id FROM install_audit a JOIN installations i ON i.id = a.installation_id`.execute(db);
+        SELECT a.user_email || ' ' || a.action, i.site_id FROM install_audit a JOIN installations i ON i.id = a.installation_id`.execute(
+        db,
+      );
       expect(Object.fromEntries(owners.rows.map((row) => [row.who, row.site_id]))).toEqual({
         'a@solarpros.example': 1,
         'a@solarpros.example installed': 1,
