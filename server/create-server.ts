@@ -145,6 +145,10 @@ async function buildContext(
     codeKey,
   );
   const monitoring = await buildMonitoring(env, db, databaseUrl, mailer, options.publicDir ?? 'public');
+  const sessions = new SessionCutoffs(db);
+  // Whoever's sessions end (logout, a revoked sign-in, a password, e-mail or role change): their
+  // live streams, on every process, check again.
+  sessions.onEnded = (userId) => void monitoring.live.announce({ users: [userId] });
   return {
     db,
     env,
@@ -154,7 +158,7 @@ async function buildContext(
     configJwks,
     monitoringJwks: createLocalJWKSet({ keys: [keys.monitoring.publicJwk] }),
     mailer,
-    sessions: new SessionCutoffs(db),
+    sessions,
     scryptCost: options.scryptCost ?? DEFAULT_SCRYPT_COST,
     lists: {
       pages: new PageCache(),

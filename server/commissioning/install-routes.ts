@@ -313,6 +313,8 @@ export function installRoutes(
           });
         return asDevice(row, site.name);
       });
+      // Who sees it now may have changed: its live streams check again.
+      if (target) await ctx.monitoring.live.announce({ devices: [device.id] });
       return c.json(updated);
     },
   );
@@ -377,6 +379,7 @@ export function installRoutes(
             throw new ApiError(409, 'device_installed_elsewhere', `${serial} is installed already`);
           }),
       );
+      await ctx.monitoring.live.announce({ devices: [old.id] });
       c.header('Cache-Control', 'no-store');
       return c.json(replacement, 201);
     },
@@ -410,6 +413,7 @@ export function installRoutes(
           oldName: device.name,
         });
       });
+      await ctx.monitoring.live.announce({ devices: [device.id] });
       return c.body(null, 204);
     },
   );

@@ -12,6 +12,9 @@ export interface AuthVariables {
   principal: Principal;
   /** When the Bearer token of the request expires, seconds since 1970 (a stream ends then). */
   tokenExpiresAt: number;
+  /** When it was issued, and the sign-in it belongs to: a live stream checks them again. */
+  tokenIssuedAt: number;
+  sessionId: string | undefined;
 }
 
 /**
@@ -55,6 +58,8 @@ export function requireBearer(
         throw unauthorized('This session has ended; sign in again', 'session_ended');
       c.set('principal', verified.principal);
       c.set('tokenExpiresAt', verified.expiresAt);
+      c.set('tokenIssuedAt', verified.issuedAt);
+      c.set('sessionId', verified.sessionId);
       await next();
     },
     { kind: 'guard', scheme: 'bearer' },

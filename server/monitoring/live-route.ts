@@ -6,6 +6,7 @@ import {
   liveReadingSchema,
   serialParamsSchema,
 } from '../../contracts/monitoring.ts';
+import { loadPrincipal } from '../auth/sign-in.ts';
 import type { ServerContext } from '../context.ts';
 import { ApiError } from '../http/errors.ts';
 import type { AuthVariables } from '../http/guards.ts';
@@ -28,7 +29,9 @@ const MAX_UNSENT = 200;
  * every reading stored, whichever process stored it; `id` is the reading's device time in epoch
  * ms. The first event is the device's latest reading; a client that reconnects with
  * `Last-Event-ID` gets what it missed instead (up to an hour). The stream ends when the access
- * token expires: the client reconnects with a fresh one.
+ * token expires (the client reconnects with a fresh one), and within moments of the person signing
+ * out, their sign-in being revoked, or their access to the device ending, on whichever process
+ * that happened.
  */
 export function liveRoute(ctx: ServerContext): Hono<{ Variables: AuthVariables }> {
   const app = new Hono<{ Variables: AuthVariables }>();
@@ -89,7 +92,20 @@ export function liveRoute(ctx: ServerContext): Hono<{ Variables: AuthVariables }
           since = new Date(latest.device_time).getTime();
           send(liveReading(device.serial, latest), since);
         } else since = 0;
-        const unsubscribe = live.subscribe(device, since, send, () => end());
+        // Logout, a revoked sign-in, a changed role or site access, the device moving or leaving:
+        // told of it (on whichever process it happened), the stream checks again and ends
+        // unless the person still sees this very device.
+        const issuedAt = c.get('tokenIssuedAt');
+        const sessionId = c.get('sessionId');
+        const recheck = async () => {
+          const fresh = await loadPrincipal(ctx, principal.id);
+          if (!fresh || !(await ctx.sessions.isCurrentNow(principal.id, issuedAt, sessionId))) return end();
+          const still = await requireVisibleDevice(ctx, fresh, device.serial).catch(() => undefined);
+          if (still?.id !== device.id) end();
+        };
+        const unsubscribe = live.subscribe(device, { userId: principal.id, recheck }, since, send, () =>
+          end(),
+        );
         // Anything stored between reading the latest and following the device is looked at now.
         live.published([device.id]);
         stream.onAbort(end);
