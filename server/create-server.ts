@@ -14,6 +14,8 @@ import { DEFAULT_SCRYPT_COST, type ScryptCost } from './auth/passwords.ts';
 import { pruneExpired } from './auth/rate-limit.ts';
 import { SessionCutoffs } from './auth/sessions.ts';
 import { loadSigningKey, type SigningKey } from './auth/signing-keys.ts';
+import { ReportCache } from './commissioning/report-cache.ts';
+import { defaultReportWorkers, ReportPool } from './commissioning/report-pool.ts';
 import { createConfigApp } from './config/config-app.ts';
 import type { ServerContext } from './context.ts';
 import { type DatabaseTarget, openDatabase } from './db/database.ts';
@@ -149,6 +151,7 @@ async function buildContext(
   // Whoever's sessions end (logout, a revoked sign-in, a password, e-mail or role change): their
   // live streams, on every process, check again.
   sessions.onEnded = (userId) => void monitoring.live.announce({ users: [userId] });
+  const reportPool = new ReportPool(env.REPORT_WORKERS ?? defaultReportWorkers());
   return {
     db,
     env,
@@ -159,6 +162,7 @@ async function buildContext(
     monitoringJwks: createLocalJWKSet({ keys: [keys.monitoring.publicJwk] }),
     mailer,
     sessions,
+    reports: { pool: reportPool, cache: new ReportCache(db, reportPool) },
     scryptCost: options.scryptCost ?? DEFAULT_SCRYPT_COST,
     lists: {
       pages: new PageCache(),
@@ -315,6 +319,7 @@ export async function createServer(options: CreateServerOptions): Promise<FleetS
         // Readings already received are written before the database closes.
         await ctx.monitoring.ingest.close();
         await ctx.monitoring.live.close();
+        await ctx.reports.pool.close();
         await ctx.mailer.stop();
         await db.destroy();
       },

@@ -154,6 +154,8 @@ export const envSchema = z.object({
   HTTP_HEADERS_TIMEOUT_S: z.coerce.number().int().min(2).max(3600).default(66),
   /** Seconds a client has to send a whole request (headers and body); at least the headers' timeout. */
   HTTP_REQUEST_TIMEOUT_S: z.coerce.number().int().min(2).max(3600).default(120),
+  /** Worker threads that build commissioning reports; default: the cores but one, at least one. */
+  REPORT_WORKERS: z.coerce.number().int().min(1).max(64).optional(),
   NODE_ENV: optionalText,
 });
 export type Env = z.infer<typeof envSchema>;

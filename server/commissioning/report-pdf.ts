@@ -44,6 +44,19 @@ function deviceSection(device: ReportDevice): Content[] {
     [label('Online'), device.online ? 'Yes, connected to the service' : 'No'],
     [label('Template applied'), device.template ?? 'None'],
   ];
+  const more: Content[] =
+    device.moreSettings > 0
+      ? [
+          {
+            text: [
+              `${device.moreSettings} more setting${device.moreSettings === 1 ? ' was' : 's were'} written and verified; the device's whole configuration history is at `,
+              { text: device.historyUrl, link: device.historyUrl, color: '#1c5fb0' },
+            ],
+            style: 'note',
+            margin: [0, 4, 0, 0],
+          },
+        ]
+      : [];
   const settings: Content =
     device.settings.length === 0
       ? { text: 'No verified configuration write is recorded for this device.', style: 'note' }
@@ -75,6 +88,7 @@ function deviceSection(device: ReportDevice): Content[] {
       unbreakable: true,
     },
     settings,
+    ...more,
   ];
 }
 
@@ -87,7 +101,7 @@ export function reportDocument(data: ReportData): TDocumentDefinitions {
     [label('Installer'), person(data.installer)],
     [label('Company'), data.company ?? '—'],
     [label('Date'), reportTime(data.date)],
-    [label('Devices'), String(data.devices.length)],
+    [label('Devices'), String(data.devices.length + data.moreDevices)],
   ];
   return {
     info: {
@@ -116,6 +130,18 @@ export function reportDocument(data: ReportData): TDocumentDefinitions {
       ...(data.devices.length === 0
         ? [{ text: 'No devices are installed at this site.', style: 'note' } as Content]
         : data.devices.flatMap(deviceSection)),
+      ...(data.moreDevices > 0
+        ? [
+            {
+              text: [
+                `${data.moreDevices} more device${data.moreDevices === 1 ? ' is' : 's are'} installed at this site; see them all at `,
+                { text: data.siteUrl, link: data.siteUrl, color: '#1c5fb0' },
+              ],
+              style: 'note',
+              margin: [0, 12, 0, 0],
+            } as Content,
+          ]
+        : []),
     ],
     footer: (page, pages) => ({
       text: `${data.site.name} · commissioning report · ${reportDay(data.date)} · page ${page} of ${pages}`,
