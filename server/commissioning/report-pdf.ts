@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import { dirname, join, resolve, sep } from 'node:path';
 import pdfmake from 'pdfmake';
 import type { Content, TableCell, TDocumentDefinitions } from 'pdfmake/interfaces';
+import { oneLine } from '../mail/quoted-name.ts';
 import type { ReportData, ReportDevice } from './report-data.ts';
 
 /**
@@ -81,7 +82,7 @@ function deviceSection(device: ReportDevice): Content[] {
     {
       // A device's heading never ends a page alone.
       stack: [
-        { text: device.name, style: 'device' },
+        { text: oneLine(device.name), style: 'device' },
         { table: { widths: [110, '*'], body: facts }, layout: 'noBorders', margin: [0, 0, 0, 6] },
         { text: 'Settings as last written and verified', style: 'subheading' },
       ],
@@ -94,8 +95,10 @@ function deviceSection(device: ReportDevice): Content[] {
 
 /** The document of a site's commissioning report. */
 export function reportDocument(data: ReportData): TDocumentDefinitions {
+  // Names are one line each: a name with line breaks would run into the footer.
+  const siteName = oneLine(data.site.name);
   const summary: TableCell[][] = [
-    [label('Site'), data.site.name],
+    [label('Site'), siteName],
     [label('Address'), data.site.address],
     [label('Owner'), person(data.owner)],
     [label('Installer'), person(data.installer)],
@@ -105,7 +108,7 @@ export function reportDocument(data: ReportData): TDocumentDefinitions {
   ];
   return {
     info: {
-      title: `Commissioning report: ${data.site.name}`,
+      title: `Commissioning report: ${siteName}`,
       subject: `Commissioning report of site ${data.site.id}, ${reportDay(data.date)}`,
       creator: 'Fleet Manager',
       producer: 'Fleet Manager',
@@ -124,7 +127,7 @@ export function reportDocument(data: ReportData): TDocumentDefinitions {
     },
     content: [
       { text: 'Commissioning report', style: 'title' },
-      { text: data.site.name, style: 'siteName' },
+      { text: siteName, style: 'siteName' },
       { table: { widths: [110, '*'], body: summary }, layout: 'noBorders' },
       { text: 'Devices', style: 'heading' },
       ...(data.devices.length === 0
@@ -144,7 +147,7 @@ export function reportDocument(data: ReportData): TDocumentDefinitions {
         : []),
     ],
     footer: (page, pages) => ({
-      text: `${data.site.name} · commissioning report · ${reportDay(data.date)} · page ${page} of ${pages}`,
+      text: `${siteName} · commissioning report · ${reportDay(data.date)} · page ${page} of ${pages}`,
       alignment: 'center',
       fontSize: 8,
       color: '#555555',

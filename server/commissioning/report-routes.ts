@@ -10,7 +10,7 @@ import { ApiError } from '../http/errors.ts';
 import type { AuthVariables } from '../http/guards.ts';
 import { validate } from '../http/validate.ts';
 import { limitChecks } from '../limits/request-limits.ts';
-import { quotedName } from '../mail/quoted-name.ts';
+import { oneLine, quotedName } from '../mail/quoted-name.ts';
 import { describeRoute } from '../openapi/route-notes.ts';
 import type { ProductCatalogue } from './product-catalogue.ts';
 import { reportData } from './report-data.ts';
@@ -86,7 +86,7 @@ export function reportRoutes(
       const sender = quotedName(principal.name);
       await ctx.mailer.queue({
         to: data.owner.email,
-        subject: `Commissioning report: ${data.site.name}`,
+        subject: `Commissioning report: ${oneLine(data.site.name)}`,
         body: [
           'Hello,',
           '',

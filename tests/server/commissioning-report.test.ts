@@ -114,3 +114,24 @@ describe('sending the report to the owner', () => {
     expect(noOwner).toMatchObject({ status: 409, body: { code: 'site_has_no_owner' } });
   });
 });
+
+describe('a site name with line breaks', () => {
+  it('is one line in the mail subject and in the report, never a header or a second line', async () => {
+    const name = 'Okafor Residence\r\nBcc: eve@evil.example\nGate side';
+    await t.server.ctx.db.updateTable('sites').set({ name }).where('id', '=', SITE).execute();
+    const answer = await t.call('POST', `/config/fleet/sites/${SITE}/commissioning-report/send`, {
+      token: token.installerA,
+    });
+    expect(answer.status).toBe(202);
+    await t.server.ctx.mailer.flush();
+    const mail = t.mail.sent.at(-1);
+    expect(mail?.subject).toBe('Commissioning report: Okafor Residence Bcc: eve@evil.example Gate side');
+    expect(mail?.text).not.toMatch(/\nBcc:/);
+    const { bytes } = await report('owner');
+    const lines = pdfText(bytes).split('\n');
+    expect(lines.some((line) => line.includes('Okafor Residence Bcc: eve@evil.example Gate side'))).toBe(
+      true,
+    );
+    expect(lines.some((line) => line.trim().startsWith('Bcc:'))).toBe(false);
+  });
+});
