@@ -1,11 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPORT_LIMITS } from '../../server/commissioning/report-data.ts';
 import { REQUEST_LIMITS } from '../../server/limits/request-limits.ts';
 import { pdfText } from '../pdf-text.ts';
 import { IDS, startTestServer, type TestServer } from './harness.ts';
 
 /**
- * The largest commissioning report anyone may ask for (a device whose history holds as many
- * records of as many changes as the limits let one write) is built in a worker thread, bounded,
+ * The largest commissioning report anyone may ask for (as many devices as a report lists, each
+ * with more settings than it prints, one of them with as many records of as many changes as the
+ * limits let one write) is built in a worker thread, bounded,
  * while another client's requests keep their usual latency. Before, the same history made a
  * 363-page PDF on the main thread: 3.5–4.3 s warm and 15 s cold, during which every other request
  * of the process waited (another client's GET up to 3.4 s).
@@ -64,7 +66,39 @@ beforeAll(async () => {
     });
     expect(answer.status, await answer.text()).toBe(201);
   }
-}, 120_000);
+  // And as many devices as a report lists, each with more settings than it prints: written
+  // straight to the database, since the write limits (rightly) stop one person writing them all
+  // in one window.
+  const db = t.server.ctx.db;
+  for (let device = 1; device < REPORT_LIMITS.devices; device += 1) {
+    const serial = `HX5K-26-${String(1000 + device).padStart(6, '0')}`;
+    const installed = await call(`/config/fleet/sites/${IDS.siteOfA}/installs`, {
+      method: 'POST',
+      body: JSON.stringify({ serial, modelId: 'HX-5000' }),
+    });
+    expect(installed.status).toBe(201);
+    await db
+      .insertInto('config_history')
+      .values({
+        id: crypto.randomUUID(),
+        serial,
+        user_id: IDS.installerA,
+        user_email: 'installer@solarpros.example',
+        transport: 'web-bluetooth',
+        template_name: null,
+        written_at: new Date(),
+        changes: JSON.stringify(
+          Array.from({ length: REPORT_LIMITS.settingsPerDevice + 1 }, (_, i) => ({
+            field: `d${device}x${i}`,
+            label: `Setting ${device}.${i}`,
+            oldValue: '0',
+            newValue: String(i),
+          })),
+        ) as never,
+      })
+      .execute();
+  }
+}, 300_000);
 afterAll(() => t.close());
 
 async function timed(path: string): Promise<number> {
@@ -97,6 +131,10 @@ describe('the largest allowed report', () => {
     expect(Math.max(...during)).toBeLessThan(BOUND_MS);
     const text = pdfText(bytes).replace(/\s+/g, ' ');
     expect(text).toContain('3940 more settings were written and verified');
+    // Every listed device prints its first settings and counts the rest; devices past the
+    // report's count are counted with a link to the site's page.
+    expect(text).toContain('1 more setting was written and verified');
+    expect(text).toMatch(/\d+ more devices? (is|are) installed at this site/);
     // The link to the device's whole history (pdftotext may wrap its printed text).
     expect(new TextDecoder('latin1').decode(bytes)).toContain(`/device-details/HX-5000?serial=${SERIAL}`);
   }, 120_000);
