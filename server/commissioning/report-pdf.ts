@@ -1,29 +1,17 @@
-import { createRequire } from 'node:module';
-import { dirname, join, resolve, sep } from 'node:path';
+import { resolve } from 'node:path';
 import pdfmake from 'pdfmake';
 import type { Content, TableCell, TDocumentDefinitions } from 'pdfmake/interfaces';
 import { oneLine } from '../mail/quoted-name.ts';
 import type { ReportData, ReportDevice } from './report-data.ts';
+import { BODY_FONT, printable, REPORT_FONT_FILES, REPORT_FONTS } from './report-fonts.ts';
 
 /**
- * The fonts come with the pdfmake package (Roboto, its own files), so building a report reads
- * nothing but them: URLs are refused and local files outside the font folder too.
+ * The fonts come with npm packages (report-fonts.ts), so building a report reads nothing but
+ * them: URLs are refused and every other local file too.
  */
-const FONT_DIR = join(
-  dirname(createRequire(import.meta.url).resolve('pdfmake/package.json')),
-  'fonts',
-  'Roboto',
-);
-pdfmake.setFonts({
-  Roboto: {
-    normal: join(FONT_DIR, 'Roboto-Regular.ttf'),
-    bold: join(FONT_DIR, 'Roboto-Medium.ttf'),
-    italics: join(FONT_DIR, 'Roboto-Italic.ttf'),
-    bolditalics: join(FONT_DIR, 'Roboto-MediumItalic.ttf'),
-  },
-});
+pdfmake.setFonts(REPORT_FONTS);
 pdfmake.setUrlAccessPolicy(() => false);
-pdfmake.setLocalAccessPolicy((path) => resolve(path).startsWith(`${FONT_DIR}${sep}`));
+pdfmake.setLocalAccessPolicy((path) => REPORT_FONT_FILES.has(resolve(path)));
 
 const two = (n: number) => String(n).padStart(2, '0');
 
@@ -35,15 +23,17 @@ export function reportTime(date: Date): string {
 const reportDay = (date: Date) => reportTime(date).slice(0, 10);
 
 const label = (text: string): TableCell => ({ text, style: 'label' });
-const person = (who: { name: string; email: string } | null) => (who ? `${who.name} <${who.email}>` : '—');
+/** Free text (a name, a value) in the fonts that have its characters, in the order it reads. */
+const say = (text: string) => ({ text: printable(text) });
+const person = (who: { name: string; email: string } | null) => say(who ? `${who.name} <${who.email}>` : '—');
 
 function deviceSection(device: ReportDevice): Content[] {
   const facts: TableCell[][] = [
-    [label('Model'), `${device.modelName} (${device.modelId})`],
-    [label('Serial number'), device.serial],
+    [label('Model'), say(`${device.modelName} (${device.modelId})`)],
+    [label('Serial number'), say(device.serial)],
     [label('Installed'), reportTime(device.installedAt)],
     [label('Online'), device.online ? 'Yes, connected to the service' : 'No'],
-    [label('Template applied'), device.template ?? 'None'],
+    [label('Template applied'), say(device.template ?? 'None')],
   ];
   const more: Content[] =
     device.moreSettings > 0
@@ -68,9 +58,9 @@ function deviceSection(device: ReportDevice): Content[] {
             body: [
               [label('Setting'), label('Value'), label('Written by'), label('When')],
               ...device.settings.map((setting): TableCell[] => [
-                { text: [{ text: `${setting.group}: `, color: '#555555' }, setting.label] },
-                { text: setting.value || '(empty)', bold: true },
-                setting.by,
+                { text: [{ text: printable(`${setting.group}: `), color: '#555555' }, say(setting.label)] },
+                { text: printable(setting.value || '(empty)'), bold: true },
+                say(setting.by),
                 reportTime(setting.at),
               ]),
             ],
@@ -82,7 +72,7 @@ function deviceSection(device: ReportDevice): Content[] {
     {
       // A device's heading never ends a page alone.
       stack: [
-        { text: oneLine(device.name), style: 'device' },
+        { text: printable(oneLine(device.name)), style: 'device' },
         { table: { widths: [110, '*'], body: facts }, layout: 'noBorders', margin: [0, 0, 0, 6] },
         { text: 'Settings as last written and verified', style: 'subheading' },
       ],
@@ -93,16 +83,22 @@ function deviceSection(device: ReportDevice): Content[] {
   ];
 }
 
+/** Longest site name the footer of each page prints. */
+const FOOTER_NAME = 60;
+
 /** The document of a site's commissioning report. */
 export function reportDocument(data: ReportData): TDocumentDefinitions {
   // Names are one line each: a name with line breaks would run into the footer.
   const siteName = oneLine(data.site.name);
+  // The footer has room for two lines: a long name is cut there (it is whole on the first page).
+  const footerName =
+    siteName.length > FOOTER_NAME ? `${siteName.slice(0, FOOTER_NAME - 1).trimEnd()}…` : siteName;
   const summary: TableCell[][] = [
-    [label('Site'), siteName],
-    [label('Address'), data.site.address],
+    [label('Site'), say(siteName)],
+    [label('Address'), say(data.site.address)],
     [label('Owner'), person(data.owner)],
     [label('Installer'), person(data.installer)],
-    [label('Company'), data.company ?? '—'],
+    [label('Company'), say(data.company ?? '—')],
     [label('Date'), reportTime(data.date)],
     [label('Devices'), String(data.devices.length + data.moreDevices)],
   ];
@@ -115,7 +111,7 @@ export function reportDocument(data: ReportData): TDocumentDefinitions {
     },
     pageSize: 'A4',
     pageMargins: [40, 50, 40, 50],
-    defaultStyle: { font: 'Roboto', fontSize: 10 },
+    defaultStyle: { font: BODY_FONT, fontSize: 10 },
     styles: {
       title: { fontSize: 20, bold: true, margin: [0, 0, 0, 4] },
       siteName: { fontSize: 14, margin: [0, 0, 0, 12] },
@@ -127,7 +123,7 @@ export function reportDocument(data: ReportData): TDocumentDefinitions {
     },
     content: [
       { text: 'Commissioning report', style: 'title' },
-      { text: siteName, style: 'siteName' },
+      { text: printable(siteName), style: 'siteName' },
       { table: { widths: [110, '*'], body: summary }, layout: 'noBorders' },
       { text: 'Devices', style: 'heading' },
       ...(data.devices.length === 0
@@ -147,7 +143,10 @@ export function reportDocument(data: ReportData): TDocumentDefinitions {
         : []),
     ],
     footer: (page, pages) => ({
-      text: `${siteName} · commissioning report · ${reportDay(data.date)} · page ${page} of ${pages}`,
+      text: [
+        { text: printable(footerName) },
+        ` · commissioning report · ${reportDay(data.date)} · page ${page} of ${pages}`,
+      ],
       alignment: 'center',
       fontSize: 8,
       color: '#555555',

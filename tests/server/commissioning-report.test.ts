@@ -135,3 +135,49 @@ describe('a site name with line breaks', () => {
     expect(lines.some((line) => line.trim().startsWith('Bcc:'))).toBe(false);
   });
 });
+
+describe('names and values in every script', () => {
+  it('prints Arabic, Hebrew, Chinese, Japanese, Korean and emoji, right-to-left words in reading order', async () => {
+    await t.server.ctx.db
+      .updateTable('sites')
+      .set({ name: 'مزرعة النخيل ☀️ בית שמש', display_address: 'שדרות רוטשילד 5, תל אביב' })
+      .where('id', '=', SITE)
+      .execute();
+    await t.server.ctx.db
+      .updateTable('devices')
+      .set({ name: '서울 발전소 🔋' })
+      .where('serial', '=', 'HX5K-26-000701')
+      .execute();
+    const written = await t.call('POST', '/config/fleet/devices/HX5K-26-000701/config-history', {
+      token: token.installerA,
+      body: {
+        id: crypto.randomUUID(),
+        writtenAt: new Date().toISOString(),
+        transport: 'web-bluetooth',
+        template: '標準テンプレート',
+        changes: [
+          { field: 'deviceName', label: 'Device name', oldValue: '', newValue: '北京工厂 مستودع 12 😀' },
+        ],
+      },
+    });
+    expect(written.status).toBe(201);
+    const { bytes } = await report('owner');
+    // pdftotext marks right-to-left stretches with embedding controls; the words are what count.
+    const text = pdfText(bytes)
+      .replace(/[\u202a-\u202e]/g, '')
+      .replace(/\s+/g, ' ');
+    for (const expected of [
+      'مزرعة النخيل',
+      'בית שמש',
+      '☀',
+      'שדרות רוטשילד',
+      '서울 발전소',
+      '🔋',
+      '標準テンプレート',
+      '北京工厂',
+      'مستودع',
+      '😀',
+    ])
+      expect(text).toContain(expected);
+  });
+});
