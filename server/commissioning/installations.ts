@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Expression, type Kysely, type RawBuilder, sql } from 'kysely';
 import { isStaff, visibleSiteIds } from '../access/install-access.ts';
 import type { Viewer } from '../access/scope.ts';
 import type { Database } from '../db/schema.ts';
@@ -18,6 +18,11 @@ import type { Database } from '../db/schema.ts';
  * Who reads what: company staff read every installation's records; anyone else those of the
  * installations at sites they see now, so a new holder starts with an empty past, and the owner of
  * the site a device moved to does not read what was written at the site it came from.
+ *
+ * Telemetry and alarms are kept by device row, which a move keeps (a new install or a replacement
+ * makes a new one, so its past starts empty anyway). What a caller sees of them starts where the
+ * device's newest stay at a site they do not see ended ({@link seenSince}): one bound per device,
+ * so a series is read with a lower time bound, not a join per reading.
  */
 
 /** Which installations' records of these serials a reader may read: `all` for company staff. */
@@ -51,4 +56,20 @@ export async function currentInstallation(db: Kysely<Database>, serial: string):
     .where('ended_at', 'is', null)
     .executeTakeFirst();
   return row?.id;
+}
+
+/**
+ * From when a caller sees a device's readings and alarms, as SQL: the end of the device's newest
+ * installation at a site the caller does not see (`visible`: the caller's condition on `sites`;
+ * an archived site is one nobody sees), or null when there is none and they see all of it. For
+ * company staff (`visible` null) it is always null.
+ * @example sql`a.raised_at >= coalesce(${seenSince(visible, sql.ref('a.device_id'))}, '-infinity')`
+ */
+export function seenSince(
+  visible: RawBuilder<boolean> | null,
+  deviceId: Expression<number>,
+): RawBuilder<Date | null> {
+  if (visible === null) return sql<null>`NULL::timestamptz`;
+  return sql<Date | null>`(SELECT max(i.ended_at) FROM installations i LEFT JOIN sites ON sites.id = i.site_id
+    WHERE i.device_id = ${deviceId} AND i.ended_at IS NOT NULL AND NOT coalesce(${visible}, false))`;
 }

@@ -96,6 +96,8 @@ export const INSTALLATIONS_SQL = `
   CREATE UNIQUE INDEX installations_current_serial_key ON installations (serial) WHERE ended_at IS NULL;
   CREATE UNIQUE INDEX installations_current_device_key ON installations (device_id) WHERE ended_at IS NULL;
   CREATE INDEX installations_serial_idx ON installations (serial, started_at DESC, id DESC);
+  -- What a caller sees of a device's telemetry and alarms starts after its stays elsewhere.
+  CREATE INDEX installations_device_idx ON installations (device_id, ended_at);
 
   -- Each record to the stay of its serial that held the device when it came in; a record from
   -- before every known stay to the first one.

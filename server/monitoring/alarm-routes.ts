@@ -12,7 +12,7 @@ import type { AuthVariables } from '../http/guards.ts';
 import { validate } from '../http/validate.ts';
 import { describeRoute } from '../openapi/route-notes.ts';
 import { alarmById, alarmPage } from './alarms/alarm-queries.ts';
-import { requireMayAcknowledge, visibleSites } from './monitoring-scope.ts';
+import { requireMayAcknowledge, visibleAlarms } from './monitoring-scope.ts';
 
 /** Alarms of the devices the caller sees: the list, and acknowledging one. */
 export function alarmRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariables }> {
@@ -26,7 +26,8 @@ export function alarmRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariables
       responses: { 200: { description: 'A page of alarms', schema: alarmPageSchema } },
     }),
     validate('query', alarmsQuerySchema),
-    async (c) => c.json(await alarmPage(ctx.db, visibleSites(ctx, c.get('principal')), c.req.valid('query'))),
+    async (c) =>
+      c.json(await alarmPage(ctx.db, visibleAlarms(ctx, c.get('principal')), c.req.valid('query'))),
   );
 
   app.post(
@@ -47,7 +48,7 @@ export function alarmRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariables
     async (c) => {
       const principal = c.get('principal');
       const { id } = c.req.valid('param');
-      const visible = visibleSites(ctx, principal);
+      const visible = visibleAlarms(ctx, principal);
       const alarm = await alarmById(ctx.db, visible, id);
       if (!alarm) throw notFound('Alarm');
       await requireMayAcknowledge(ctx, principal, alarm.siteId);

@@ -85,13 +85,15 @@ export function liveRoute(ctx: ServerContext): Hono<{ Variables: AuthVariables }
               unsent -= 1;
             });
         };
+        // Nothing from before the caller sees the device (at a site they do not see) is sent.
+        const seenFrom = device.seenFrom ?? 0;
         let since: number;
         if (Number.isFinite(lastEventId) && lastEventId > 0)
-          since = Math.max(lastEventId, Date.now() - CATCH_UP_MS);
-        else if (latest) {
+          since = Math.max(lastEventId, Date.now() - CATCH_UP_MS, seenFrom - 1);
+        else if (latest && new Date(latest.device_time).getTime() >= seenFrom) {
           since = new Date(latest.device_time).getTime();
           send(liveReading(device.serial, latest), since);
-        } else since = 0;
+        } else since = Math.max(0, seenFrom - 1);
         // Logout, a revoked sign-in, a changed role or site access, the device moving or leaving:
         // told of it (on whichever process it happened), the stream checks again and ends
         // unless the person still sees this very device.

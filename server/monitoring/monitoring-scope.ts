@@ -1,7 +1,8 @@
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import { isCompanyStaffEmail } from '../../contracts/company-staff.ts';
 import { siteVisible } from '../access/scope.ts';
 import type { Principal } from '../auth/access-tokens.ts';
+import { seenSince } from '../commissioning/installations.ts';
 import type { ServerContext } from '../context.ts';
 import { ApiError, forbidden, notFound } from '../http/errors.ts';
 import type { Product } from './telemetry/product-catalogue.ts';
@@ -21,6 +22,33 @@ export function visibleSites(ctx: ServerContext, principal: Principal) {
   return seesEverything(ctx, principal) ? sql<boolean>`true` : siteVisible(principal);
 }
 
+/**
+ * From when the caller sees devices' readings and alarms, as SQL for the device `deviceId`: after
+ * the device's stays at sites the caller does not see (installations.ts); null for staff.
+ */
+export function readingsSince(
+  ctx: ServerContext,
+  principal: Principal,
+  deviceId: Parameters<typeof seenSince>[1],
+) {
+  return seenSince(seesEverything(ctx, principal) ? null : siteVisible(principal), deviceId);
+}
+
+/**
+ * The condition "the caller sees this alarm" on a query with `alarms a` and `sites` in scope: an
+ * alarm of a device at a site they see, raised since they see its readings.
+ */
+export function visibleAlarms(ctx: ServerContext, principal: Principal): RawBuilder<boolean> {
+  if (seesEverything(ctx, principal)) return sql<boolean>`true`;
+  return sql<boolean>`${siteVisible(principal)} AND ${alarmsSince(ctx, principal)}`;
+}
+
+/** The condition "raised since the caller sees its device's readings" on a query with `alarms a`. */
+export function alarmsSince(ctx: ServerContext, principal: Principal): RawBuilder<boolean> {
+  if (seesEverything(ctx, principal)) return sql<boolean>`true`;
+  return sql<boolean>`a.raised_at >= coalesce(${readingsSince(ctx, principal, sql.ref('a.device_id'))}, '-infinity')`;
+}
+
 /** A device the caller sees, with its product in the catalogue (if the catalogue has the model). */
 export interface VisibleDevice {
   id: number;
@@ -29,6 +57,11 @@ export interface VisibleDevice {
   name: string;
   siteId: number;
   product: Product | undefined;
+  /**
+   * Epoch ms from which the caller sees the device's readings and alarms (it was at a site they
+   * do not see before); undefined: all of them.
+   */
+  seenFrom: number | undefined;
 }
 
 /**
@@ -44,6 +77,7 @@ export async function requireVisibleDevice(
     .selectFrom('devices')
     .innerJoin('sites', 'sites.id', 'devices.site_id')
     .select(['devices.id', 'devices.serial', 'devices.model_id', 'devices.name', 'devices.site_id'])
+    .select(readingsSince(ctx, principal, sql.ref('devices.id')).as('seen_from'))
     .where('devices.serial', '=', serial)
     .where(visibleSites(ctx, principal))
     .executeTakeFirst();
@@ -55,6 +89,7 @@ export async function requireVisibleDevice(
     name: row.name,
     siteId: row.site_id,
     product: ctx.monitoring.catalogue.product(row.model_id),
+    seenFrom: row.seen_from === null ? undefined : new Date(row.seen_from).getTime(),
   };
 }
 
