@@ -88,13 +88,21 @@ export const REPORT_FONT_FILES: ReadonlySet<string> = new Set(
   Object.values(REPORT_FONTS).flatMap((faces) => Object.values(faces)),
 );
 
-const opened: (Font | undefined)[] = [];
-const hasGlyph = (family: number, codePoint: number) => {
+const opened = new Map<string, Font>();
+/** A family's face, opened on first use. */
+function face(family: number, bold = false): Font | undefined {
   const entry = FAMILIES[family];
-  if (!entry) return false;
-  opened[family] ??= openSync(entry.normal);
-  return opened[family].hasGlyphForCodePoint(codePoint);
-};
+  if (!entry) return undefined;
+  const file = bold ? entry.bold : entry.normal;
+  let font = opened.get(file);
+  if (!font) {
+    font = openSync(file);
+    opened.set(file, font);
+  }
+  return font;
+}
+const hasGlyph = (family: number, codePoint: number) =>
+  face(family)?.hasGlyphForCodePoint(codePoint) ?? false;
 
 /** The family that prints each character, found once per process. */
 const familyOf = new Map<number, number>();
@@ -147,30 +155,47 @@ interface Piece {
   level: number;
 }
 
+/** Where a text is printed: the width it has (points) and its size, for cutting it into lines. */
+export interface Box {
+  width: number;
+  size: number;
+  bold?: boolean;
+}
+
 /**
  * A text as runs in the fonts that have its characters, in the order they are seen: right-to-left
  * words (Arabic, Hebrew) stand right to left, numbers and Latin words among them left to right
- * (the Unicode bidirectional algorithm, on the text as one line). A text of Latin letters only is
- * answered as it is.
+ * (the Unicode bidirectional algorithm). A text with right-to-left words is cut into lines here
+ * when its `box` is known, so that each line is in reading order (the layout would otherwise wrap
+ * the text as one line, and the first line printed would be where the text ends); without a box
+ * it is taken as one line. A text of Latin letters only is answered as it is.
  * @example printable('Villa 😀') // [{ text: 'Villa ', font: 'Roboto' }, { text: '😀', font: 'NotoEmoji' }]
  */
-export function printable(text: string): string | Run[] {
+export function printable(text: string, box?: Box): string | Run[] {
   if (BODY_ONLY.test(text)) return text;
   const clean = text.replace(CONTROLS, '');
-  return clean
-    .split('\n')
-    .flatMap((line, index) =>
-      index === 0 ? lineRuns(line) : [{ text: '\n', font: BODY_FONT }, ...lineRuns(line)],
-    );
+  return joinLines(clean.split('\n').flatMap((line) => paragraphLines(line, box)));
 }
 
-function lineRuns(line: string): Run[] {
-  const levels = RIGHT_TO_LEFT.test(line) ? bidi.getEmbeddingLevels(line, 'auto').levels : undefined;
-  const mirrored = levels ? bidi.getMirroredCharactersMap(line, levels) : undefined;
+/** Whether a text reads right to left as a whole (its first letter is Arabic or Hebrew): it is set flush right. */
+export function readsRightToLeft(text: string): boolean {
+  if (!RIGHT_TO_LEFT.test(text)) return false;
+  return (bidi.getEmbeddingLevels(text.replace(CONTROLS, ''), 'auto').paragraphs[0]?.level ?? 0) % 2 === 1;
+}
+
+const joinLines = (lines: Run[][]): Run[] =>
+  lines.flatMap((runs, index) => (index === 0 ? runs : [{ text: '\n', font: BODY_FONT }, ...runs]));
+
+/** A paragraph (no line breaks) as its printed lines, each as runs in the order they are seen. */
+function paragraphLines(paragraph: string, box: Box | undefined): Run[][] {
+  const levels = RIGHT_TO_LEFT.test(paragraph)
+    ? bidi.getEmbeddingLevels(paragraph, 'auto').levels
+    : undefined;
+  const mirrored = levels ? bidi.getMirroredCharactersMap(paragraph, levels) : undefined;
   // Cut into pieces of one font, one level and either all spaces or none, in reading order.
   const pieces: Piece[] = [];
   let index = 0;
-  for (const char of line) {
+  for (const char of paragraph) {
     const codePoint = char.codePointAt(0) ?? 0;
     const level = levels?.[index] ?? 0;
     const shown = mirrored?.get(index) ?? char;
@@ -184,7 +209,73 @@ function lineRuns(line: string): Run[] {
       pieces.push({ chars: [shown], family, level });
     }
   }
-  // Reverse every stretch at each level and above, from the highest level down to the lowest odd one.
+  const lines = levels && box ? cutLines(pieces, box) : [pieces];
+  return lines.map((line) => lineRuns(reorder(line)));
+}
+
+/** How wide a piece prints, in points. */
+function widthOf(piece: Piece, box: Box): number {
+  const font = face(piece.family, box.bold);
+  if (!font) return 0;
+  return (font.layout(piece.chars.join('')).advanceWidth * box.size) / font.unitsPerEm;
+}
+
+/**
+ * The pieces (in reading order) as lines that fit the box: cut at spaces, or between characters
+ * where a word alone is wider than the box (Chinese, Japanese and Korean have no spaces).
+ */
+function cutLines(pieces: Piece[], box: Box): Piece[][] {
+  // A little short of the box: the layout measures with kerning of its own.
+  const room = box.width * 0.97;
+  const lines: Piece[][] = [[]];
+  let used = 0;
+  const isSpace = (piece: Piece) => /\s/.test(piece.chars[0] ?? '');
+  const newLine = () => {
+    lines.push([]);
+    used = 0;
+  };
+  for (let start = 0; start < pieces.length; ) {
+    // The spaces before a word, then the word: pieces up to the next space.
+    let end = start;
+    while (end < pieces.length && isSpace(pieces[end] as Piece)) end += 1;
+    const spaces = pieces.slice(start, end);
+    while (end < pieces.length && !isSpace(pieces[end] as Piece)) end += 1;
+    const word = pieces.slice(start + spaces.length, end);
+    start = end;
+    const spaceWidth = spaces.reduce((sum, piece) => sum + widthOf(piece, box), 0);
+    const wordWidth = word.reduce((sum, piece) => sum + widthOf(piece, box), 0);
+    const line = lines.at(-1) as Piece[];
+    if (line.length > 0 && used + spaceWidth + wordWidth > room) newLine();
+    else {
+      line.push(...spaces);
+      used += spaceWidth;
+    }
+    if (wordWidth <= room) {
+      (lines.at(-1) as Piece[]).push(...word);
+      used += wordWidth;
+      continue;
+    }
+    // Wider than a line: character by character.
+    for (const piece of word) {
+      for (const char of piece.chars) {
+        const one: Piece = { chars: [char], family: piece.family, level: piece.level };
+        const width = widthOf(one, box);
+        if (used > 0 && used + width > room) newLine();
+        const current = lines.at(-1) as Piece[];
+        const last = current.at(-1);
+        if (last && last.family === one.family && last.level === one.level && !isSpace(last))
+          last.chars.push(char);
+        else current.push(one);
+        used += width;
+      }
+    }
+  }
+  return lines.filter((line) => line.length > 0);
+}
+
+/** One line's pieces in the order they are seen: every stretch at each level and above reversed, from the highest level down to the lowest odd one. */
+function reorder(line: Piece[]): Piece[] {
+  const pieces = [...line];
   const highest = Math.max(0, ...pieces.map((piece) => piece.level));
   const lowestOdd = Math.min(
     ...pieces.map((piece) => (piece.level % 2 === 1 ? piece.level : Number.POSITIVE_INFINITY)),
@@ -201,6 +292,11 @@ function lineRuns(line: string): Run[] {
       start = end;
     }
   }
+  return pieces;
+}
+
+/** Pieces in the order they are seen as runs for the layout. */
+function lineRuns(pieces: Piece[]): Run[] {
   const runs: Run[] = [];
   for (const piece of pieces) {
     const font = FAMILIES[piece.family]?.name ?? BODY_FONT;

@@ -3,7 +3,14 @@ import pdfmake from 'pdfmake';
 import type { Content, TableCell, TDocumentDefinitions } from 'pdfmake/interfaces';
 import { oneLine } from '../mail/quoted-name.ts';
 import type { ReportData, ReportDevice } from './report-data.ts';
-import { BODY_FONT, printable, REPORT_FONT_FILES, REPORT_FONTS } from './report-fonts.ts';
+import {
+  BODY_FONT,
+  type Box,
+  printable,
+  REPORT_FONT_FILES,
+  REPORT_FONTS,
+  readsRightToLeft,
+} from './report-fonts.ts';
 
 /**
  * The fonts come with npm packages (report-fonts.ts), so building a report reads nothing but
@@ -23,8 +30,22 @@ export function reportTime(date: Date): string {
 const reportDay = (date: Date) => reportTime(date).slice(0, 10);
 
 const label = (text: string): TableCell => ({ text, style: 'label' });
-/** Free text (a name, a value) in the fonts that have its characters, in the order it reads. */
-const say = (text: string) => ({ text: printable(text) });
+/** Width of the page's text (A4 less the margins), and of a value beside its label (less padding). */
+const CONTENT_WIDTH = 595 - 2 * 40;
+const LABEL_WIDTH = 110;
+const VALUE: Box = { width: CONTENT_WIDTH - LABEL_WIDTH - 16, size: 10 };
+/** The settings table's columns for a setting and its value, as wide as they print at most. */
+const SETTING: Box = { width: 110, size: 9 };
+const SETTING_VALUE: Box = { width: 150, size: 9, bold: true };
+
+/**
+ * Free text (a name, a value) in the fonts that have its characters, in the order it reads, and
+ * flush right when it reads right to left.
+ */
+const say = (text: string, box: Box = VALUE) => ({
+  text: printable(text, box),
+  ...(readsRightToLeft(text) ? { alignment: 'right' as const } : {}),
+});
 const person = (who: { name: string; email: string } | null) => say(who ? `${who.name} <${who.email}>` : '—');
 
 function deviceSection(device: ReportDevice): Content[] {
@@ -58,9 +79,14 @@ function deviceSection(device: ReportDevice): Content[] {
             body: [
               [label('Setting'), label('Value'), label('Written by'), label('When')],
               ...device.settings.map((setting): TableCell[] => [
-                { text: [{ text: printable(`${setting.group}: `), color: '#555555' }, say(setting.label)] },
-                { text: printable(setting.value || '(empty)'), bold: true },
-                say(setting.by),
+                {
+                  text: [
+                    { text: printable(`${setting.group}: `), color: '#555555' },
+                    say(setting.label, SETTING),
+                  ],
+                },
+                { ...say(setting.value || '(empty)', SETTING_VALUE), bold: true },
+                say(setting.by, SETTING),
                 reportTime(setting.at),
               ]),
             ],
@@ -72,8 +98,8 @@ function deviceSection(device: ReportDevice): Content[] {
     {
       // A device's heading never ends a page alone.
       stack: [
-        { text: printable(oneLine(device.name)), style: 'device' },
-        { table: { widths: [110, '*'], body: facts }, layout: 'noBorders', margin: [0, 0, 0, 6] },
+        { ...say(oneLine(device.name), { width: CONTENT_WIDTH, size: 12, bold: true }), style: 'device' },
+        { table: { widths: [LABEL_WIDTH, '*'], body: facts }, layout: 'noBorders', margin: [0, 0, 0, 6] },
         { text: 'Settings as last written and verified', style: 'subheading' },
       ],
       unbreakable: true,
@@ -123,8 +149,8 @@ export function reportDocument(data: ReportData): TDocumentDefinitions {
     },
     content: [
       { text: 'Commissioning report', style: 'title' },
-      { text: printable(siteName), style: 'siteName' },
-      { table: { widths: [110, '*'], body: summary }, layout: 'noBorders' },
+      { ...say(siteName, { width: CONTENT_WIDTH, size: 14 }), style: 'siteName' },
+      { table: { widths: [LABEL_WIDTH, '*'], body: summary }, layout: 'noBorders' },
       { text: 'Devices', style: 'heading' },
       ...(data.devices.length === 0
         ? [{ text: 'No devices are installed at this site.', style: 'note' } as Content]
@@ -144,7 +170,7 @@ export function reportDocument(data: ReportData): TDocumentDefinitions {
     ],
     footer: (page, pages) => ({
       text: [
-        { text: printable(footerName) },
+        { text: printable(footerName, { width: CONTENT_WIDTH / 2, size: 8 }) },
         ` · commissioning report · ${reportDay(data.date)} · page ${page} of ${pages}`,
       ],
       alignment: 'center',
