@@ -73,6 +73,12 @@ export const templateListQuerySchema = z.object({ modelId: modelIdSchema.optiona
 /** `GET /fleet/config-templates`: by product, then name. */
 export const templateListSchema = z.object({ items: z.array(templateSchema) });
 
+/**
+ * Largest template file an import reads: a template of the most settings there may be, each value
+ * as long as it may be, fits several times over. A bigger file is refused before it is read.
+ */
+export const MAX_TEMPLATE_FILE_BYTES = 256 * 1024;
+
 /** What a template file says it is. */
 export const TEMPLATE_FILE_FORMAT = 'fleet-manager/config-template';
 

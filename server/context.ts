@@ -5,6 +5,8 @@ import type { SessionCutoffs } from './auth/sessions.ts';
 import type { SigningKey } from './auth/signing-keys.ts';
 import type { DeviceKey, PageAnchors } from './cache/list-totals.ts';
 import type { PageCache } from './cache/page-cache.ts';
+import type { ReportCache } from './commissioning/report-cache.ts';
+import type { ReportPool } from './commissioning/report-pool.ts';
 import type { Database } from './db/schema.ts';
 import type { Env } from './env.ts';
 import type { Mailer } from './mail/mailer.ts';
@@ -35,6 +37,8 @@ export interface ServerContext {
   scryptCost: ScryptCost;
   /** This server's list pages by scope version, and where deep pages start. */
   lists: { pages: PageCache; anchors: PageAnchors; deviceAnchors: PageAnchors<DeviceKey> };
+  /** Commissioning reports: built in worker threads, the newest of each site kept. */
+  reports: { pool: ReportPool; cache: ReportCache };
   /** Devices online: device sockets, presence, and commands to devices (DESIGN.md §10). */
   comms: ServiceComms;
   /** Monitoring (DESIGN.md §11): telemetry in, its live stream, alarms. */

@@ -14,6 +14,8 @@ import { SessionCutoffs } from './auth/sessions.ts';
 import { loadSigningKey, type SigningKey } from './auth/signing-keys.ts';
 import { type DeviceKey, PageAnchors } from './cache/list-totals.ts';
 import { PageCache } from './cache/page-cache.ts';
+import { ReportCache } from './commissioning/report-cache.ts';
+import { defaultReportWorkers, ReportPool } from './commissioning/report-pool.ts';
 import { createConfigApp } from './config-service/config-app.ts';
 import type { ServerContext } from './context.ts';
 import { type DatabaseTarget, openDatabase } from './db/database.ts';
@@ -145,6 +147,11 @@ async function buildContext(
     codeKey,
   );
   const monitoring = await buildMonitoring(env, db, databaseUrl, mailer, options.publicDir ?? 'public');
+  const sessions = new SessionCutoffs(db);
+  // Whoever's sessions end (logout, a revoked sign-in, a password, e-mail or role change): their
+  // live streams, on every process, check again.
+  sessions.onEnded = (userId) => void monitoring.live.announce({ users: [userId] });
+  const reportPool = new ReportPool(env.REPORT_WORKERS ?? defaultReportWorkers());
   return {
     db,
     env,
@@ -154,7 +161,8 @@ async function buildContext(
     configJwks,
     monitoringJwks: createLocalJWKSet({ keys: [keys.monitoring.publicJwk] }),
     mailer,
-    sessions: new SessionCutoffs(db),
+    sessions,
+    reports: { pool: reportPool, cache: new ReportCache(db, reportPool) },
     scryptCost: options.scryptCost ?? DEFAULT_SCRYPT_COST,
     lists: {
       pages: new PageCache(),
@@ -311,6 +319,7 @@ export async function createServer(options: CreateServerOptions): Promise<FleetS
         // Readings already received are written before the database closes.
         await ctx.monitoring.ingest.close();
         await ctx.monitoring.live.close();
+        await ctx.reports.pool.close();
         await ctx.mailer.stop();
         await db.destroy();
       },

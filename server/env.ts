@@ -144,9 +144,37 @@ export const envSchema = z.object({
     .enum(['0', '1', ''])
     .default('1')
     .transform((value) => value !== '0'),
+  /**
+   * Seconds an idle kept-alive connection stays open. Above a load balancer's idle timeout (60 s
+   * on most), so the balancer is the one that closes it: a server that closes first races the
+   * balancer's next request on that connection (a reset, answered as 502).
+   */
+  HTTP_KEEP_ALIVE_TIMEOUT_S: z.coerce.number().int().min(1).max(3600).default(65),
+  /** Seconds a client has to send a request's headers; above the keep-alive timeout, as Node needs. */
+  HTTP_HEADERS_TIMEOUT_S: z.coerce.number().int().min(2).max(3600).default(66),
+  /** Seconds a client has to send a whole request (headers and body); at least the headers' timeout. */
+  HTTP_REQUEST_TIMEOUT_S: z.coerce.number().int().min(2).max(3600).default(120),
+  /** Worker threads that build commissioning reports; default: the cores but one, at least one. */
+  REPORT_WORKERS: z.coerce.number().int().min(1).max(64).optional(),
   NODE_ENV: optionalText,
 });
 export type Env = z.infer<typeof envSchema>;
+
+/** The HTTP timeouts in the order Node and a balancer need them: keep-alive < headers ≤ request. */
+function orderHttpTimeouts(env: Env, ctx: z.RefinementCtx): void {
+  if (env.HTTP_HEADERS_TIMEOUT_S <= env.HTTP_KEEP_ALIVE_TIMEOUT_S)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['HTTP_HEADERS_TIMEOUT_S'],
+      message: `must be more than HTTP_KEEP_ALIVE_TIMEOUT_S (${env.HTTP_KEEP_ALIVE_TIMEOUT_S})`,
+    });
+  if (env.HTTP_REQUEST_TIMEOUT_S < env.HTTP_HEADERS_TIMEOUT_S)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['HTTP_REQUEST_TIMEOUT_S'],
+      message: `must be at least HTTP_HEADERS_TIMEOUT_S (${env.HTTP_HEADERS_TIMEOUT_S})`,
+    });
+}
 
 /** A production start must not run on the published development keys or print codes. */
 function refuseDevDefaultsInProduction(env: Env, ctx: z.RefinementCtx): void {
@@ -182,7 +210,10 @@ export class EnvError extends Error {
  * @example parseEnv({ PORT: '3000' }).PORT === 3000
  */
 export function parseEnv(source: Record<string, string | undefined>): Env {
-  const result = envSchema.superRefine(refuseDevDefaultsInProduction).safeParse(source);
+  const result = envSchema
+    .superRefine(orderHttpTimeouts)
+    .superRefine(refuseDevDefaultsInProduction)
+    .safeParse(source);
   if (result.success) return result.data;
   const lines = result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
   throw new EnvError(`Invalid environment:\n  ${lines.join('\n  ')}`);

@@ -1,9 +1,8 @@
-import type { Server } from 'node:http';
-import { serve } from '@hono/node-server';
 import { createServer, type ServiceSelection } from './create-server.ts';
 import { DEMO_ACCOUNTS } from './db/seed.ts';
 import { EnvError, parseEnv } from './env.ts';
 import { drainOnShutdown, SHUTDOWN_GRACE_MS } from './http/graceful-shutdown.ts';
+import { listen } from './http/listen.ts';
 import { startSimulatedDevices } from './service-comms/simulated-devices-child.ts';
 
 function readServiceFlag(argv: string[]): ServiceSelection {
@@ -25,7 +24,7 @@ async function main(): Promise<void> {
     );
   }
   const server = await createServer({ env, services });
-  const http = serve({ fetch: server.app.fetch, port: env.PORT }, () => {
+  const http = listen(server.app.fetch, { port: env.PORT }, env, () => {
     const where = `http://localhost:${env.PORT}`;
     const running = services === 'all' ? 'app, /config and /monitoring' : `${services} service`;
     console.log(`Fleet Manager listening on ${where}`);
@@ -40,13 +39,13 @@ async function main(): Promise<void> {
       console.log(`  ${account.role.padEnd(9)} ${account.email} / ${account.password}`);
   });
   // Devices connect to the configuration service over a WebSocket on the same port.
-  if (services !== 'monitoring') server.ctx.comms.attach(http as Server);
+  if (services !== 'monitoring') server.ctx.comms.attach(http);
   const simulated =
     services !== 'monitoring' && env.SIMULATED_DEVICES && server.demo
       ? startSimulatedDevices(env.DATA_DIR, env.PORT)
       : undefined;
   const shutdown = drainOnShutdown(
-    http as Server,
+    http,
     async () => {
       simulated?.kill('SIGTERM');
       await server.close();

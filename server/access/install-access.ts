@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { mayInstallOnSite, maySeeSite, seesEverything } from '../../contracts/access-policy.ts';
 import type { Database } from '../db/schema.ts';
-import { forbidden, notFound } from '../http/errors.ts';
+import { ApiError, forbidden, notFound } from '../http/errors.ts';
 import type { Viewer } from './scope.ts';
 
 /** A site the caller may install on. */
@@ -80,8 +80,9 @@ export async function requireSeenSite(
 /**
  * The installed device with this id, when the caller may change it: an installer (or admin) of
  * its site.
- * @throws {ApiError} 404 when there is no such device or the caller cannot see its site; 403
- *   `site_role_forbidden` when they see it without the `installer` role.
+ * @throws {ApiError} 404 when there is no such device or the caller cannot see its site; 409
+ *   `device_changed` when it was replaced or taken off a site they see; 403 `site_role_forbidden`
+ *   when they see it without the `installer` role.
  */
 export async function requireInstalledDevice(
   db: Kysely<Database>,
@@ -102,7 +103,7 @@ export async function requireInstalledDevice(
     ])
     .where('devices.id', '=', deviceId)
     .executeTakeFirst();
-  if (!device) throw notFound('Device');
+  if (!device) return refuseRetired(db, viewer, deviceId);
   const rights = await siteRights(db, viewer, device.site_id);
   if (!rights?.sees) throw notFound('Device');
   if (!rights.installs)
@@ -119,6 +120,30 @@ export async function requireInstalledDevice(
     siteName: device.site_name,
     installedAt: new Date(device.installed_at),
   };
+}
+
+/**
+ * A device that left its site answers, to a caller who sees that site, 409 `device_changed` (of
+ * several changes of one unit at once, the first took it: ten parallel replaces, one winner);
+ * anyone else, and an id that never was, 404.
+ * @throws {ApiError} always.
+ */
+async function refuseRetired(db: Kysely<Database>, viewer: Viewer, deviceId: number): Promise<never> {
+  const retired = await db
+    .selectFrom('retired_devices')
+    .select(['serial', 'site_id', 'reason', 'replaced_by'])
+    .where('device_id', '=', deviceId)
+    .orderBy('id', 'desc')
+    .executeTakeFirst();
+  if (!retired || !(await visibleSiteIds(db, viewer, [retired.site_id])).has(retired.site_id))
+    throw notFound('Device');
+  throw new ApiError(
+    409,
+    'device_changed',
+    retired.reason === 'replaced'
+      ? `${retired.serial} was replaced by ${retired.replaced_by ?? 'another unit'}; reload to see the site as it is now`
+      : `${retired.serial} was taken off its site; reload to see the site as it is now`,
+  );
 }
 
 /** Which of these sites the caller sees: to name a site in an answer only to those who see it. */

@@ -33,12 +33,14 @@ export async function issueRefreshToken(
 export interface RotationPolicy {
   ttlSeconds: number;
   graceSeconds: number;
+  /** Told of the user whose sign-in was revoked for a replayed token, once that is committed. */
+  onRevoked?: (userId: number) => void;
 }
 
 type Outcome =
   | { kind: 'rotated'; userId: number; familyId: string; refreshToken: string }
   | { kind: 'invalid' }
-  | { kind: 'reused' };
+  | { kind: 'reused'; userId: number };
 
 /**
  * The successor handed out for a token spent within the grace window, if it is still the live
@@ -114,11 +116,12 @@ export async function rotateRefreshToken(
     }
     // Committed before answering: the revocation must survive the 401.
     await revokeFamily(trx, known.family_id);
-    return { kind: 'reused' };
+    return { kind: 'reused', userId: known.user_id };
   });
   if (outcome.kind === 'rotated')
     return { userId: outcome.userId, familyId: outcome.familyId, refreshToken: outcome.refreshToken };
   if (outcome.kind === 'reused') {
+    policy.onRevoked?.(outcome.userId);
     throw new ApiError(401, 'refresh_token_reused', 'The refresh token was already used; sign in again');
   }
   throw new ApiError(401, 'invalid_refresh_token', 'The refresh token is invalid or expired');

@@ -22,6 +22,8 @@ interface Cached<T> {
 export class SessionCutoffs {
   readonly #cutoffs = new Map<number, Cached<number | null | undefined>>();
   readonly #families = new Map<string, Cached<boolean>>();
+  /** Told of every user whose sessions ended through this process (live streams look again). */
+  onEnded: (userId: number) => void = () => {};
 
   constructor(
     readonly db: Kysely<Database>,
@@ -44,18 +46,30 @@ export class SessionCutoffs {
     return cutoff === null || Math.round(issuedAt * 1000) >= cutoff;
   }
 
+  /**
+   * Whether a token's session still holds, read from the database now (what another process
+   * changed a moment ago included): for a live stream told that something changed.
+   */
+  async isCurrentNow(userId: number, issuedAt: number, sessionId?: string): Promise<boolean> {
+    this.#cutoffs.delete(userId);
+    if (sessionId && !this.#families.get(sessionId)?.kept) this.#families.delete(sessionId);
+    return this.isCurrent(userId, issuedAt, sessionId);
+  }
+
   /** Drop what this process knows of a user, after their cut-off moved. */
   forget(userId: number): void {
     this.#cutoffs.delete(userId);
+    this.onEnded(userId);
   }
 
-  /** The sign-in `sessionId` was revoked through this process: refuse its tokens from now on. */
-  signedOut(sessionId: string): void {
+  /** The sign-in `sessionId` of `userId` was revoked through this process: refuse its tokens from now on. */
+  signedOut(sessionId: string, userId: number): void {
     this.#remember(this.#families, sessionId, {
       value: Promise.resolve(true),
       readAt: this.now(),
       kept: true,
     });
+    this.onEnded(userId);
   }
 
   #cutoff(userId: number): Promise<number | null | undefined> {

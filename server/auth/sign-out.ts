@@ -22,5 +22,5 @@ export async function signOut(ctx: ServerContext, c: Context, token: string, ser
   if (!family) return;
   await hitRateLimit(ctx.db, limitChecks('logout', { logoutPerUser: family.userId }));
   await revokeFamily(ctx.db, family.familyId);
-  ctx.sessions.signedOut(family.familyId);
+  ctx.sessions.signedOut(family.familyId, family.userId);
 }

@@ -7,6 +7,7 @@ import { visibleSiteIds } from '../access/install-access.ts';
 import type { Viewer } from '../access/scope.ts';
 import type { Principal } from '../auth/access-tokens.ts';
 import type { Database } from '../db/schema.ts';
+import { readableInstallations } from './installations.ts';
 
 /** What one change was; who made it and when are added when it is recorded. */
 export interface AuditEntry {
@@ -46,7 +47,8 @@ export async function recordAudit(db: Kysely<Database>, by: Principal, entry: Au
 export type AuditScope = { siteId: number } | { serial: string };
 
 /**
- * Recorded changes, newest first, as the reader may see them: a site they cannot see is not
+ * Recorded changes, newest first, as the reader may see them: a serial's records are those of its
+ * installations at sites the reader sees (company staff: all), a site they cannot see is not
  * named (null), and a change made by company staff shows as `Company staff` to a reader who is
  * not staff, as the command log does.
  */
@@ -58,10 +60,21 @@ export async function readAudit(
   limit: number,
 ): Promise<AuditRecord[]> {
   let query = db.selectFrom('install_audit').selectAll();
-  query =
-    'siteId' in scope
-      ? query.where((eb) => eb.or([eb('site_id', '=', scope.siteId), eb('from_site_id', '=', scope.siteId)]))
-      : query.where((eb) => eb.or([eb('serial', '=', scope.serial), eb('other_serial', '=', scope.serial)]));
+  if ('siteId' in scope)
+    query = query.where((eb) =>
+      eb.or([eb('site_id', '=', scope.siteId), eb('from_site_id', '=', scope.siteId)]),
+    );
+  else {
+    query = query.where((eb) =>
+      eb.or([eb('serial', '=', scope.serial), eb('other_serial', '=', scope.serial)]),
+    );
+    // A serial's records as this reader may read them: those of its installations at sites they see.
+    const readable = await readableInstallations(db, reader, [scope.serial]);
+    if (readable !== 'all') {
+      if (readable.length === 0) return [];
+      query = query.where('installation_id', 'in', readable);
+    }
+  }
   const rows = await query.orderBy('id', 'desc').limit(limit).execute();
   const staffReader = isStaff(reader);
   const seen = staffReader

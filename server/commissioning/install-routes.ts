@@ -118,7 +118,12 @@ const asDevice = (
   installedAt: new Date(row.installed_at).toISOString(),
 });
 
-/** Take a device off its site: it leaves `devices` for `retired_devices`, its history stays. */
+/**
+ * Take a device off its site: it leaves `devices` for `retired_devices`, its history stays. The
+ * row is deleted first: of several calls that change one unit at once (ten replaces of it), the
+ * one whose delete takes the row wins and every other finds it gone.
+ * @throws {ApiError} 409 `device_changed` when the unit left its site meanwhile.
+ */
 async function retire(
   trx: Kysely<Database>,
   by: Principal,
@@ -126,6 +131,17 @@ async function retire(
   reason: 'removed' | 'replaced',
   replacedBy: string | null,
 ) {
+  const taken = await trx
+    .deleteFrom('devices')
+    .where('id', '=', device.id)
+    .returning('id')
+    .executeTakeFirst();
+  if (!taken)
+    throw new ApiError(
+      409,
+      'device_changed',
+      `${device.serial} was replaced or taken off its site meanwhile; reload to see the site as it is now`,
+    );
   await trx
     .insertInto('retired_devices')
     .values({
@@ -141,7 +157,22 @@ async function retire(
       replaced_by: replacedBy,
     })
     .execute();
-  await trx.deleteFrom('devices').where('id', '=', device.id).execute();
+}
+
+/**
+ * The site a device is being put on, locked against archiving for the rest of the transaction:
+ * an archive running at the same moment either finishes first (the site is gone: 404) or waits
+ * and then finds the device on it (409 `site_has_devices`).
+ * @throws {ApiError} 404 when the site was archived meanwhile.
+ */
+async function holdSite(trx: Kysely<Database>, siteId: number): Promise<void> {
+  const site = await trx
+    .selectFrom('sites')
+    .select('id')
+    .where('id', '=', siteId)
+    .forShare()
+    .executeTakeFirst();
+  if (!site) throw notFound('Site');
 }
 
 const installExample = { serial: 'HX5K-26-000901', modelId: 'HX-5000', name: 'Garage inverter' };
@@ -182,6 +213,7 @@ export function installRoutes(
       const installed = await uniqueSerial(
         () =>
           db.transaction().execute(async (trx) => {
+            await holdSite(trx, siteId);
             const row = await trx
               .insertInto('devices')
               .values({
@@ -251,6 +283,7 @@ export function installRoutes(
           ),
         );
       const updated = await db.transaction().execute(async (trx) => {
+        if (target) await holdSite(trx, target.id);
         const row = await trx
           .updateTable('devices')
           .set({
@@ -281,6 +314,8 @@ export function installRoutes(
           });
         return asDevice(row, site.name);
       });
+      // Who sees it now may have changed: its live streams check again.
+      if (target) await ctx.monitoring.live.announce({ devices: [device.id] });
       return c.json(updated);
     },
   );
@@ -295,7 +330,10 @@ export function installRoutes(
         201: { description: 'The new unit and its secret, shown once', schema: installedDeviceSchema },
         403: { description: 'Not an installer of the site' },
         404: { description: 'No such device, or one the caller cannot see' },
-        409: { description: 'The new serial is on a site already' },
+        409: {
+          description:
+            'The new serial is on a site already, or the old unit was replaced or taken off meanwhile (device_changed)',
+        },
       },
     }),
     validate('param', deviceParams),
@@ -342,6 +380,7 @@ export function installRoutes(
             throw new ApiError(409, 'device_installed_elsewhere', `${serial} is installed already`);
           }),
       );
+      await ctx.monitoring.live.announce({ devices: [old.id] });
       c.header('Cache-Control', 'no-store');
       return c.json(replacement, 201);
     },
@@ -356,6 +395,7 @@ export function installRoutes(
         204: { description: 'Taken off' },
         403: { description: 'Not an installer of the site' },
         404: { description: 'No such device, or one the caller cannot see' },
+        409: { description: 'It was replaced or taken off meanwhile (device_changed)' },
       },
     }),
     validate('param', deviceParams),
@@ -374,6 +414,7 @@ export function installRoutes(
           oldName: device.name,
         });
       });
+      await ctx.monitoring.live.announce({ devices: [device.id] });
       return c.body(null, 204);
     },
   );

@@ -1,6 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { convertListSchema, type DeviceEntry } from '../../contracts/catalogue.ts';
+import { ownValue } from '../../contracts/own-value.ts';
 import type { DeviceConfig } from '../../src/device-config/config-schema.ts';
 import { loadProductConfig } from '../../src/device-config/load-product.ts';
 import { type CatalogueLookup, catalogueIn } from '../service-comms/catalogue-commands.ts';
@@ -36,7 +37,7 @@ export function productCatalogueIn(publicDir: string): ProductCatalogue {
 
   async function configOf(found: DeviceEntry): Promise<DeviceConfig> {
     const convertList = convertListSchema.parse(await readJson('convert-list.json'));
-    const file = convertList[found.productKey];
+    const file = ownValue(convertList, found.productKey);
     const stamp = file ? (await stat(join(publicDir, file)).catch(() => undefined))?.mtimeMs : undefined;
     const cached = file ? loaded.get(file) : undefined;
     if (file && cached && cached.stamp === stamp) return cached.config;

@@ -4,6 +4,7 @@ import { buildForm } from '../../src/device-config/form-fields.ts';
 import type { Database } from '../db/schema.ts';
 import { notFound } from '../http/errors.ts';
 import type { ServiceComms } from '../service-comms/service-comms.ts';
+import { currentInstallation } from './installations.ts';
 import type { ProductCatalogue } from './product-catalogue.ts';
 
 /** One setting as last written and verified: from the newest history record that changed it. */
@@ -24,8 +25,21 @@ export interface ReportDevice {
   online: boolean;
   /** The template of the newest write that applied one, if any. */
   template: string | null;
+  /** At most {@link REPORT_LIMITS}.settingsPerDevice, the product form's settings first. */
   settings: ReportSetting[];
+  /** Settings written and verified beyond those listed: the full history is in the app. */
+  moreSettings: number;
+  /** Where the device's whole history is read (its page in the app). */
+  historyUrl: string;
 }
+
+/**
+ * What one report holds at most, so that any site's report stays a document a person can read and
+ * its build a bounded piece of a worker thread's time (the largest, 100 devices of 60 settings,
+ * is about 150 pages and some seconds of CPU): settings beyond these are counted, and the report
+ * says where their whole history is. Every bundled product's form has fewer than 40 settings.
+ */
+export const REPORT_LIMITS = { settingsPerDevice: 60, devices: 100 } as const;
 
 /** Everything the commissioning report of a site shows. */
 export interface ReportData {
@@ -35,25 +49,32 @@ export interface ReportData {
   /** The installer's company: their e-mail domain. */
   company: string | null;
   date: Date;
+  /** At most {@link REPORT_LIMITS}.devices, in the order they were installed. */
   devices: ReportDevice[];
+  /** Devices on the site beyond those listed, and where the site's page is. */
+  moreDevices: number;
+  siteUrl: string;
 }
 
 const OTHER_GROUP = 'Other settings';
 
 /**
- * The settings of a device as last written and verified: for each setting, the newest history
- * record that changed it, with who wrote it and when, in the order of the product's form.
+ * The settings of a device as last written and verified on this site: for each setting, the
+ * newest history record of the device's installation here that changed it, with who wrote it and
+ * when, in the order of the product's form. What was written before (another site, another
+ * company) is not this site's (`installations.ts`).
  */
 async function lastWritten(
   db: Kysely<Database>,
   catalogue: ProductCatalogue,
   serial: string,
   modelId: string,
-): Promise<{ settings: ReportSetting[]; template: string | null }> {
+): Promise<{ settings: ReportSetting[]; moreSettings: number; template: string | null }> {
+  const installation = await currentInstallation(db, serial);
   const records = await db
     .selectFrom('config_history')
     .select(['user_email', 'template_name', 'written_at', 'changes'])
-    .where('serial', '=', serial)
+    .where('installation_id', '=', installation ?? -1)
     .orderBy('seq', 'desc')
     .limit(500)
     .execute();
@@ -89,7 +110,12 @@ async function lastWritten(
     settings.push({ ...setting, group, value });
     newest.delete(field);
   }
-  return { settings: [...settings, ...newest.values()], template };
+  const all = [...settings, ...newest.values()];
+  return {
+    settings: all.slice(0, REPORT_LIMITS.settingsPerDevice),
+    moreSettings: Math.max(0, all.length - REPORT_LIMITS.settingsPerDevice),
+    template,
+  };
 }
 
 /** A site's commissioning report, read from the database (the caller's access is checked). */
@@ -98,6 +124,7 @@ export async function reportData(
   comms: ServiceComms,
   catalogue: ProductCatalogue,
   siteId: number,
+  appUrl: string,
 ): Promise<ReportData> {
   const site = await db
     .selectFrom('sites')
@@ -131,7 +158,7 @@ export async function reportData(
     .orderBy('devices.id')
     .execute();
   const devices: ReportDevice[] = [];
-  for (const row of rows) {
+  for (const row of rows.slice(0, REPORT_LIMITS.devices)) {
     const entry = await catalogue.entry(row.model_id).catch(() => undefined);
     devices.push({
       serial: row.serial,
@@ -140,6 +167,7 @@ export async function reportData(
       name: row.name,
       installedAt: new Date(row.installed_at),
       online: row.online_serial !== null,
+      historyUrl: `${appUrl}/device-details/${encodeURIComponent(row.model_id)}?serial=${encodeURIComponent(row.serial)}`,
       ...(await lastWritten(db, catalogue, row.serial, row.model_id)),
     });
   }
@@ -151,5 +179,7 @@ export async function reportData(
     company: installerEmail ? installerEmail.slice(installerEmail.lastIndexOf('@') + 1).toLowerCase() : null,
     date: new Date(),
     devices,
+    moreDevices: Math.max(0, rows.length - REPORT_LIMITS.devices),
+    siteUrl: `${appUrl}/site-details/${site.id}`,
   };
 }

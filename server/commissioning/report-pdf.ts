@@ -1,28 +1,24 @@
-import { createRequire } from 'node:module';
-import { dirname, join, resolve, sep } from 'node:path';
+import { resolve } from 'node:path';
 import pdfmake from 'pdfmake';
 import type { Content, TableCell, TDocumentDefinitions } from 'pdfmake/interfaces';
+import { oneLine } from '../mail/quoted-name.ts';
 import type { ReportData, ReportDevice } from './report-data.ts';
+import {
+  BODY_FONT,
+  type Box,
+  printable,
+  REPORT_FONT_FILES,
+  REPORT_FONTS,
+  readsRightToLeft,
+} from './report-fonts.ts';
 
 /**
- * The fonts come with the pdfmake package (Roboto, its own files), so building a report reads
- * nothing but them: URLs are refused and local files outside the font folder too.
+ * The fonts come with npm packages (report-fonts.ts), so building a report reads nothing but
+ * them: URLs are refused and every other local file too.
  */
-const FONT_DIR = join(
-  dirname(createRequire(import.meta.url).resolve('pdfmake/package.json')),
-  'fonts',
-  'Roboto',
-);
-pdfmake.setFonts({
-  Roboto: {
-    normal: join(FONT_DIR, 'Roboto-Regular.ttf'),
-    bold: join(FONT_DIR, 'Roboto-Medium.ttf'),
-    italics: join(FONT_DIR, 'Roboto-Italic.ttf'),
-    bolditalics: join(FONT_DIR, 'Roboto-MediumItalic.ttf'),
-  },
-});
+pdfmake.setFonts(REPORT_FONTS);
 pdfmake.setUrlAccessPolicy(() => false);
-pdfmake.setLocalAccessPolicy((path) => resolve(path).startsWith(`${FONT_DIR}${sep}`));
+pdfmake.setLocalAccessPolicy((path) => REPORT_FONT_FILES.has(resolve(path)));
 
 const two = (n: number) => String(n).padStart(2, '0');
 
@@ -34,16 +30,45 @@ export function reportTime(date: Date): string {
 const reportDay = (date: Date) => reportTime(date).slice(0, 10);
 
 const label = (text: string): TableCell => ({ text, style: 'label' });
-const person = (who: { name: string; email: string } | null) => (who ? `${who.name} <${who.email}>` : '—');
+/** Width of the page's text (A4 less the margins), and of a value beside its label (less padding). */
+const CONTENT_WIDTH = 595 - 2 * 40;
+const LABEL_WIDTH = 110;
+const VALUE: Box = { width: CONTENT_WIDTH - LABEL_WIDTH - 16, size: 10 };
+/** The settings table's columns for a setting and its value, as wide as they print at most. */
+const SETTING: Box = { width: 110, size: 9 };
+const SETTING_VALUE: Box = { width: 150, size: 9, bold: true };
+
+/**
+ * Free text (a name, a value) in the fonts that have its characters, in the order it reads, and
+ * flush right when it reads right to left.
+ */
+const say = (text: string, box: Box = VALUE) => ({
+  text: printable(text, box),
+  ...(readsRightToLeft(text) ? { alignment: 'right' as const } : {}),
+});
+const person = (who: { name: string; email: string } | null) => say(who ? `${who.name} <${who.email}>` : '—');
 
 function deviceSection(device: ReportDevice): Content[] {
   const facts: TableCell[][] = [
-    [label('Model'), `${device.modelName} (${device.modelId})`],
-    [label('Serial number'), device.serial],
+    [label('Model'), say(`${device.modelName} (${device.modelId})`)],
+    [label('Serial number'), say(device.serial)],
     [label('Installed'), reportTime(device.installedAt)],
     [label('Online'), device.online ? 'Yes, connected to the service' : 'No'],
-    [label('Template applied'), device.template ?? 'None'],
+    [label('Template applied'), say(device.template ?? 'None')],
   ];
+  const more: Content[] =
+    device.moreSettings > 0
+      ? [
+          {
+            text: [
+              `${device.moreSettings} more setting${device.moreSettings === 1 ? ' was' : 's were'} written and verified; the device's whole configuration history is at `,
+              { text: device.historyUrl, link: device.historyUrl, color: '#1c5fb0' },
+            ],
+            style: 'note',
+            margin: [0, 4, 0, 0],
+          },
+        ]
+      : [];
   const settings: Content =
     device.settings.length === 0
       ? { text: 'No verified configuration write is recorded for this device.', style: 'note' }
@@ -54,9 +79,14 @@ function deviceSection(device: ReportDevice): Content[] {
             body: [
               [label('Setting'), label('Value'), label('Written by'), label('When')],
               ...device.settings.map((setting): TableCell[] => [
-                { text: [{ text: `${setting.group}: `, color: '#555555' }, setting.label] },
-                { text: setting.value || '(empty)', bold: true },
-                setting.by,
+                {
+                  text: [
+                    { text: printable(`${setting.group}: `), color: '#555555' },
+                    say(setting.label, SETTING),
+                  ],
+                },
+                { ...say(setting.value || '(empty)', SETTING_VALUE), bold: true },
+                say(setting.by, SETTING),
                 reportTime(setting.at),
               ]),
             ],
@@ -68,37 +98,46 @@ function deviceSection(device: ReportDevice): Content[] {
     {
       // A device's heading never ends a page alone.
       stack: [
-        { text: device.name, style: 'device' },
-        { table: { widths: [110, '*'], body: facts }, layout: 'noBorders', margin: [0, 0, 0, 6] },
+        { ...say(oneLine(device.name), { width: CONTENT_WIDTH, size: 12, bold: true }), style: 'device' },
+        { table: { widths: [LABEL_WIDTH, '*'], body: facts }, layout: 'noBorders', margin: [0, 0, 0, 6] },
         { text: 'Settings as last written and verified', style: 'subheading' },
       ],
       unbreakable: true,
     },
     settings,
+    ...more,
   ];
 }
 
+/** Longest site name the footer of each page prints. */
+const FOOTER_NAME = 60;
+
 /** The document of a site's commissioning report. */
 export function reportDocument(data: ReportData): TDocumentDefinitions {
+  // Names are one line each: a name with line breaks would run into the footer.
+  const siteName = oneLine(data.site.name);
+  // The footer has room for two lines: a long name is cut there (it is whole on the first page).
+  const footerName =
+    siteName.length > FOOTER_NAME ? `${siteName.slice(0, FOOTER_NAME - 1).trimEnd()}…` : siteName;
   const summary: TableCell[][] = [
-    [label('Site'), data.site.name],
-    [label('Address'), data.site.address],
+    [label('Site'), say(siteName)],
+    [label('Address'), say(data.site.address)],
     [label('Owner'), person(data.owner)],
     [label('Installer'), person(data.installer)],
-    [label('Company'), data.company ?? '—'],
+    [label('Company'), say(data.company ?? '—')],
     [label('Date'), reportTime(data.date)],
-    [label('Devices'), String(data.devices.length)],
+    [label('Devices'), String(data.devices.length + data.moreDevices)],
   ];
   return {
     info: {
-      title: `Commissioning report: ${data.site.name}`,
+      title: `Commissioning report: ${siteName}`,
       subject: `Commissioning report of site ${data.site.id}, ${reportDay(data.date)}`,
       creator: 'Fleet Manager',
       producer: 'Fleet Manager',
     },
     pageSize: 'A4',
     pageMargins: [40, 50, 40, 50],
-    defaultStyle: { font: 'Roboto', fontSize: 10 },
+    defaultStyle: { font: BODY_FONT, fontSize: 10 },
     styles: {
       title: { fontSize: 20, bold: true, margin: [0, 0, 0, 4] },
       siteName: { fontSize: 14, margin: [0, 0, 0, 12] },
@@ -110,15 +149,30 @@ export function reportDocument(data: ReportData): TDocumentDefinitions {
     },
     content: [
       { text: 'Commissioning report', style: 'title' },
-      { text: data.site.name, style: 'siteName' },
-      { table: { widths: [110, '*'], body: summary }, layout: 'noBorders' },
+      { ...say(siteName, { width: CONTENT_WIDTH, size: 14 }), style: 'siteName' },
+      { table: { widths: [LABEL_WIDTH, '*'], body: summary }, layout: 'noBorders' },
       { text: 'Devices', style: 'heading' },
       ...(data.devices.length === 0
         ? [{ text: 'No devices are installed at this site.', style: 'note' } as Content]
         : data.devices.flatMap(deviceSection)),
+      ...(data.moreDevices > 0
+        ? [
+            {
+              text: [
+                `${data.moreDevices} more device${data.moreDevices === 1 ? ' is' : 's are'} installed at this site; see them all at `,
+                { text: data.siteUrl, link: data.siteUrl, color: '#1c5fb0' },
+              ],
+              style: 'note',
+              margin: [0, 12, 0, 0],
+            } as Content,
+          ]
+        : []),
     ],
     footer: (page, pages) => ({
-      text: `${data.site.name} · commissioning report · ${reportDay(data.date)} · page ${page} of ${pages}`,
+      text: [
+        { text: printable(footerName, { width: CONTENT_WIDTH / 2, size: 8 }) },
+        ` · commissioning report · ${reportDay(data.date)} · page ${page} of ${pages}`,
+      ],
       alignment: 'center',
       fontSize: 8,
       color: '#555555',

@@ -5,15 +5,16 @@ import { acceptedSchema } from '../../contracts/users.ts';
 import { requireInstallSite, requireSeenSite } from '../access/install-access.ts';
 import { hitRateLimit } from '../auth/rate-limit.ts';
 import type { ServerContext } from '../context.ts';
+import { publicAppUrl } from '../env.ts';
 import { ApiError } from '../http/errors.ts';
 import type { AuthVariables } from '../http/guards.ts';
 import { validate } from '../http/validate.ts';
 import { limitChecks } from '../limits/request-limits.ts';
-import { quotedName } from '../mail/quoted-name.ts';
+import { oneLine, quotedName } from '../mail/quoted-name.ts';
 import { describeRoute } from '../openapi/route-notes.ts';
 import type { ProductCatalogue } from './product-catalogue.ts';
 import { reportData } from './report-data.ts';
-import { reportFileName, reportPdf, reportTime } from './report-pdf.ts';
+import { reportFileName, reportTime } from './report-pdf.ts';
 
 const siteParams = z.object({ siteId: idParamSchema });
 
@@ -36,17 +37,21 @@ export function reportRoutes(
       responses: {
         200: { description: 'The report', contentType: 'application/pdf' },
         404: { description: 'No such site, or one the caller cannot see' },
+        429: { description: 'Too many reports read by this person, or built for this site' },
+        503: { description: 'The report pool is full (reports_busy); try again in a minute' },
       },
     }),
     validate('param', siteParams),
     async (c) => {
+      const principal = c.get('principal');
       const { siteId } = c.req.valid('param');
-      await requireSeenSite(db, c.get('principal'), siteId);
-      const data = await reportData(db, ctx.comms, catalogue, siteId);
-      const pdf = await reportPdf(data);
+      await requireSeenSite(db, principal, siteId);
+      await hitRateLimit(db, limitChecks('report', { reportPerUser: principal.id }));
+      const data = await reportData(db, ctx.comms, catalogue, siteId, publicAppUrl(ctx.env));
+      const { pdf, date } = await ctx.reports.cache.pdf(siteId, data);
       return c.body(new Uint8Array(pdf), 200, {
         'content-type': 'application/pdf',
-        'content-disposition': `attachment; filename="${reportFileName(data)}"`,
+        'content-disposition': `attachment; filename="${reportFileName({ ...data, date })}"`,
         'cache-control': 'no-store',
       });
     },
@@ -70,27 +75,33 @@ export function reportRoutes(
       const principal = c.get('principal');
       const { siteId } = c.req.valid('param');
       await requireInstallSite(db, principal, siteId);
-      const data = await reportData(db, ctx.comms, catalogue, siteId);
+      const data = await reportData(db, ctx.comms, catalogue, siteId, publicAppUrl(ctx.env));
       if (!data.owner)
         throw new ApiError(409, 'site_has_no_owner', `${data.site.name} has no owner to send the report to`);
       await hitRateLimit(
         db,
         limitChecks('report-mail', { reportMailPerSite: siteId, reportMailPerUser: principal.id }),
       );
-      const pdf = await reportPdf(data);
+      const { pdf, date } = await ctx.reports.cache.pdf(siteId, data);
       const sender = quotedName(principal.name);
       await ctx.mailer.queue({
         to: data.owner.email,
-        subject: `Commissioning report: ${data.site.name}`,
+        subject: `Commissioning report: ${oneLine(data.site.name)}`,
         body: [
           'Hello,',
           '',
-          `${sender} sent you the commissioning report of your site ${quotedName(data.site.name)}, made ${reportTime(data.date)}.`,
+          `${sender} sent you the commissioning report of your site ${quotedName(data.site.name)}, made ${reportTime(date)}.`,
           `It lists the ${data.devices.length} device(s) installed there and the settings written to each.`,
           '',
           'The report is attached as a PDF.',
         ].join('\n'),
-        attachments: [{ filename: reportFileName(data), contentType: 'application/pdf', content: pdf }],
+        attachments: [
+          {
+            filename: reportFileName({ ...data, date }),
+            contentType: 'application/pdf',
+            content: Buffer.from(pdf),
+          },
+        ],
       });
       return c.json({ message: `The report is on its way to the site's owner, ${data.owner.email}.` }, 202);
     },

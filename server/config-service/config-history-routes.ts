@@ -13,6 +13,7 @@ import {
 import { deviceRights, requireConfiguringRight } from '../access/device-access.ts';
 import { hitRateLimit } from '../auth/rate-limit.ts';
 import { staffReadsRetired } from '../commissioning/install-routes.ts';
+import { readableInstallations } from '../commissioning/installations.ts';
 import type { ServerContext } from '../context.ts';
 import { clientAddress } from '../http/client-address.ts';
 import { ApiError, notFound } from '../http/errors.ts';
@@ -83,7 +84,8 @@ function boundedWrittenAt(writtenAt: string, receivedAt: number): Date {
 /**
  * Configuration history of a device: `POST` records what a verified Bluetooth write changed (only
  * those who may configure the device), `GET` reads it newest received first, a page at a time
- * (anyone who sees the device).
+ * (anyone who sees the device: the records of its installations at sites they see, company staff
+ * every record; see `server/commissioning/installations.ts`).
  */
 export function configHistoryRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariables }> {
   const app = new Hono<{ Variables: AuthVariables }>();
@@ -142,9 +144,12 @@ export function configHistoryRoutes(ctx: ServerContext): Hono<{ Variables: AuthV
       }),
     );
     const after = query.cursor ? sql`AND seq < ${query.cursor}::bigint` : sql``;
+    // The serial's past as this reader may read it: the installations at sites they see.
+    const readable = await readableInstallations(ctx.db, viewer, [serial]);
+    const within = readable === 'all' ? sql`` : sql`AND installation_id = ANY(${readable}::int[])`;
     // One more than a page: whether there is a next one.
     const result = await sql<HistoryRow>`
-      SELECT ${ROW} FROM config_history WHERE serial = ${serial} ${after}
+      SELECT ${ROW} FROM config_history WHERE serial = ${serial} ${within} ${after}
       ORDER BY seq DESC LIMIT ${query.pageSize + 1}`.execute(ctx.db);
     const items: ConfigHistoryEntry[] = [];
     let bytes = 0;

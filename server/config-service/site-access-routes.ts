@@ -67,6 +67,7 @@ export function siteAccessRoutes(ctx: ServerContext): Hono<{ Variables: AuthVari
           .returningAll()
           .executeTakeFirstOrThrow();
       });
+      await ctx.monitoring.live.announce({ sites: [body.siteId] });
       return c.json({ siteId: row.site_id, userId: row.user_id, roles: row.roles, access: row.access });
     },
   );
@@ -89,6 +90,7 @@ export function siteAccessRoutes(ctx: ServerContext): Hono<{ Variables: AuthVari
         .onConflict((oc) => oc.columns(['site_id', 'user_id']).doUpdateSet({ access: body.access }))
         .returningAll()
         .executeTakeFirstOrThrow();
+      await ctx.monitoring.live.announce({ sites: [body.siteId] });
       return c.json({ siteId: row.site_id, userId: row.user_id, roles: row.roles, access: row.access });
     },
   );

@@ -142,6 +142,8 @@ export function siteRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariables 
           .returningAll()
           .executeTakeFirstOrThrow();
       });
+      // A new owner changes who has access to the site.
+      if (body.ownerId !== undefined) await ctx.monitoring.live.announce({ sites: [id] });
       return c.json(toSite(site));
     },
   );

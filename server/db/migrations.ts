@@ -4,6 +4,7 @@ import { COMMISSIONING_SQL } from './migration-commissioning.ts';
 import { CONFIG_HISTORY_SQL } from './migration-config-history.ts';
 import { HISTORY_ORDER_SQL } from './migration-history-order.ts';
 import { HISTORY_SEQUENCE_SQL } from './migration-history-sequence.ts';
+import { INSTALLATIONS_SQL } from './migration-installations.ts';
 import { LIST_COUNTS_SQL } from './migration-list-counts.ts';
 import { LIST_VERSIONS_SQL } from './migration-list-versions.ts';
 import { MONITORING_SQL } from './migration-monitoring.ts';
@@ -138,13 +139,15 @@ const migrations: { version: number; name: string; sql: string }[] = [
   { version: 12, name: 'telemetry, rollups and alarms', sql: MONITORING_SQL },
   { version: 13, name: 'one owner per site, in sites.owner_id and the owner role', sql: ONE_OWNER_SQL },
   { version: 14, name: 'indexes for lists sorted on the server', sql: SORT_INDEXES_SQL },
+  { version: 15, name: "installations: a device's stay on a site owns its past", sql: INSTALLATIONS_SQL },
 ];
 
 /**
- * Bring the database to the newest schema. Safe to call from several processes at once: an
- * advisory lock makes the others wait, then they find nothing left to do.
+ * Bring the database to the newest schema (or, for a test of a migration, to version `until`).
+ * Safe to call from several processes at once: an advisory lock makes the others wait, then they
+ * find nothing left to do.
  */
-export async function migrate(db: Kysely<Database>): Promise<number[]> {
+export async function migrate(db: Kysely<Database>, until = Number.POSITIVE_INFINITY): Promise<number[]> {
   return db.connection().execute(async (conn) => {
     await sql`SELECT pg_advisory_lock(7261001)`.execute(conn);
     try {
@@ -156,7 +159,7 @@ export async function migrate(db: Kysely<Database>): Promise<number[]> {
       const applied = new Set(done.rows.map((row) => row.version));
       const ran: number[] = [];
       for (const migration of migrations) {
-        if (applied.has(migration.version)) continue;
+        if (applied.has(migration.version) || migration.version > until) continue;
         await conn.transaction().execute(async (trx) => {
           await sql.raw(migration.sql).execute(trx);
           await sql`INSERT INTO schema_migrations (version, name) VALUES (${migration.version}, ${migration.name})`.execute(

@@ -145,6 +145,8 @@ export interface Database {
     received_at: DefaultNow;
     /** Its place in the order received (migration 10). */
     seq: Generated<string>;
+    /** The installation it was written in (migration 15); null for a serial on no site then. */
+    installation_id: Generated<number | null>;
     changes: ColumnType<
       { field: string; label: string; oldValue: string; newValue: string }[],
       string,
@@ -191,6 +193,18 @@ export interface Database {
     old_name: string | null;
     new_name: string | null;
     other_serial: string | null;
+    /** The installation of `serial` it belongs to (stamped by the database, migration 15). */
+    installation_id: Generated<number | null>;
+  };
+  /** A device's stay on one site (migration 15; kept by triggers on `devices`). */
+  installations: {
+    id: Generated<number>;
+    serial: string;
+    model_id: string;
+    site_id: number;
+    device_id: number;
+    started_at: DefaultNow;
+    ended_at: Date | null;
   };
   config_templates: {
     id: Generated<number>;

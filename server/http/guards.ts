@@ -16,6 +16,9 @@ export interface AuthVariables {
   principal: Caller;
   /** When the Bearer token of the request expires, seconds since 1970 (a stream ends then). */
   tokenExpiresAt: number;
+  /** When it was issued, and the sign-in it belongs to: a live stream checks them again. */
+  tokenIssuedAt: number;
+  sessionId: string | undefined;
 }
 
 /**
@@ -61,6 +64,8 @@ export function requireBearer(
       const { principal } = verified;
       c.set('principal', { ...principal, staff: actorOf(principal, companyDomain).staff });
       c.set('tokenExpiresAt', verified.expiresAt);
+      c.set('tokenIssuedAt', verified.issuedAt);
+      c.set('sessionId', verified.sessionId);
       await next();
     },
     { kind: 'guard', scheme: 'bearer' },

@@ -25,6 +25,12 @@ export const REQUEST_LIMITS = {
   logoutPerUser: { limit: 30, windowSeconds: 60 },
   /** Remote template applies by one user (each reaches up to 25 devices, one at a time). */
   templateApplyPerUser: { limit: 10, windowSeconds: 60 },
+  /**
+   * Commissioning reports read by one user; and reports built for one site (a report unchanged
+   * since it was last built is answered from the cache and counts only for the user).
+   */
+  reportPerUser: { limit: 60, windowSeconds: 600 },
+  reportBuildPerSite: { limit: 20, windowSeconds: 600 },
   /** Commissioning reports mailed to a site's owner, per site and per user. */
   reportMailPerSite: { limit: 5, windowSeconds: 3600 },
   reportMailPerUser: { limit: 30, windowSeconds: 3600 },

@@ -2,6 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import { errorMessage } from '../../contracts/error-message.ts';
 import { type CodePurpose, createCode } from '../auth/one-time-codes.ts';
 import type { Database } from '../db/schema.ts';
+import { oneLine } from './quoted-name.ts';
 import type { MailAttachment, MailTransport } from './transports.ts';
 
 /** A message to queue. With `code`, the body holds `{code}`, replaced by a new code when sent. */
@@ -162,7 +163,8 @@ export function createMailer(
           .insertInto('outbox')
           .values({
             to_address: message.to,
-            subject: message.subject,
+            // One line whatever the caller put in it: a subject never carries a header of its own.
+            subject: oneLine(message.subject),
             body: message.body,
             code_user_id: message.code?.userId ?? null,
             code_purpose: message.code?.purpose ?? null,

@@ -4,6 +4,22 @@ const MAX_QUOTED = 60;
 /** Words a mail reader could follow: addresses with a scheme, `www.`, e-mail addresses, bare domains. */
 const LINK_LIKE = /^(?:[a-z][a-z0-9+.-]*:\S|www\.)|@|^[^\s/]+\.[a-z]{2,}(?:[/:?#]|$)/i;
 
+/** Line breaks, other control characters and invisible direction marks. */
+const BREAKS = /[\p{Cc}\p{Zl}\p{Zp}\u200b-\u200f\u202a-\u202e\u2066-\u2069]+/gu;
+
+/**
+ * Text a person chose (a site's name) as one line of a subject, a mail or a printed report: line
+ * breaks, other control characters and invisible direction marks become one space, and spaces
+ * around it go. A subject can then carry no header line of its own, and a name no second line.
+ * @example oneLine('Okafor\r\nBcc: eve@evil.example') // 'Okafor Bcc: eve@evil.example'
+ */
+export function oneLine(text: string): string {
+  return text
+    .replace(BREAKS, ' ')
+    .replace(/\s{2,}/g, ' ')
+    .trim();
+}
+
 /**
  * A display name as mail quotes it to its recipient: the name is free text that its holder chose
  * (an installer's name reaches any account's mailbox through create-owner), so it must not read
@@ -13,8 +29,7 @@ const LINK_LIKE = /^(?:[a-z][a-z0-9+.-]*:\S|www\.)|@|^[^\s/]+\.[a-z]{2,}(?:[/:?#
  * @example quotedName('Eve\nClick https://evil.example/login') // '“Eve Click”'
  */
 export function quotedName(name: string): string {
-  const words = name
-    .replace(/[\p{Cc}\p{Zl}\p{Zp}\u200b-\u200f\u202a-\u202e\u2066-\u2069]/gu, ' ')
+  const words = oneLine(name)
     .split(/\s+/)
     .filter((word) => word !== '' && !LINK_LIKE.test(word));
   let text = words.join(' ').replace(/["“”]/g, "'");

@@ -13,7 +13,7 @@ import type { AuthVariables } from '../http/guards.ts';
 import { validate } from '../http/validate.ts';
 import { describeRoute } from '../openapi/route-notes.ts';
 import { alarmById, alarmPage } from './alarms/alarm-queries.ts';
-import { requireMayAcknowledge } from './monitoring-scope.ts';
+import { requireMayAcknowledge, visibleAlarms } from './monitoring-scope.ts';
 
 /** Alarms of the devices the caller sees: the list, and acknowledging one. */
 export function alarmRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariables }> {
@@ -27,7 +27,7 @@ export function alarmRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariables
       responses: { 200: { description: 'A page of alarms', schema: alarmPageSchema } },
     }),
     validate('query', alarmsQuerySchema),
-    async (c) => c.json(await alarmPage(ctx.db, siteVisible(c.get('principal')), c.req.valid('query'))),
+    async (c) => c.json(await alarmPage(ctx.db, visibleAlarms(c.get('principal')), c.req.valid('query'))),
   );
 
   app.post(
@@ -48,7 +48,7 @@ export function alarmRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariables
     async (c) => {
       const principal = c.get('principal');
       const { id } = c.req.valid('param');
-      const visible = siteVisible(principal);
+      const visible = visibleAlarms(principal);
       const alarm = await alarmById(ctx.db, visible, id);
       if (!alarm) throw notFound('Alarm');
       await requireMayAcknowledge(ctx, principal, alarm.siteId);

@@ -18,7 +18,7 @@ import { validate } from '../http/validate.ts';
 import { describeRoute } from '../openapi/route-notes.ts';
 import { deviceStatusPage } from './device-status.ts';
 import { liveRoute } from './live-route.ts';
-import { requireMetric, requireVisibleDevice } from './monitoring-scope.ts';
+import { alarmsSince, requireMetric, requireVisibleDevice } from './monitoring-scope.ts';
 import { chooseStep, rawPoints, rollupPoints } from './series.ts';
 import { READING_FLAGS } from './telemetry/read-frame.ts';
 
@@ -38,9 +38,11 @@ export function deviceRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariable
     }),
     validate('query', deviceStatusQuerySchema),
     async (c) => {
+      const principal = c.get('principal');
       const page: Page<DeviceStatus> = await deviceStatusPage(
         ctx,
-        siteVisible(c.get('principal')),
+        siteVisible(principal),
+        alarmsSince(principal),
         c.req.valid('query'),
       );
       return c.json(page);
@@ -60,11 +62,16 @@ export function deviceRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariable
     validate('param', serialParamsSchema),
     async (c) => {
       const device = await requireVisibleDevice(ctx, c.get('principal'), c.req.valid('param').serial);
-      const [row, holder] = await Promise.all([
+      const [stored, holder] = await Promise.all([
         db.selectFrom('telemetry_latest').selectAll().where('device_id', '=', device.id).executeTakeFirst(),
         ctx.comms.presence.holderOf(device.serial),
       ]);
       const metrics = device.product?.spec?.metrics ?? [];
+      // A reading from before the caller sees the device (at a site they do not see) is not shown.
+      const row =
+        stored && !(device.seenFrom !== undefined && new Date(stored.device_time).getTime() < device.seenFrom)
+          ? stored
+          : undefined;
       const body: LatestReading = {
         serial: device.serial,
         modelId: device.modelId,
@@ -107,13 +114,15 @@ export function deviceRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariable
         ['raw', '5min', '1h', '1day'],
         query.step,
       );
+      // Nothing from before the caller sees the device: a lower bound on the range (raw), or on
+      // the steps (rollups, whose steps holding anything older are left out).
       const points =
         step === 'raw'
-          ? await rawPoints(db, device.id, metric.name, query.from, query.to)
+          ? await rawPoints(db, device.id, metric.name, Math.max(query.from, device.seenFrom ?? 0), query.to)
           : await rollupPoints(
               db,
               ctx.monitoring.days,
-              [{ deviceId: device.id, metric: metric.name }],
+              [{ deviceId: device.id, metric: metric.name, since: device.seenFrom }],
               step,
               metric.counter ? 'increase' : 'average',
               'sum',

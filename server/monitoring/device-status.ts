@@ -21,12 +21,14 @@ interface Row {
 
 /**
  * The devices the caller sees (`visible`, a condition on `sites`), by site then device, with their
- * state: connected now (presence), when they last reported, their open alarms and the most serious.
+ * state: connected now (presence), when they last reported, their open alarms (those the caller
+ * sees: `alarms`, a condition on `alarms a`) and the most serious.
  * `state` keeps only the online, the offline (not connected), or those with an open alarm.
  */
 export async function deviceStatusPage(
   ctx: ServerContext,
   visible: RawBuilder<boolean>,
+  alarms: RawBuilder<boolean>,
   query: DeviceStatusQuery,
 ): Promise<Page<DeviceStatus>> {
   const online = ctx.comms.presence.onlineCondition();
@@ -46,7 +48,7 @@ export async function deviceStatusPage(
     CROSS JOIN LATERAL (
       SELECT count(*)::int AS open,
              max(CASE a.severity WHEN 'critical' THEN 3 WHEN 'warning' THEN 2 ELSE 1 END) AS worst
-      FROM alarms a WHERE a.device_id = d.id AND a.state <> 'cleared') alarm
+      FROM alarms a WHERE a.device_id = d.id AND a.state <> 'cleared' AND ${alarms}) alarm
     WHERE ${sql.join(conditions, sql` AND `)}
     ORDER BY sites.id, d.id
     LIMIT ${query.pageSize} OFFSET ${query.page * query.pageSize}`.execute(ctx.db);

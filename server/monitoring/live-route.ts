@@ -1,11 +1,13 @@
 import { Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
+import { actorOf } from '../../contracts/access-policy.ts';
 import {
   LIVE_EVENTS,
   type LiveReading,
   liveReadingSchema,
   serialParamsSchema,
 } from '../../contracts/monitoring.ts';
+import { loadPrincipal } from '../auth/sign-in.ts';
 import type { ServerContext } from '../context.ts';
 import { ApiError } from '../http/errors.ts';
 import type { AuthVariables } from '../http/guards.ts';
@@ -28,7 +30,9 @@ const MAX_UNSENT = 200;
  * every reading stored, whichever process stored it; `id` is the reading's device time in epoch
  * ms. The first event is the device's latest reading; a client that reconnects with
  * `Last-Event-ID` gets what it missed instead (up to an hour). The stream ends when the access
- * token expires: the client reconnects with a fresh one.
+ * token expires (the client reconnects with a fresh one), and within moments of the person signing
+ * out, their sign-in being revoked, or their access to the device ending, on whichever process
+ * that happened.
  */
 export function liveRoute(ctx: ServerContext): Hono<{ Variables: AuthVariables }> {
   const app = new Hono<{ Variables: AuthVariables }>();
@@ -82,14 +86,30 @@ export function liveRoute(ctx: ServerContext): Hono<{ Variables: AuthVariables }
               unsent -= 1;
             });
         };
+        // Nothing from before the caller sees the device (at a site they do not see) is sent.
+        const seenFrom = device.seenFrom ?? 0;
         let since: number;
         if (Number.isFinite(lastEventId) && lastEventId > 0)
-          since = Math.max(lastEventId, Date.now() - CATCH_UP_MS);
-        else if (latest) {
+          since = Math.max(lastEventId, Date.now() - CATCH_UP_MS, seenFrom - 1);
+        else if (latest && new Date(latest.device_time).getTime() >= seenFrom) {
           since = new Date(latest.device_time).getTime();
           send(liveReading(device.serial, latest), since);
-        } else since = 0;
-        const unsubscribe = live.subscribe(device, since, send, () => end());
+        } else since = Math.max(0, seenFrom - 1);
+        // Logout, a revoked sign-in, a changed role or site access, the device moving or leaving:
+        // told of it (on whichever process it happened), the stream checks again and ends
+        // unless the person still sees this very device.
+        const issuedAt = c.get('tokenIssuedAt');
+        const sessionId = c.get('sessionId');
+        const recheck = async () => {
+          const fresh = await loadPrincipal(ctx, principal.id);
+          if (!fresh || !(await ctx.sessions.isCurrentNow(principal.id, issuedAt, sessionId))) return end();
+          const actor = { ...fresh, staff: actorOf(fresh, ctx.env.COMPANY_DOMAIN).staff };
+          const still = await requireVisibleDevice(ctx, actor, device.serial).catch(() => undefined);
+          if (still?.id !== device.id) end();
+        };
+        const unsubscribe = live.subscribe(device, { userId: principal.id, recheck }, since, send, () =>
+          end(),
+        );
         // Anything stored between reading the latest and following the device is looked at now.
         live.published([device.id]);
         stream.onAbort(end);

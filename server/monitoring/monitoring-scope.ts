@@ -1,5 +1,7 @@
+import { type RawBuilder, sql } from 'kysely';
 import { type Actor, mayAcknowledgeOnSite, seesEverything } from '../../contracts/access-policy.ts';
 import { siteVisible } from '../access/scope.ts';
+import { seenSince } from '../commissioning/installations.ts';
 import type { ServerContext } from '../context.ts';
 import { ApiError, forbidden, notFound } from '../http/errors.ts';
 import type { Product } from './telemetry/product-catalogue.ts';
@@ -11,6 +13,29 @@ import type { Product } from './telemetry/product-catalogue.ts';
  * What a caller may not see answers 404, so nobody learns which serial numbers or sites exist.
  */
 
+/**
+ * From when the caller sees devices' readings and alarms, as SQL for the device `deviceId`: after
+ * the device's stays at sites the caller does not see (installations.ts); null for staff.
+ */
+export function readingsSince(principal: Actor, deviceId: Parameters<typeof seenSince>[1]) {
+  return seenSince(seesEverything(principal) ? null : siteVisible(principal), deviceId);
+}
+
+/**
+ * The condition "the caller sees this alarm" on a query with `alarms a` and `sites` in scope: an
+ * alarm of a device at a site they see, raised since they see its readings.
+ */
+export function visibleAlarms(principal: Actor): RawBuilder<boolean> {
+  if (seesEverything(principal)) return sql<boolean>`true`;
+  return sql<boolean>`${siteVisible(principal)} AND ${alarmsSince(principal)}`;
+}
+
+/** The condition "raised since the caller sees its device's readings" on a query with `alarms a`. */
+export function alarmsSince(principal: Actor): RawBuilder<boolean> {
+  if (seesEverything(principal)) return sql<boolean>`true`;
+  return sql<boolean>`a.raised_at >= coalesce(${readingsSince(principal, sql.ref('a.device_id'))}, '-infinity')`;
+}
+
 /** A device the caller sees, with its product in the catalogue (if the catalogue has the model). */
 export interface VisibleDevice {
   id: number;
@@ -19,6 +44,11 @@ export interface VisibleDevice {
   name: string;
   siteId: number;
   product: Product | undefined;
+  /**
+   * Epoch ms from which the caller sees the device's readings and alarms (it was at a site they
+   * do not see before); undefined: all of them.
+   */
+  seenFrom: number | undefined;
 }
 
 /**
@@ -34,6 +64,7 @@ export async function requireVisibleDevice(
     .selectFrom('devices')
     .innerJoin('sites', 'sites.id', 'devices.site_id')
     .select(['devices.id', 'devices.serial', 'devices.model_id', 'devices.name', 'devices.site_id'])
+    .select(readingsSince(principal, sql.ref('devices.id')).as('seen_from'))
     .where('devices.serial', '=', serial)
     .where(siteVisible(principal))
     .executeTakeFirst();
@@ -45,6 +76,7 @@ export async function requireVisibleDevice(
     name: row.name,
     siteId: row.site_id,
     product: ctx.monitoring.catalogue.product(row.model_id),
+    seenFrom: row.seen_from === null ? undefined : new Date(row.seen_from).getTime(),
   };
 }
 

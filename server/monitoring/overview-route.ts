@@ -13,6 +13,7 @@ import type { AuthVariables } from '../http/guards.ts';
 import { describeRoute } from '../openapi/route-notes.ts';
 import { alarmPage } from './alarms/alarm-queries.ts';
 import { SEVERITY_NAMES } from './device-status.ts';
+import { alarmsSince, readingsSince, visibleAlarms } from './monitoring-scope.ts';
 import { unfoldedFrom } from './series.ts';
 
 interface SiteRow {
@@ -53,7 +54,10 @@ export function overviewRoute(ctx: ServerContext): Hono<{ Variables: AuthVariabl
       responses: { 200: { description: 'The overview', schema: overviewSchema } },
     }),
     async (c) => {
-      const visible = siteVisible(c.get('principal'));
+      const principal = c.get('principal');
+      const visible = siteVisible(principal);
+      // Alarms and today's energy from when the caller sees each device (installations.ts).
+      const alarmsSeen = visibleAlarms(principal);
       const { catalogue, days } = ctx.monitoring;
       const today = days.dayOf(Date.now());
       // Which item of each model is its produced-energy counter (the catalogue's roles).
@@ -65,14 +69,16 @@ export function overviewRoute(ctx: ServerContext): Hono<{ Variables: AuthVariabl
       const sites = await sql<SiteRow>`
         WITH dev AS (
           SELECT d.id, d.model_id, sites.id AS site_id, sites.name AS site_name,
-                 device_presence.serial IS NOT NULL AS online, coalesce(al.open, 0) AS open, al.worst
+                 device_presence.serial IS NOT NULL AS online, coalesce(al.open, 0) AS open, al.worst,
+                 ${readingsSince(principal, sql.ref('d.id'))} AS seen_from
           FROM devices d
           JOIN sites ON sites.id = d.site_id
           LEFT JOIN device_presence ON device_presence.device_id = d.id AND ${online}
           LEFT JOIN (
-            SELECT device_id, count(*)::int AS open,
-                   max(CASE severity WHEN 'critical' THEN 3 WHEN 'warning' THEN 2 ELSE 1 END) AS worst
-            FROM alarms WHERE state <> 'cleared' GROUP BY device_id) al ON al.device_id = d.id
+            SELECT a.device_id, count(*)::int AS open,
+                   max(CASE a.severity WHEN 'critical' THEN 3 WHEN 'warning' THEN 2 ELSE 1 END) AS worst
+            FROM alarms a WHERE a.state <> 'cleared' AND ${alarmsSince(principal)}
+            GROUP BY a.device_id) al ON al.device_id = d.id
           WHERE ${visible}
         ), items AS (
           SELECT * FROM unnest(${energyItems.map((e) => e.modelId)}::text[], ${energyItems.map((e) => e.metric)}::text[])
@@ -83,10 +89,12 @@ export function overviewRoute(ctx: ServerContext): Hono<{ Variables: AuthVariabl
           SELECT r.device_id, r.increase FROM telemetry_1d r
           JOIN dev ON dev.id = r.device_id JOIN items m ON m.model_id = dev.model_id AND m.metric = r.metric
           WHERE r.day = ${today}::date
+            AND (dev.seen_from IS NULL OR dev.seen_from <= ${new Date(days.startOf(today)).toISOString()}::timestamptz)
           UNION ALL
           SELECT f.device_id, f.increase[array_position(f.metrics, m.metric)] FROM telemetry_5m f
           JOIN dev ON dev.id = f.device_id JOIN items m ON m.model_id = dev.model_id
           WHERE m.metric = ANY(f.metrics) AND NOT f.folded AND f.bucket >= ${unfoldedFrom(days.startOf(today))}::timestamptz
+            AND (dev.seen_from IS NULL OR f.bucket >= dev.seen_from)
           ) today GROUP BY device_id
         )
         SELECT dev.site_id AS id, dev.site_name AS name, count(*)::int AS devices,
@@ -99,9 +107,13 @@ export function overviewRoute(ctx: ServerContext): Hono<{ Variables: AuthVariabl
       const states = await sql<{ state: string; n: number }>`
         SELECT a.state, count(*)::int AS n FROM alarms a
         JOIN devices d ON d.id = a.device_id JOIN sites ON sites.id = d.site_id
-        WHERE a.state <> 'cleared' AND ${visible}
+        WHERE a.state <> 'cleared' AND ${alarmsSeen}
         GROUP BY a.state`.execute(ctx.db);
-      const newest = await alarmPage(ctx.db, visible, { state: 'open', page: 0, pageSize: OVERVIEW_ALARMS });
+      const newest = await alarmPage(ctx.db, alarmsSeen, {
+        state: 'open',
+        page: 0,
+        pageSize: OVERVIEW_ALARMS,
+      });
       const rows = sites.rows;
       const sum = (pick: (row: SiteRow) => number) => rows.reduce((total, row) => total + pick(row), 0);
       const toSite = (row: SiteRow): OverviewSite => ({

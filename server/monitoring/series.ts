@@ -72,14 +72,26 @@ export async function rawPoints(
 /** Which value of a rollup step: its average, or a counter's increase. */
 export type StepValue = 'average' | 'increase';
 
+/** First step (of this kind) that begins at or after `at`: a step holding anything older is left out. */
+function firstWholeStep(step: Exclude<SeriesStep, 'raw'>, days: DayClock, at: number): number {
+  if (step === '1day') {
+    const start = days.startOf(days.dayOf(at));
+    return start === at ? at : days.startOf(days.dayOf(start + DAY_MS + HOUR_MS));
+  }
+  const length = step === '1h' ? HOUR_MS : FIVE_MINUTES_MS;
+  return Math.ceil(at / length) * length;
+}
+
 /**
  * Rollup points of several devices' metrics (a device's own series is one pair), per step: each
- * device's average (or increase) over the step, then summed or averaged across the devices.
+ * device's average (or increase) over the step, then summed or averaged across the devices. A
+ * series with `since` (epoch ms: the caller sees nothing of that device before it,
+ * `VisibleDevice.seenFrom`) counts only the steps that begin at or after it.
  */
 export async function rollupPoints(
   db: Kysely<Database>,
   days: DayClock,
-  series: readonly { deviceId: number; metric: string }[],
+  series: readonly { deviceId: number; metric: string; since?: number | undefined }[],
   step: Exclude<SeriesStep, 'raw'>,
   value: StepValue,
   across: 'sum' | 'avg',
@@ -89,6 +101,8 @@ export async function rollupPoints(
   if (series.length === 0) return [];
   const devices = sql`${series.map((s) => s.deviceId)}::int[]`;
   const metrics = sql`${series.map((s) => s.metric)}::text[]`;
+  // Per series, the first step it may count (the epoch when it may count all).
+  const firsts = sql`${series.map((s) => new Date(s.since === undefined ? 0 : firstWholeStep(step, days, s.since)).toISOString())}::timestamptz[]`;
   // Each device's value in each step: the mean of its readings, or how much its counter grew.
   const perDevice = value === 'increase' ? sql`sum(r.increase)` : sql`sum(r.total) / nullif(sum(r.n), 0)`;
   const combine = across === 'sum' ? sql`sum(v)` : sql`avg(v)`;
@@ -98,15 +112,17 @@ export async function rollupPoints(
       SELECT day::text AS day, ${combine} AS v FROM (
         SELECT r.device_id, r.day, ${perDevice} AS v FROM (
           SELECT d.device_id, d.day, d.n, d.total, d.increase
-          FROM telemetry_1d d JOIN unnest(${devices}, ${metrics}) AS s(device_id, metric)
+          FROM telemetry_1d d JOIN unnest(${devices}, ${metrics}, ${firsts}) AS s(device_id, metric, first)
             ON d.device_id = s.device_id AND d.metric = s.metric
           WHERE d.day >= ${days.dayOf(from)}::date AND d.day <= ${days.dayOf(to - 1)}::date
+            AND d.day >= (s.first AT TIME ZONE ${days.zone})::date
           UNION ALL
           SELECT f.device_id, (f.bucket AT TIME ZONE ${days.zone})::date, f.n[p.i], f.total[p.i], f.increase[p.i]
-          FROM telemetry_5m f JOIN unnest(${devices}, ${metrics}) AS s(device_id, metric) ON f.device_id = s.device_id
+          FROM telemetry_5m f JOIN unnest(${devices}, ${metrics}, ${firsts}) AS s(device_id, metric, first)
+            ON f.device_id = s.device_id
           CROSS JOIN LATERAL (SELECT array_position(f.metrics, s.metric) AS i) p
           WHERE p.i IS NOT NULL AND NOT f.folded AND f.bucket >= ${unfoldedFrom(days.startOf(days.dayOf(from)))}::timestamptz
-            AND f.bucket < ${new Date(to).toISOString()}::timestamptz) r
+            AND f.bucket < ${new Date(to).toISOString()}::timestamptz AND f.bucket >= s.first) r
         GROUP BY r.device_id, r.day) per_device
       WHERE v IS NOT NULL
       GROUP BY day ORDER BY day`.execute(db);
@@ -119,21 +135,24 @@ export async function rollupPoints(
     step === '1h'
       ? sql`
         SELECT h.device_id, h.hour AS slot, h.n, h.total, h.increase
-        FROM telemetry_1h h JOIN unnest(${devices}, ${metrics}) AS s(device_id, metric)
+        FROM telemetry_1h h JOIN unnest(${devices}, ${metrics}, ${firsts}) AS s(device_id, metric, first)
           ON h.device_id = s.device_id AND h.metric = s.metric
         WHERE h.hour >= ${new Date(Math.floor(from / HOUR_MS) * HOUR_MS).toISOString()}::timestamptz
-          AND h.hour < ${end}::timestamptz
+          AND h.hour < ${end}::timestamptz AND h.hour >= s.first
         UNION ALL
         SELECT f.device_id, date_trunc('hour', f.bucket), f.n[p.i], f.total[p.i], f.increase[p.i]
-        FROM telemetry_5m f JOIN unnest(${devices}, ${metrics}) AS s(device_id, metric) ON f.device_id = s.device_id
+        FROM telemetry_5m f JOIN unnest(${devices}, ${metrics}, ${firsts}) AS s(device_id, metric, first)
+          ON f.device_id = s.device_id
         CROSS JOIN LATERAL (SELECT array_position(f.metrics, s.metric) AS i) p
         WHERE p.i IS NOT NULL AND NOT f.folded AND f.bucket >= ${unfoldedFrom(Date.parse(fromStep))}::timestamptz
-          AND f.bucket < ${end}::timestamptz`
+          AND f.bucket < ${end}::timestamptz AND date_trunc('hour', f.bucket) >= s.first`
       : sql`
         SELECT f.device_id, f.bucket AS slot, f.n[p.i] AS n, f.total[p.i] AS total, f.increase[p.i] AS increase
-        FROM telemetry_5m f JOIN unnest(${devices}, ${metrics}) AS s(device_id, metric) ON f.device_id = s.device_id
+        FROM telemetry_5m f JOIN unnest(${devices}, ${metrics}, ${firsts}) AS s(device_id, metric, first)
+          ON f.device_id = s.device_id
         CROSS JOIN LATERAL (SELECT array_position(f.metrics, s.metric) AS i) p
-        WHERE p.i IS NOT NULL AND f.bucket >= ${fromStep}::timestamptz AND f.bucket < ${end}::timestamptz`;
+        WHERE p.i IS NOT NULL AND f.bucket >= ${fromStep}::timestamptz AND f.bucket < ${end}::timestamptz
+          AND f.bucket >= s.first`;
   const rows = await sql<{ t: number; v: number | null }>`
     SELECT (extract(epoch from slot) * 1000)::float8 AS t, ${combine} AS v FROM (
       SELECT r.device_id, r.slot, ${perDevice} AS v FROM (${source}) r

@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import { sql } from 'kysely';
 import {
   type SiteMetric,
   type SiteSeries,
@@ -11,7 +12,7 @@ import type { ServerContext } from '../context.ts';
 import type { AuthVariables } from '../http/guards.ts';
 import { validate } from '../http/validate.ts';
 import { describeRoute } from '../openapi/route-notes.ts';
-import { requireVisibleSite } from './monitoring-scope.ts';
+import { readingsSince, requireVisibleSite } from './monitoring-scope.ts';
 import { chooseStep, rollupPoints } from './series.ts';
 
 /** How a site adds its devices up: powers and energy summed, state of charge averaged. */
@@ -50,12 +51,15 @@ export function siteRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariables 
       const devices = await ctx.db
         .selectFrom('devices')
         .select(['id', 'model_id'])
+        .select(readingsSince(c.get('principal'), sql.ref('devices.id')).as('seen_from'))
         .where('site_id', '=', site.id)
         .execute();
-      // Each product names the item that plays the role (the catalogue's monitoring roles).
+      // Each product names the item that plays the role (the catalogue's monitoring roles); each
+      // device counts from when the caller sees its readings.
       const series = devices.flatMap((device) => {
         const metric = ctx.monitoring.catalogue.product(device.model_id)?.spec?.roles[query.metric];
-        return metric ? [{ deviceId: device.id, metric }] : [];
+        const since = device.seen_from === null ? undefined : new Date(device.seen_from).getTime();
+        return metric ? [{ deviceId: device.id, metric, since }] : [];
       });
       const step = chooseStep(
         query.from,

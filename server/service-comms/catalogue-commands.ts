@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { catalogueSchema, type DeviceEntry } from '../../contracts/catalogue.ts';
+import { ownValue } from '../../contracts/own-value.ts';
 
 /** The bundled devices lists (the catalogue): each model's commands and frame size. */
 const LIST_FILES = ['devices-list.json', 'devices-list-e1.json'];
@@ -17,7 +18,7 @@ export function catalogueIn(publicDir: string): CatalogueLookup {
   return async (modelId) => {
     for (const file of LIST_FILES) {
       const list = catalogueSchema.parse(JSON.parse(await readFile(join(publicDir, file), 'utf8')));
-      const entry = list.devicesList[modelId];
+      const entry = ownValue(list.devicesList, modelId);
       if (entry) return entry;
     }
     return undefined;

@@ -8,6 +8,7 @@ import { DEVICE_CLOSE, type DeviceWelcome, deviceHelloSchema } from '../../contr
 import { overRateLimit } from '../auth/rate-limit.ts';
 import type { Database } from '../db/schema.ts';
 import { requestAddress } from '../http/client-address.ts';
+import { plainHttpFallback } from '../http/plain-http.ts';
 import { limitChecks } from '../limits/request-limits.ts';
 import { LogSummary } from '../logging/log-summary.ts';
 import { closeSocket } from './close-socket.ts';
@@ -91,23 +92,27 @@ export class ServiceComms {
   }
 
   /**
-   * Route WebSocket upgrades of `DEVICE_SOCKET_PATH` on this HTTP server to the device sockets.
-   * A failure while handling one upgrade request is logged and ends that connection only.
+   * Route WebSocket upgrades of `DEVICE_SOCKET_PATH` on this HTTP server to the device sockets;
+   * a request on any other path that asks to upgrade is served as plain HTTP/1.1. A failure while
+   * handling one upgrade request is logged and ends that connection only.
    */
   attach(server: Server): void {
+    const servePlain = plainHttpFallback(server);
     server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
       // Node takes its own error handling off a socket it hands to 'upgrade': a client resetting
       // the connection now would raise an error nobody listens to, which stops the process.
-      socket.on('error', (error) =>
+      const onError = (error: Error) =>
         this.log.note(
           '[service-comms] upgrade socket errors',
           `[service-comms] upgrade socket: ${error.message}`,
-        ),
-      );
+        );
+      socket.on('error', onError);
       try {
+        // Only the device socket upgrades; anything else is served as the HTTP/1.1 request it
+        // is, by the server's own connection handling (errors included).
         if (requestPath(request.url) !== DEVICE_SOCKET_PATH) {
-          socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
-          return;
+          socket.off('error', onError);
+          return servePlain(request, socket, head);
         }
         this.sockets.handleUpgrade(request, socket, head, (ws) =>
           this.sockets.emit('connection', ws, request),

@@ -6,6 +6,7 @@ import {
   type DeviceEntry,
 } from '../../contracts/catalogue.ts';
 import { errorMessage } from '../../contracts/error-message.ts';
+import { ownValue } from '../../contracts/own-value.ts';
 import type { DeviceConfig } from './config-schema.ts';
 import { type LoadConfigResult, loadDeviceConfig, makeIssue } from './load-config.ts';
 
@@ -52,7 +53,7 @@ export async function loadProductConfig(
   convertList: ConvertList,
   read: JsonReader,
 ): Promise<LoadConfigResult> {
-  const file = convertList[entry.productKey];
+  const file = ownValue(convertList, entry.productKey);
   if (!file) {
     const problem = `product "${entry.productKey}" has no configuration file`;
     return { ok: false, issues: [makeIssue('convert-list.json', {}, [], problem)] };

@@ -30,7 +30,12 @@ describe('CSV export', () => {
     ['a;-1;=2', "a;'-1;'=2"],
     [';\t=1', ";'\t'=1"],
     ['\t=1', "'\t'=1"],
-    ['\r=1', "'\r=1"],
+    ['\r=1', "'\r'=1"],
+    ['  =1+1', "'  =1+1"],
+    ['Name\n=1+1', "Name\n'=1+1"],
+    ['a;  -1', "a;'  -1"],
+    ['x\r\n @A1', "x\r'\n' @A1"],
+    ['\n+1', "'\n'+1"],
     ['=1;=2', "'=1;'=2"],
     ['Okafor; Home', 'Okafor; Home'],
     ['Unit 5-6; Main Rd', 'Unit 5-6; Main Rd'],
@@ -40,14 +45,16 @@ describe('CSV export', () => {
     expect(row).toBe(`"${text}","${value.length}"`);
   });
 
-  it('leaves no formula start at the beginning of a cell or of a part after a separator', () => {
+  it('leaves no formula start at the beginning of a cell, of a line or of a part after a separator', () => {
     fc.assert(
       fc.property(
-        fc.string({ unit: fc.constantFrom('=', '+', '-', '@', '\t', '\r', ';', ',', '"', 'a', ' ', '1') }),
+        fc.string({
+          unit: fc.constantFrom('=', '+', '-', '@', '\t', '\r', '\n', ';', ',', '"', 'a', ' ', '1'),
+        }),
         (value) => {
           const csv = toCsv([{ name: value }], [columns[0] as (typeof columns)[0]]);
           const text = csv.slice('"Name"\r\n"'.length, -'"\r\n'.length).replaceAll('""', '"');
-          expect(text).not.toMatch(/(^|[;,\t])[=+\-@\t\r]/);
+          expect(text).not.toMatch(/(^|[;,\t\r\n])(\s*[=+\-@]|[\t\r])/);
           expect(text.replaceAll("'", '')).toBe(value);
         },
       ),

@@ -1,6 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createActor, fromCallback, fromPromise, waitFor } from 'xstate';
-import type { ConfigTemplate } from '../../contracts/config-templates.ts';
+import { type ConfigTemplate, MAX_TEMPLATE_FILE_BYTES } from '../../contracts/config-templates.ts';
 import type { InstalledDevice, InstallRequest } from '../../contracts/installs.ts';
 import { type TemplateChange, templatesMachine } from '../../machines/ble/templates-machine.ts';
 import {
@@ -11,7 +11,7 @@ import {
 } from '../../machines/commissioning/add-device-machine.ts';
 import { EXCLUDED_GROUPS } from '../../src/device-config/excluded-groups.ts';
 import { buildForm } from '../../src/device-config/form-fields.ts';
-import { readTemplateFile } from '../../src/features/devices/configure/template-file.ts';
+import { readTemplateFile, readTemplateUpload } from '../../src/features/devices/configure/template-file.ts';
 import { bundledProducts } from '../device-config/bundled-products.ts';
 
 const MODELS = [
@@ -271,6 +271,17 @@ describe('importing a template file', () => {
     const check = readTemplateFile(text, 'HX-5000', name, groups);
     expect(check.ok).toBe(false);
     if (!check.ok) expect(check.reason).toMatch(reason);
+  });
+
+  it('refuses a file above the size cap by its size, without reading it', async () => {
+    const big = new Blob(['x'.repeat(MAX_TEMPLATE_FILE_BYTES + 1)]);
+    const read = vi.spyOn(big, 'text');
+    const check = await readTemplateUpload(big, 'HX-5000', name, groups);
+    expect(check).toMatchObject({ ok: false, reason: expect.stringMatching(/at most 256 KiB/) });
+    expect(read).not.toHaveBeenCalled();
+    expect(await readTemplateUpload(new Blob([file({})]), 'HX-5000', name, groups)).toMatchObject({
+      ok: true,
+    });
   });
 
   it('takes a good file', () => {

@@ -187,8 +187,17 @@ export function deviceActionModelDriver(): ModelDriver {
         expect(refresh.calls).toHaveLength(0);
         expect(await unitNow((await device()).serial)).toBeNull();
       },
-      removeRefused: () => dialog('remove', 'Device not found'),
-      renameRefused: () => dialog('rename', 'Device not found'),
+      // The unit was taken off meanwhile (another tab, another person): the service says so.
+      removeRefused: async () =>
+        dialog(
+          'remove',
+          `${(await device()).serial} was taken off its site; reload to see the site as it is now`,
+        ),
+      renameRefused: async () =>
+        dialog(
+          'rename',
+          `${(await device()).serial} was taken off its site; reload to see the site as it is now`,
+        ),
     },
   };
 }

@@ -114,3 +114,78 @@ describe('sending the report to the owner', () => {
     expect(noOwner).toMatchObject({ status: 409, body: { code: 'site_has_no_owner' } });
   });
 });
+
+describe('a site name with line breaks', () => {
+  it('is one line in the mail subject and in the report, never a header or a second line', async () => {
+    const name = 'Okafor Residence\r\nBcc: eve@evil.example\nGate side';
+    await t.server.ctx.db.updateTable('sites').set({ name }).where('id', '=', SITE).execute();
+    const answer = await t.call('POST', `/config/fleet/sites/${SITE}/commissioning-report/send`, {
+      token: token.installerA,
+    });
+    expect(answer.status).toBe(202);
+    await t.server.ctx.mailer.flush();
+    const mail = t.mail.sent.at(-1);
+    expect(mail?.subject).toBe('Commissioning report: Okafor Residence Bcc: eve@evil.example Gate side');
+    expect(mail?.text).not.toMatch(/\nBcc:/);
+    const { bytes } = await report('owner');
+    const lines = pdfText(bytes).split('\n');
+    expect(lines.some((line) => line.includes('Okafor Residence Bcc: eve@evil.example Gate side'))).toBe(
+      true,
+    );
+    expect(lines.some((line) => line.trim().startsWith('Bcc:'))).toBe(false);
+  });
+});
+
+describe('names and values in every script', () => {
+  it('prints Arabic, Hebrew, Chinese, Japanese, Korean and emoji, right-to-left words in reading order', async () => {
+    await t.server.ctx.db
+      .updateTable('sites')
+      .set({
+        name: 'مزرعة النخيل ☀️ בית שמש',
+        // Long enough to take two lines: the first printed holds its beginning.
+        display_address:
+          'שדרות רוטשילד 5, תל אביב, קומה שלישית, דירה מספר 12, כניסה מהחצר האחורית ליד החניה של הבניין הגדול',
+      })
+      .where('id', '=', SITE)
+      .execute();
+    await t.server.ctx.db
+      .updateTable('devices')
+      .set({ name: '서울 발전소 🔋' })
+      .where('serial', '=', 'HX5K-26-000701')
+      .execute();
+    const written = await t.call('POST', '/config/fleet/devices/HX5K-26-000701/config-history', {
+      token: token.installerA,
+      body: {
+        id: crypto.randomUUID(),
+        writtenAt: new Date().toISOString(),
+        transport: 'web-bluetooth',
+        template: '標準テンプレート',
+        changes: [
+          { field: 'deviceName', label: 'Device name', oldValue: '', newValue: '北京工厂 مستودع 12 😀' },
+        ],
+      },
+    });
+    expect(written.status).toBe(201);
+    const { bytes } = await report('owner');
+    // pdftotext marks right-to-left stretches with embedding controls; the words are what count.
+    const lines = pdfText(bytes)
+      .replace(/[\u202a-\u202e]/g, '')
+      .split('\n');
+    const text = lines.join(' ').replace(/\s+/g, ' ');
+    const lineOf = (words: string) => lines.findIndex((line) => line.includes(words));
+    expect(lineOf('שדרות רוטשילד')).toBeGreaterThanOrEqual(0);
+    expect(lineOf('הבניין הגדול')).toBe(lineOf('שדרות רוטשילד') + 1);
+    for (const expected of [
+      'مزرعة النخيل',
+      'בית שמש',
+      '☀',
+      '서울 발전소',
+      '🔋',
+      '標準テンプレート',
+      '北京工厂',
+      'مستودع',
+      '😀',
+    ])
+      expect(text).toContain(expected);
+  });
+});

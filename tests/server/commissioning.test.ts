@@ -221,7 +221,10 @@ describe('replacing and taking off', () => {
       secret: expect.any(String),
     });
     expect(
-      (await t.call('DELETE', `/config/fleet/installs/${old.id}`, { token: token.installerA })).status,
+      await t.call('DELETE', `/config/fleet/installs/${old.id}`, { token: token.installerA }),
+    ).toMatchObject({ status: 409, body: { code: 'device_changed' } });
+    expect(
+      (await t.call('DELETE', `/config/fleet/installs/${old.id}`, { token: token.installerB })).status,
     ).toBe(404);
     const history = (path: string, who: keyof typeof token) =>
       t.call('GET', `/config/fleet/devices/${path}/config-history`, { token: token[who] });

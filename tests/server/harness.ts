@@ -1,10 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import type { Server } from 'node:http';
-import { serve } from '@hono/node-server';
 import pg from 'pg';
 import { generateSigningKey } from '../../server/auth/signing-keys.ts';
 import { createServer, type FleetServer } from '../../server/create-server.ts';
 import { parseEnv } from '../../server/env.ts';
+import { listen } from '../../server/http/listen.ts';
 import type { MailTransport, OutgoingMail } from '../../server/mail/transports.ts';
 
 /** Seeded ids (see server/db/seed.ts): admin, installer A, owner (of A's sites 1–3), installer B. */
@@ -109,10 +108,10 @@ export async function startTestServer(envOverrides: Record<string, string> = {})
     ...(env.SMTP_URL ? {} : { mailTransport: mail }),
   });
   // Calls go over a real socket through @hono/node-server, as a browser's would.
-  const listener = serve({ fetch: server.app.fetch, hostname: '127.0.0.1', port: 0 });
+  const listener = listen(server.app.fetch, { hostname: '127.0.0.1', port: 0 }, env);
   await new Promise((resolve) => listener.once('listening', resolve));
   // Devices connect over a WebSocket on the same port, as in `npm start`.
-  server.ctx.comms.attach(listener as Server);
+  server.ctx.comms.attach(listener);
   const address = listener.address();
   const origin = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
   const call: TestServer['call'] = async (method, path, options = {}) => {

@@ -7,6 +7,8 @@ export interface LiveStream {
   next(): Promise<LiveReading>;
   /** Every reading received so far. */
   received: LiveReading[];
+  /** Settles when the server ends the stream (or the test closes it). */
+  ended: Promise<void>;
   close(): void;
 }
 
@@ -23,9 +25,14 @@ export async function openLive(origin: string, serial: string, token: string): P
   const received: LiveReading[] = [];
   const waiting: ((reading: LiveReading) => void)[] = [];
   let taken = 0;
+  let finish = () => {};
+  const ended = new Promise<void>((resolve) => {
+    finish = resolve;
+  });
   const stream: LiveStream = {
     status: response.status,
     received,
+    ended,
     next: () =>
       new Promise((resolve) => {
         const index = taken++;
@@ -37,6 +44,7 @@ export async function openLive(origin: string, serial: string, token: string): P
   };
   if (response.status !== 200 || !response.body) {
     await response.body?.cancel();
+    finish();
     return stream;
   }
   const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
@@ -63,6 +71,8 @@ export async function openLive(origin: string, serial: string, token: string): P
       }
     } catch {
       // closed by the test
+    } finally {
+      finish();
     }
   })();
   return stream;

@@ -145,6 +145,53 @@ describe.skipIf(!DATABASE)('two monitoring processes on one PostgreSQL', () => {
     expect(Date.parse(viaB.deviceTime ?? '')).toBeGreaterThanOrEqual(fromA[2] ?? 0);
   });
 
+  it('ends a stream on one process when its reader signs out, or loses access, through the other', async () => {
+    const headers = { 'content-type': 'application/json', 'api-key': 'dev-api-key' };
+    const post = async (p: Process, path: string, body: unknown, token?: string) =>
+      fetch(`${p.origin}${path}`, {
+        method: path.startsWith('/config/fleet/site-access') ? 'PUT' : 'POST',
+        headers: token ? { ...headers, authorization: `Bearer ${token}` } : headers,
+        body: JSON.stringify(body),
+      });
+    // The owner of the demo's first sites, signed in on both services through A.
+    const [main_email, password] = PASSWORDS.owner;
+    const ownerSession = async () => {
+      const config = (await (await post(a, '/config/auth/v2/login', { main_email, password })).json()) as {
+        access_token: string;
+      };
+      return (await (
+        await post(a, '/monitoring/auth/v2/configurator-login', {
+          username: main_email,
+          access_token: config.access_token,
+        })
+      ).json()) as { access_token: string; refresh_token: string };
+    };
+    const admin = (await (
+      await post(a, '/config/auth/v2/login', { main_email: PASSWORDS.admin[0], password: PASSWORDS.admin[1] })
+    ).json()) as { access_token: string };
+    const onSite = await fetch(`${a.origin}/config/fleet/sites/installs/1`, {
+      headers: { ...headers, authorization: `Bearer ${admin.access_token}` },
+    });
+    const serial = ((await onSite.json()) as { items: { serial: string }[] }).items[0]?.serial ?? '';
+
+    const first = await ownerSession();
+    const signedOut = await openLive(b.origin, serial, first.access_token);
+    expect(signedOut.status).toBe(200);
+    expect((await post(a, '/monitoring/auth/v2/logout', { refresh_token: first.refresh_token })).status).toBe(
+      204,
+    );
+    await signedOut.ended;
+
+    const second = await ownerSession();
+    const switchedOff = await openLive(b.origin, serial, second.access_token);
+    expect(switchedOff.status).toBe(200);
+    const setAccess = (access: boolean) =>
+      post(a, '/config/fleet/site-access/set-access', { siteId: 1, userId: 3, access }, admin.access_token);
+    expect((await setAccess(false)).status).toBe(200);
+    await switchedOff.ended;
+    expect((await setAccess(true)).status).toBe(200);
+  });
+
   it('raises one offline alarm for a silent device, and clears it when it reports to the other process', async () => {
     const serial = demo[0]?.serialNumber ?? '';
     await devices[0]?.stop();

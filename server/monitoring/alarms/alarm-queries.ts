@@ -40,7 +40,7 @@ const iso = (date: Date | null) => (date === null ? null : new Date(date).toISOS
 export const SEVERITY_RANK = sql<number>`CASE a.severity WHEN 'critical' THEN 3 WHEN 'warning' THEN 2 ELSE 1 END`;
 
 /**
- * Alarms the caller sees (`visible`: a condition on `sites`), filtered as the query says, newest
+ * Alarms the caller sees (`visible`: a condition on `alarms a` and `sites`, `visibleAlarms`), filtered as the query says, newest
  * raised first, a page at a time, with every transition of each.
  */
 export async function alarmPage(

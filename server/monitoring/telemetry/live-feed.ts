@@ -11,6 +11,26 @@ const PER_LOOK = 100;
 
 const payloadSchema = z.object({ d: z.array(z.number().int()).nullable() });
 
+/** Where every process hears that someone's access may have changed (PostgreSQL NOTIFY). */
+const ACCESS_CHANNEL = 'access_changes';
+
+/**
+ * What may have changed who sees what: users whose sessions ended (logout, a revoked sign-in, a
+ * password or e-mail change, a role change), sites whose access changed, devices that moved or
+ * left their site. Every live stream it concerns checks again, on every process.
+ */
+export interface AccessChange {
+  users?: number[];
+  sites?: number[];
+  devices?: number[];
+}
+
+const accessChangeSchema = z.object({
+  users: z.array(z.number().int()).optional(),
+  sites: z.array(z.number().int()).optional(),
+  devices: z.array(z.number().int()).optional(),
+});
+
 /** A reading row as the stream sends it. */
 export interface StoredReadingRow {
   device_id: number;
@@ -33,6 +53,11 @@ export function liveReading(serial: string, row: StoredReadingRow): LiveReading 
 
 interface Subscriber {
   serial: string;
+  /** Who follows, on which site: what an access change is matched against. */
+  userId: number;
+  siteId: number;
+  /** Checks that the follower may still see the device, and ends the stream if not. */
+  recheck: () => Promise<void>;
   /** Device time (epoch ms) of the newest reading this subscriber was sent. */
   since: number;
   send: (reading: LiveReading, deviceTimeMs: number) => void;
@@ -64,16 +89,20 @@ export class LiveFeed {
   async start(): Promise<void> {
     if (!this.databaseUrl || this.stopped) return;
     const client = new pg.Client({ connectionString: this.databaseUrl });
-    client.on('notification', (note) => this.onNotification(note.payload));
+    client.on('notification', (note) =>
+      note.channel === ACCESS_CHANNEL ? this.onAccessNote(note.payload) : this.onNotification(note.payload),
+    );
     client.on('error', (error) => {
       console.error('[live] listener connection lost:', error.message);
       this.restartSoon();
     });
     await client.connect();
     await client.query(`LISTEN ${READINGS_CHANNEL}`);
+    await client.query(`LISTEN ${ACCESS_CHANNEL}`);
     this.listener = client;
-    // Readings stored while no one listened: every stream looks once.
+    // Readings stored, and access changed, while no one listened: every stream looks once.
     this.published(null);
+    this.accessChanged(null);
   }
 
   private restartSoon(): void {
@@ -99,6 +128,51 @@ export class LiveFeed {
     }
     const message = payloadSchema.safeParse(parsed);
     this.published(message.success ? message.data.d : null);
+  }
+
+  private onAccessNote(payload: string | undefined): void {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(payload ?? '');
+    } catch {
+      parsed = undefined;
+    }
+    const change = accessChangeSchema.safeParse(parsed);
+    this.accessChanged(change.success ? change.data : null);
+  }
+
+  /**
+   * Say that access may have changed (after the change is committed): with PostgreSQL through
+   * NOTIFY, so that every process hears it (this one included); on PGlite, one process, here.
+   * Never fails: a notice that cannot be sent is logged (the streams still end with their token).
+   */
+  async announce(change: AccessChange): Promise<void> {
+    if (!this.databaseUrl) return this.accessChanged(change);
+    await sql`SELECT pg_notify(${ACCESS_CHANNEL}, ${JSON.stringify(change)})`
+      .execute(this.db)
+      .catch((error: unknown) =>
+        console.error('[live] announcing an access change failed:', (error as Error).message),
+      );
+  }
+
+  /** Access may have changed (null: anything): every stream it concerns checks again. */
+  accessChanged(change: AccessChange | null): void {
+    const users = new Set(change?.users);
+    const sites = new Set(change?.sites);
+    const devices = new Set(change?.devices);
+    for (const [deviceId, set] of this.subscribers)
+      for (const subscriber of set)
+        if (
+          change === null ||
+          users.has(subscriber.userId) ||
+          sites.has(subscriber.siteId) ||
+          devices.has(deviceId)
+        )
+          subscriber.recheck().catch((error: unknown) => {
+            // A stream whose check failed is ended: the client reconnects and is checked anew.
+            console.error('[live] checking a stream again failed:', (error as Error).message);
+            subscriber.end();
+          });
   }
 
   /** Readings of these devices (null: of any device) were stored: the streams that follow them look. */
@@ -161,16 +235,27 @@ export class LiveFeed {
   }
 
   /**
-   * Follow a device: `send` gets each stored reading newer than `since` (device time, epoch ms);
-   * `end` is called when the process shuts down. Answers the function that stops following.
+   * Follow a device for a user: `send` gets each stored reading newer than `since` (device time,
+   * epoch ms); `recheck` runs whenever an access change concerns the user, the device's site or
+   * the device; `end` is called when the process shuts down. Answers the function that stops
+   * following.
    */
   subscribe(
-    device: { id: number; serial: string },
+    device: { id: number; serial: string; siteId: number },
+    follower: { userId: number; recheck: () => Promise<void> },
     since: number,
     send: (reading: LiveReading, deviceTimeMs: number) => void,
     end: () => void = () => {},
   ): () => void {
-    const subscriber: Subscriber = { serial: device.serial, since, send, end };
+    const subscriber: Subscriber = {
+      serial: device.serial,
+      userId: follower.userId,
+      siteId: device.siteId,
+      recheck: follower.recheck,
+      since,
+      send,
+      end,
+    };
     let set = this.subscribers.get(device.id);
     if (!set) {
       set = new Set();

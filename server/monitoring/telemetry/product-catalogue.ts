@@ -1,6 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { catalogueSchema, type DeviceEntry } from '../../../contracts/catalogue.ts';
+import { ownValue } from '../../../contracts/own-value.ts';
 import type { Codec } from '../../../src/codec/types.ts';
 import type { DeviceConfig } from '../../../src/device-config/config-schema.ts';
 import { requireDeviceConfig } from '../../../src/device-config/load-config.ts';
@@ -46,7 +47,7 @@ export class ProductCatalogue {
     for (const listFile of LIST_FILES) {
       const list = catalogueSchema.parse(await read(listFile));
       for (const [modelId, entry] of Object.entries(list.devicesList)) {
-        const file = convert[entry.productKey] ?? `${entry.productKey}-to-form.json`;
+        const file = ownValue(convert, entry.productKey) ?? `${entry.productKey}-to-form.json`;
         const config = requireDeviceConfig(file, await read(file), entry.write.bufferSize);
         products.set(modelId, { modelId, entry, config, spec: telemetrySpec(config) });
       }

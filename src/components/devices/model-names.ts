@@ -1,4 +1,5 @@
 import { useSelector } from '@xstate/react';
+import { ownValue } from '../../../contracts/own-value.ts';
 import { catalogueModels, e1CatalogueModels } from '../../../machines/catalogue/catalogue-selectors.ts';
 import { useRuntime } from '../../app/runtime-context.tsx';
 
@@ -7,5 +8,5 @@ export function useModelName(): (modelId: string) => string {
   const { catalogue } = useRuntime();
   const models = useSelector(catalogue, catalogueModels);
   const e1Models = useSelector(catalogue, e1CatalogueModels);
-  return (modelId) => models?.[modelId]?.name ?? e1Models?.[modelId]?.name ?? modelId;
+  return (modelId) => ownValue(models, modelId)?.name ?? ownValue(e1Models, modelId)?.name ?? modelId;
 }

@@ -5,11 +5,12 @@ export interface CsvColumn<T> {
 }
 
 /**
- * Where a spreadsheet may start a formula: at the start of the text, and after every character
- * that some spreadsheet splits cells at (`,`; `;` in locales whose decimal mark is a comma; tab),
- * when the next character is `=`, `+`, `-`, `@`, a tab or a carriage return.
+ * Where a spreadsheet may start a formula: at the start of the text, after every character that
+ * some spreadsheet splits cells at (`,`; `;` in locales whose decimal mark is a comma; tab) and
+ * after a line break (a cell pasted or imported line by line), when what follows is `=`, `+`, `-`
+ * or `@` (spaces and line breaks before it too: spreadsheets skip them), a tab or a carriage return.
  */
-const FORMULA_START = /(?<=^|[;,\t])(?=[=+\-@\t\r])/g;
+const FORMULA_START = /(?<=^|[;,\t\r\n])(?=\s*[=+\-@]|[\t\r])/g;
 
 /**
  * One cell: every place where a formula could start gets a `'` (which makes the rest text), and

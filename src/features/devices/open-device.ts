@@ -1,6 +1,7 @@
 import { notFound } from '@tanstack/react-router';
 import { waitFor } from 'xstate';
 import { type DeviceEntry, serialNumberPattern } from '../../../contracts/catalogue.ts';
+import { ownValue } from '../../../contracts/own-value.ts';
 import {
   catalogueModels,
   e1CatalogueModels,
@@ -37,8 +38,9 @@ export async function loadOpenDevice(runtime: AppRuntime, deviceid: string) {
   if (serialNumberPattern.test(deviceid)) {
     const model = modelOfSerial(models, deviceid);
     if (model) return { kind: 'serial' as const, modelId: model.id, modelName: model.entry.name };
-  } else if (models[deviceid]) {
-    return { kind: 'model' as const, modelId: deviceid, modelName: models[deviceid].name };
+  } else {
+    const entry = ownValue(models, deviceid);
+    if (entry) return { kind: 'model' as const, modelId: deviceid, modelName: entry.name };
   }
   throw notFound();
 }

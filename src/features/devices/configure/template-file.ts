@@ -1,5 +1,6 @@
 import {
   type ConfigTemplate,
+  MAX_TEMPLATE_FILE_BYTES,
   TEMPLATE_FILE_FORMAT,
   type TemplateFile,
   templateFileSchema,
@@ -74,4 +75,23 @@ export function readTemplateFile(
       reason: `The file's settings do not fit the ${modelId}: ${problems.map((p) => p.message).join('; ')}.`,
     };
   return { ok: true, file };
+}
+
+/**
+ * Check a file picked for import: one larger than {@link MAX_TEMPLATE_FILE_BYTES} is refused by
+ * its size, unread (a template file is a few KiB; a big file would only make the page wait); any
+ * other is read and checked as {@link readTemplateFile} does.
+ */
+export async function readTemplateUpload(
+  file: Blob,
+  modelId: string,
+  modelName: (modelId: string) => string,
+  groups: readonly FormGroupModel[],
+): Promise<FileCheck> {
+  if (file.size > MAX_TEMPLATE_FILE_BYTES)
+    return {
+      ok: false,
+      reason: `The file is ${Math.ceil(file.size / 1024)} KiB; a settings template file is at most ${MAX_TEMPLATE_FILE_BYTES / 1024} KiB. Pick the file exported from Fleet Manager.`,
+    };
+  return readTemplateFile(await file.text(), modelId, modelName, groups);
 }

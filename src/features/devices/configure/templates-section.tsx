@@ -28,7 +28,7 @@ import { checkTemplate, templateDiff } from '../../../device-config/config-templ
 import { EXCLUDED_GROUPS } from '../../../device-config/excluded-groups.ts';
 import { buildForm } from '../../../device-config/form-fields.ts';
 import { PRIMARY, READABLE_ALERT } from './readable-styles.ts';
-import { readTemplateFile, templateFile, templateFileName } from './template-file.ts';
+import { readTemplateUpload, templateFile, templateFileName } from './template-file.ts';
 
 export type TemplatesActor = ActorRefFrom<typeof templatesMachine>;
 
@@ -353,7 +353,7 @@ export function TemplatesSection({
   const chosen = list?.find((t) => t.id === selected) ?? null;
   const importFile = async (file: File | null) => {
     if (!file) return;
-    const check = readTemplateFile(await file.text(), product.modelId, modelName, groups);
+    const check = await readTemplateUpload(file, product.modelId, modelName, groups);
     if (!check.ok) templates.send({ type: 'templates.refused', reason: check.reason });
     else
       templates.send({
