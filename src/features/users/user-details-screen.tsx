@@ -41,7 +41,10 @@ function mayEdit(me: CurrentUser, user: User): boolean {
   return me.role === 'admin' || me.id === user.id || (me.role === 'installer' && user.role === 'owner');
 }
 
-/** User details: role, e-mail, phone, the user's sites; edit, access code, link to an installer. */
+/**
+ * User details: role, e-mail, phone, alarm mail, the user's sites; edit, access code, link to an
+ * installer. One's own page is the menu's "Profile", where "Edit profile" opens the same form.
+ */
 export function UserDetailsScreen() {
   const { me, user, sites, installers } = route.useLoaderData();
   const { configApi } = useRuntime();
@@ -50,7 +53,8 @@ export function UserDetailsScreen() {
     downloadCsv(`user-${user.id}-sites.csv`, toCsv(all, SITE_COLUMNS));
   };
   const [editing, { open, close }] = useDisclosure(false);
-  const manages = me.role !== 'owner' && me.id !== user.id;
+  const self = me.id === user.id;
+  const manages = me.role !== 'owner' && !self;
   return (
     <Stack gap="lg">
       <ScreenHeader
@@ -59,7 +63,7 @@ export function UserDetailsScreen() {
         actions={
           mayEdit(me, user) ? (
             <Button variant="light" leftSection={<IconEdit size={16} aria-hidden />} onClick={open}>
-              Edit user
+              {self ? 'Edit profile' : 'Edit user'}
             </Button>
           ) : null
         }
@@ -73,7 +77,7 @@ export function UserDetailsScreen() {
         </SimpleGrid>
         {mayEdit(me, user) ? (
           <Stack mt="md">
-            <AlarmMailSetting user={user} self={me.id === user.id} />
+            <AlarmMailSetting user={user} self={self} />
           </Stack>
         ) : (
           <Text mt="md" size="sm">
@@ -111,8 +115,8 @@ export function UserDetailsScreen() {
           />
         )}
       </Stack>
-      <Modal opened={editing} onClose={close} title="Edit user">
-        <UserEditForm user={user} canChangeRole={me.role === 'admin'} onDone={close} />
+      <Modal opened={editing} onClose={close} title={self ? 'Profile' : 'Edit user'}>
+        <UserEditForm user={user} self={self} canChangeRole={me.role === 'admin' && !self} onDone={close} />
       </Modal>
     </Stack>
   );
