@@ -49,7 +49,8 @@ describe('the site form', () => {
     expect(coordinateOf('48,137')).toBe(48.137);
     expect(coordinateOf(' -33.86 ')).toBe(-33.86);
     expect(coordinateOf(',5')).toBe(0.5);
-    for (const bad of ['1,234.5', '48,1,3', '', '1e3', '0x10', 'abc', '4 8']) expect(coordinateOf(bad)).toBeNaN();
+    for (const bad of ['1,234.5', '48,1,3', '', '1e3', '0x10', 'abc', '4 8'])
+      expect(coordinateOf(bad)).toBeNaN();
     const values = { ...siteFormValuesOf(SITE), latitude: '-33,86', longitude: '151,2' };
     expect(siteFormSchema.safeParse(values).success).toBe(true);
     const wrong = siteFormSchema.safeParse({ ...values, latitude: '91,5' });

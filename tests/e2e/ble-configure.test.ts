@@ -145,7 +145,9 @@ describe('configuring a device over Web Bluetooth, signed in, with its configura
     // An enumerated setting is recorded as its select shows it, times in 12-hour form.
     expect(text).toContain('Work mode: Self-use → Backup');
     expect(text).toContain('Grid charge starts at: 2:00 am → 3:30 am');
-    expect(text).toContain(`Device date and time: Jan 1, 2025, 12:00 am → ${dateTimeText(formatAutoInput(PHONE_TIME))}`);
+    expect(text).toContain(
+      `Device date and time: Jan 1, 2025, 12:00 am → ${dateTimeText(formatAutoInput(PHONE_TIME))}`,
+    );
     await page.getByRole('region', { name: 'Configure over Bluetooth' }).screenshot({
       path: `${ARTIFACTS}ble-panel-signed-in-1280x800.png`,
     });

@@ -12,7 +12,14 @@ import { pdfText } from '../pdf-text.ts';
 import { expectAccessible } from './axe.ts';
 import { answerChooser, EmulatedPeripheral } from './ble-peripheral.ts';
 import { appUrl, BLUETOOTH_ARGS, INSTALLER, launchChromium } from './browser.ts';
-import { blockMaps, chooseCountry, heading, screenshots, signedInPage, withMapsKey } from './screens-helpers.ts';
+import {
+  blockMaps,
+  chooseCountry,
+  heading,
+  screenshots,
+  signedInPage,
+  withMapsKey,
+} from './screens-helpers.ts';
 
 /**
  * Commissioning end to end, as an installer does it: create a site, add a device by scanning the

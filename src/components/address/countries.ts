@@ -38,12 +38,7 @@ export function countries(locale?: string): Country[] {
   );
 }
 
-const fold = (text: string) =>
-  text
-    .normalize('NFD')
-    .replace(/\p{M}/gu, '')
-    .trim()
-    .toLowerCase();
+const fold = (text: string) => text.normalize('NFD').replace(/\p{M}/gu, '').trim().toLowerCase();
 
 /**
  * The code of a country as saved before the list existed, when it can be told: a code in either
