@@ -152,7 +152,10 @@ describe('Remote Debugger console', () => {
     actor.send({ type: 'debugger.send' });
     actor.send({ type: 'debugger.payloadHex', text: '00 '.repeat(253) });
     expect(actor.getSnapshot().can({ type: 'debugger.send' })).toBe(false);
-    expect(actor.getSnapshot().context.composed?.message).toContain('The payload has 253 bytes');
+    expect(actor.getSnapshot().context.composed).toMatchObject({
+      ok: false,
+      message: expect.stringContaining('The payload has 253 bytes'),
+    });
     actor.send({ type: 'debugger.send' });
     expect(sent).toEqual([]);
     expect(actor.getSnapshot().context.log).toEqual([]);
