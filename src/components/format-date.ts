@@ -18,6 +18,12 @@ export interface DateFormats {
 
 const asDate = (when: When) => (when instanceof Date ? when : new Date(when));
 
+/** A time that is none (an unreadable text): written as nothing rather than stopping the screen. */
+const valid = (format: (date: Date) => string) => (when: When) => {
+  const date = asDate(when);
+  return Number.isNaN(date.getTime()) ? '' : plain(format(date));
+};
+
 /** Newer ICU (Chromium) puts a narrow no-break space before AM/PM; older (Node 20) a space: one form. */
 const plain = (text: string) => text.replace(/[\u202f\u00a0]/g, ' ');
 
@@ -35,10 +41,16 @@ export function dateFormats(locale?: string): DateFormats {
     second: '2-digit',
     hour12: true,
   });
-  const formatDate = (when: When) => plain(date.format(asDate(when)));
+  const formatDate = valid((d) => date.format(d));
+  const formatMinutes = valid((d) => time.format(d));
+  const formatSeconds = valid((d) => timeSeconds.format(d));
   const formatTime = (when: When, options: { seconds?: boolean } = {}) =>
-    plain((options.seconds ? timeSeconds : time).format(asDate(when)));
-  return { formatDate, formatTime, formatDateTime: (when) => `${formatDate(when)}, ${formatTime(when)}` };
+    options.seconds ? formatSeconds(when) : formatMinutes(when);
+  const formatDateTime = (when: When) => {
+    const day = formatDate(when);
+    return day && `${day}, ${formatMinutes(when)}`;
+  };
+  return { formatDate, formatTime, formatDateTime };
 }
 
 const BROWSER = dateFormats();

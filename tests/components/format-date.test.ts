@@ -16,6 +16,13 @@ describe('one date formatter', () => {
     expect(formatDate(night.getTime())).toBe('Nov 25, 2026');
   });
 
+  it('writes an unreadable time as nothing, never stopping the screen', () => {
+    const { formatDate, formatDateTime, formatTime } = dateFormats('en-US');
+    expect(formatDate(Number.NaN)).toBe('');
+    expect(formatTime('not a date')).toBe('');
+    expect(formatDateTime('not a date')).toBe('');
+  });
+
   it("writes the date in the reader's language, the time still 12-hour", () => {
     const afternoon = new Date(2026, 10, 25, 13, 5, 0);
     expect(dateFormats('de-DE').formatDateTime(afternoon)).toBe('25. Nov. 2026, 1:05 PM');
