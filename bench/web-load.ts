@@ -137,8 +137,25 @@ function summary(all: LoadFigures[]): LoadFigures {
   };
 }
 
-/** One cold load (a new browser profile: empty caches) and one warm (same profile, offline copy settled). */
-async function coldThenWarm(browser: Browser, origin: string) {
+/**
+ * Stops the context's service workers, as Chromium does to a worker left idle for 30 s: the next
+ * visit starts it again, as a visit the next day does.
+ */
+async function stopServiceWorkers(context: BrowserContext) {
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('ServiceWorker.enable');
+  await cdp.send('ServiceWorker.stopAllWorkers');
+  await cdp.detach();
+  await page.close();
+}
+
+/**
+ * The visits of one person: the first (a new browser profile: empty caches), then, once the
+ * offline copy is installed, a second while the service worker still runs (straight after) and a
+ * second after it has stopped (a later day), both served by the worker.
+ */
+async function visits(browser: Browser, origin: string): Promise<SignInLoad> {
   const context = await browser.newContext({
     viewport: { width: 390, height: 844 },
     isMobile: true,
@@ -146,24 +163,32 @@ async function coldThenWarm(browser: Browser, origin: string) {
     serviceWorkers: process.env.BENCH_NO_SW ? 'block' : 'allow',
   });
   try {
-    const cold = await measure(context, `${origin}/login`);
+    const first = await measure(context, `${origin}/login`);
     await settleOfflineCopy(context, `${origin}/login`);
     const warm = await measure(context, `${origin}/login`);
-    return { cold, warm };
+    await stopServiceWorkers(context);
+    const second = await measure(context, `${origin}/login`);
+    return { first, warm, second };
   } finally {
     await context.close();
   }
 }
 
 export interface SignInLoad {
-  cold: LoadFigures;
+  /** A first visit: nothing cached. */
+  first: LoadFigures;
+  /** A second visit straight after the first: the service worker is still running. */
   warm: LoadFigures;
+  /** A second visit after the service worker has stopped (idle 30 s, or a later day). */
+  second: LoadFigures;
 }
 
+const VISITS = ['first', 'warm', 'second'] as const;
+
 /**
- * Cold and warm loads of `${origin}/login` for each origin, `runs` times each; the median of each
- * figure. With several origins (a baseline build beside the current one) the loads take turns,
- * so a busy moment of a shared machine weighs on every build alike.
+ * The visits of `${origin}/login` for each origin, `runs` times each; the median of each figure.
+ * With several origins (a baseline build beside the current one) the loads take turns, so a busy
+ * moment of a shared machine weighs on every build alike.
  */
 export async function measureSignInLoads(origins: string[], runs = 5): Promise<SignInLoad[]> {
   const browser = await chromium.launch({
@@ -171,17 +196,24 @@ export async function measureSignInLoads(origins: string[], runs = 5): Promise<S
     headless: true,
     args: MEASURING_ARGS,
   });
-  const loads = origins.map(() => ({ cold: [] as LoadFigures[], warm: [] as LoadFigures[] }));
+  const loads = origins.map(() => ({
+    first: [] as LoadFigures[],
+    warm: [] as LoadFigures[],
+    second: [] as LoadFigures[],
+  }));
   try {
     for (let run = 0; run < runs; run += 1) {
       for (const [index, origin] of origins.entries()) {
-        const { cold, warm } = await coldThenWarm(browser, origin);
-        loads[index]?.cold.push(cold);
-        loads[index]?.warm.push(warm);
+        const load = await visits(browser, origin);
+        for (const visit of VISITS) loads[index]?.[visit].push(load[visit]);
       }
     }
   } finally {
     await browser.close();
   }
-  return loads.map((load) => ({ cold: summary(load.cold), warm: summary(load.warm) }));
+  return loads.map((load) => ({
+    first: summary(load.first),
+    warm: summary(load.warm),
+    second: summary(load.second),
+  }));
 }

@@ -1,7 +1,8 @@
 // Speed of the signed-out pages. Builds the app and prints the gzipped JavaScript and CSS the
 // sign-in screen loads and the largest route chunk; then serves the build and loads the sign-in
-// screen in Chromium under slow 4G and a 4× CPU slowdown, cold and warm (web-load.ts): the E-mail
-// field visible and "Sign in" working; then Lighthouse 12's mobile scores for /login,
+// screen in Chromium under slow 4G and a 4× CPU slowdown, a first visit and two second visits side
+// by side (the service worker still running, and stopped; web-load.ts): the E-mail field visible
+// and "Sign in" working; then Lighthouse 12's mobile scores for /login,
 // /sunspec-config and /device-details-old/{id} (web-lighthouse.ts).
 // Figures only; the targets are reported, never asserted.
 //   npm run bench:web                               build, weigh, serve, load, Lighthouse
@@ -139,22 +140,44 @@ async function buildAndWeigh(): Promise<Figure[]> {
   ];
 }
 
+/** The visits as columns: what each measures. */
+const VISIT_COLUMNS = [
+  { key: 'first', title: 'first visit' },
+  { key: 'warm', title: 'second, worker running' },
+  { key: 'second', title: 'second, worker stopped' },
+] as const;
+
+/** The three visits side by side, one figure a row, then the targets. */
 function printLoad(label: string, load: SignInLoad, prefix: string): Figure[] {
-  const line = (name: string, f: LoadFigures, emailTarget: number, workingTarget?: number) =>
-    console.log(
-      `  ${label} ${name}: E-mail field visible ${f.emailVisibleMs} ms (target ≤ ${emailTarget} ms: ${verdict(f.emailVisibleMs, emailTarget)}), ` +
-        `"Sign in" working ${f.signInWorkingMs} ms${workingTarget ? ` (target ≤ ${workingTarget} ms: ${verdict(f.signInWorkingMs, workingTarget)})` : ''}, ` +
-        `LCP ${f.lcpMs} ms, ${f.transferredKb} KB transferred`,
-    );
-  line('cold', load.cold, TARGETS.emailVisibleColdMs, TARGETS.signInWorkingColdMs);
-  line('warm', load.warm, TARGETS.emailVisibleWarmMs);
-  const figures = (kind: 'cold' | 'warm', f: LoadFigures): Figure[] => [
-    { name: `${prefix}.signin.${kind}.email_visible`, value: f.emailVisibleMs, unit: 'ms' },
-    { name: `${prefix}.signin.${kind}.sign_in_working`, value: f.signInWorkingMs, unit: 'ms' },
-    { name: `${prefix}.signin.${kind}.lcp`, value: f.lcpMs, unit: 'ms' },
-    { name: `${prefix}.signin.${kind}.transferred`, value: f.transferredKb, unit: 'KB' },
+  const rows: [string, (f: LoadFigures) => string][] = [
+    ['E-mail field visible', (f) => `${f.emailVisibleMs} ms`],
+    ['"Sign in" working', (f) => `${f.signInWorkingMs} ms`],
+    ['LCP', (f) => `${f.lcpMs} ms`],
+    ['transferred', (f) => `${f.transferredKb} KB`],
   ];
-  return [...figures('cold', load.cold), ...figures('warm', load.warm)];
+  const width = 24;
+  if (label) console.log(`  ${label}`);
+  console.log(`  ${''.padEnd(width)}${VISIT_COLUMNS.map((c) => c.title.padStart(width)).join('')}`);
+  for (const [name, text] of rows)
+    console.log(
+      `  ${name.padEnd(width)}${VISIT_COLUMNS.map((c) => text(load[c.key]).padStart(width)).join('')}`,
+    );
+  const seconds = [load.warm.emailVisibleMs, load.second.emailVisibleMs];
+  console.log(
+    `  targets: E-mail field first ≤ ${TARGETS.emailVisibleColdMs} ms (${verdict(load.first.emailVisibleMs, TARGETS.emailVisibleColdMs)}), ` +
+      `second ≤ ${TARGETS.emailVisibleWarmMs} ms (${seconds.map((ms) => verdict(ms, TARGETS.emailVisibleWarmMs)).join(', ')}), ` +
+      `never slower than the first (${seconds.map((ms) => verdict(ms, load.first.emailVisibleMs)).join(', ')}); ` +
+      `"Sign in" working first ≤ ${TARGETS.signInWorkingColdMs} ms (${verdict(load.first.signInWorkingMs, TARGETS.signInWorkingColdMs)})`,
+  );
+  return VISIT_COLUMNS.flatMap(({ key }) => {
+    const f = load[key];
+    return [
+      { name: `${prefix}.signin.${key}.email_visible`, value: f.emailVisibleMs, unit: 'ms' },
+      { name: `${prefix}.signin.${key}.sign_in_working`, value: f.signInWorkingMs, unit: 'ms' },
+      { name: `${prefix}.signin.${key}.lcp`, value: f.lcpMs, unit: 'ms' },
+      { name: `${prefix}.signin.${key}.transferred`, value: f.transferredKb, unit: 'KB' },
+    ];
+  });
 }
 
 function printLighthouse(label: string, scores: LighthouseScores[], prefix: string): Figure[] {

@@ -29,8 +29,8 @@ export interface DebuggerContext {
   path: DebugPath | null;
   draft: Draft;
   composed: Composed | null;
-  /** The frame being sent, and the last answer with its report. */
-  sending: Uint8Array | null;
+  /** The frame being sent and the path it goes by, and the last answer with its report. */
+  sending: { frame: Uint8Array; path: DebugPath } | null;
   lastAnswer: { frame: Uint8Array; report: AnswerReport } | null;
   log: LogEntry[];
   logProblem: string | null;

@@ -1,4 +1,4 @@
-import { type ActorRefFrom, and, assign, fromPromise, setup } from 'xstate';
+import { type ActorRefFrom, assign, fromPromise, setup } from 'xstate';
 import { errorMessage } from '../../contracts/error-message.ts';
 import type { OnlineDevice } from '../../contracts/service-comms.ts';
 import type { DeviceProduct } from '../../src/device-config/load-product.ts';
@@ -35,7 +35,9 @@ const PERSIST = {
 /**
  * The Remote Debugger console: find a device, choose how to reach it (remote when it is online,
  * Bluetooth, or the demo device), compose a frame, send it, and read the answer or the reason there
- * is none. Every exchange, and every frame refused before sending, is a line in a bounded log.
+ * is none. Every exchange is a line in a bounded log. A device that is not online is reached only
+ * the way the person chooses: never the demo device in its place unasked. A frame that cannot be
+ * built (bad hex, a payload too long) cannot be sent: `debugger.send` waits for a sound frame.
  */
 export const remoteDebuggerMachine = setup({
   types: {
@@ -70,8 +72,9 @@ export const remoteDebuggerMachine = setup({
       event.type === 'debugger.selectPath' &&
       (event.path !== 'remote' ||
         (context.device !== null && isOnline(context.online, context.device.serialNumber))),
-    canSend: ({ context }) => context.path !== null && context.product !== null,
-    composedOk: ({ context }) => context.composed?.ok === true,
+    /** A path chosen, the device's catalogue entry loaded, and a frame built from the draft. */
+    canSend: ({ context }) =>
+      context.path !== null && context.product !== null && context.composed?.ok === true,
   },
 }).createMachine({
   id: 'remoteDebugger',
@@ -240,45 +243,33 @@ export const remoteDebuggerMachine = setup({
                   guard: 'pathAllowed',
                   actions: assign({ path: ({ event }) => event.path }),
                 },
-                'debugger.send': [
-                  {
-                    guard: and(['canSend', 'composedOk']),
-                    target: 'sending',
-                    actions: assign({
-                      sending: ({ context }) => (context.composed?.ok ? context.composed.frame : null),
-                    }),
-                  },
-                  {
-                    guard: 'canSend',
-                    actions: [
-                      assign(({ context }) => {
-                        const why =
-                          context.composed?.ok === false ? context.composed.message : 'nothing to send';
-                        return logged(
-                          context,
-                          entry(context, { outcome: 'rejected', message: `Not sent: ${why}` }),
-                        );
-                      }),
-                      PERSIST,
-                    ],
-                  },
-                ],
+                'debugger.send': {
+                  guard: 'canSend',
+                  target: 'sending',
+                  actions: assign({
+                    sending: ({ context }) =>
+                      context.composed?.ok && context.path
+                        ? { frame: context.composed.frame, path: context.path }
+                        : null,
+                  }),
+                },
               },
             },
             sending: {
               invoke: {
                 src: 'sendFrame',
                 input: ({ context }) => ({
-                  path: context.path ?? 'demo',
+                  // Set with the frame by `debugger.send`, whose guard wants a chosen path.
+                  path: context.sending?.path ?? 'remote',
                   serialNumber: context.device?.serialNumber ?? '',
                   product: context.product as DeviceProduct,
-                  frame: context.sending ?? new Uint8Array(),
+                  frame: context.sending?.frame ?? new Uint8Array(),
                 }),
                 onDone: {
                   target: 'idle',
                   actions: [
                     assign(({ context, event }) => {
-                      const sent = context.sending ?? new Uint8Array();
+                      const sent = context.sending?.frame ?? new Uint8Array();
                       const report = readAnswer(
                         context.codec,
                         context.product as DeviceProduct,
@@ -308,7 +299,7 @@ export const remoteDebuggerMachine = setup({
                       const line = entry(context, {
                         outcome: failure?.outcome ?? 'failed',
                         message: errorMessage(event.error),
-                        sent: Array.from(context.sending ?? []),
+                        sent: Array.from(context.sending?.frame ?? []),
                       });
                       return { ...logged(context, line), sending: null };
                     }),
@@ -325,7 +316,7 @@ export const remoteDebuggerMachine = setup({
                       const line = entry(context, {
                         outcome: 'timeout',
                         message: `No answer from the device within ${seconds} s.`,
-                        sent: Array.from(context.sending ?? []),
+                        sent: Array.from(context.sending?.frame ?? []),
                       });
                       return { ...logged(context, line), sending: null };
                     }),
@@ -341,7 +332,7 @@ export const remoteDebuggerMachine = setup({
                       const line = entry(context, {
                         outcome: 'failed',
                         message: 'Cancelled before the device answered.',
-                        sent: Array.from(context.sending ?? []),
+                        sent: Array.from(context.sending?.frame ?? []),
                       });
                       return { ...logged(context, line), sending: null };
                     }),
@@ -363,9 +354,8 @@ export const remoteDebuggerMachine = setup({
             productProblem: null,
             composed: null,
             lastAnswer: null,
-            path: isOnline(context.online, event.device.serialNumber)
-              ? ('remote' as const)
-              : ('demo' as const),
+            // Remote when it is online; otherwise the person chooses Bluetooth or the demo device.
+            path: isOnline(context.online, event.device.serialNumber) ? ('remote' as const) : null,
           })),
         },
       },

@@ -11,13 +11,15 @@ import {
   OPCODE,
 } from '../../src/device-protocol/protocol.ts';
 import { hexByte } from './hex.ts';
-import { characterText, textCharacters } from './text-fields.ts';
+import { characterText, MASKED, passwordNames, textCharacters } from './text-fields.ts';
 
 /** What one byte of a frame is: the field it belongs to and that field's value. */
 export interface ByteMeaning {
   field: string;
   /** The field's value as shown (scaled, with its unit), or the byte's role. */
   value: string;
+  /** A byte of the device password: shown masked, never as its character or hex. */
+  secret?: true;
 }
 
 /** How an answer turned out, for the log. */
@@ -32,7 +34,10 @@ export interface AnswerReport {
   errorCode: string | null;
   /** Byte index → meaning; bytes without one are padding. */
   bytes: Record<number, ByteMeaning>;
-  /** Decoded rawData and otherData values, when the answer carries the configuration. */
+  /**
+   * Decoded rawData and otherData values, when the answer carries the configuration; the device
+   * password's are {@link MASKED}.
+   */
   values: Record<string, ConfigValue> | null;
 }
 
@@ -54,18 +59,19 @@ function frameBytes(frame: Uint8Array): Record<number, ByteMeaning> {
   };
 }
 
-function fieldBytes(product: DeviceProduct, values: Record<string, ConfigValue>) {
+function fieldBytes(product: DeviceProduct, values: Record<string, ConfigValue>, secrets: Set<string>) {
   const bytes: Record<number, ByteMeaning> = {};
   const characters = textCharacters(product);
   for (const item of product.config.rawData) {
     const character = characters.get(item.name);
-    // A byte of a text field says which character of which field it is, and the character.
-    const meaning = character
-      ? {
-          field: `${character.text}, character ${character.index + 1}`,
-          value: characterText(Number(values[item.name] ?? 0)),
-        }
-      : { field: item.name, value: withUnit(values[item.name] ?? 0, item.unit) };
+    const field = character ? `${character.text}, character ${character.index + 1}` : item.name;
+    // A byte of a text field says which character of which field it is, and the character; a
+    // byte of the password only which character it is.
+    const meaning: ByteMeaning = secrets.has(item.name)
+      ? { field, value: 'hidden', secret: true }
+      : character
+        ? { field, value: characterText(Number(values[item.name] ?? 0)) }
+        : { field, value: withUnit(values[item.name] ?? 0, item.unit) };
     for (let i = 0; i < item.buffer.length / 8; i++) bytes[item.buffer.position + i] = meaning;
   }
   return bytes;
@@ -130,8 +136,12 @@ export function readAnswer(
       values: null,
     };
   if (CONFIG_ANSWERS.has(opcode)) {
-    const { values } = decodeConfiguration(codec, product.config, frame);
-    const bytes = { ...fieldBytes(product, values), ...frameBytes(frame) };
+    const decoded = decodeConfiguration(codec, product.config, frame).values;
+    const secrets = passwordNames(product);
+    const values = Object.fromEntries(
+      Object.entries(decoded).map(([name, value]) => [name, secrets.has(name) ? MASKED : value]),
+    );
+    const bytes = { ...fieldBytes(product, decoded, secrets), ...frameBytes(frame) };
     return {
       outcome: 'answered',
       message: `Answered 0x${hexByte(opcode)} with the configuration.`,

@@ -1,4 +1,5 @@
 import type { DeviceProduct } from '../../src/device-config/load-product.ts';
+import { PASSWORD_ITEMS } from '../../src/device-config/password.ts';
 
 /** A raw item that holds one character of a text field (a `cts` step over character codes). */
 export interface TextCharacter {
@@ -32,4 +33,22 @@ export function textCharacters(product: DeviceProduct): Map<string, TextCharacte
 export function characterText(code: number): string {
   if (code <= 0) return `empty (${code})`;
   return `“${String.fromCharCode(code)}” (${code})`;
+}
+
+/** What a masked value reads as: the device password is never shown in a decoded answer. */
+export const MASKED = '••••••••';
+
+/**
+ * The names whose values are the device password: the 16 raw items `pass_00`…`pass_15` and the
+ * derived text made of them (a `cts` step over password items only).
+ */
+export function passwordNames(product: DeviceProduct): Set<string> {
+  const raw = new Set(PASSWORD_ITEMS);
+  const names = new Set(product.config.rawData.map((item) => item.name).filter((name) => raw.has(name)));
+  for (const item of product.config.otherData) {
+    const [step, ...rest] = item.processData;
+    if (step?.type === 'cts' && rest.length === 0 && step.refs.every((ref) => raw.has(ref)))
+      names.add(item.name);
+  }
+  return names;
 }

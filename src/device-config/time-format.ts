@@ -65,15 +65,6 @@ export function formatAutoInput(date: Date): string {
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
 /**
- * A moment as people read it (specification §9: 12-hour with am/pm), in local time.
- * @example momentText(new Date(2026, 10, 25, 2, 14)) // 'Nov 25, 2026, 2:14 am'
- */
-export function momentText(date: Date): string {
-  if (Number.isNaN(date.getTime())) return NOT_AVAILABLE;
-  return `${MONTHS[date.getMonth()]} ${date.getDate()}, ${date.getFullYear()}, ${twelveHour(date.getHours(), date.getMinutes())}`;
-}
-
-/**
  * An auto-input date-time `YYYY-MM-DDTHH:MM[:SS]` as people read it; `n/a` when it is not a real
  * date-time.
  * @example dateTimeText('2026-11-25T02:14') // 'Nov 25, 2026, 2:14 am'

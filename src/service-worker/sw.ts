@@ -1,7 +1,7 @@
 // The service worker (built into /sw.js by vite-plugin-pwa, which lists the build's files where
 // `__WB_MANIFEST` stands). It keeps a copy of the whole app so that it opens with no signal, and
 // answers each page as the server does: the prerendered page of the path, else the shell.
-import { clientsClaim } from 'workbox-core';
+import { cacheNames, clientsClaim } from 'workbox-core';
 import {
   cleanupOutdatedCaches,
   createHandlerBoundToURL,
@@ -19,6 +19,31 @@ declare global {
   }
 }
 const skipWaiting = () => (self as unknown as { skipWaiting(): Promise<void> }).skipWaiting();
+
+/** A rule of the browser's own routing (the Service Worker Static Routing API, Chromium 123+). */
+interface RouterRule {
+  condition: { urlPattern?: string; requestMode?: RequestMode };
+  source: 'race-network-and-fetch-handler' | { cacheName: string };
+}
+type InstallEvent = Event & { addRoutes?: (rules: RouterRule[]) => Promise<void> };
+
+// A worker that has stopped (Chromium stops one idle for 30 s) is started again by the next
+// visit, and every request of the page used to wait for it: on a slow phone a second visit showed
+// the sign-in form later than the first. Where the browser routes by itself, it does so without
+// starting this worker: a page comes from the network or from this worker's offline copy,
+// whichever answers first (with no signal, the copy), and the hashed files, which never change,
+// straight from the offline copy (a file not in it, from the network). Browsers without these
+// rules ask this worker, as before. Registered before Workbox's own install handler.
+self.addEventListener('install', (event) => {
+  void (event as InstallEvent)
+    .addRoutes?.([
+      { condition: { urlPattern: '/assets/*' }, source: { cacheName: cacheNames.precache } },
+      { condition: { requestMode: 'navigate' }, source: 'race-network-and-fetch-handler' },
+    ])
+    .catch(() => {
+      // A browser that knows the call but not a rule: the worker answers everything.
+    });
+});
 
 // The app's files: every chunk (so any screen opens offline), the pages, the codec, and the
 // bundled devices lists and device forms. /app-config.json is the deployment's, not the build's:

@@ -88,6 +88,15 @@ describe('shell', () => {
     const heading = await screen.findByRole('heading', { name: 'Sites', level: 1 });
     await waitFor(() => expect(document.activeElement).toBe(heading));
   });
+
+  it('puts the quick actions at the top of Home, above the fleet overview', async () => {
+    await signedIn('installer');
+    const actions = await screen.findByRole('region', { name: 'Quick actions' });
+    const overview = await screen.findByRole('region', { name: 'Devices online' });
+    within(actions).getByRole('link', { name: 'Create a site' });
+    within(actions).getByRole('textbox', { name: 'Find a device by serial' });
+    expect(actions.compareDocumentPosition(overview) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+  });
 });
 
 describe('catalogue refresh', () => {

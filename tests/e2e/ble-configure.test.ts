@@ -2,7 +2,8 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadCodec } from '../../src/codec/load-node.ts';
 import type { Codec } from '../../src/codec/types.ts';
-import { formatAutoInput, momentText } from '../../src/device-config/time-format.ts';
+import { formatDateTime } from '../../src/components/format-date.ts';
+import { dateTimeText, formatAutoInput } from '../../src/device-config/time-format.ts';
 import { MemoryConfigStore } from '../../src/device-sim/config-store.ts';
 import { bundledProducts } from '../device-config/bundled-products.ts';
 import { expectAccessible } from './axe.ts';
@@ -140,11 +141,13 @@ describe('configuring a device over Web Bluetooth, signed in, with its configura
     await newest.getByText(/Float voltage.*→ ?55\.5 V/).waitFor();
     const text = await newest.innerText();
     expect(text).toContain(`by ${INSTALLER.email}, over Bluetooth`);
-    expect(text).toContain(momentText(PHONE_TIME));
+    expect(text).toContain(formatDateTime(PHONE_TIME));
     // An enumerated setting is recorded as its select shows it, times in 12-hour form.
     expect(text).toContain('Work mode: Self-use → Backup');
     expect(text).toContain('Grid charge starts at: 2:00 am → 3:30 am');
-    expect(text).toContain(`Device date and time: Jan 1, 2025, 12:00 am → ${momentText(PHONE_TIME)}`);
+    expect(text).toContain(
+      `Device date and time: Jan 1, 2025, 12:00 am → ${dateTimeText(formatAutoInput(PHONE_TIME))}`,
+    );
     await page.getByRole('region', { name: 'Configure over Bluetooth' }).screenshot({
       path: `${ARTIFACTS}ble-panel-signed-in-1280x800.png`,
     });

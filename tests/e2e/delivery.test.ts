@@ -175,6 +175,37 @@ describe('offline start', () => {
   });
 });
 
+describe('a second visit', () => {
+  it('is routed by the browser without waking the worker: the page raced, the hashed files from the copy', async () => {
+    const server = await privateServer();
+    try {
+      const page = await newPage();
+      await page.goto(server.url('/login'));
+      await page.getByLabel(/^E-mail/).waitFor();
+      await offlineCopyReady(page);
+      // Stopped, as Chromium stops a worker left idle for 30 s: the visit of a later day.
+      const cdp = await page.context().newCDPSession(page);
+      await cdp.send('ServiceWorker.enable');
+      await cdp.send('ServiceWorker.stopAllWorkers');
+      await page.goto(server.url('/login'));
+      await page.getByLabel(/^E-mail/).waitFor();
+      // How each request was routed, as Resource Timing reports it.
+      const routed = await page.evaluate(() => {
+        type Routed = PerformanceResourceTiming & { workerMatchedSourceType?: string };
+        const how = (entry: Routed) => entry.workerMatchedSourceType ?? 'the worker';
+        const [navigation] = performance.getEntriesByType('navigation') as Routed[];
+        const files = (performance.getEntriesByType('resource') as Routed[]).filter((entry) =>
+          new URL(entry.name).pathname.startsWith('/assets/'),
+        );
+        return { page: navigation ? how(navigation) : 'none', files: [...new Set(files.map(how))] };
+      });
+      expect(routed).toEqual({ page: 'race-network-and-fetch-handler', files: ['cache'] });
+    } finally {
+      await server.dispose();
+    }
+  });
+});
+
 describe('a new version', () => {
   it('is announced with "Reload to update" and taken only when the person chooses it', async () => {
     const server = await privateServer();

@@ -18,7 +18,7 @@ afterAll(async () => {
 describe('alarm mail', () => {
   it('is off by default, and a person turns it on for themself from the menu’s Account', async () => {
     const { page } = owner;
-    await page.getByRole('link', { name: 'My details and alarm mail' }).click();
+    await page.getByRole('link', { name: 'Profile' }).click();
     await page.waitForURL('**/user-details/**');
     const toggle = page.getByRole('switch', { name: 'Alarm mail' });
     await toggle.waitFor();

@@ -26,7 +26,12 @@ afterAll(async () => {
 describe('Account: Profile and Change password', () => {
   it('changes my name, which the menu shows at once', async () => {
     const { page } = me;
-    await page.getByRole('button', { name: 'Profile' }).click();
+    // "Profile" is one entry of the menu: one's own page, with the alarm mail switch.
+    await page.getByRole('link', { name: 'Profile' }).click();
+    await heading(page, ME.name).waitFor();
+    await page.getByRole('switch', { name: 'Alarm mail' }).waitFor();
+    expect(await page.getByRole('link', { name: /My details/ }).count()).toBe(0);
+    await page.getByRole('button', { name: 'Edit profile' }).click();
     const dialog = page.getByRole('dialog', { name: 'Profile' });
     await dialog.getByLabel(/^Name/).fill('Pat Q. Profile');
     await dialog.getByLabel(/^Phone/).fill('+1 512 555 0142');
@@ -35,6 +40,7 @@ describe('Account: Profile and Change password', () => {
     await dialog.getByRole('button', { name: 'Save profile' }).click();
     await dialog.waitFor({ state: 'hidden' });
     await page.getByTestId('user-name').filter({ hasText: 'Pat Q. Profile' }).waitFor();
+    await heading(page, 'Pat Q. Profile').waitFor();
   });
 
   it('changes my password with the current one and stays signed in; the old one no longer works', async () => {
@@ -68,5 +74,30 @@ describe('Account: Profile and Change password', () => {
     await signIn(fresh, { email: ME.email, password: 'Sunny-roof#2027' });
     await fresh.waitForURL('**/landing');
     await other.close();
+  });
+
+  it('changes my sign-in e-mail with the current password and stays signed in with it', async () => {
+    const { page } = me;
+    const next = 'pat.q.profile@solarpros.example';
+    await page.getByRole('link', { name: 'Profile' }).click();
+    await page.getByRole('button', { name: 'Edit profile' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Profile' });
+    await dialog.getByLabel(/^Sign-in e-mail/).fill(next);
+    await dialog.getByRole('button', { name: 'Save profile' }).click();
+    await dialog.getByText('Enter your current password to change your sign-in e-mail').waitFor();
+    await dialog.getByLabel(/^Current password/).fill('Sunny-roof#2027');
+    await dialog.getByRole('button', { name: 'Save profile' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    // Signed in again with the new e-mail: the page shows it and the next screen loads.
+    await page.getByText(next, { exact: true }).first().waitFor();
+    await page
+      .getByRole('navigation', { name: 'Fleet Manager' })
+      .getByRole('link', { name: 'Sites' })
+      .click();
+    await heading(page, 'Sites').waitFor();
+    const old = await configCall('POST', '/auth/v2/login', {
+      body: { main_email: ME.email, password: 'Sunny-roof#2027' },
+    });
+    expect(old.status).toBe(401);
   });
 });

@@ -48,9 +48,15 @@ describe('Remote Debugger', () => {
     await devicesFound(page).first().waitFor();
     await expectAccessible(page);
     await page.getByLabel('Search by serial').fill('HX5K');
-    await devicesFound(page).first().waitFor();
-    const serial = (await devicesFound(page).first().locator('p').first().innerText()).trim();
-    await devicesFound(page).first().click();
+    // A device that is not online: never given the demo device in its place unasked.
+    const offline = devicesFound(page).filter({ hasNotText: 'Online' }).first();
+    await offline.waitFor();
+    const serial = (await offline.locator('p').first().innerText()).trim();
+    await offline.click();
+    await page.getByText(`${serial} is not online now: choose Bluetooth`).waitFor();
+    for (const path of ['Remote', 'Bluetooth', 'Demo device'])
+      expect(await page.getByRole('radio', { name: path }).isChecked()).toBe(false);
+    expect(await page.getByRole('button', { name: 'Send', exact: true }).isDisabled()).toBe(true);
     await page.getByRole('radio', { name: 'Demo device' }).check();
 
     // The framed command is shown before sending: read configuration, opcode at byte 0.
@@ -59,6 +65,15 @@ describe('Remote Debugger', () => {
     expect(await framed.getByRole('option').count()).toBe(255);
     await send(page, 'Answered 0x81 with the configuration.');
     await page.getByRole('table', { name: 'Decoded values' }).waitFor();
+    // The device password is masked: in the decoded values and in the bytes laid over it.
+    const password = page
+      .getByRole('table', { name: 'Decoded values' })
+      .getByRole('row', { name: /^password / });
+    expect(await password.locator('td').nth(1).innerText()).toBe('•••••••• (hidden)');
+    await page
+      .getByRole('listbox', { name: 'Answer frame' })
+      .getByRole('option', { name: /^hidden, byte \d+, password, character 1 = hidden$/ })
+      .waitFor();
 
     // The fields are laid over the answer's bytes: the keyboard moves from byte to byte.
     const answer = page.getByRole('listbox', { name: 'Answer frame' });
@@ -87,28 +102,29 @@ describe('Remote Debugger', () => {
     await page.getByRole('button', { name: 'Send', exact: true }).click();
     await page.getByText('Device error: locked').waitFor();
 
-    // Bad hex is a line in the log, not a crash.
+    // Bad hex cannot be sent: Send is off and the composer says why.
     await page.getByLabel('Payload (hex)').fill('12 zz');
-    await page.getByRole('button', { name: 'Send', exact: true }).click();
-    await logRows(page).filter({ hasText: 'Not sent: Payload: “zz” is not hex' }).waitFor();
-    expect(await logRows(page).count()).toBe(4);
+    await page.getByRole('status').filter({ hasText: 'Payload: “zz” is not hex' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Send', exact: true }).isDisabled()).toBe(true);
+    await page.getByLabel('Payload (hex)').fill('');
+    expect(await page.getByRole('button', { name: 'Send', exact: true }).isEnabled()).toBe(true);
+    expect(await logRows(page).count()).toBe(3);
 
     const download = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Save as file' }).click();
     const saved = JSON.parse(readFileSync((await (await download).path()) ?? '', 'utf8'));
     expect(saved.kind).toBe('fleet-manager-remote-debugger-log');
     expect(saved.entries.map((e: { outcome: string }) => e.outcome)).toEqual([
-      'rejected',
       'device-error',
       'answered',
       'answered',
     ]);
-    expect(saved.entries[3]).toMatchObject({ serialNumber: serial, path: 'demo' });
+    expect(saved.entries[2]).toMatchObject({ serialNumber: serial, path: 'demo' });
 
     // Kept across a reload; a file that is not a saved log is refused with a clear message.
     await page.reload();
     await heading(page, 'Remote Debugger').waitFor();
-    await logRows(page).nth(3).waitFor();
+    await logRows(page).nth(2).waitFor();
     const chooser = page.waitForEvent('filechooser');
     await page.getByRole('button', { name: 'Load a saved log' }).click();
     await (await chooser).setFiles({
@@ -117,8 +133,8 @@ describe('Remote Debugger', () => {
       buffer: Buffer.from('{"a":1}'),
     });
     await page.getByRole('alert').filter({ hasText: 'This file is not a saved debugger log' }).waitFor();
-    expect(await logRows(page).count()).toBe(4);
-    await screenshots(page, 'remote-debugger-log', () => logRows(page).nth(3).waitFor());
+    expect(await logRows(page).count()).toBe(3);
+    await screenshots(page, 'remote-debugger-log', () => logRows(page).nth(2).waitFor());
     expect(errors).toEqual([]);
     await page.context().close();
   });

@@ -38,6 +38,12 @@ export async function screenshots(page: Page, name: string, ready: () => Promise
   await page.setViewportSize(WIDE);
 }
 
+/** Picks a country from the site form's list by its English name, as a person would: type, then choose. */
+export async function chooseCountry(page: Page, name: string) {
+  await page.getByRole('combobox', { name: /^Country/ }).fill(name);
+  await page.getByRole('option', { name, exact: true }).click();
+}
+
 /** Serve the app a maps key, so the address control tries to load the maps script. */
 export async function withMapsKey(page: Page) {
   await page.route('**/app-config.json', async (route) => {

@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAccessible } from './axe.ts';
-import { ADMIN, appUrl, INSTALLER, launchChromium, pathOf } from './browser.ts';
+import { ADMIN, appUrl, INSTALLER, launchChromium, pathOf, signIn } from './browser.ts';
 import { heading, PHONE, screenshots, signedInPage, WIDE } from './screens-helpers.ts';
 import { accessToken, configCall } from './service-calls.ts';
 
@@ -57,6 +57,36 @@ describe('screens that read alike', () => {
     await heading(page, ONLINE).waitFor();
     const fact = page.getByText('Installed', { exact: true }).locator('xpath=following-sibling::*[1]');
     expect(await fact.innerText()).toMatch(DATE_TIME);
+  });
+
+  it("writes every date in the reader's language, one way on every screen", async () => {
+    // A browser set to German: the same format-date writes "25. Nov. 2026, 1:05 PM" everywhere
+    // (times stay 12-hour, specification §9); a screen formatting on its own would differ.
+    const context = await browser.newContext({ viewport: WIDE, reducedMotion: 'reduce', locale: 'de-DE' });
+    const DE_DATE = /^\d{1,2}\. \p{L}{3,4}\.? \d{4}$/u;
+    const DE_DATE_TIME = /^\d{1,2}\. \p{L}{3,4}\.? \d{4}, \d{1,2}:\d{2} (AM|PM)$/u;
+    try {
+      const page = await context.newPage();
+      await page.goto(appUrl('/login'));
+      await signIn(page, INSTALLER);
+      await page.waitForURL('**/landing');
+      await page.goto(appUrl('/devices-list'));
+      const installed = page.getByRole('table', { name: 'Devices' }).locator('tbody tr td:nth-child(5)');
+      expect(await installed.first().innerText()).toMatch(DE_DATE);
+      await page.goto(appUrl('/alarms'));
+      const raised = page.getByRole('table', { name: 'Alarms' }).locator('tbody tr td:nth-child(1)');
+      expect(await raised.first().innerText()).toMatch(DE_DATE_TIME);
+      await page.goto(appUrl(`/device-details/HX-5000?serial=${ONLINE}`));
+      await heading(page, ONLINE).waitFor();
+      const fact = page.getByText('Installed', { exact: true }).locator('xpath=following-sibling::*[1]');
+      expect(await fact.innerText()).toMatch(DE_DATE_TIME);
+      // Live values: "Last reading 3 s ago (25. Nov. 2026, 1:05 PM)."
+      const reading = page.getByText(/^Last reading .* \((.*)\)\.$/);
+      const at = /\((.*)\)\.$/.exec(await reading.innerText())?.[1] ?? '';
+      expect(at).toMatch(DE_DATE_TIME);
+    } finally {
+      await context.close();
+    }
   });
 
   it("shows the same Online badge in a site's device table as in the devices list", async () => {

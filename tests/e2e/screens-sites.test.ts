@@ -4,6 +4,7 @@ import { expectAccessible } from './axe.ts';
 import { appUrl, INSTALLER, launchChromium, OWNER, pathOf } from './browser.ts';
 import {
   blockMaps,
+  chooseCountry,
   FAKE_PLACE,
   fakePlaces,
   heading,
@@ -98,7 +99,7 @@ describe('sites, as an installer', () => {
     await page.getByLabel('Street number').fill('12');
     await page.getByLabel(/^Town or city/).fill('Dripping Springs');
     await page.getByLabel('State or region').fill('TX');
-    await page.getByLabel(/^Country/).fill('US');
+    await chooseCountry(page, 'United States');
     await page
       .getByTestId('address-line')
       .filter({ hasText: '12 Paddock Lane, Dripping Springs, TX, US' })

@@ -128,7 +128,9 @@ describe('Remote Debugger paths', () => {
       body: { message: 'Not found' },
     });
     expect(actor.getSnapshot().matches({ online: 'unavailable' })).toBe(true);
-    expect(actor.getSnapshot().context.path).toBe('demo');
+    // Not reachable remotely, and not given the demo device in its place: the person chooses.
+    expect(actor.getSnapshot().context.path).toBeNull();
+    expect(actor.getSnapshot().can({ type: 'debugger.selectPath', path: 'remote' })).toBe(false);
   });
 
   it('answers over the demo device, and logs a dropped Bluetooth link as the device going away', async () => {

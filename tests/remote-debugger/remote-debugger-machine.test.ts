@@ -87,21 +87,28 @@ describe('Remote Debugger console', () => {
     expect(found.context.devices).toEqual([OFFLINE]);
   });
 
-  it('goes remote for an online device and refuses the remote path for an offline one', async () => {
-    const { actor } = start();
+  it('goes remote for an online device, and lets the person choose for an offline one', async () => {
+    const { actor, sent } = start();
     await ready(actor, ONLINE);
     expect(actor.getSnapshot().context.path).toBe('remote');
     await ready(actor, OFFLINE);
-    expect(actor.getSnapshot().context.path).toBe('demo');
+    // Never the demo device in its place: no path until the person picks one, and nothing to send.
+    expect(actor.getSnapshot().context.path).toBeNull();
+    expect(actor.getSnapshot().can({ type: 'debugger.send' })).toBe(false);
+    actor.send({ type: 'debugger.send' });
+    expect(sent).toEqual([]);
     expect(actor.getSnapshot().can({ type: 'debugger.selectPath', path: 'remote' })).toBe(false);
     expect(actor.getSnapshot().can({ type: 'debugger.selectPath', path: 'bluetooth' })).toBe(true);
+    actor.send({ type: 'debugger.selectPath', path: 'demo' });
+    expect(actor.getSnapshot().can({ type: 'debugger.send' })).toBe(true);
   });
 
   it('turns the remote path off when the service has no online list', async () => {
     const { actor } = start({ online: null });
     await ready(actor, ONLINE);
     expect(actor.getSnapshot().matches({ online: 'unavailable' })).toBe(true);
-    expect(actor.getSnapshot().context.path).toBe('demo');
+    expect(actor.getSnapshot().context.path).toBeNull();
+    expect(actor.getSnapshot().can({ type: 'debugger.selectPath', path: 'remote' })).toBe(false);
   });
 
   it('sends the framed read-configuration command and shows the decoded answer', async () => {
@@ -132,21 +139,44 @@ describe('Remote Debugger console', () => {
     expect(done.context.log[0]?.outcome).toBe('device-error');
   });
 
-  it('logs bad hex and a payload too long for the frame without sending anything', async () => {
+  it('refuses to send bad hex or a payload too long for the frame, and says why', async () => {
     const { actor, sent } = start();
     await ready(actor, ONLINE);
+    expect(actor.getSnapshot().can({ type: 'debugger.send' })).toBe(true);
     actor.send({ type: 'debugger.payloadHex', text: '12 xy' });
+    expect(actor.getSnapshot().can({ type: 'debugger.send' })).toBe(false);
+    expect(actor.getSnapshot().context.composed).toMatchObject({
+      ok: false,
+      message: 'Payload: “xy” is not hex: use the digits 0–9 and the letters A–F.',
+    });
     actor.send({ type: 'debugger.send' });
     actor.send({ type: 'debugger.payloadHex', text: '00 '.repeat(253) });
+    expect(actor.getSnapshot().can({ type: 'debugger.send' })).toBe(false);
+    expect(actor.getSnapshot().context.composed).toMatchObject({
+      ok: false,
+      message: expect.stringContaining('The payload has 253 bytes'),
+    });
     actor.send({ type: 'debugger.send' });
-    const { log } = actor.getSnapshot().context;
     expect(sent).toEqual([]);
-    expect(log.map((l) => l.outcome)).toEqual(['rejected', 'rejected']);
-    expect(log[1]?.message).toBe(
-      'Not sent: Payload: “xy” is not hex: use the digits 0–9 and the letters A–F.',
-    );
-    expect(log[0]?.message).toContain('The payload has 253 bytes');
-    expect(actor.getSnapshot().matches({ console: { ready: 'idle' } })).toBe(true);
+    expect(actor.getSnapshot().context.log).toEqual([]);
+    actor.send({ type: 'debugger.payloadHex', text: '31 32' });
+    expect(actor.getSnapshot().can({ type: 'debugger.send' })).toBe(true);
+  });
+
+  it('masks the device password in a decoded answer and in the bytes laid over it', async () => {
+    const { actor } = start();
+    await ready(actor, ONLINE);
+    actor.send({ type: 'debugger.send' });
+    const { report } = (await waitFor(actor, (s) => s.context.lastAnswer !== null)).context.lastAnswer ?? {};
+    expect(report?.values?.password).toBe('••••••••');
+    expect(report?.values?.pass_00).toBe('••••••••');
+    // The simulated device's password is "0000"; no decoded value holds it.
+    expect(Object.values(report?.values ?? {})).not.toContain('0000');
+    const at = hybrid.config.rawData.find((item) => item.name === 'pass_00')?.buffer.position ?? -1;
+    expect(report?.bytes[at]).toEqual({ field: 'password, character 1', value: 'hidden', secret: true });
+    // Other text fields still read as text.
+    expect(typeof report?.values?.deviceName).toBe('string');
+    expect(report?.values?.deviceName).not.toBe('••••••••');
   });
 
   it('logs an answer with a bad CRC as damaged', async () => {

@@ -1,13 +1,13 @@
 import { Button, Group, Stack, Text } from '@mantine/core';
 import type { Alarm } from '../../../contracts/monitoring.ts';
 import { AnchorLink } from '../anchor-link.tsx';
+import { formatDateTime } from '../format-date.ts';
 import type { CsvColumn } from '../lists/csv.ts';
 import type { Column } from '../lists/data-list.tsx';
 import { AlarmStateBadge, SEVERITY_LABEL, SeverityBadge, STATE_LABEL } from './alarm-badges.tsx';
 
-/** A time as the person's locale writes it, to the minute. */
-export const timeText = (iso: string | null) =>
-  iso ? new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }) : '';
+/** An alarm's time, to the minute, as every screen writes one; '' when there is none. */
+export const timeText = (iso: string | null) => (iso ? formatDateTime(iso) : '');
 
 const acknowledgedText = (alarm: Alarm) =>
   alarm.acknowledgedAt

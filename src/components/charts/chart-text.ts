@@ -1,4 +1,5 @@
 import type { ChartData, ChartLine, ChartRange } from '../../../machines/monitoring/chart-range-machine.ts';
+import { formatDate, formatDateTime } from '../format-date.ts';
 
 export const RANGE_LABEL: Record<ChartRange, string> = {
   '24h': 'Last 24 hours',
@@ -16,9 +17,7 @@ export function valueText(value: number, unit: string): string {
 
 /** A point's time: the date for daily bars, the date and time otherwise. */
 export function pointTime(ms: number, kind: ChartData['kind']): string {
-  return kind === 'bars'
-    ? new Date(ms).toLocaleDateString(undefined, { dateStyle: 'medium' })
-    : new Date(ms).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+  return kind === 'bars' ? formatDate(ms) : formatDateTime(ms);
 }
 
 /** One line in words: its minimum, maximum and latest value (with when). */

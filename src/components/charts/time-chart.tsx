@@ -121,10 +121,12 @@ export function TimeChart({ chart, range }: { chart: ChartData; range: ChartRang
     if (u) u.setCursor({ left: u.valToPos(xs[index] as number, 'x'), top: HEIGHT / 3 });
   };
 
+  // A cursor left from a longer range, or a chart with no points, points at nothing.
+  const at = cursor === null ? undefined : xs[cursor];
   const pointText =
-    cursor === null
+    cursor === null || at === undefined
       ? ''
-      : `${pointTime((xs[cursor] as number) * 1000, chart.kind)}: ${chart.lines
+      : `${pointTime(at * 1000, chart.kind)}: ${chart.lines
           .map((line, i) => {
             const v = (data[i + 1] as ArrayLike<number | null>)[cursor];
             return `${line.label} ${v === null || v === undefined ? 'no data' : valueText(v, line.unit)}`;

@@ -2,6 +2,7 @@ import { Text } from '@mantine/core';
 import type { DeviceStatus } from '../../../contracts/monitoring.ts';
 import { SeverityBadge } from '../alarms/alarm-badges.tsx';
 import { AnchorLink } from '../anchor-link.tsx';
+import { formatDateTime } from '../format-date.ts';
 import type { Column } from '../lists/data-list.tsx';
 import { OnlineBadge } from './online-badge.tsx';
 
@@ -15,7 +16,7 @@ export function ageText(ms: number): string {
 
 /** When a device last reported, as a time and an age; "Never" when it never did. */
 export const lastSeenText = (lastSeen: string | null, now = Date.now()) =>
-  lastSeen ? `${new Date(lastSeen).toLocaleString()} (${ageText(now - Date.parse(lastSeen))})` : 'Never';
+  lastSeen ? `${formatDateTime(lastSeen)} (${ageText(now - Date.parse(lastSeen))})` : 'Never';
 
 /**
  * Columns of a list of devices with their state (devices online, offline or in alarm; a site's

@@ -4,7 +4,15 @@ import { Badge } from '@mantine/core';
 export function OnlineBadge({ online }: { online: boolean }) {
   if (!online) return null;
   return (
-    <Badge color="teal.9" variant="filled" size="sm" ml="xs" title="Connected to the service now">
+    // Never squeezed by a long name beside it: the name wraps, the badge keeps its word.
+    <Badge
+      color="teal.9"
+      variant="filled"
+      size="sm"
+      ml="xs"
+      title="Connected to the service now"
+      style={{ flexShrink: 0 }}
+    >
       Online
     </Badge>
   );

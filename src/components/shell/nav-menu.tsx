@@ -7,7 +7,7 @@ import {
   IconHome,
   IconLogout,
   IconMapPin,
-  IconUser,
+  IconUserCircle,
   IconUsers,
 } from '@tabler/icons-react';
 import { Link, useRouterState } from '@tanstack/react-router';
@@ -69,7 +69,7 @@ export function NavMenu({
 }: {
   onNavigate: () => void;
   catalogueStatus: ReactNode;
-  /** "Profile" and "Change password", from the account feature. */
+  /** "Change password", from the account feature. */
   accountItems?: ReactNode;
 }) {
   const { auth, config } = useRuntime();
@@ -114,20 +114,21 @@ export function NavMenu({
         <Text size="xs" fw={700} tt="uppercase" c="dimmed" px="sm" id="account-title">
           Account
         </Text>
-        {accountItems}
-        <MotionSetting />
+        {/* One's own user page: name, phone, e-mail, alarm mail, one's sites. */}
         {myId === null ? null : (
           <NavLink
             component={Link}
             to="/user-details/$userid"
             params={{ userid: String(myId) } as never}
-            label="My details and alarm mail"
-            leftSection={<IconUser size={18} aria-hidden />}
+            label="Profile"
+            leftSection={<IconUserCircle size={18} aria-hidden />}
             active={pathname === `/user-details/${myId}`}
             aria-current={pathname === `/user-details/${myId}` ? 'page' : undefined}
             onClick={onNavigate}
           />
         )}
+        {accountItems}
+        <MotionSetting />
         {signedIn ? (
           <NavLink
             component="button"

@@ -7,6 +7,7 @@ import { useRuntime } from '../../app/runtime-context.tsx';
 import { valueText } from '../../components/charts/chart-text.ts';
 import { metricLabel } from '../../components/charts/metric-label.ts';
 import { ageText } from '../../components/devices/device-status-columns.tsx';
+import { formatDateTime } from '../../components/format-date.ts';
 import { EmptyState } from '../../components/page-state.tsx';
 
 /** The time now, once a second: for "last reading 12 s ago". */
@@ -48,7 +49,7 @@ export function LiveTiles({ serial, units }: { serial: string; units: Record<str
   );
   const now = useNow();
   const age = latest ? ageText(Math.max(0, now - Date.parse(latest.receivedAt))) : '';
-  const at = latest ? new Date(latest.receivedAt).toLocaleString() : '';
+  const at = latest ? formatDateTime(latest.receivedAt) : '';
   const names = Object.keys(units)
     .filter((name) => latest?.values[name] !== undefined || !latest)
     .sort((a, b) => order(units[a] ?? '') - order(units[b] ?? '') || a.localeCompare(b));

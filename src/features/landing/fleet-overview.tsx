@@ -133,7 +133,8 @@ export function FleetOverview({ overview }: { overview: Overview }) {
             <EmptyState title="No sites yet">Sites you have access to appear here.</EmptyState>
           ) : (
             <Stack gap="sm">
-              <Table.ScrollContainer minWidth={340}>
+              {/* No width of its own: on a phone a long name wraps rather than the table scrolling. */}
+              <Table.ScrollContainer minWidth={0}>
                 <Table aria-label="Sites by problems" striped>
                   <Table.Thead>
                     <Table.Tr>
@@ -147,7 +148,7 @@ export function FleetOverview({ overview }: { overview: Overview }) {
                     {sites.map((site) => (
                       <Table.Tr key={site.id}>
                         <Table.Td>
-                          <Group gap={6} wrap="nowrap">
+                          <Group gap={6} wrap="wrap">
                             <AnchorLink to="/site-details/$siteid" params={{ siteid: String(site.id) }}>
                               {site.name}
                             </AnchorLink>

@@ -11,7 +11,11 @@ import { FleetOverview } from './fleet-overview.tsx';
 
 const route = getRouteApi('/_shell/landing');
 
-/** Home: the fleet overview (what is online, what is wrong, today's energy), then quick actions. */
+/**
+ * Home: quick actions first (create a site, find a device: what a person came to do), then the
+ * fleet overview (what is online, what is wrong, today's energy). The actions work while the
+ * overview cannot be loaded.
+ */
 export function LandingScreen() {
   const { auth } = useRuntime();
   const name = useSelector(auth, currentUserName);
@@ -30,18 +34,6 @@ export function LandingScreen() {
         title="Home"
         description={`Welcome, ${name || email}. ${overview ? `Your fleet on ${overview.day}.` : ''}`}
       />
-      {overview ? (
-        <FleetOverview overview={overview} />
-      ) : (
-        <Alert color="red" role="alert" title="The fleet overview could not be loaded">
-          <Stack gap="xs" align="flex-start">
-            <Text size="sm">{error}</Text>
-            <Button variant="light" size="xs" onClick={() => void router.invalidate()}>
-              Try again
-            </Button>
-          </Stack>
-        </Alert>
-      )}
       <SectionCard title="Quick actions">
         <Group align="flex-end" gap="md" wrap="wrap">
           {mayCreateSite ? (
@@ -69,6 +61,18 @@ export function LandingScreen() {
           </search>
         </Group>
       </SectionCard>
+      {overview ? (
+        <FleetOverview overview={overview} />
+      ) : (
+        <Alert color="red" role="alert" title="The fleet overview could not be loaded">
+          <Stack gap="xs" align="flex-start">
+            <Text size="sm">{error}</Text>
+            <Button variant="light" size="xs" onClick={() => void router.invalidate()}>
+              Try again
+            </Button>
+          </Stack>
+        </Alert>
+      )}
     </Stack>
   );
 }

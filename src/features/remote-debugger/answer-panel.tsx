@@ -1,7 +1,7 @@
 import { Alert, Stack, Table, Text, Title } from '@mantine/core';
 import { useSelector } from '@xstate/react';
 import type { RemoteDebuggerRef } from '../../../machines/remote-debugger/debugger-machine.ts';
-import { textCharacters } from '../../../machines/remote-debugger/text-fields.ts';
+import { MASKED, textCharacters } from '../../../machines/remote-debugger/text-fields.ts';
 import { HexDump } from './hex-dump.tsx';
 
 /** The last answer: what it says, its bytes with the fields laid over them, and its decoded values. */
@@ -45,7 +45,11 @@ export function AnswerPanel({ actor }: { actor: RemoteDebuggerRef }) {
                 <Table.Tr key={name}>
                   <Table.Td ff="monospace">{name}</Table.Td>
                   <Table.Td>
-                    {texts.has(name) ? `“${String(value)}”` : String(value)}
+                    {value === MASKED
+                      ? `${MASKED} (hidden)`
+                      : texts.has(name)
+                        ? `“${String(value)}”`
+                        : String(value)}
                     {units.get(name) ? ` ${units.get(name)}` : ''}
                   </Table.Td>
                 </Table.Tr>

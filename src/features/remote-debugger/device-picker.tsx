@@ -73,6 +73,12 @@ export function DevicePicker({ actor }: { actor: RemoteDebuggerRef }) {
       {device ? (
         <Radio.Group
           label={`Reach ${device.serialNumber} by`}
+          // An offline device is never given the demo device in its place: the person chooses.
+          description={
+            path === null
+              ? `${device.serialNumber} is not online now: choose Bluetooth to reach it at the device, or the demo device to try a command.`
+              : undefined
+          }
           value={path ?? ''}
           onChange={(value) => actor.send({ type: 'debugger.selectPath', path: value as DebugPath })}
         >
@@ -116,7 +122,8 @@ export function DevicePicker({ actor }: { actor: RemoteDebuggerRef }) {
                 }}
               >
                 <Group gap="xs" justify="space-between" wrap="nowrap">
-                  <div>
+                  {/* Long names wrap, so the badge beside them keeps its width. */}
+                  <div style={{ minWidth: 0, overflowWrap: 'anywhere' }}>
                     <Text fw={600} ff="monospace">
                       {d.serialNumber}
                     </Text>

@@ -22,14 +22,18 @@ function tints(length: number, meanings: Record<number, ByteMeaning>): (string |
   return out;
 }
 
+/** What a byte shows: its hex, or dots for a byte of the device password. */
+const shown = (byte: number, meaning: ByteMeaning | undefined) => (meaning?.secret ? '••' : hexByte(byte));
+
 function describe(index: number, byte: number, meaning: ByteMeaning | undefined): string {
-  const where = `Byte ${index} = 0x${hexByte(byte)}`;
+  const where = meaning?.secret ? `Byte ${index} (hidden)` : `Byte ${index} = 0x${hexByte(byte)}`;
   return meaning ? `${where}: ${meaning.field} = ${meaning.value}` : `${where}: padding`;
 }
 
-/** An option's name starts with the hex it shows, so what is seen is what is heard. */
+/** An option's name starts with what it shows, so what is seen is what is heard. */
 function optionName(index: number, byte: number, meaning: ByteMeaning | undefined): string {
-  return `${hexByte(byte)}, byte ${index}${meaning ? `, ${meaning.field} = ${meaning.value}` : ''}`;
+  const what = meaning?.secret ? 'hidden' : hexByte(byte);
+  return `${what}, byte ${index}${meaning ? `, ${meaning.field} = ${meaning.value}` : ''}`;
 }
 
 /**
@@ -99,7 +103,7 @@ export function HexDump({
               cursor: 'default',
             }}
           >
-            {hexByte(byte)}
+            {shown(byte, meanings[i])}
           </Box>
         ))}
       </Box>

@@ -1,13 +1,25 @@
 import { z } from 'zod';
 import type { Site, SitePayloadInput } from '../../../contracts/sites.ts';
 import { NO_POSITION } from '../../components/address/address-record.ts';
+import { countryCodeOf, isCountryCode } from '../../components/address/countries.ts';
 
-const coordinate = (name: string, limit: number) =>
+/**
+ * A coordinate as typed, with a decimal point or a decimal comma ("48.137" or "48,137", as the
+ * person's language writes it); NaN when it is not a number.
+ * @example coordinateOf(' 48,137 ') // 48.137
+ */
+export function coordinateOf(text: string): number {
+  const trimmed = text.trim();
+  if (!/^[+-]?(\d+([.,]\d*)?|[.,]\d+)$/.test(trimmed)) return Number.NaN;
+  return Number(trimmed.replace(',', '.'));
+}
+
+const coordinate = (name: string, limit: number, example: string) =>
   z
     .string()
     .trim()
-    .refine((text) => text === '' || (Number.isFinite(Number(text)) && Math.abs(Number(text)) <= limit), {
-      message: `${name} is a number from -${limit} to ${limit}`,
+    .refine((text) => text === '' || Math.abs(coordinateOf(text)) <= limit, {
+      message: `${name} is a number from -${limit} to ${limit}, such as ${example} or ${example.replace('.', ',')}`,
     });
 
 /** What the site form holds: text as typed, so a failed save keeps exactly what was entered. */
@@ -22,9 +34,9 @@ export const siteFormSchema = z
     postalCode: z.string().trim().max(20, 'At most 20 characters'),
     locality: z.string().trim().min(1, 'Enter the town or city').max(120, 'At most 120 characters'),
     state: z.string().trim().max(120, 'At most 120 characters'),
-    country: z.string().trim().min(1, 'Enter the country').max(120, 'At most 120 characters'),
-    latitude: coordinate('Latitude', 90),
-    longitude: coordinate('Longitude', 180),
+    country: z.string().refine(isCountryCode, 'Choose the country from the list'),
+    latitude: coordinate('Latitude', 90, '48.137'),
+    longitude: coordinate('Longitude', 180, '11.575'),
     placeId: z.string(),
     ownerId: z.string(),
   })
@@ -51,7 +63,11 @@ export const EMPTY_SITE_FORM: SiteFormValues = {
 
 const coordinateText = (value: number) => (value === NO_POSITION ? '' : String(value));
 
-/** A saved site as form values (its position blank when it has none). */
+/**
+ * A saved site as form values (its position blank when it has none). A country saved as typed
+ * before it was chosen from a list ("Germany") becomes its code; one that cannot be told stays as
+ * saved, which the list does not hold, so the person picks it before saving.
+ */
 export function siteFormValuesOf(site: Site): SiteFormValues {
   const noPosition = site.latitude === NO_POSITION && site.longitude === NO_POSITION;
   return {
@@ -62,7 +78,7 @@ export function siteFormValuesOf(site: Site): SiteFormValues {
     postalCode: site.postalCode,
     locality: site.locality,
     state: site.state,
-    country: site.country,
+    country: countryCodeOf(site.country) ?? site.country,
     latitude: noPosition ? '' : coordinateText(site.latitude),
     longitude: noPosition ? '' : coordinateText(site.longitude),
     placeId: site.placeId ?? '',
@@ -84,8 +100,8 @@ export function sitePayloadFromForm(values: SiteFormValues): SitePayloadInput {
     locality: values.locality.trim(),
     state: values.state.trim(),
     country: values.country.trim(),
-    latitude: values.latitude.trim() === '' ? NO_POSITION : Number(values.latitude),
-    longitude: values.longitude.trim() === '' ? NO_POSITION : Number(values.longitude),
+    latitude: values.latitude.trim() === '' ? NO_POSITION : coordinateOf(values.latitude),
+    longitude: values.longitude.trim() === '' ? NO_POSITION : coordinateOf(values.longitude),
     placeId: values.placeId || null,
     ownerId: values.ownerId ? Number(values.ownerId) : null,
   };

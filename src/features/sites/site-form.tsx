@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Alert, Button, Group, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
-import { type ChangeEvent, useState } from 'react';
+import { Alert, Button, Group, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { useMemo, useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import type { User } from '../../../contracts/users.ts';
 import { useRuntime } from '../../app/runtime-context.tsx';
@@ -17,6 +17,7 @@ import {
   type PlaceLike,
   postalCodeText,
 } from '../../components/address/address-record.ts';
+import { countries, countryCodeOf } from '../../components/address/countries.ts';
 import type { AutocompleteOptions } from '../../components/address/maps-loader.ts';
 import { useUnsavedWork } from '../../components/leave-guard.tsx';
 import { OwnerSelect } from './owner-select.tsx';
@@ -87,9 +88,9 @@ export function SiteForm({
   const set = (name: keyof SiteFormValues, value: string) =>
     form.setValue(name, value, { shouldDirty: true, shouldValidate: form.formState.isSubmitted });
   /** A part changed by hand: a line or place picked for other parts no longer describes them. */
-  const partChanged = (name: keyof AddressParts) => (event: ChangeEvent<HTMLInputElement>) => {
-    void form.register(name).onChange(event);
-    const next = { ...partsOf(form.getValues()), [name]: event.currentTarget.value };
+  const partChanged = (name: keyof AddressParts, value: string) => {
+    set(name, value);
+    const next = { ...partsOf(form.getValues()), [name]: value };
     if (!known || sameParts(known.parts, next)) return;
     if (known.picked) {
       set('latitude', '');
@@ -110,7 +111,7 @@ export function SiteForm({
       postalCode: postalCodeText(place),
       locality: record.locality.long,
       state: record.state.short || record.state.long,
-      country: record.country.short || record.country.long,
+      country: countryCodeOf(record.country.short) ?? countryCodeOf(record.country.long) ?? '',
     };
     for (const key of ADDRESS_PART_KEYS) set(key, picked[key]);
     set('placeId', record.placeID);
@@ -125,10 +126,14 @@ export function SiteForm({
       label={label}
       required={required}
       {...form.register(name)}
-      onChange={partChanged(name)}
+      onChange={(event) => partChanged(name, event.currentTarget.value)}
       error={errors[name]?.message}
     />
   );
+  const countryList = useMemo(() => countries().map((c) => ({ value: c.code, label: c.name })), []);
+  const country = form.watch('country');
+  // A country saved as typed, before the list, that is none of its entries ("Germny").
+  const unlisted = country !== '' && !countryList.some((c) => c.value === country) ? country : null;
   const submit = form.handleSubmit((values) => onSave({ ...values, displayAddress: line }));
   return (
     <form onSubmit={submit} noValidate aria-label={mode === 'create' ? 'New site' : 'Site address'}>
@@ -156,7 +161,19 @@ export function SiteForm({
           {part('postalCode', 'Postal code')}
           {part('locality', 'Town or city', true)}
           {part('state', 'State or region')}
-          {part('country', 'Country', true)}
+          <Select
+            label="Country"
+            required
+            searchable
+            placeholder="Type to search the list"
+            nothingFoundMessage="No country of that name"
+            data={countryList}
+            value={unlisted ? null : country}
+            onChange={(value) => partChanged('country', value ?? '')}
+            allowDeselect={false}
+            description={unlisted ? `Saved as “${unlisted}”: choose it from the list` : undefined}
+            error={errors.country?.message}
+          />
         </SimpleGrid>
         <div>
           <Text size="sm" fw={500}>

@@ -34,7 +34,10 @@ const SITE_COLUMNS: Column<Site>[] = [
   { key: 'address', header: 'Address', text: (site) => site.displayAddress },
 ];
 
-/** User details: role, e-mail, phone, the user's sites; edit, access code, link to an installer. */
+/**
+ * User details: role, e-mail, phone, alarm mail, the user's sites; edit, access code, link to an
+ * installer. One's own page is the menu's "Profile", where "Edit profile" opens the same form.
+ */
 export function UserDetailsScreen() {
   const { me, user, sites, installers, may } = route.useLoaderData();
   const { configApi } = useRuntime();
@@ -43,6 +46,7 @@ export function UserDetailsScreen() {
     downloadCsv(`user-${user.id}-sites.csv`, toCsv(all, SITE_COLUMNS));
   };
   const [editing, { open, close }] = useDisclosure(false);
+  const self = me.id === user.id;
   return (
     <Stack gap="lg">
       <ScreenHeader
@@ -51,7 +55,7 @@ export function UserDetailsScreen() {
         actions={
           may.edit ? (
             <Button variant="light" leftSection={<IconEdit size={16} aria-hidden />} onClick={open}>
-              Edit user
+              {self ? 'Edit profile' : 'Edit user'}
             </Button>
           ) : null
         }
@@ -65,7 +69,7 @@ export function UserDetailsScreen() {
         </SimpleGrid>
         {may.edit ? (
           <Stack mt="md">
-            <AlarmMailSetting user={user} self={me.id === user.id} />
+            <AlarmMailSetting user={user} self={self} />
           </Stack>
         ) : (
           <Text mt="md" size="sm">
@@ -103,8 +107,8 @@ export function UserDetailsScreen() {
           />
         )}
       </Stack>
-      <Modal opened={editing} onClose={close} title="Edit user">
-        <UserEditForm user={user} canChangeRole={may.changeRole} onDone={close} />
+      <Modal opened={editing} onClose={close} title={self ? 'Profile' : 'Edit user'}>
+        <UserEditForm user={user} self={self} canChangeRole={may.changeRole && !self} onDone={close} />
       </Modal>
     </Stack>
   );

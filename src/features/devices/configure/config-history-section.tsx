@@ -8,7 +8,7 @@ import {
   type WaitingRecord,
 } from '../../../../machines/ble/config-history-machine.ts';
 import type { ConfigureSessionActor } from '../../../../machines/ble/configure-session-machine.ts';
-import { momentText } from '../../../device-config/time-format.ts';
+import { formatDateTime } from '../../../components/format-date.ts';
 import { READABLE_ALERT } from './readable-styles.ts';
 
 type HistoryActor = ActorRefFrom<typeof configHistoryMachine>;
@@ -32,7 +32,7 @@ function Changes({ changes }: { changes: ConfigChange[] }) {
 }
 
 function Entry({ record, by }: { record: WaitingRecord | ConfigHistoryEntry; by: string | null }) {
-  const when = momentText(new Date(record.writtenAt));
+  const when = formatDateTime(record.writtenAt);
   return (
     <li>
       <Stack gap={4} py="xs">
