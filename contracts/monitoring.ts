@@ -253,12 +253,11 @@ export const OVERVIEW_ALARMS = 10;
 
 /**
  * `GET /monitoring/overview`: the caller's fleet now. Devices online (connected now) or offline,
- * and in alarm (with an open alarm); energy produced today (since midnight in the service's
- * `TELEMETRY_TIME_ZONE`) across the caller's sites; the newest open alarms; the sites with problems
+ * and in alarm (with an open alarm); energy produced today (each site since its own midnight, in
+ * its time zone) across the caller's sites; the newest open alarms; the sites with problems
  * first (most severe open alarm, then alarms, then offline devices), then the rest by name.
  */
 export const overviewSchema = z.object({
-  day: z.string(),
   devices: z.object({
     total: z.number().int(),
     online: z.number().int(),

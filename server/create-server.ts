@@ -36,7 +36,6 @@ import { LiveFeed } from './monitoring/telemetry/live-feed.ts';
 import { maintainPartitions } from './monitoring/telemetry/partitions.ts';
 import { ProductCatalogue } from './monitoring/telemetry/product-catalogue.ts';
 import { foldEveryMinute } from './monitoring/telemetry/rollup-fold.ts';
-import { DayClock } from './monitoring/telemetry/time-buckets.ts';
 import { issueDemoSecrets, issueMissingSecrets } from './service-comms/device-secrets.ts';
 import { ServiceComms } from './service-comms/service-comms.ts';
 import { hasSimulatedDevices, writeSimulatedDevices } from './service-comms/simulated-devices-file.ts';
@@ -97,13 +96,11 @@ async function buildMonitoring(
 ): Promise<ServerContext['monitoring']> {
   const catalogue = new ProductCatalogue(await loadCodec(), publicDir);
   await catalogue.load();
-  const days = new DayClock(env.TELEMETRY_TIME_ZONE);
   const live = new LiveFeed(db, databaseUrl);
   const alarms = new AlarmService({ db, mailer, catalogue, offlineAfterS: env.ALARM_OFFLINE_AFTER_S });
   const ingest = new TelemetryIngest({
     db,
     catalogue,
-    days,
     rawDays: env.TELEMETRY_RAW_DAYS,
     // With PostgreSQL every process hears of a batch through NOTIFY, this one included.
     notify: Boolean(databaseUrl),
@@ -113,7 +110,7 @@ async function buildMonitoring(
       await alarms.afterReadings(batch.fresh);
     },
   });
-  return { catalogue, days, ingest, live, alarms };
+  return { catalogue, ingest, live, alarms };
 }
 
 async function buildContext(
@@ -183,10 +180,10 @@ async function seedHistory(ctx: ServerContext): Promise<void> {
     .orderBy('id')
     .limit(HISTORY_DEVICES)
     .execute();
-  const { catalogue, days, alarms } = ctx.monitoring;
+  const { catalogue, alarms } = ctx.monitoring;
   const started = Date.now();
   const count = await seedTelemetryHistory(
-    { db: ctx.db, catalogue, days, alarms, rawDays: ctx.env.TELEMETRY_RAW_DAYS },
+    { db: ctx.db, catalogue, alarms, rawDays: ctx.env.TELEMETRY_RAW_DAYS },
     devices,
   );
   console.log(
@@ -209,7 +206,7 @@ export async function createServer(options: CreateServerOptions): Promise<FleetS
   if (usesDataDir) makeDataDirPrivate(env.DATA_DIR);
   const db = openDatabase(target);
   try {
-    await migrate(db);
+    await migrate(db, { fallbackZone: env.TELEMETRY_TIME_ZONE });
     if (usesDataDir) makeDataDirPrivate(env.DATA_DIR);
     const ctx = await buildContext({ ...options, services }, db, 'url' in target ? target.url : undefined);
     // Demo users have published passwords: only the embedded database outside production gets
@@ -297,7 +294,7 @@ export async function createServer(options: CreateServerOptions): Promise<FleetS
       await ctx.monitoring.live.start();
       ctx.monitoring.alarms.start();
     }
-    const stopFolding = foldEveryMinute(db, ctx.monitoring.days);
+    const stopFolding = foldEveryMinute(db);
     return {
       app,
       ctx,

@@ -10,14 +10,27 @@ import { MONITORING_SQL } from './migration-monitoring.ts';
 import { ONE_OWNER_SQL } from './migration-one-owner.ts';
 import { SERVICE_COMMS_SQL } from './migration-service-comms.ts';
 import { SESSIONS_OUTBOX_SQL } from './migration-sessions-outbox.ts';
+import { fillSiteTimeZones, SITE_TIME_ZONES_SQL } from './migration-site-time-zones.ts';
 import { SORT_INDEXES_SQL } from './migration-sort-indexes.ts';
 import type { Database } from './schema.ts';
 
+/** What a migration's data step may need from the configuration. */
+export interface MigrateOptions {
+  /** `TELEMETRY_TIME_ZONE`: the zone of a site with neither a position nor a known country. */
+  fallbackZone?: string;
+}
+
 /**
  * Ordered schema changes. Each runs once, in a transaction, and is recorded in
- * `schema_migrations`; never edit one that has shipped, append a new one.
+ * `schema_migrations`; never edit one that has shipped, append a new one. `data` runs after the
+ * SQL in the same transaction, for a change that needs code (a lookup SQL cannot do).
  */
-const migrations: { version: number; name: string; sql: string }[] = [
+const migrations: {
+  version: number;
+  name: string;
+  sql: string;
+  data?: (trx: Kysely<Database>, options: Required<MigrateOptions>) => Promise<void>;
+}[] = [
   {
     version: 1,
     name: 'users, sites, devices, access',
@@ -138,13 +151,20 @@ const migrations: { version: number; name: string; sql: string }[] = [
   { version: 12, name: 'telemetry, rollups and alarms', sql: MONITORING_SQL },
   { version: 13, name: 'one owner per site, in sites.owner_id and the owner role', sql: ONE_OWNER_SQL },
   { version: 14, name: 'indexes for lists sorted on the server', sql: SORT_INDEXES_SQL },
+  {
+    version: 15,
+    name: "every site has a time zone, its days' clock",
+    sql: SITE_TIME_ZONES_SQL,
+    data: (trx, options) => fillSiteTimeZones(trx, options.fallbackZone),
+  },
 ];
 
 /**
  * Bring the database to the newest schema. Safe to call from several processes at once: an
  * advisory lock makes the others wait, then they find nothing left to do.
  */
-export async function migrate(db: Kysely<Database>): Promise<number[]> {
+export async function migrate(db: Kysely<Database>, options: MigrateOptions = {}): Promise<number[]> {
+  const settings: Required<MigrateOptions> = { fallbackZone: options.fallbackZone ?? 'UTC' };
   return db.connection().execute(async (conn) => {
     await sql`SELECT pg_advisory_lock(7261001)`.execute(conn);
     try {
@@ -159,6 +179,7 @@ export async function migrate(db: Kysely<Database>): Promise<number[]> {
         if (applied.has(migration.version)) continue;
         await conn.transaction().execute(async (trx) => {
           await sql.raw(migration.sql).execute(trx);
+          await migration.data?.(trx, settings);
           await sql`INSERT INTO schema_migrations (version, name) VALUES (${migration.version}, ${migration.name})`.execute(
             trx,
           );

@@ -10,7 +10,6 @@ import type { ProductCatalogue } from '../monitoring/telemetry/product-catalogue
 import { READING_FLAGS, type Reading, readFrame } from '../monitoring/telemetry/read-frame.ts';
 import { foldRollups } from '../monitoring/telemetry/rollup-fold.ts';
 import { storeBatch } from '../monitoring/telemetry/store-batch.ts';
-import type { DayClock } from '../monitoring/telemetry/time-buckets.ts';
 import type { Database } from './schema.ts';
 
 const MINUTE = 60_000;
@@ -96,7 +95,6 @@ function withValues(
 export interface SeedTelemetryOptions {
   db: Kysely<Database>;
   catalogue: ProductCatalogue;
-  days: DayClock;
   alarms: AlarmService;
   rawDays: number;
   now?: number;
@@ -114,7 +112,7 @@ export async function seedTelemetryHistory(
   options: SeedTelemetryOptions,
   devices: readonly { id: number; serial: string; modelId: string }[],
 ): Promise<number> {
-  const { db, catalogue, days, alarms } = options;
+  const { db, catalogue, alarms } = options;
   const now = options.now ?? Date.now();
   const plan = stories((index) => devices[index]?.modelId);
   const oldest = Math.max(...plan.map((story) => story.from));
@@ -134,7 +132,7 @@ export async function seedTelemetryHistory(
     });
     const waiting: Reading[] = [];
     const store = async () => {
-      const batch = await storeBatch(db, waiting.splice(0), (m) => catalogue.product(m)?.spec, days);
+      const batch = await storeBatch(db, waiting.splice(0), (m) => catalogue.product(m)?.spec);
       stored += batch.fresh.length;
     };
     const start = Math.ceil((now - Math.min(story.from, (options.rawDays - 1) * DAY)) / STEP) * STEP;
@@ -161,7 +159,7 @@ export async function seedTelemetryHistory(
       await acknowledgeSeeded(db, alarms, device.id, story.acknowledged, now - story.to);
   }
   await alarms.sweepOffline(now);
-  await foldRollups(db, days, now);
+  await foldRollups(db, now);
   return stored;
 }
 

@@ -111,7 +111,7 @@ export function deviceRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariable
           ? await rawPoints(db, device.id, metric.name, query.from, query.to)
           : await rollupPoints(
               db,
-              ctx.monitoring.days,
+              device.timeZone,
               [{ deviceId: device.id, metric: metric.name }],
               step,
               metric.counter ? 'increase' : 'average',

@@ -28,6 +28,8 @@ export interface VisibleDevice {
   modelId: string;
   name: string;
   siteId: number;
+  /** The IANA zone of the device's site: its days. */
+  timeZone: string;
   product: Product | undefined;
 }
 
@@ -43,7 +45,14 @@ export async function requireVisibleDevice(
   const row = await ctx.db
     .selectFrom('devices')
     .innerJoin('sites', 'sites.id', 'devices.site_id')
-    .select(['devices.id', 'devices.serial', 'devices.model_id', 'devices.name', 'devices.site_id'])
+    .select([
+      'devices.id',
+      'devices.serial',
+      'devices.model_id',
+      'devices.name',
+      'devices.site_id',
+      'sites.time_zone',
+    ])
     .where('devices.serial', '=', serial)
     .where(visibleSites(ctx, principal))
     .executeTakeFirst();
@@ -54,6 +63,7 @@ export async function requireVisibleDevice(
     modelId: row.model_id,
     name: row.name,
     siteId: row.site_id,
+    timeZone: row.time_zone,
     product: ctx.monitoring.catalogue.product(row.model_id),
   };
 }
@@ -66,10 +76,10 @@ export async function requireVisibleSite(
   ctx: ServerContext,
   principal: Principal,
   siteId: number,
-): Promise<{ id: number; name: string }> {
+): Promise<{ id: number; name: string; timeZone: string }> {
   const row = await ctx.db
     .selectFrom('sites')
-    .select(['sites.id', 'sites.name'])
+    .select(['sites.id', 'sites.name', 'sites.time_zone as timeZone'])
     .where('sites.id', '=', siteId)
     .where(visibleSites(ctx, principal))
     .executeTakeFirst();

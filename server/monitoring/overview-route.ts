@@ -54,8 +54,8 @@ export function overviewRoute(ctx: ServerContext): Hono<{ Variables: AuthVariabl
     }),
     async (c) => {
       const visible = visibleSites(ctx, c.get('principal'));
-      const { catalogue, days } = ctx.monitoring;
-      const today = days.dayOf(Date.now());
+      const { catalogue } = ctx.monitoring;
+      const now = new Date().toISOString();
       // Which item of each model is its produced-energy counter (the catalogue's roles).
       const energyItems = [...catalogue.all().values()].flatMap((product) => {
         const metric = product.spec?.roles.producedEnergy;
@@ -65,6 +65,7 @@ export function overviewRoute(ctx: ServerContext): Hono<{ Variables: AuthVariabl
       const sites = await sql<SiteRow>`
         WITH dev AS (
           SELECT d.id, d.model_id, sites.id AS site_id, sites.name AS site_name,
+                 (${now}::timestamptz AT TIME ZONE sites.time_zone)::date AS today, sites.time_zone,
                  device_presence.serial IS NOT NULL AS online, coalesce(al.open, 0) AS open, al.worst
           FROM devices d
           JOIN sites ON sites.id = d.site_id
@@ -78,15 +79,17 @@ export function overviewRoute(ctx: ServerContext): Hono<{ Variables: AuthVariabl
           SELECT * FROM unnest(${energyItems.map((e) => e.modelId)}::text[], ${energyItems.map((e) => e.metric)}::text[])
             AS m(model_id, metric)
         ), energy AS (
-          -- Today: its folded steps, and the 5-minute steps not folded into it yet; one row a device.
+          -- Today at each site, in its own time zone: its folded steps, and the 5-minute steps not
+          -- folded into it yet; one row a device.
           SELECT device_id, sum(increase) AS increase FROM (
           SELECT r.device_id, r.increase FROM telemetry_1d r
           JOIN dev ON dev.id = r.device_id JOIN items m ON m.model_id = dev.model_id AND m.metric = r.metric
-          WHERE r.day = ${today}::date
+          WHERE r.day = dev.today
           UNION ALL
           SELECT f.device_id, f.increase[array_position(f.metrics, m.metric)] FROM telemetry_5m f
           JOIN dev ON dev.id = f.device_id JOIN items m ON m.model_id = dev.model_id
-          WHERE m.metric = ANY(f.metrics) AND NOT f.folded AND f.bucket >= ${unfoldedFrom(days.startOf(today))}::timestamptz
+          WHERE m.metric = ANY(f.metrics) AND NOT f.folded AND f.bucket >= ${unfoldedFrom(0)}::timestamptz
+            AND (f.bucket AT TIME ZONE dev.time_zone)::date = dev.today
           ) today GROUP BY device_id
         )
         SELECT dev.site_id AS id, dev.site_name AS name, count(*)::int AS devices,
@@ -117,7 +120,6 @@ export function overviewRoute(ctx: ServerContext): Hono<{ Variables: AuthVariabl
       });
       const count = (state: string) => states.rows.find((row) => row.state === state)?.n ?? 0;
       const body: Overview = {
-        day: today,
         devices: {
           total: sum((r) => r.devices),
           online: sum((r) => r.online),

@@ -2,7 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import { MAX_SERIES_POINTS, type SeriesStep } from '../../contracts/monitoring.ts';
 import type { Database } from '../db/schema.ts';
 import { ApiError } from '../http/errors.ts';
-import { DAY_MS, type DayClock, FIVE_MINUTES_MS, HOUR_MS } from './telemetry/time-buckets.ts';
+import { DAY_MS, dayClock, FIVE_MINUTES_MS, HOUR_MS } from './telemetry/time-buckets.ts';
 
 /** How long one step is, for counting points (raw: the telemetry interval). */
 function stepMs(step: SeriesStep, intervalS: number): number {
@@ -74,11 +74,12 @@ export type StepValue = 'average' | 'increase';
 
 /**
  * Rollup points of several devices' metrics (a device's own series is one pair), per step: each
- * device's average (or increase) over the step, then summed or averaged across the devices.
+ * device's average (or increase) over the step, then summed or averaged across the devices. Days
+ * are those of `zone` (the site's): a point of a day stands at its local midnight.
  */
 export async function rollupPoints(
   db: Kysely<Database>,
-  days: DayClock,
+  zone: string,
   series: readonly { deviceId: number; metric: string }[],
   step: Exclude<SeriesStep, 'raw'>,
   value: StepValue,
@@ -93,6 +94,7 @@ export async function rollupPoints(
   const perDevice = value === 'increase' ? sql`sum(r.increase)` : sql`sum(r.total) / nullif(sum(r.n), 0)`;
   const combine = across === 'sum' ? sql`sum(v)` : sql`avg(v)`;
   if (step === '1day') {
+    const days = dayClock(zone);
     // A day is its folded steps (telemetry_1d) and the 5-minute steps not folded into it yet.
     const rows = await sql<{ day: string; v: number | null }>`
       SELECT day::text AS day, ${combine} AS v FROM (
@@ -102,7 +104,7 @@ export async function rollupPoints(
             ON d.device_id = s.device_id AND d.metric = s.metric
           WHERE d.day >= ${days.dayOf(from)}::date AND d.day <= ${days.dayOf(to - 1)}::date
           UNION ALL
-          SELECT f.device_id, (f.bucket AT TIME ZONE ${days.zone})::date, f.n[p.i], f.total[p.i], f.increase[p.i]
+          SELECT f.device_id, (f.bucket AT TIME ZONE ${zone})::date, f.n[p.i], f.total[p.i], f.increase[p.i]
           FROM telemetry_5m f JOIN unnest(${devices}, ${metrics}) AS s(device_id, metric) ON f.device_id = s.device_id
           CROSS JOIN LATERAL (SELECT array_position(f.metrics, s.metric) AS i) p
           WHERE p.i IS NOT NULL AND NOT f.folded AND f.bucket >= ${unfoldedFrom(days.startOf(days.dayOf(from)))}::timestamptz

@@ -67,7 +67,7 @@ export function siteRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariables 
       const energy = query.metric === 'producedEnergy';
       const points = await rollupPoints(
         ctx.db,
-        ctx.monitoring.days,
+        site.timeZone,
         series,
         step === 'raw' ? '5min' : step,
         energy ? 'increase' : 'average',
