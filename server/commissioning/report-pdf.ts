@@ -24,23 +24,38 @@ pdfmake.setFonts({
 pdfmake.setUrlAccessPolicy(() => false);
 pdfmake.setLocalAccessPolicy((path) => resolve(path).startsWith(`${FONT_DIR}${sep}`));
 
-const two = (n: number) => String(n).padStart(2, '0');
-
-/** `2026-03-04 13:05 UTC`: the service does not know the reader's time zone, so it says which it uses. */
-export function reportTime(date: Date): string {
-  return `${date.getUTCFullYear()}-${two(date.getUTCMonth() + 1)}-${two(date.getUTCDate())} ${two(date.getUTCHours())}:${two(date.getUTCMinutes())} UTC`;
+/**
+ * `2026-03-04 07:05 CST`: a time at the site, in the site's time zone (a report is about the site,
+ * read by its owner there), with the zone's short name, so a reader elsewhere knows the clock.
+ */
+export function reportTime(date: Date, zone: string): string {
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-US', {
+      timeZone: zone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+      timeZoneName: 'short',
+    })
+      .formatToParts(date)
+      .map((part) => [part.type, part.value]),
+  );
+  return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute} ${parts.timeZoneName}`;
 }
 
-const reportDay = (date: Date) => reportTime(date).slice(0, 10);
+const reportDay = (date: Date, zone: string) => reportTime(date, zone).slice(0, 10);
 
 const label = (text: string): TableCell => ({ text, style: 'label' });
 const person = (who: { name: string; email: string } | null) => (who ? `${who.name} <${who.email}>` : '—');
 
-function deviceSection(device: ReportDevice): Content[] {
+function deviceSection(device: ReportDevice, zone: string): Content[] {
   const facts: TableCell[][] = [
     [label('Model'), `${device.modelName} (${device.modelId})`],
     [label('Serial number'), device.serial],
-    [label('Installed'), reportTime(device.installedAt)],
+    [label('Installed'), reportTime(device.installedAt, zone)],
     [label('Online'), device.online ? 'Yes, connected to the service' : 'No'],
     [label('Template applied'), device.template ?? 'None'],
   ];
@@ -57,7 +72,7 @@ function deviceSection(device: ReportDevice): Content[] {
                 { text: [{ text: `${setting.group}: `, color: '#555555' }, setting.label] },
                 { text: setting.value || '(empty)', bold: true },
                 setting.by,
-                reportTime(setting.at),
+                reportTime(setting.at, zone),
               ]),
             ],
           },
@@ -80,19 +95,21 @@ function deviceSection(device: ReportDevice): Content[] {
 
 /** The document of a site's commissioning report. */
 export function reportDocument(data: ReportData): TDocumentDefinitions {
+  const zone = data.site.timeZone;
   const summary: TableCell[][] = [
     [label('Site'), data.site.name],
     [label('Address'), data.site.address],
     [label('Owner'), person(data.owner)],
     [label('Installer'), person(data.installer)],
     [label('Company'), data.company ?? '—'],
-    [label('Date'), reportTime(data.date)],
+    [label('Date'), reportTime(data.date, zone)],
+    [label('Time zone'), `${zone}: the times in this report are the site's`],
     [label('Devices'), String(data.devices.length)],
   ];
   return {
     info: {
       title: `Commissioning report: ${data.site.name}`,
-      subject: `Commissioning report of site ${data.site.id}, ${reportDay(data.date)}`,
+      subject: `Commissioning report of site ${data.site.id}, ${reportDay(data.date, zone)}`,
       creator: 'Fleet Manager',
       producer: 'Fleet Manager',
     },
@@ -115,10 +132,10 @@ export function reportDocument(data: ReportData): TDocumentDefinitions {
       { text: 'Devices', style: 'heading' },
       ...(data.devices.length === 0
         ? [{ text: 'No devices are installed at this site.', style: 'note' } as Content]
-        : data.devices.flatMap(deviceSection)),
+        : data.devices.flatMap((device) => deviceSection(device, zone))),
     ],
     footer: (page, pages) => ({
-      text: `${data.site.name} · commissioning report · ${reportDay(data.date)} · page ${page} of ${pages}`,
+      text: `${data.site.name} · commissioning report · ${reportDay(data.date, zone)} · page ${page} of ${pages}`,
       alignment: 'center',
       fontSize: 8,
       color: '#555555',
@@ -140,5 +157,5 @@ export function reportFileName(data: ReportData): string {
     .replace(/^-+|-+$/g, '')
     .toLowerCase()
     .slice(0, 60);
-  return `commissioning-report-${slug || `site-${data.site.id}`}-${reportDay(data.date)}.pdf`;
+  return `commissioning-report-${slug || `site-${data.site.id}`}-${reportDay(data.date, data.site.timeZone)}.pdf`;
 }

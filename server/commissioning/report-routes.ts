@@ -85,7 +85,7 @@ export function reportRoutes(
         body: [
           'Hello,',
           '',
-          `${sender} sent you the commissioning report of your site ${quotedName(data.site.name)}, made ${reportTime(data.date)}.`,
+          `${sender} sent you the commissioning report of your site ${quotedName(data.site.name)}, made ${reportTime(data.date, data.site.timeZone)}.`,
           `It lists the ${data.devices.length} device(s) installed there and the settings written to each.`,
           '',
           'The report is attached as a PDF.',

@@ -10,6 +10,7 @@ import {
   serialParamsSchema,
   seriesSchema,
 } from '../../contracts/monitoring.ts';
+import type { MonitoringRole } from '../../contracts/monitoring-terms.ts';
 import type { Page } from '../../contracts/page.ts';
 import type { ServerContext } from '../context.ts';
 import type { AuthVariables } from '../http/guards.ts';
@@ -18,7 +19,7 @@ import { describeRoute } from '../openapi/route-notes.ts';
 import { deviceStatusPage } from './device-status.ts';
 import { liveRoute } from './live-route.ts';
 import { requireMetric, requireVisibleDevice, visibleSites } from './monitoring-scope.ts';
-import { chooseStep, rawPoints, rollupPoints } from './series.ts';
+import { chooseStep, lastStepPartial, rawPoints, rollupPoints } from './series.ts';
 import { READING_FLAGS } from './telemetry/read-frame.ts';
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -73,6 +74,13 @@ export function deviceRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariable
         clockAhead: row ? (row.flags & READING_FLAGS.clockAhead) !== 0 : false,
         values: row?.vals ?? {},
         units: Object.fromEntries(metrics.map((m) => [m.name, m.unit])),
+        roles: Object.fromEntries(
+          Object.entries(device.product?.spec?.roles ?? {}).map(([role, metric]) => [
+            metric,
+            role as MonitoringRole,
+          ]),
+        ),
+        timeZone: device.timeZone,
       };
       c.header('Cache-Control', 'no-store');
       return c.json(body);
@@ -127,6 +135,7 @@ export function deviceRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariable
         from: iso(query.from),
         to: iso(query.to),
         points,
+        partial: lastStepPartial(points, step, device.timeZone, query.to),
       };
       return c.json(body);
     },

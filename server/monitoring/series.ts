@@ -2,7 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import { MAX_SERIES_POINTS, type SeriesStep } from '../../contracts/monitoring.ts';
 import type { Database } from '../db/schema.ts';
 import { ApiError } from '../http/errors.ts';
-import { DAY_MS, dayClock, FIVE_MINUTES_MS, HOUR_MS } from './telemetry/time-buckets.ts';
+import { DAY_MS, DayClock, dayClock, FIVE_MINUTES_MS, HOUR_MS } from './telemetry/time-buckets.ts';
 
 /** How long one step is, for counting points (raw: the telemetry interval). */
 function stepMs(step: SeriesStep, intervalS: number): number {
@@ -50,6 +50,25 @@ export function chooseStep(
 }
 
 type Point = [number, number];
+
+/**
+ * Whether the step of the last point is still under way at the end of the range (or now): a day
+ * ends at the next midnight in `zone`, other steps after their length.
+ */
+export function lastStepPartial(
+  points: readonly Point[],
+  step: SeriesStep,
+  zone: string,
+  to: number,
+  now = Date.now(),
+): boolean {
+  const last = points.at(-1);
+  if (!last || step === 'raw') return false;
+  const clock = dayClock(zone);
+  const end =
+    step === '1day' ? clock.startOf(DayClock.next(clock.dayOf(last[0]))) : last[0] + stepMs(step, 0);
+  return end > Math.min(to, now);
+}
 
 /** The stored readings of one metric, oldest first. */
 export async function rawPoints(

@@ -1,12 +1,13 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type SiteSeries, siteSeriesSchema } from '../../contracts/monitoring.ts';
+import { type SiteSeries, siteNowSchema, siteSeriesSchema } from '../../contracts/monitoring.ts';
 import { type Site, siteSchema } from '../../contracts/sites.ts';
 import { migrate } from '../../server/db/migrations.ts';
 import { ensurePartitions } from '../../server/monitoring/telemetry/partitions.ts';
 import type { Reading } from '../../server/monitoring/telemetry/read-frame.ts';
 import { foldRollups } from '../../server/monitoring/telemetry/rollup-fold.ts';
 import { storeBatch } from '../../server/monitoring/telemetry/store-batch.ts';
+import { dayClock } from '../../server/monitoring/telemetry/time-buckets.ts';
 import { startTestServer, type TestServer } from './harness.ts';
 
 /**
@@ -39,8 +40,17 @@ async function siteIn(body: Record<string, unknown>): Promise<Site> {
   return siteSchema.parse(created.body);
 }
 
-/** An HX-5000 on the site whose energy counter grows by {@link PER_STEP} each 5 minutes over [from, to). */
-async function deviceReporting(siteId: number, serial: string, from: number, to: number): Promise<void> {
+/**
+ * An HX-5000 on the site reporting every 5 minutes over [from, to): its energy counter grows by
+ * {@link PER_STEP} each time, its other values are `values(time)`.
+ */
+async function deviceReporting(
+  siteId: number,
+  serial: string,
+  from: number,
+  to: number,
+  values: (at: number) => Record<string, number> = () => ({ pvPower: 1000 }),
+): Promise<void> {
   const { db, monitoring } = t.server.ctx;
   const device = await db
     .insertInto('devices')
@@ -49,7 +59,11 @@ async function deviceReporting(siteId: number, serial: string, from: number, to:
     .executeTakeFirstOrThrow();
   await ensurePartitions(db, from, to);
   const readings: Reading[] = [];
-  for (let at = from, step = 0; at < to; at += STEP, step += 1)
+  const times: number[] = [];
+  for (let at = from; at < to; at += STEP) times.push(at);
+  // Up to now: the newest reading comes a second ago, as from a device reporting now.
+  if (to >= Date.now() - 60_000 && (times.at(-1) ?? to) < to - 1000) times.push(to - 1000);
+  for (const [step, at] of times.entries())
     readings.push({
       deviceId: device.id,
       serial,
@@ -57,11 +71,17 @@ async function deviceReporting(siteId: number, serial: string, from: number, to:
       deviceTime: at,
       receivedAt: at,
       flags: 0,
-      values: { pvPower: 1000, energyTotal: 100 + step * PER_STEP },
+      values: { ...values(at), energyTotal: 100 + step * PER_STEP },
     });
   const spec = (model: string) => monitoring.catalogue.product(model)?.spec;
   for (let i = 0; i < readings.length; i += 2000) await storeBatch(db, readings.slice(i, i + 2000), spec);
-  await foldRollups(db, to + 10 * STEP);
+  await foldRollups(db, Math.min(Date.now(), to + 10 * STEP));
+}
+
+async function monitoringGet(path: string): Promise<unknown> {
+  const answer = await t.call('GET', `/monitoring${path}`, { token: monitoringToken, apiKey: null });
+  expect(answer.status).toBe(200);
+  return answer.body;
 }
 
 async function energyPerDay(siteId: number, from: number, to: number): Promise<SiteSeries> {
@@ -179,6 +199,47 @@ describe('days at a site', () => {
       [Date.parse('2026-03-09T00:00:00Z'), 24 * 12 * PER_STEP],
       [Date.parse('2026-03-10T00:00:00Z'), 5 * 12 * PER_STEP],
     ]);
+  });
+});
+
+describe("a site's power flow now and energy balance today", () => {
+  it('adds up the latest readings by role, and counts energy from midnight at the site', async () => {
+    const site = await siteIn({ latitude: 41.8781, longitude: -87.6298 });
+    const now = Date.now();
+    const midnight = dayClock('America/Chicago').startOf(dayClock('America/Chicago').dayOf(now));
+    const today = (at: number) => at >= midnight;
+    // Yesterday evening the sun did not shine and the site imported; today it exports a surplus.
+    await deviceReporting(site.id, 'HX5K-26-900004', midnight - 2 * 3_600_000, now, (at) =>
+      today(at)
+        ? { pvPower: 2000, loadPower: 500, gridPower: -1500, batteryPower: 0, batterySoc: 80 }
+        : { pvPower: 0, loadPower: 3000, gridPower: 3000, batteryPower: 0, batterySoc: 60 },
+    );
+    const body = siteNowSchema.parse(await monitoringGet(`/sites/${site.id}/now`));
+    expect(body).toMatchObject({
+      timeZone: 'America/Chicago',
+      devices: 1,
+      reporting: 1,
+      power: { production: 2000, consumption: 500, grid: -1500, battery: 0, soc: 80 },
+    });
+    const hours = (Date.now() - midnight) / 3_600_000;
+    // Readings today: one each 5 minutes from midnight, and one just now.
+    const steps = Math.ceil((now - 1000 - midnight) / STEP) + 1;
+    expect(body.today.from).toBe(new Date(midnight).toISOString());
+    expect(body.today.producedKwh).toBeCloseTo(steps * PER_STEP, 3);
+    expect(body.today.consumedKwh).toBeCloseTo(0.5 * hours, 2);
+    expect(body.today.exportedKwh).toBeCloseTo(1.5 * hours, 2);
+    expect(body.today.importedKwh).toBe(0);
+    expect(body.today.autarky).toBe(100);
+  });
+
+  it('marks the step under way as partial, and a range ending yesterday as whole', async () => {
+    const site = await siteIn({ latitude: 41.8781, longitude: -87.6298 });
+    const now = Date.now();
+    const clock = dayClock('America/Chicago');
+    const midnight = clock.startOf(clock.dayOf(now));
+    await deviceReporting(site.id, 'HX5K-26-900005', midnight - 2 * 86_400_000, now);
+    expect((await energyPerDay(site.id, midnight - 2 * 86_400_000, now)).partial).toBe(true);
+    expect((await energyPerDay(site.id, midnight - 2 * 86_400_000, midnight)).partial).toBe(false);
   });
 });
 
