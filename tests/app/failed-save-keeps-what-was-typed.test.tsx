@@ -47,6 +47,8 @@ it('keeps a new site as typed when the service refuses it, and saves it on the n
   await app.user.click(screen.getByRole('button', { name: 'Create site' }));
   await waitFor(() => expect(app?.location()).toMatch(/^\/site-details\/\d+$/));
   await screen.findByRole('heading', { name: 'Harbour Workshop', level: 1 });
+  // The zone suggested from the position typed was saved with the site.
+  await screen.findByText(/^Australia\/Sydney \(/);
 });
 
 it('keeps my profile as typed when the service refuses it, and saves it on the next try', async () => {

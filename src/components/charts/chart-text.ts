@@ -1,4 +1,5 @@
 import type { ChartData, ChartLine, ChartRange } from '../../../machines/monitoring/chart-range-machine.ts';
+import { formatDate, formatDateTime } from '../format-date.ts';
 
 export const RANGE_LABEL: Record<ChartRange, string> = {
   '24h': 'Last 24 hours',
@@ -14,15 +15,16 @@ export function valueText(value: number, unit: string): string {
   return unit === '%' ? `${number} %` : `${number} ${unit}`.trim();
 }
 
-/** A point's time: the date for daily bars, the date and time otherwise. */
-export function pointTime(ms: number, kind: ChartData['kind']): string {
-  return kind === 'bars'
-    ? new Date(ms).toLocaleDateString(undefined, { dateStyle: 'medium' })
-    : new Date(ms).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+/** A point's time on the chart's clock (the site's zone): the date for daily bars, else date and time. */
+export function pointTime(ms: number, kind: ChartData['kind'], timeZone?: string): string {
+  return kind === 'bars' ? formatDate(ms, { timeZone }) : formatDateTime(ms, { timeZone });
 }
 
-/** One line in words: its minimum, maximum and latest value (with when). */
-export function lineSummary(line: ChartLine, kind: ChartData['kind']): string {
+/** Whether a point is the last, partial step's: "so far". */
+const soFar = (chart: ChartData, at: number) => chart.partialFrom !== null && at >= chart.partialFrom;
+
+/** One line in words: its minimum, maximum and latest value (with when, and "so far" if partial). */
+export function lineSummary(line: ChartLine, chart: ChartData, timeZone?: string): string {
   if (line.points.length === 0) return `${line.label}: no data in this range.`;
   let min = Number.POSITIVE_INFINITY;
   let max = Number.NEGATIVE_INFINITY;
@@ -31,10 +33,24 @@ export function lineSummary(line: ChartLine, kind: ChartData['kind']): string {
     if (value > max) max = value;
   }
   const [at, latest] = line.points.at(-1) as readonly [number, number];
-  return `${line.label}: minimum ${valueText(min, line.unit)}, maximum ${valueText(max, line.unit)}, latest ${valueText(latest, line.unit)} (${pointTime(at, kind)}).`;
+  const when = `${pointTime(at, chart.kind, timeZone)}${soFar(chart, at) ? ', so far' : ''}`;
+  return `${line.label}: minimum ${valueText(min, line.unit)}, maximum ${valueText(max, line.unit)}, latest ${valueText(latest, line.unit)} (${when}).`;
+}
+
+/**
+ * When the data begins well after the range asked for (a device installed since): the date it
+ * begins, else null. "Well after": more than a fiftieth of the range.
+ */
+export function dataBeginsLate(chart: ChartData): number | null {
+  const firsts = chart.lines.flatMap((line) => (line.points[0] ? [line.points[0][0]] : []));
+  if (firsts.length === 0) return null;
+  const first = Math.min(...firsts);
+  return first - chart.from > (chart.to - chart.from) / 50 ? first : null;
 }
 
 /** The text alternative of a chart: its range, then each line's minimum, maximum and latest. */
-export function chartSummary(chart: ChartData, range: ChartRange): string {
-  return [`${RANGE_LABEL[range]}.`, ...chart.lines.map((line) => lineSummary(line, chart.kind))].join(' ');
+export function chartSummary(chart: ChartData, range: ChartRange, timeZone?: string): string {
+  return [`${RANGE_LABEL[range]}.`, ...chart.lines.map((line) => lineSummary(line, chart, timeZone))].join(
+    ' ',
+  );
 }

@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert, Button, Group, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
-import { type ChangeEvent, useState } from 'react';
+import { type ChangeEvent, useCallback, useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import type { User } from '../../../contracts/users.ts';
 import { useRuntime } from '../../app/runtime-context.tsx';
@@ -19,8 +19,10 @@ import {
 } from '../../components/address/address-record.ts';
 import type { AutocompleteOptions } from '../../components/address/maps-loader.ts';
 import { useUnsavedWork } from '../../components/leave-guard.tsx';
+import { NO_POSITION, suggestedZone } from '../../time-zones/site-zone.ts';
 import { OwnerSelect } from './owner-select.tsx';
 import { type SiteFormValues, siteFormSchema } from './site-form-schema.ts';
+import { TimeZoneSelect } from './time-zone-select.tsx';
 
 interface SiteFormProps {
   /** `create` asks for the name and an owner too; `address` edits the address only. */
@@ -49,6 +51,24 @@ interface KnownLine {
 
 const partsOf = (values: Pick<SiteFormValues, keyof AddressParts>): AddressParts =>
   Object.fromEntries(ADDRESS_PART_KEYS.map((key) => [key, values[key]])) as unknown as AddressParts;
+
+/** A coordinate as typed, as a number; undefined when blank or not a number. */
+const coordinateOf = (text: string) => {
+  const value = Number(text.trim());
+  return text.trim() === '' || !Number.isFinite(value) ? undefined : value;
+};
+
+/** The zone suggested for what the form holds: from its position (both halves typed), else its country. */
+const zoneSuggestedFor = (values: SiteFormValues) => {
+  const latitude = coordinateOf(values.latitude);
+  const longitude = coordinateOf(values.longitude);
+  const whole = latitude !== undefined && longitude !== undefined;
+  return suggestedZone({
+    latitude: whole ? latitude : NO_POSITION,
+    longitude: whole ? longitude : NO_POSITION,
+    country: values.country,
+  });
+};
 
 /**
  * The site form. The address is structured: street and number, postal code, town, state and
@@ -81,7 +101,16 @@ export function SiteForm({
       : null,
   );
   const [positionNote, setPositionNote] = useState(false);
-  const parts = partsOf(form.watch());
+  // A zone the person picked stays; otherwise the zone follows the position and country.
+  const [zonePicked, setZonePicked] = useState(false);
+  const values = form.watch();
+  const parts = partsOf(values);
+  const suggested = zoneSuggestedFor(values);
+  const moved =
+    values.latitude !== defaultValues.latitude ||
+    values.longitude !== defaultValues.longitude ||
+    values.country !== defaultValues.country;
+  const zone = zonePicked || (!moved && values.timeZone) ? values.timeZone : (suggested ?? values.timeZone);
   const line = known && sameParts(known.parts, parts) ? known.line : composeAddressLine(parts);
 
   const set = (name: keyof SiteFormValues, value: string) =>
@@ -129,7 +158,14 @@ export function SiteForm({
       error={errors[name]?.message}
     />
   );
-  const submit = form.handleSubmit((values) => onSave({ ...values, displayAddress: line }));
+  const pickZone = useCallback(
+    (picked: string) => {
+      setZonePicked(true);
+      form.setValue('timeZone', picked, { shouldDirty: true });
+    },
+    [form],
+  );
+  const submit = form.handleSubmit((typed) => onSave({ ...typed, displayAddress: line, timeZone: zone }));
   return (
     <form onSubmit={submit} noValidate aria-label={mode === 'create' ? 'New site' : 'Site address'}>
       <Stack gap="md" maw={760}>
@@ -192,6 +228,7 @@ export function SiteForm({
             />
           </SimpleGrid>
         </div>
+        <TimeZoneSelect value={zone} suggested={suggested} onChange={pickZone} />
         {mode === 'create' && owners.length > 0 ? (
           <Controller
             control={form.control}
