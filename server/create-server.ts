@@ -38,7 +38,11 @@ import { ProductCatalogue } from './monitoring/telemetry/product-catalogue.ts';
 import { foldEveryMinute } from './monitoring/telemetry/rollup-fold.ts';
 import { issueDemoSecrets, issueMissingSecrets } from './service-comms/device-secrets.ts';
 import { ServiceComms } from './service-comms/service-comms.ts';
-import { hasSimulatedDevices, writeSimulatedDevices } from './service-comms/simulated-devices-file.ts';
+import {
+  hasSimulatedDevices,
+  placeSimulatedDevices,
+  writeSimulatedDevices,
+} from './service-comms/simulated-devices-file.ts';
 import { serveApp } from './static-app.ts';
 
 /** How many seeded devices `npm start` runs as simulated devices. */
@@ -174,12 +178,33 @@ async function buildContext(
 const HISTORY_DEVICES = 8;
 
 async function seedHistory(ctx: ServerContext): Promise<void> {
-  const devices = await ctx.db
+  const rows = await ctx.db
     .selectFrom('devices')
-    .select(['id', 'serial', 'model_id as modelId'])
-    .orderBy('id')
+    .innerJoin('sites', 'sites.id', 'devices.site_id')
+    .select([
+      'devices.id',
+      'devices.serial',
+      'devices.model_id as modelId',
+      'devices.installed_at',
+      'sites.latitude',
+      'sites.longitude',
+      'sites.country',
+    ])
+    .orderBy('devices.id')
     .limit(HISTORY_DEVICES)
     .execute();
+  // Each device where its site is: its sun, its grid, its counters since it was installed.
+  const devices = rows.map((row) => ({
+    id: row.id,
+    serial: row.serial,
+    modelId: row.modelId,
+    place: {
+      latitude: row.latitude,
+      longitude: row.longitude,
+      country: row.country,
+      installedAt: new Date(row.installed_at).getTime(),
+    },
+  }));
   const { catalogue, alarms } = ctx.monitoring;
   const started = Date.now();
   const count = await seedTelemetryHistory(
@@ -218,7 +243,8 @@ export async function createServer(options: CreateServerOptions): Promise<FleetS
     // Every demo device has a secret (a data folder from before devices online gets them now).
     if (demo) await issueMissingSecrets(db);
     if (demo && usesDataDir && !hasSimulatedDevices(env.DATA_DIR))
-      writeSimulatedDevices(env.DATA_DIR, await issueDemoSecrets(db, SIMULATED_DEVICE_COUNT));
+      await writeSimulatedDevices(db, env.DATA_DIR, await issueDemoSecrets(db, SIMULATED_DEVICE_COUNT));
+    else if (demo && usesDataDir) await placeSimulatedDevices(db, env.DATA_DIR);
     if (seeded && (options.seedHistory ?? usesDataDir)) await seedHistory(ctx);
     const app = new Hono();
     // The one error handler of the whole server: services and middleware throw `ApiError`

@@ -151,6 +151,14 @@ export function demoDeviceName(kind: string, n: number): string {
   return `${DEVICE_PLACES[n % DEVICE_PLACES.length]} ${kind}`;
 }
 
+/**
+ * How many days ago the `k`th device of demo site `n` was installed: a month to about two years,
+ * so a week of history fits after it and its counters have grown since.
+ */
+export function demoInstallDays(n: number, k: number): number {
+  return 30 + ((n * 53 + k * 29) % 600);
+}
+
 /** A serial such as `HX5K-24-000123`. */
 export function demoSerial(prefix: string, year: number, n: number): string {
   return `${prefix}-${year}-${String(n).padStart(6, '0')}`;

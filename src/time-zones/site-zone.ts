@@ -96,13 +96,21 @@ function zonesOfRegion(region: string): readonly string[] {
 }
 
 /**
+ * A country's two-letter code, from the code itself or its English name; undefined when unknown.
+ * @example regionCode('Germany') // 'DE';  regionCode('us') // 'US'
+ */
+export function regionCode(country: string): string | undefined {
+  const text = country.trim();
+  return /^[A-Za-z]{2}$/.test(text) ? text.toUpperCase() : regionCodeOfName(text);
+}
+
+/**
  * The time zone of a country given as its two-letter code or English name: its only zone, or the
  * main one of a country with several; undefined when it cannot tell.
  * @example zoneOfCountry('DE') // 'Europe/Berlin';  zoneOfCountry('United States') // 'America/New_York'
  */
 export function zoneOfCountry(country: string): string | undefined {
-  const text = country.trim();
-  const code = /^[A-Za-z]{2}$/.test(text) ? text.toUpperCase() : regionCodeOfName(text);
+  const code = regionCode(country);
   if (!code) return undefined;
   const main = MAIN_ZONE[code];
   if (main && isKnownZone(main)) return main;

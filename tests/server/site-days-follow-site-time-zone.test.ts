@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SiteSeries, siteNowSchema, siteSeriesSchema } from '../../contracts/monitoring.ts';
 import { type Site, siteSchema } from '../../contracts/sites.ts';
 import { migrate } from '../../server/db/migrations.ts';
+import { seedTelemetryHistory } from '../../server/db/seed-telemetry.ts';
 import { ensurePartitions } from '../../server/monitoring/telemetry/partitions.ts';
 import type { Reading } from '../../server/monitoring/telemetry/read-frame.ts';
 import { foldRollups } from '../../server/monitoring/telemetry/rollup-fold.ts';
@@ -240,6 +241,38 @@ describe("a site's power flow now and energy balance today", () => {
     await deviceReporting(site.id, 'HX5K-26-900005', midnight - 2 * 86_400_000, now);
     expect((await energyPerDay(site.id, midnight - 2 * 86_400_000, now)).partial).toBe(true);
     expect((await energyPerDay(site.id, midnight - 2 * 86_400_000, midnight)).partial).toBe(false);
+  });
+});
+
+describe("the demo's seeded history", () => {
+  it('begins no earlier than the device was installed', async () => {
+    const site = await siteIn({ latitude: 30.2672, longitude: -97.7431 });
+    const { db, monitoring } = t.server.ctx;
+    const installedAt = Date.now() - 2 * 86_400_000;
+    const device = await db
+      .insertInto('devices')
+      .values({ model_id: 'HX-5000', serial: 'HX5K-26-900006', name: 'New inverter', site_id: site.id })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await seedTelemetryHistory(
+      { db, catalogue: monitoring.catalogue, alarms: monitoring.alarms, rawDays: 7 },
+      [
+        {
+          id: device.id,
+          serial: 'HX5K-26-900006',
+          modelId: 'HX-5000',
+          place: { latitude: 30.2672, longitude: -97.7431, country: 'US', installedAt },
+        },
+      ],
+    );
+    const span = await sql<{ first: Date; n: number }>`
+      SELECT min(device_time) AS first, count(*)::int AS n FROM telemetry_raw WHERE device_id = ${device.id}`.execute(
+      db,
+    );
+    const first = new Date(span.rows[0]?.first ?? 0).getTime();
+    expect(span.rows[0]?.n).toBeGreaterThan(500);
+    expect(first).toBeGreaterThanOrEqual(installedAt);
+    expect(first - installedAt).toBeLessThan(STEP);
   });
 });
 

@@ -23,18 +23,25 @@ export function pointTime(ms: number, kind: ChartData['kind'], timeZone?: string
 /** Whether a point is the last, partial step's: "so far". */
 const soFar = (chart: ChartData, at: number) => chart.partialFrom !== null && at >= chart.partialFrom;
 
-/** One line in words: its minimum, maximum and latest value (with when, and "so far" if partial). */
+/**
+ * One line in words: its minimum, its maximum and when (the peak of the day's sun, the biggest
+ * day), and its latest value with when ("so far" if its step is under way).
+ */
 export function lineSummary(line: ChartLine, chart: ChartData, timeZone?: string): string {
   if (line.points.length === 0) return `${line.label}: no data in this range.`;
   let min = Number.POSITIVE_INFINITY;
   let max = Number.NEGATIVE_INFINITY;
-  for (const [, value] of line.points) {
+  let maxAt = 0;
+  for (const [at, value] of line.points) {
     if (value < min) min = value;
-    if (value > max) max = value;
+    if (value > max) {
+      max = value;
+      maxAt = at;
+    }
   }
   const [at, latest] = line.points.at(-1) as readonly [number, number];
-  const when = `${pointTime(at, chart.kind, timeZone)}${soFar(chart, at) ? ', so far' : ''}`;
-  return `${line.label}: minimum ${valueText(min, line.unit)}, maximum ${valueText(max, line.unit)}, latest ${valueText(latest, line.unit)} (${when}).`;
+  const when = (ms: number) => `${pointTime(ms, chart.kind, timeZone)}${soFar(chart, ms) ? ', so far' : ''}`;
+  return `${line.label}: minimum ${valueText(min, line.unit)}, maximum ${valueText(max, line.unit)} (${when(maxAt)}), latest ${valueText(latest, line.unit)} (${when(at)}).`;
 }
 
 /**
