@@ -14,9 +14,10 @@ export async function seedBulk(db: Kysely<Database>, installerId: number, sites:
   if (missing <= 0) return 0;
   await sql`
     INSERT INTO sites (name, display_address, street_number, street_name, postal_code, locality, state, country,
-                       latitude, longitude, installer_id)
+                       latitude, longitude, time_zone, installer_id)
     SELECT 'Bench Site ' || g, g || ' Congress Ave, Austin, TX 78701, USA', g::text, 'Congress Ave', '78701',
-           'Austin', 'TX', 'US', 30.2 + (g % 1000) / 10000.0, -97.7 - (g % 1000) / 10000.0, ${installerId}
+           'Austin', 'TX', 'US', 30.2 + (g % 1000) / 10000.0, -97.7 - (g % 1000) / 10000.0,
+           'America/Chicago', ${installerId}
     FROM generate_series(1, ${missing}) AS g`.execute(db);
   await sql`
     INSERT INTO site_access (site_id, user_id, roles, access)

@@ -18,8 +18,8 @@ export async function seedBenchDevices(client: pg.Client, count: number, secret:
   const sites = Math.ceil(count / DEVICES_PER_SITE);
   await client.query('BEGIN');
   const siteRows = await client.query<{ id: number }>(
-    `INSERT INTO sites (name, display_address, latitude, longitude, installer_id)
-     SELECT 'Bench site ' || g, g || ' Bench Road, Austin, TX', 30.27, -97.74, $2
+    `INSERT INTO sites (name, display_address, latitude, longitude, time_zone, installer_id)
+     SELECT 'Bench site ' || g, g || ' Bench Road, Austin, TX', 30.27, -97.74, 'America/Chicago', $2
      FROM generate_series(1, $1) g RETURNING id`,
     [sites, INSTALLER_ID],
   );

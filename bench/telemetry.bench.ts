@@ -21,7 +21,6 @@ import { ensurePartitions } from '../server/monitoring/telemetry/partitions.ts';
 import { ProductCatalogue } from '../server/monitoring/telemetry/product-catalogue.ts';
 import type { Reading } from '../server/monitoring/telemetry/read-frame.ts';
 import { storeBatch } from '../server/monitoring/telemetry/store-batch.ts';
-import { DayClock } from '../server/monitoring/telemetry/time-buckets.ts';
 import { loadCodec } from '../src/codec/load-node.ts';
 import { bundledFleet } from '../src/device-sim/online/bundled-fleet.ts';
 import { SocketDevice } from '../src/device-sim/online/socket-device.ts';
@@ -495,10 +494,9 @@ async function replayAndCopy(
   await ensurePartitions(replay, first, last);
   const catalogue = new ProductCatalogue(await loadCodec(), 'public');
   await catalogue.load();
-  const days = new DayClock('UTC');
   const started = performance.now();
   for (let i = 0; i < readings.length; i += 2000)
-    await storeBatch(replay, readings.slice(i, i + 2000), (model) => catalogue.product(model)?.spec, days);
+    await storeBatch(replay, readings.slice(i, i + 2000), (model) => catalogue.product(model)?.spec);
   const storeRate = readings.length / ((performance.now() - started) / 1000);
   log(
     `store path (raw + rollups + latest), ${readings.length} readings in batches of 2,000: ${storeRate.toFixed(0)} readings/s`,

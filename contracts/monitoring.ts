@@ -103,12 +103,72 @@ export const seriesSchema = z.object({
   from: z.string(),
   to: z.string(),
   points: z.array(seriesPointSchema),
+  /**
+   * The last point's step is not over by `to` (or now): today so far, the hour under way. Its
+   * value is what the step holds until then, not the whole step's.
+   */
+  partial: z.boolean(),
 });
 export type Series = z.infer<typeof seriesSchema>;
 
 /** A site's series also says how many of its devices report the metric. */
 export const siteSeriesSchema = seriesSchema.extend({ siteId: z.number().int(), devices: z.number().int() });
 export type SiteSeries = z.infer<typeof siteSeriesSchema>;
+
+/** A site's power by role now, in W (`soc` in %): null where none of its devices reports the role. */
+export const sitePowerSchema = z.object({
+  /** What its solar panels produce. */
+  production: z.number().nullable(),
+  /** What the home (the loads) uses. */
+  consumption: z.number().nullable(),
+  /** Positive while importing from the grid, negative while exporting to it. */
+  grid: z.number().nullable(),
+  /** Positive while the battery charges, negative while it discharges. */
+  battery: z.number().nullable(),
+  /** The batteries' state of charge, averaged. */
+  soc: z.number().nullable(),
+});
+export type SitePower = z.infer<typeof sitePowerSchema>;
+
+/**
+ * A site's energy today, in kWh, from its local midnight until now: produced (its energy
+ * counters, else its production power over time), consumed, imported, exported, charged and
+ * discharged (its power over time, by 5-minute steps). `selfConsumption`: the share of the
+ * production used on site (not exported), in %; `autarky`: the share of the consumption not
+ * imported, in %. Null where the site has no device of the role (or nothing to divide by).
+ */
+export const siteEnergyTodaySchema = z.object({
+  /** The site's date today, `YYYY-MM-DD`, and the instant it began (local midnight). */
+  day: z.string(),
+  from: z.string(),
+  producedKwh: z.number().nullable(),
+  consumedKwh: z.number().nullable(),
+  importedKwh: z.number().nullable(),
+  exportedKwh: z.number().nullable(),
+  chargedKwh: z.number().nullable(),
+  dischargedKwh: z.number().nullable(),
+  selfConsumption: z.number().nullable(),
+  autarky: z.number().nullable(),
+});
+export type SiteEnergyToday = z.infer<typeof siteEnergyTodaySchema>;
+
+/**
+ * `GET /monitoring/sites/{siteId}/now`: the site's power flow now (its devices' latest readings of
+ * the last moments, added up by role) and its energy balance today, in the site's time zone.
+ */
+export const siteNowSchema = z.object({
+  siteId: z.number().int(),
+  /** The site's IANA time zone: its day, and the clock its times are read in. */
+  timeZone: z.string(),
+  /** The newest reading counted in `power`; null when no device reported in the last moments. */
+  at: z.string().nullable(),
+  /** How many of the site's devices report a power or charge role, and how many of them just did. */
+  devices: z.number().int(),
+  reporting: z.number().int(),
+  power: sitePowerSchema,
+  today: siteEnergyTodaySchema,
+});
+export type SiteNow = z.infer<typeof siteNowSchema>;
 
 /**
  * `GET /monitoring/devices/{serial}/latest`: the newest stored reading, telemetry metrics and status
@@ -124,6 +184,10 @@ export const latestReadingSchema = z.object({
   clockAhead: z.boolean(),
   values: z.record(z.string(), z.number()),
   units: z.record(z.string(), z.string()),
+  /** What an item means for the site (the catalogue's roles), by item name: `{pvPower: 'production'}`. */
+  roles: z.record(z.string(), z.enum(MONITORING_ROLES)),
+  /** The IANA time zone of the device's site: its days and its charts' clock. */
+  timeZone: z.string(),
 });
 export type LatestReading = z.infer<typeof latestReadingSchema>;
 
@@ -166,6 +230,8 @@ export const alarmSchema = z.object({
   modelId: z.string(),
   siteId: z.number().int(),
   siteName: z.string(),
+  /** The site's IANA time zone: alarm times are read in it. */
+  siteTimeZone: z.string(),
   kind: alarmKindSchema,
   /** Which rule: `offline`, `status:faultCode=3`, `bit:alarmFlags=4`, `threshold:batterySoc<`. */
   rule: z.string(),
@@ -253,12 +319,11 @@ export const OVERVIEW_ALARMS = 10;
 
 /**
  * `GET /monitoring/overview`: the caller's fleet now. Devices online (connected now) or offline,
- * and in alarm (with an open alarm); energy produced today (since midnight in the service's
- * `TELEMETRY_TIME_ZONE`) across the caller's sites; the newest open alarms; the sites with problems
+ * and in alarm (with an open alarm); energy produced today (each site since its own midnight, in
+ * its time zone) across the caller's sites; the newest open alarms; the sites with problems
  * first (most severe open alarm, then alarms, then offline devices), then the rest by name.
  */
 export const overviewSchema = z.object({
-  day: z.string(),
   devices: z.object({
     total: z.number().int(),
     online: z.number().int(),

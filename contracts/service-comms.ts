@@ -163,11 +163,31 @@ export const commandLogQuerySchema = z.object({
 export const onlineDevicesQuerySchema = z.object({ q: z.string().trim().max(40).optional() });
 
 /**
+ * Where a simulated device is installed, and since when (epoch ms): its site's position and
+ * country give it its sun and its grid, its install date the start of its counters.
+ */
+export const simulatedPlaceSchema = z.object({
+  latitude: z.number().min(-90).max(90),
+  longitude: z.number().min(-180).max(180),
+  country: z.string(),
+  installedAt: z.number(),
+});
+export type SimulatedPlace = z.infer<typeof simulatedPlaceSchema>;
+
+/**
  * `DATA_DIR/simulated-devices.json`: the demo devices that `npm start` runs as simulated devices,
- * with their secrets. Written only for a database seeded with the demo, readable by its owner only.
+ * with their secrets and where they are. Written only for a database seeded with the demo, readable
+ * by its owner only.
  */
 export const simulatedDevicesFileSchema = z.object({
-  devices: z.array(z.object({ serialNumber: z.string(), modelId: z.string(), secret: z.string() })),
+  devices: z.array(
+    z.object({
+      serialNumber: z.string(),
+      modelId: z.string(),
+      secret: z.string(),
+      place: simulatedPlaceSchema.optional(),
+    }),
+  ),
 });
 export type SimulatedDevicesFile = z.infer<typeof simulatedDevicesFileSchema>;
 

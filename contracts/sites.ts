@@ -2,13 +2,16 @@ import { z } from 'zod';
 import { idSchema } from './ids.ts';
 import { SITE_SORT_KEYS } from './list-sort-keys.ts';
 import { pageOf, sortedListQuerySchema } from './page.ts';
+import { timeZoneSchema } from './time-zones.ts';
 
 const text = (max: number) => z.string().trim().max(max);
 
 /**
  * `POST /sites` and `PUT /sites/{id}`: a site and its address, as produced by the address control
  * (`displayAddress`, street, postal code, locality, state, country, coordinates, place id).
- * `ownerId` attaches an owner user who then sees the site.
+ * `ownerId` attaches an owner user who then sees the site. `timeZone` is the IANA zone whose
+ * midnight starts the site's days; left out, the service takes the zone at the position, else the
+ * country's, else its configured `TELEMETRY_TIME_ZONE`.
  */
 export const sitePayloadSchema = z.object({
   name: text(120).min(1),
@@ -22,6 +25,7 @@ export const sitePayloadSchema = z.object({
   latitude: z.number().min(-90).max(90),
   longitude: z.number().min(-180).max(180),
   placeId: text(300).nullable().default(null),
+  timeZone: timeZoneSchema.optional(),
   ownerId: idSchema.nullable().default(null),
 });
 export type SitePayload = z.infer<typeof sitePayloadSchema>;
@@ -30,6 +34,8 @@ export type SitePayloadInput = z.input<typeof sitePayloadSchema>;
 /**
  * `PUT /sites/{id}`: the site payload, except that a missing `ownerId` keeps the owner as it is;
  * `ownerId: null` clears it, and another id replaces it (the old owner loses the `owner` role).
+ * A missing `timeZone` keeps the zone, unless the position or the country changed: then the zone
+ * is found again as on creation.
  */
 export const siteUpdateSchema = sitePayloadSchema.extend({ ownerId: idSchema.nullable().optional() });
 export type SiteUpdate = z.infer<typeof siteUpdateSchema>;
@@ -48,6 +54,8 @@ export const siteSchema = z.object({
   latitude: z.number(),
   longitude: z.number(),
   placeId: z.string().nullable(),
+  /** The IANA zone of the site's days, e.g. `America/Chicago`. */
+  timeZone: z.string(),
   ownerId: z.number().int().nullable(),
   installerId: z.number().int().nullable(),
   createdAt: z.string(),

@@ -14,7 +14,6 @@ import type { AlarmService } from './monitoring/alarms/alarm-store.ts';
 import type { TelemetryIngest } from './monitoring/telemetry/ingest.ts';
 import type { LiveFeed } from './monitoring/telemetry/live-feed.ts';
 import type { ProductCatalogue } from './monitoring/telemetry/product-catalogue.ts';
-import type { DayClock } from './monitoring/telemetry/time-buckets.ts';
 import type { ServiceComms } from './service-comms/service-comms.ts';
 
 /** What every route needs, built once by `createServer`. */
@@ -44,8 +43,6 @@ export interface ServerContext {
   /** Monitoring (DESIGN.md §11): telemetry in, its live stream, alarms. */
   monitoring: {
     catalogue: ProductCatalogue;
-    /** Days in `TELEMETRY_TIME_ZONE`. */
-    days: DayClock;
     /** Telemetry from the device sockets this process holds. */
     ingest: TelemetryIngest;
     live: LiveFeed;

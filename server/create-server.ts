@@ -38,10 +38,13 @@ import { LiveFeed } from './monitoring/telemetry/live-feed.ts';
 import { maintainPartitions } from './monitoring/telemetry/partitions.ts';
 import { ProductCatalogue } from './monitoring/telemetry/product-catalogue.ts';
 import { foldEveryMinute } from './monitoring/telemetry/rollup-fold.ts';
-import { DayClock } from './monitoring/telemetry/time-buckets.ts';
 import { issueDemoSecrets, issueMissingSecrets } from './service-comms/device-secrets.ts';
 import { ServiceComms } from './service-comms/service-comms.ts';
-import { hasSimulatedDevices, writeSimulatedDevices } from './service-comms/simulated-devices-file.ts';
+import {
+  hasSimulatedDevices,
+  placeSimulatedDevices,
+  writeSimulatedDevices,
+} from './service-comms/simulated-devices-file.ts';
 import { serveApp } from './static-app.ts';
 
 /** How many seeded devices `npm start` runs as simulated devices. */
@@ -99,13 +102,11 @@ async function buildMonitoring(
 ): Promise<ServerContext['monitoring']> {
   const catalogue = new ProductCatalogue(await loadCodec(), publicDir);
   await catalogue.load();
-  const days = new DayClock(env.TELEMETRY_TIME_ZONE);
   const live = new LiveFeed(db, databaseUrl);
   const alarms = new AlarmService({ db, mailer, catalogue, offlineAfterS: env.ALARM_OFFLINE_AFTER_S });
   const ingest = new TelemetryIngest({
     db,
     catalogue,
-    days,
     rawDays: env.TELEMETRY_RAW_DAYS,
     // With PostgreSQL every process hears of a batch through NOTIFY, this one included.
     notify: Boolean(databaseUrl),
@@ -115,7 +116,7 @@ async function buildMonitoring(
       await alarms.afterReadings(batch.fresh);
     },
   });
-  return { catalogue, days, ingest, live, alarms };
+  return { catalogue, ingest, live, alarms };
 }
 
 async function buildContext(
@@ -185,16 +186,37 @@ async function buildContext(
 const HISTORY_DEVICES = 8;
 
 async function seedHistory(ctx: ServerContext): Promise<void> {
-  const devices = await ctx.db
+  const rows = await ctx.db
     .selectFrom('devices')
-    .select(['id', 'serial', 'model_id as modelId'])
-    .orderBy('id')
+    .innerJoin('sites', 'sites.id', 'devices.site_id')
+    .select([
+      'devices.id',
+      'devices.serial',
+      'devices.model_id as modelId',
+      'devices.installed_at',
+      'sites.latitude',
+      'sites.longitude',
+      'sites.country',
+    ])
+    .orderBy('devices.id')
     .limit(HISTORY_DEVICES)
     .execute();
-  const { catalogue, days, alarms } = ctx.monitoring;
+  // Each device where its site is: its sun, its grid, its counters since it was installed.
+  const devices = rows.map((row) => ({
+    id: row.id,
+    serial: row.serial,
+    modelId: row.modelId,
+    place: {
+      latitude: row.latitude,
+      longitude: row.longitude,
+      country: row.country,
+      installedAt: new Date(row.installed_at).getTime(),
+    },
+  }));
+  const { catalogue, alarms } = ctx.monitoring;
   const started = Date.now();
   const count = await seedTelemetryHistory(
-    { db: ctx.db, catalogue, days, alarms, rawDays: ctx.env.TELEMETRY_RAW_DAYS },
+    { db: ctx.db, catalogue, alarms, rawDays: ctx.env.TELEMETRY_RAW_DAYS },
     devices,
   );
   console.log(
@@ -217,7 +239,7 @@ export async function createServer(options: CreateServerOptions): Promise<FleetS
   if (usesDataDir) makeDataDirPrivate(env.DATA_DIR);
   const db = openDatabase(target);
   try {
-    await migrate(db);
+    await migrate(db, { fallbackZone: env.TELEMETRY_TIME_ZONE });
     if (usesDataDir) makeDataDirPrivate(env.DATA_DIR);
     const ctx = await buildContext({ ...options, services }, db, 'url' in target ? target.url : undefined);
     // Demo users have published passwords: only the embedded database outside production gets
@@ -229,7 +251,8 @@ export async function createServer(options: CreateServerOptions): Promise<FleetS
     // Every demo device has a secret (a data folder from before devices online gets them now).
     if (demo) await issueMissingSecrets(db);
     if (demo && usesDataDir && !hasSimulatedDevices(env.DATA_DIR))
-      writeSimulatedDevices(env.DATA_DIR, await issueDemoSecrets(db, SIMULATED_DEVICE_COUNT));
+      await writeSimulatedDevices(db, env.DATA_DIR, await issueDemoSecrets(db, SIMULATED_DEVICE_COUNT));
+    else if (demo && usesDataDir) await placeSimulatedDevices(db, env.DATA_DIR);
     if (seeded && (options.seedHistory ?? usesDataDir)) await seedHistory(ctx);
     const app = new Hono();
     // The one error handler of the whole server: services and middleware throw `ApiError`
@@ -305,7 +328,7 @@ export async function createServer(options: CreateServerOptions): Promise<FleetS
       await ctx.monitoring.live.start();
       ctx.monitoring.alarms.start();
     }
-    const stopFolding = foldEveryMinute(db, ctx.monitoring.days);
+    const stopFolding = foldEveryMinute(db);
     return {
       app,
       ctx,

@@ -119,7 +119,10 @@ export const envSchema = z.object({
   TELEMETRY_INTERVAL_S: z.coerce.number().int().min(1).max(3600).default(10),
   /** Days raw readings are kept (whole daily partitions are dropped after). */
   TELEMETRY_RAW_DAYS: z.coerce.number().int().min(2).max(366).default(7),
-  /** Days begin at midnight in this IANA time zone (daily rollups, energy per day, today's energy). */
+  /**
+   * The time zone a site gets when it has neither a position nor a country whose zone is known
+   * (each site's days begin at midnight in its own zone).
+   */
   TELEMETRY_TIME_ZONE: z
     .string()
     .trim()

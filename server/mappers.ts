@@ -19,6 +19,7 @@ export function toSite(row: Selectable<Database['sites']>): Site {
     latitude: row.latitude,
     longitude: row.longitude,
     placeId: row.place_id,
+    timeZone: row.time_zone,
     ownerId: row.owner_id,
     installerId: row.installer_id,
     createdAt: new Date(row.created_at).toISOString(),

@@ -12,19 +12,30 @@ export const RANGE_MS: Readonly<Record<ChartRange, number>> = {
   '1y': 365 * 86_400_000,
 };
 
-/** One line of a chart: what it is, its unit and its points `[epoch ms, value]`. */
+/**
+ * One line of a chart: what it is (the legend's words), its unit, its colour (a role's, the same
+ * on every screen; left out, one of the others) and its points `[epoch ms, value]`.
+ */
 export interface ChartLine {
   label: string;
   unit: string;
+  colour?: string;
   points: readonly (readonly [number, number])[];
 }
 
-/** One chart: a title, lines (or bars, for energy per day) over the range. */
+/**
+ * One chart: a title, lines (or bars, for energy per day) over the range asked for (`from`, `to`,
+ * epoch ms). `partialFrom`: where the last step starts when it is still under way (today so far),
+ * drawn as partial; null when every step is whole.
+ */
 export interface ChartData {
   key: string;
   title: string;
   kind: 'line' | 'bars';
   lines: ChartLine[];
+  from: number;
+  to: number;
+  partialFrom: number | null;
 }
 
 /** Events: the person picks a range, or asks again after a failure. */

@@ -43,7 +43,7 @@ export const REPORT_LIMITS = { settingsPerDevice: 60, devices: 100 } as const;
 
 /** Everything the commissioning report of a site shows. */
 export interface ReportData {
-  site: { id: number; name: string; address: string };
+  site: { id: number; name: string; address: string; timeZone: string };
   owner: { name: string; email: string } | null;
   installer: { name: string; email: string } | null;
   /** The installer's company: their e-mail domain. */
@@ -134,6 +134,7 @@ export async function reportData(
       'sites.id',
       'sites.name',
       'sites.display_address',
+      'sites.time_zone',
       'owner.display_name as owner_name',
       'owner.main_email as owner_email',
       'installer.display_name as installer_name',
@@ -173,7 +174,7 @@ export async function reportData(
   }
   const installerEmail = site.installer_email;
   return {
-    site: { id: site.id, name: site.name, address: site.display_address },
+    site: { id: site.id, name: site.name, address: site.display_address, timeZone: site.time_zone },
     owner: site.owner_email ? { name: site.owner_name ?? '', email: site.owner_email } : null,
     installer: installerEmail ? { name: site.installer_name ?? '', email: installerEmail } : null,
     company: installerEmail ? installerEmail.slice(installerEmail.lastIndexOf('@') + 1).toLowerCase() : null,

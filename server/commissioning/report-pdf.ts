@@ -20,14 +20,29 @@ pdfmake.setFonts(REPORT_FONTS);
 pdfmake.setUrlAccessPolicy(() => false);
 pdfmake.setLocalAccessPolicy((path) => REPORT_FONT_FILES.has(resolve(path)));
 
-const two = (n: number) => String(n).padStart(2, '0');
-
-/** `2026-03-04 13:05 UTC`: the service does not know the reader's time zone, so it says which it uses. */
-export function reportTime(date: Date): string {
-  return `${date.getUTCFullYear()}-${two(date.getUTCMonth() + 1)}-${two(date.getUTCDate())} ${two(date.getUTCHours())}:${two(date.getUTCMinutes())} UTC`;
+/**
+ * `2026-03-04 07:05 CST`: a time at the site, in the site's time zone (a report is about the site,
+ * read by its owner there), with the zone's short name, so a reader elsewhere knows the clock.
+ */
+export function reportTime(date: Date, zone: string): string {
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-US', {
+      timeZone: zone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+      timeZoneName: 'short',
+    })
+      .formatToParts(date)
+      .map((part) => [part.type, part.value]),
+  );
+  return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute} ${parts.timeZoneName}`;
 }
 
-const reportDay = (date: Date) => reportTime(date).slice(0, 10);
+const reportDay = (date: Date, zone: string) => reportTime(date, zone).slice(0, 10);
 
 const label = (text: string): TableCell => ({ text, style: 'label' });
 /** Width of the page's text (A4 less the margins), and of a value beside its label (less padding). */
@@ -48,11 +63,11 @@ const say = (text: string, box: Box = VALUE) => ({
 });
 const person = (who: { name: string; email: string } | null) => say(who ? `${who.name} <${who.email}>` : '—');
 
-function deviceSection(device: ReportDevice): Content[] {
+function deviceSection(device: ReportDevice, zone: string): Content[] {
   const facts: TableCell[][] = [
     [label('Model'), say(`${device.modelName} (${device.modelId})`)],
     [label('Serial number'), say(device.serial)],
-    [label('Installed'), reportTime(device.installedAt)],
+    [label('Installed'), reportTime(device.installedAt, zone)],
     [label('Online'), device.online ? 'Yes, connected to the service' : 'No'],
     [label('Template applied'), say(device.template ?? 'None')],
   ];
@@ -87,7 +102,7 @@ function deviceSection(device: ReportDevice): Content[] {
                 },
                 { ...say(setting.value || '(empty)', SETTING_VALUE), bold: true },
                 say(setting.by, SETTING),
-                reportTime(setting.at),
+                reportTime(setting.at, zone),
               ]),
             ],
           },
@@ -119,19 +134,21 @@ export function reportDocument(data: ReportData): TDocumentDefinitions {
   // The footer has room for two lines: a long name is cut there (it is whole on the first page).
   const footerName =
     siteName.length > FOOTER_NAME ? `${siteName.slice(0, FOOTER_NAME - 1).trimEnd()}…` : siteName;
+  const zone = data.site.timeZone;
   const summary: TableCell[][] = [
     [label('Site'), say(siteName)],
     [label('Address'), say(data.site.address)],
     [label('Owner'), person(data.owner)],
     [label('Installer'), person(data.installer)],
     [label('Company'), say(data.company ?? '—')],
-    [label('Date'), reportTime(data.date)],
+    [label('Date'), reportTime(data.date, zone)],
+    [label('Time zone'), `${zone}: the times in this report are the site's`],
     [label('Devices'), String(data.devices.length + data.moreDevices)],
   ];
   return {
     info: {
       title: `Commissioning report: ${siteName}`,
-      subject: `Commissioning report of site ${data.site.id}, ${reportDay(data.date)}`,
+      subject: `Commissioning report of site ${data.site.id}, ${reportDay(data.date, zone)}`,
       creator: 'Fleet Manager',
       producer: 'Fleet Manager',
     },
@@ -154,7 +171,7 @@ export function reportDocument(data: ReportData): TDocumentDefinitions {
       { text: 'Devices', style: 'heading' },
       ...(data.devices.length === 0
         ? [{ text: 'No devices are installed at this site.', style: 'note' } as Content]
-        : data.devices.flatMap(deviceSection)),
+        : data.devices.flatMap((device) => deviceSection(device, zone))),
       ...(data.moreDevices > 0
         ? [
             {
@@ -171,7 +188,7 @@ export function reportDocument(data: ReportData): TDocumentDefinitions {
     footer: (page, pages) => ({
       text: [
         { text: printable(footerName, { width: CONTENT_WIDTH / 2, size: 8 }) },
-        ` · commissioning report · ${reportDay(data.date)} · page ${page} of ${pages}`,
+        ` · commissioning report · ${reportDay(data.date, zone)} · page ${page} of ${pages}`,
       ],
       alignment: 'center',
       fontSize: 8,
@@ -194,5 +211,5 @@ export function reportFileName(data: ReportData): string {
     .replace(/^-+|-+$/g, '')
     .toLowerCase()
     .slice(0, 60);
-  return `commissioning-report-${slug || `site-${data.site.id}`}-${reportDay(data.date)}.pdf`;
+  return `commissioning-report-${slug || `site-${data.site.id}`}-${reportDay(data.date, data.site.timeZone)}.pdf`;
 }

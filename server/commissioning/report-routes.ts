@@ -90,7 +90,7 @@ export function reportRoutes(
         body: [
           'Hello,',
           '',
-          `${sender} sent you the commissioning report of your site ${quotedName(data.site.name)}, made ${reportTime(date)}.`,
+          `${sender} sent you the commissioning report of your site ${quotedName(data.site.name)}, made ${reportTime(date, data.site.timeZone)}.`,
           `It lists the ${data.devices.length} device(s) installed there and the settings written to each.`,
           '',
           'The report is attached as a PDF.',

@@ -13,7 +13,11 @@ import type { AuthVariables } from '../http/guards.ts';
 import { validate } from '../http/validate.ts';
 import { toSite } from '../mappers.ts';
 import { describeRoute } from '../openapi/route-notes.ts';
+import { siteZone, zonesOfDatabase } from '../sites/site-zones.ts';
 import { recordAudit } from './install-audit.ts';
+
+/** What a site's zone is suggested from. */
+type ZoneInputs = { latitude: number; longitude: number; country: string };
 
 const idParams = z.object({ id: idParamSchema });
 
@@ -164,8 +168,14 @@ export function siteArchiveRoutes(ctx: ServerContext): Hono<{ Variables: AuthVar
               ),
         );
         const kept = (userId: unknown) => (typeof userId === 'number' && users.has(userId) ? userId : null);
+        const site = archived.site as Record<string, unknown> & ZoneInputs;
         const row = {
-          ...fitted(archived.site, await columnsOf(trx, 'sites')),
+          ...fitted(site, await columnsOf(trx, 'sites')),
+          // A site archived before sites had time zones gets one as the migration gave the rest.
+          time_zone:
+            typeof site.time_zone === 'string'
+              ? site.time_zone
+              : siteZone(site, ctx.env.TELEMETRY_TIME_ZONE, await zonesOfDatabase(trx)),
           owner_id: kept(archived.site.owner_id),
           installer_id: kept(archived.site.installer_id),
           device_count: 0,

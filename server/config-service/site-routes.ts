@@ -18,7 +18,9 @@ import type { AuthVariables } from '../http/guards.ts';
 import { toPaging } from '../http/paging.ts';
 import { validate } from '../http/validate.ts';
 import { toSite } from '../mappers.ts';
+import { recountSiteDays } from '../monitoring/telemetry/recount-days.ts';
 import { describeRoute } from '../openapi/route-notes.ts';
+import { requireDatabaseZone, siteZone, zonesOfDatabase } from '../sites/site-zones.ts';
 import { userPageParams } from './list-target.ts';
 import { idParams } from './params.ts';
 import { siteDetails } from './site-details.ts';
@@ -53,8 +55,29 @@ const siteExample = {
   latitude: 30.2642,
   longitude: -97.7614,
   placeId: 'ChIJ-example',
+  timeZone: 'America/Chicago',
   ownerId: 3,
 };
+
+/**
+ * The zone a saved site gets: the one named (if the database knows it), else the one it has while
+ * its position and country stay, else the zone at its position or of its country, else
+ * `TELEMETRY_TIME_ZONE`.
+ */
+async function zoneToSave(
+  ctx: ServerContext,
+  body: SitePayload | SiteUpdate,
+  current?: { time_zone: string; latitude: number; longitude: number; country: string },
+): Promise<string> {
+  if (body.timeZone) return requireDatabaseZone(ctx.db, body.timeZone);
+  const moved =
+    !current ||
+    current.latitude !== body.latitude ||
+    current.longitude !== body.longitude ||
+    current.country !== body.country;
+  if (current && !moved) return current.time_zone;
+  return siteZone(body, ctx.env.TELEMETRY_TIME_ZONE, await zonesOfDatabase(ctx.db));
+}
 
 /** Sites, mounted at `/sites`: create and update. */
 export function siteRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariables }> {
@@ -78,12 +101,14 @@ export function siteRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariables 
       const viewer = c.get('principal');
       const body = c.req.valid('json');
       await checkOwner(db, viewer, body.ownerId);
+      const timeZone = await zoneToSave(ctx, body);
       // The site, the installer's roles and the owner's role exist together or not at all.
       const site = await db.transaction().execute(async (trx) => {
         const row = await trx
           .insertInto('sites')
           .values({
             ...columns(body),
+            time_zone: timeZone,
             owner_id: body.ownerId,
             installer_id: isInstaller(viewer) ? viewer.id : null,
           })
@@ -110,7 +135,8 @@ export function siteRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariables 
   app.put(
     '/:id',
     describeRoute({
-      summary: 'Update a site; ownerId left out keeps the owner, null clears it',
+      summary:
+        'Update a site; ownerId left out keeps the owner, null clears it; timeZone left out keeps the zone unless the position or country changed',
       tag: 'sites',
       example: siteExample,
       responses: {
@@ -126,6 +152,12 @@ export function siteRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariables 
       const { id } = c.req.valid('param');
       const body = c.req.valid('json');
       const grant = await requireSiteRight(db, viewer, id, mayEditSite);
+      const before = await db
+        .selectFrom('sites')
+        .select(['time_zone', 'latitude', 'longitude', 'country'])
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
+      const timeZone = await zoneToSave(ctx, body, before);
       const site = await db.transaction().execute(async (trx) => {
         const currentOwner = await lockSiteOwner(trx, id);
         const ownerId = body.ownerId === undefined ? currentOwner : body.ownerId;
@@ -135,12 +167,21 @@ export function siteRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariables 
           await checkOwner(trx, viewer, ownerId);
           await moveOwner(trx, id, currentOwner, ownerId);
         }
-        return trx
+        // Read under the row's lock: another update may have changed the zone meanwhile.
+        const { time_zone: previous } = await trx
+          .selectFrom('sites')
+          .select('time_zone')
+          .where('id', '=', id)
+          .executeTakeFirstOrThrow();
+        const updated = await trx
           .updateTable('sites')
-          .set({ ...columns(body), updated_at: new Date() })
+          .set({ ...columns(body), time_zone: timeZone, updated_at: new Date() })
           .where('id', '=', id)
           .returningAll()
           .executeTakeFirstOrThrow();
+        // A day is counted in the site's zone: a new zone counts the kept days again.
+        if (timeZone !== previous) await recountSiteDays(trx, id, previous);
+        return updated;
       });
       // A new owner changes who has access to the site.
       if (body.ownerId !== undefined) await ctx.monitoring.live.announce({ sites: [id] });

@@ -11,14 +11,29 @@ import { MONITORING_SQL } from './migration-monitoring.ts';
 import { ONE_OWNER_SQL } from './migration-one-owner.ts';
 import { SERVICE_COMMS_SQL } from './migration-service-comms.ts';
 import { SESSIONS_OUTBOX_SQL } from './migration-sessions-outbox.ts';
+import { fillSiteTimeZones, SITE_TIME_ZONES_SQL } from './migration-site-time-zones.ts';
 import { SORT_INDEXES_SQL } from './migration-sort-indexes.ts';
 import type { Database } from './schema.ts';
 
+/** What a migration's data step may need from the configuration. */
+export interface MigrateOptions {
+  /** `TELEMETRY_TIME_ZONE`: the zone of a site with neither a position nor a known country. */
+  fallbackZone?: string;
+  /** The newest version to reach (a test of a migration starts from the one before it). */
+  until?: number;
+}
+
 /**
  * Ordered schema changes. Each runs once, in a transaction, and is recorded in
- * `schema_migrations`; never edit one that has shipped, append a new one.
+ * `schema_migrations`; never edit one that has shipped, append a new one. `data` runs after the
+ * SQL in the same transaction, for a change that needs code (a lookup SQL cannot do).
  */
-const migrations: { version: number; name: string; sql: string }[] = [
+const migrations: {
+  version: number;
+  name: string;
+  sql: string;
+  data?: (trx: Kysely<Database>, options: { fallbackZone: string }) => Promise<void>;
+}[] = [
   {
     version: 1,
     name: 'users, sites, devices, access',
@@ -140,6 +155,12 @@ const migrations: { version: number; name: string; sql: string }[] = [
   { version: 13, name: 'one owner per site, in sites.owner_id and the owner role', sql: ONE_OWNER_SQL },
   { version: 14, name: 'indexes for lists sorted on the server', sql: SORT_INDEXES_SQL },
   { version: 15, name: "installations: a device's stay on a site owns its past", sql: INSTALLATIONS_SQL },
+  {
+    version: 16,
+    name: "every site has a time zone, its days' clock",
+    sql: SITE_TIME_ZONES_SQL,
+    data: (trx, options) => fillSiteTimeZones(trx, options.fallbackZone),
+  },
 ];
 
 /**
@@ -147,7 +168,9 @@ const migrations: { version: number; name: string; sql: string }[] = [
  * Safe to call from several processes at once: an advisory lock makes the others wait, then they
  * find nothing left to do.
  */
-export async function migrate(db: Kysely<Database>, until = Number.POSITIVE_INFINITY): Promise<number[]> {
+export async function migrate(db: Kysely<Database>, options: MigrateOptions = {}): Promise<number[]> {
+  const settings = { fallbackZone: options.fallbackZone ?? 'UTC' };
+  const until = options.until ?? Number.POSITIVE_INFINITY;
   return db.connection().execute(async (conn) => {
     await sql`SELECT pg_advisory_lock(7261001)`.execute(conn);
     try {
@@ -162,6 +185,7 @@ export async function migrate(db: Kysely<Database>, until = Number.POSITIVE_INFI
         if (applied.has(migration.version) || migration.version > until) continue;
         await conn.transaction().execute(async (trx) => {
           await sql.raw(migration.sql).execute(trx);
+          await migration.data?.(trx, settings);
           await sql`INSERT INTO schema_migrations (version, name) VALUES (${migration.version}, ${migration.name})`.execute(
             trx,
           );

@@ -36,6 +36,8 @@ export interface Database {
     latitude: number;
     longitude: number;
     place_id: string | null;
+    /** The IANA zone whose midnight starts the site's days. */
+    time_zone: string;
     owner_id: number | null;
     installer_id: number | null;
     device_count: Generated<number>;

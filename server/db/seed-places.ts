@@ -2,6 +2,7 @@
 export const SEED_TOWNS = [
   {
     locality: 'Austin',
+    zone: 'America/Chicago',
     state: ['Texas', 'TX'],
     postal: '787',
     lat: 30.2672,
@@ -16,6 +17,7 @@ export const SEED_TOWNS = [
   },
   {
     locality: 'Phoenix',
+    zone: 'America/Phoenix',
     state: ['Arizona', 'AZ'],
     postal: '850',
     lat: 33.4484,
@@ -24,6 +26,7 @@ export const SEED_TOWNS = [
   },
   {
     locality: 'San Diego',
+    zone: 'America/Los_Angeles',
     state: ['California', 'CA'],
     postal: '921',
     lat: 32.7157,
@@ -32,6 +35,7 @@ export const SEED_TOWNS = [
   },
   {
     locality: 'Denver',
+    zone: 'America/Denver',
     state: ['Colorado', 'CO'],
     postal: '802',
     lat: 39.7392,
@@ -40,6 +44,7 @@ export const SEED_TOWNS = [
   },
   {
     locality: 'Sacramento',
+    zone: 'America/Los_Angeles',
     state: ['California', 'CA'],
     postal: '958',
     lat: 38.5816,
@@ -48,6 +53,7 @@ export const SEED_TOWNS = [
   },
   {
     locality: 'Tucson',
+    zone: 'America/Phoenix',
     state: ['Arizona', 'AZ'],
     postal: '857',
     lat: 32.2226,
@@ -56,6 +62,7 @@ export const SEED_TOWNS = [
   },
   {
     locality: 'Albuquerque',
+    zone: 'America/Denver',
     state: ['New Mexico', 'NM'],
     postal: '871',
     lat: 35.0844,
@@ -70,6 +77,7 @@ export const SEED_TOWNS = [
   },
   {
     locality: 'Las Vegas',
+    zone: 'America/Los_Angeles',
     state: ['Nevada', 'NV'],
     postal: '891',
     lat: 36.1699,
@@ -124,6 +132,7 @@ export function demoSite(n: number, random: () => number) {
     latitude: Number((town.lat + (random() - 0.5) * 0.2).toFixed(6)),
     longitude: Number((town.lng + (random() - 0.5) * 0.2).toFixed(6)),
     place_id: null,
+    time_zone: town.zone,
   };
 }
 
@@ -140,6 +149,14 @@ const DEVICE_PLACES = ['Garage', 'Utility room', 'Roof', 'Barn', 'Plant room', '
 /** A demo device's name: where it is and what it is ("Garage inverter"), never the model again. */
 export function demoDeviceName(kind: string, n: number): string {
   return `${DEVICE_PLACES[n % DEVICE_PLACES.length]} ${kind}`;
+}
+
+/**
+ * How many days ago the `k`th device of demo site `n` was installed: a month to about two years,
+ * so a week of history fits after it and its counters have grown since.
+ */
+export function demoInstallDays(n: number, k: number): number {
+  return 30 + ((n * 53 + k * 29) % 600);
 }
 
 /** A serial such as `HX5K-24-000123`. */

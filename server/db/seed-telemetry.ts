@@ -3,6 +3,7 @@ import type { DeviceEntry } from '../../contracts/catalogue.ts';
 import { unscale } from '../../src/codec/scale.ts';
 import type { DeviceConfig } from '../../src/device-config/config-schema.ts';
 import { rawFieldTable } from '../../src/device-config/decode-values.ts';
+import type { DemoPlace, DemoSiteState } from '../../src/device-sim/day-curve.ts';
 import { SimulatedDevice } from '../../src/device-sim/simulated-device.ts';
 import type { AlarmService } from '../monitoring/alarms/alarm-store.ts';
 import { ensurePartitions } from '../monitoring/telemetry/partitions.ts';
@@ -10,7 +11,6 @@ import type { ProductCatalogue } from '../monitoring/telemetry/product-catalogue
 import { READING_FLAGS, type Reading, readFrame } from '../monitoring/telemetry/read-frame.ts';
 import { foldRollups } from '../monitoring/telemetry/rollup-fold.ts';
 import { storeBatch } from '../monitoring/telemetry/store-batch.ts';
-import type { DayClock } from '../monitoring/telemetry/time-buckets.ts';
 import type { Database } from './schema.ts';
 
 const MINUTE = 60_000;
@@ -24,8 +24,17 @@ interface Story {
   /** How long ago its history begins and, for a device that stopped, ends. */
   from: number;
   to: number;
-  /** Values it reported from `from` to `to` ago (a fault, a value past a limit), by item name. */
-  episodes?: { from: number; to: number; values: Record<string, number> }[];
+  /**
+   * From `from` to `to` ago: values it reported (a fault, a value past a limit), by item name, or
+   * a state its installation was in (a battery left nearly empty: every value that follows from
+   * the charge follows).
+   */
+  episodes?: {
+    from: number;
+    to: number;
+    values?: Record<string, number>;
+    state?: Partial<DemoSiteState>;
+  }[];
   /** An installer acknowledged the alarm this rule raised, with a note. */
   acknowledged?: { rule: string; note: string };
 }
@@ -66,7 +75,7 @@ function stories(modelOf: (index: number) => string | undefined): Story[] {
     {
       from: 3 * DAY,
       to: 2 * HOUR,
-      episodes: [{ from: 4 * HOUR, to: 2 * HOUR, values: { soc: 8, batterySoc: 8 } }],
+      episodes: [{ from: 4 * HOUR, to: 2 * HOUR, state: { soc: 8 } }],
     },
     { from: 3 * DAY, to: 26 * HOUR },
     { from: 3 * DAY, to: 30 * HOUR },
@@ -96,7 +105,6 @@ function withValues(
 export interface SeedTelemetryOptions {
   db: Kysely<Database>;
   catalogue: ProductCatalogue;
-  days: DayClock;
   alarms: AlarmService;
   rawDays: number;
   now?: number;
@@ -107,14 +115,15 @@ export interface SeedTelemetryOptions {
  * `Read live values` answers the simulated devices would have sent every 5 minutes, run through
  * the same decoding, storage and alarm rules as live telemetry, so charts, energy per day and
  * alarms are there on the first start and the live readings carry on from them (the simulated
- * devices' values are functions of the time). Silent devices get their offline alarm at the end.
- * Answers how many readings were stored.
+ * devices' values are functions of the time and of where they are). A device's history begins no
+ * earlier than its install date. Silent devices get their offline alarm at the end. Answers how
+ * many readings were stored.
  */
 export async function seedTelemetryHistory(
   options: SeedTelemetryOptions,
-  devices: readonly { id: number; serial: string; modelId: string }[],
+  devices: readonly { id: number; serial: string; modelId: string; place: Required<DemoPlace> }[],
 ): Promise<number> {
-  const { db, catalogue, days, alarms } = options;
+  const { db, catalogue, alarms } = options;
   const now = options.now ?? Date.now();
   const plan = stories((index) => devices[index]?.modelId);
   const oldest = Math.max(...plan.map((story) => story.from));
@@ -131,19 +140,24 @@ export async function seedTelemetryHistory(
       config: product.config,
       serialNumber: device.serial,
       now: () => clock,
+      place: device.place,
     });
     const waiting: Reading[] = [];
     const store = async () => {
-      const batch = await storeBatch(db, waiting.splice(0), (m) => catalogue.product(m)?.spec, days);
+      const batch = await storeBatch(db, waiting.splice(0), (m) => catalogue.product(m)?.spec);
       stored += batch.fresh.length;
     };
-    const start = Math.ceil((now - Math.min(story.from, (options.rawDays - 1) * DAY)) / STEP) * STEP;
+    const start =
+      Math.ceil(
+        Math.max(now - Math.min(story.from, (options.rawDays - 1) * DAY), device.place.installedAt) / STEP,
+      ) * STEP;
     const end = now - story.to;
     let before: unknown;
     for (let t = start; t <= end; t += STEP) {
       clock = t;
       const ago = now - t;
       const episode = story.episodes?.find((e) => ago <= e.from && ago >= e.to);
+      simulated.adjust = episode?.state ?? {};
       const frame = withValues(catalogue, product.config, simulated.liveValuesFrame(), episode?.values ?? {});
       const result = readFrame(catalogue.codec, product, device, [...frame], t + 2000, 0);
       if (!result.ok) continue;
@@ -161,7 +175,7 @@ export async function seedTelemetryHistory(
       await acknowledgeSeeded(db, alarms, device.id, story.acknowledged, now - story.to);
   }
   await alarms.sweepOffline(now);
-  await foldRollups(db, days, now);
+  await foldRollups(db, now);
   return stored;
 }
 

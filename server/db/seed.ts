@@ -1,7 +1,14 @@
 import { type Kysely, sql } from 'kysely';
 import { hashPassword, type ScryptCost } from '../auth/passwords.ts';
 import type { Database } from './schema.ts';
-import { demoDeviceName, demoSerial, demoSite, SEED_MODELS, seededRandom } from './seed-places.ts';
+import {
+  demoDeviceName,
+  demoInstallDays,
+  demoSerial,
+  demoSite,
+  SEED_MODELS,
+  seededRandom,
+} from './seed-places.ts';
 
 /** A demo sign-in printed at start-up. */
 export interface DemoAccount {
@@ -96,6 +103,7 @@ export async function seedDemo(db: Kysely<Database>, cost: ScryptCost): Promise<
             serial: demoSerial(model.prefix, 24 + ((n + k) % 2), serial),
             name: demoDeviceName(model.kind, n + k),
             site_id: site.id,
+            installed_at: new Date(Date.now() - demoInstallDays(n, k) * 86_400_000),
           };
         });
         await trx.insertInto('devices').values(devices).execute();

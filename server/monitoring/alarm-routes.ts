@@ -6,7 +6,6 @@ import {
   alarmSchema,
   alarmsQuerySchema,
 } from '../../contracts/monitoring.ts';
-import { siteVisible } from '../access/scope.ts';
 import type { ServerContext } from '../context.ts';
 import { ApiError, notFound } from '../http/errors.ts';
 import type { AuthVariables } from '../http/guards.ts';

@@ -10,6 +10,7 @@ import {
   serialParamsSchema,
   seriesSchema,
 } from '../../contracts/monitoring.ts';
+import type { MonitoringRole } from '../../contracts/monitoring-terms.ts';
 import type { Page } from '../../contracts/page.ts';
 import { siteVisible } from '../access/scope.ts';
 import type { ServerContext } from '../context.ts';
@@ -19,7 +20,7 @@ import { describeRoute } from '../openapi/route-notes.ts';
 import { deviceStatusPage } from './device-status.ts';
 import { liveRoute } from './live-route.ts';
 import { alarmsSince, requireMetric, requireVisibleDevice } from './monitoring-scope.ts';
-import { chooseStep, rawPoints, rollupPoints } from './series.ts';
+import { chooseStep, lastStepPartial, rawPoints, rollupPoints } from './series.ts';
 import { READING_FLAGS } from './telemetry/read-frame.ts';
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -81,6 +82,13 @@ export function deviceRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariable
         clockAhead: row ? (row.flags & READING_FLAGS.clockAhead) !== 0 : false,
         values: row?.vals ?? {},
         units: Object.fromEntries(metrics.map((m) => [m.name, m.unit])),
+        roles: Object.fromEntries(
+          Object.entries(device.product?.spec?.roles ?? {}).map(([role, metric]) => [
+            metric,
+            role as MonitoringRole,
+          ]),
+        ),
+        timeZone: device.timeZone,
       };
       c.header('Cache-Control', 'no-store');
       return c.json(body);
@@ -121,7 +129,7 @@ export function deviceRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariable
           ? await rawPoints(db, device.id, metric.name, Math.max(query.from, device.seenFrom ?? 0), query.to)
           : await rollupPoints(
               db,
-              ctx.monitoring.days,
+              device.timeZone,
               [{ deviceId: device.id, metric: metric.name, since: device.seenFrom }],
               step,
               metric.counter ? 'increase' : 'average',
@@ -137,6 +145,7 @@ export function deviceRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariable
         from: iso(query.from),
         to: iso(query.to),
         points,
+        partial: lastStepPartial(points, step, device.timeZone, query.to),
       };
       return c.json(body);
     },

@@ -43,6 +43,8 @@ export interface VisibleDevice {
   modelId: string;
   name: string;
   siteId: number;
+  /** The IANA zone of the device's site: its days. */
+  timeZone: string;
   product: Product | undefined;
   /**
    * Epoch ms from which the caller sees the device's readings and alarms (it was at a site they
@@ -63,7 +65,14 @@ export async function requireVisibleDevice(
   const row = await ctx.db
     .selectFrom('devices')
     .innerJoin('sites', 'sites.id', 'devices.site_id')
-    .select(['devices.id', 'devices.serial', 'devices.model_id', 'devices.name', 'devices.site_id'])
+    .select([
+      'devices.id',
+      'devices.serial',
+      'devices.model_id',
+      'devices.name',
+      'devices.site_id',
+      'sites.time_zone',
+    ])
     .select(readingsSince(principal, sql.ref('devices.id')).as('seen_from'))
     .where('devices.serial', '=', serial)
     .where(siteVisible(principal))
@@ -75,6 +84,7 @@ export async function requireVisibleDevice(
     modelId: row.model_id,
     name: row.name,
     siteId: row.site_id,
+    timeZone: row.time_zone,
     product: ctx.monitoring.catalogue.product(row.model_id),
     seenFrom: row.seen_from === null ? undefined : new Date(row.seen_from).getTime(),
   };
@@ -88,10 +98,10 @@ export async function requireVisibleSite(
   ctx: ServerContext,
   principal: Actor,
   siteId: number,
-): Promise<{ id: number; name: string }> {
+): Promise<{ id: number; name: string; timeZone: string }> {
   const row = await ctx.db
     .selectFrom('sites')
-    .select(['sites.id', 'sites.name'])
+    .select(['sites.id', 'sites.name', 'sites.time_zone as timeZone'])
     .where('sites.id', '=', siteId)
     .where(siteVisible(principal))
     .executeTakeFirst();

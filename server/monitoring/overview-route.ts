@@ -58,8 +58,8 @@ export function overviewRoute(ctx: ServerContext): Hono<{ Variables: AuthVariabl
       const visible = siteVisible(principal);
       // Alarms and today's energy from when the caller sees each device (installations.ts).
       const alarmsSeen = visibleAlarms(principal);
-      const { catalogue, days } = ctx.monitoring;
-      const today = days.dayOf(Date.now());
+      const { catalogue } = ctx.monitoring;
+      const now = new Date().toISOString();
       // Which item of each model is its produced-energy counter (the catalogue's roles).
       const energyItems = [...catalogue.all().values()].flatMap((product) => {
         const metric = product.spec?.roles.producedEnergy;
@@ -69,6 +69,7 @@ export function overviewRoute(ctx: ServerContext): Hono<{ Variables: AuthVariabl
       const sites = await sql<SiteRow>`
         WITH dev AS (
           SELECT d.id, d.model_id, sites.id AS site_id, sites.name AS site_name,
+                 (${now}::timestamptz AT TIME ZONE sites.time_zone)::date AS today, sites.time_zone,
                  device_presence.serial IS NOT NULL AS online, coalesce(al.open, 0) AS open, al.worst,
                  ${readingsSince(principal, sql.ref('d.id'))} AS seen_from
           FROM devices d
@@ -84,16 +85,18 @@ export function overviewRoute(ctx: ServerContext): Hono<{ Variables: AuthVariabl
           SELECT * FROM unnest(${energyItems.map((e) => e.modelId)}::text[], ${energyItems.map((e) => e.metric)}::text[])
             AS m(model_id, metric)
         ), energy AS (
-          -- Today: its folded steps, and the 5-minute steps not folded into it yet; one row a device.
+          -- Today at each site, in its own time zone: its folded steps, and the 5-minute steps not
+          -- folded into it yet; one row a device.
           SELECT device_id, sum(increase) AS increase FROM (
           SELECT r.device_id, r.increase FROM telemetry_1d r
           JOIN dev ON dev.id = r.device_id JOIN items m ON m.model_id = dev.model_id AND m.metric = r.metric
-          WHERE r.day = ${today}::date
-            AND (dev.seen_from IS NULL OR dev.seen_from <= ${new Date(days.startOf(today)).toISOString()}::timestamptz)
+          WHERE r.day = dev.today
+            AND (dev.seen_from IS NULL OR dev.seen_from <= (dev.today::timestamp AT TIME ZONE dev.time_zone))
           UNION ALL
           SELECT f.device_id, f.increase[array_position(f.metrics, m.metric)] FROM telemetry_5m f
           JOIN dev ON dev.id = f.device_id JOIN items m ON m.model_id = dev.model_id
-          WHERE m.metric = ANY(f.metrics) AND NOT f.folded AND f.bucket >= ${unfoldedFrom(days.startOf(today))}::timestamptz
+          WHERE m.metric = ANY(f.metrics) AND NOT f.folded AND f.bucket >= ${unfoldedFrom(0)}::timestamptz
+            AND (f.bucket AT TIME ZONE dev.time_zone)::date = dev.today
             AND (dev.seen_from IS NULL OR f.bucket >= dev.seen_from)
           ) today GROUP BY device_id
         )
@@ -129,7 +132,6 @@ export function overviewRoute(ctx: ServerContext): Hono<{ Variables: AuthVariabl
       });
       const count = (state: string) => states.rows.find((row) => row.state === state)?.n ?? 0;
       const body: Overview = {
-        day: today,
         devices: {
           total: sum((r) => r.devices),
           online: sum((r) => r.online),

@@ -2,7 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import { MAX_SERIES_POINTS, type SeriesStep } from '../../contracts/monitoring.ts';
 import type { Database } from '../db/schema.ts';
 import { ApiError } from '../http/errors.ts';
-import { DAY_MS, type DayClock, FIVE_MINUTES_MS, HOUR_MS } from './telemetry/time-buckets.ts';
+import { DAY_MS, DayClock, dayClock, FIVE_MINUTES_MS, HOUR_MS } from './telemetry/time-buckets.ts';
 
 /** How long one step is, for counting points (raw: the telemetry interval). */
 function stepMs(step: SeriesStep, intervalS: number): number {
@@ -51,6 +51,25 @@ export function chooseStep(
 
 type Point = [number, number];
 
+/**
+ * Whether the step of the last point is still under way at the end of the range (or now): a day
+ * ends at the next midnight in `zone`, other steps after their length.
+ */
+export function lastStepPartial(
+  points: readonly Point[],
+  step: SeriesStep,
+  zone: string,
+  to: number,
+  now = Date.now(),
+): boolean {
+  const last = points.at(-1);
+  if (!last || step === 'raw') return false;
+  const clock = dayClock(zone);
+  const end =
+    step === '1day' ? clock.startOf(DayClock.next(clock.dayOf(last[0]))) : last[0] + stepMs(step, 0);
+  return end > Math.min(to, now);
+}
+
 /** The stored readings of one metric, oldest first. */
 export async function rawPoints(
   db: Kysely<Database>,
@@ -84,13 +103,14 @@ function firstWholeStep(step: Exclude<SeriesStep, 'raw'>, days: DayClock, at: nu
 
 /**
  * Rollup points of several devices' metrics (a device's own series is one pair), per step: each
- * device's average (or increase) over the step, then summed or averaged across the devices. A
- * series with `since` (epoch ms: the caller sees nothing of that device before it,
- * `VisibleDevice.seenFrom`) counts only the steps that begin at or after it.
+ * device's average (or increase) over the step, then summed or averaged across the devices. Days
+ * are those of `zone` (the site's): a point of a day stands at its local midnight. A series with
+ * `since` (epoch ms: the caller sees nothing of that device before it, `VisibleDevice.seenFrom`)
+ * counts only the steps that begin at or after it.
  */
 export async function rollupPoints(
   db: Kysely<Database>,
-  days: DayClock,
+  zone: string,
   series: readonly { deviceId: number; metric: string; since?: number | undefined }[],
   step: Exclude<SeriesStep, 'raw'>,
   value: StepValue,
@@ -101,6 +121,7 @@ export async function rollupPoints(
   if (series.length === 0) return [];
   const devices = sql`${series.map((s) => s.deviceId)}::int[]`;
   const metrics = sql`${series.map((s) => s.metric)}::text[]`;
+  const days = dayClock(zone);
   // Per series, the first step it may count (the epoch when it may count all).
   const firsts = sql`${series.map((s) => new Date(s.since === undefined ? 0 : firstWholeStep(step, days, s.since)).toISOString())}::timestamptz[]`;
   // Each device's value in each step: the mean of its readings, or how much its counter grew.

@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import {
   type SiteMetric,
   type SiteSeries,
+  siteNowSchema,
   siteParamsSchema,
   siteSeriesQuerySchema,
   siteSeriesSchema,
@@ -13,7 +14,8 @@ import type { AuthVariables } from '../http/guards.ts';
 import { validate } from '../http/validate.ts';
 import { describeRoute } from '../openapi/route-notes.ts';
 import { readingsSince, requireVisibleSite } from './monitoring-scope.ts';
-import { chooseStep, rollupPoints } from './series.ts';
+import { chooseStep, lastStepPartial, rollupPoints } from './series.ts';
+import { siteNow } from './site-now.ts';
 
 /** How a site adds its devices up: powers and energy summed, state of charge averaged. */
 const ACROSS: Record<SiteMetric, 'sum' | 'avg'> = {
@@ -71,7 +73,7 @@ export function siteRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariables 
       const energy = query.metric === 'producedEnergy';
       const points = await rollupPoints(
         ctx.db,
-        ctx.monitoring.days,
+        site.timeZone,
         series,
         step === 'raw' ? '5min' : step,
         energy ? 'increase' : 'average',
@@ -89,8 +91,30 @@ export function siteRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariables 
         from: new Date(query.from).toISOString(),
         to: new Date(query.to).toISOString(),
         points,
+        partial: lastStepPartial(points, step, site.timeZone, query.to),
       };
       return c.json(body);
+    },
+  );
+  app.get(
+    '/sites/:siteId/now',
+    describeRoute({
+      summary:
+        "A site's power flow now (production, consumption, grid, battery, charge) and its energy balance today, in the site's time zone",
+      tag: 'monitoring',
+      responses: {
+        200: {
+          description: 'The power by role now and the energy since local midnight',
+          schema: siteNowSchema,
+        },
+        404: { description: 'No such site, or the caller may not see it' },
+      },
+    }),
+    validate('param', siteParamsSchema),
+    async (c) => {
+      const site = await requireVisibleSite(ctx, c.get('principal'), c.req.valid('param').siteId);
+      c.header('Cache-Control', 'no-store');
+      return c.json(await siteNow(ctx, site));
     },
   );
   return app;

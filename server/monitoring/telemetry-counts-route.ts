@@ -6,6 +6,7 @@ import type { ServerContext } from '../context.ts';
 import { forbidden } from '../http/errors.ts';
 import type { AuthVariables } from '../http/guards.ts';
 import { describeRoute } from '../openapi/route-notes.ts';
+import { utcDay } from './telemetry/time-buckets.ts';
 
 /** How many days of counts the call answers. */
 const DAYS = 14;
@@ -28,7 +29,7 @@ export function telemetryCountsRoute(ctx: ServerContext): Hono<{ Variables: Auth
         throw forbidden('Only company staff read the telemetry counts', 'admin_only');
       const rows = await sql<{ day: string; kind: string; count: number }>`
         SELECT day::text AS day, kind, count FROM telemetry_counts
-        WHERE day > ${ctx.monitoring.days.dayOf(Date.now())}::date - ${DAYS}::int
+        WHERE day > ${utcDay(Date.now())}::date - ${DAYS}::int
         ORDER BY day DESC, kind`.execute(ctx.db);
       const days = new Map<string, Record<string, number>>();
       for (const row of rows.rows) days.set(row.day, { ...days.get(row.day), [row.kind]: row.count });

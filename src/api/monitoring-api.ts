@@ -8,9 +8,11 @@ import {
   deviceStatusPageSchema,
   latestReadingSchema,
   overviewSchema,
+  type Series,
   type SeriesStep,
   type SiteMetric,
   seriesSchema,
+  siteNowSchema,
   siteSeriesSchema,
 } from '../../contracts/monitoring.ts';
 import type { ApiClient } from './api-client.ts';
@@ -96,4 +98,14 @@ export async function fetchSiteSeries(
   return siteSeriesSchema.parse(
     await api(`/sites/${siteId}/series`, { query: { metric, ...rangeQuery(range) } }),
   );
+}
+
+/** A site's power flow now and its energy balance today, in the site's time zone. @throws ApiError */
+export async function fetchSiteNow(api: ApiClient, siteId: number) {
+  return siteNowSchema.parse(await api(`/sites/${siteId}/now`));
+}
+
+/** Where a series' last step starts when it is still under way (today so far), else null. */
+export function partialFrom(series: Pick<Series, 'partial' | 'points'>): number | null {
+  return series.partial ? (series.points.at(-1)?.[0] ?? null) : null;
 }

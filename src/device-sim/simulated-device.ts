@@ -15,6 +15,7 @@ import {
   PASSWORD_RESULT,
 } from '../device-protocol/protocol.ts';
 import { type ConfigStore, MemoryConfigStore } from './config-store.ts';
+import type { DemoPlace, DemoSiteState } from './day-curve.ts';
 import { profileValues } from './demo-profiles.ts';
 import { liveRaw, rssiAt } from './live-values.ts';
 
@@ -29,6 +30,11 @@ export interface SimulatedDeviceOptions {
   store?: ConfigStore;
   /** Clock in milliseconds; live values and RSSI are functions of it. Defaults to Date.now. */
   now?: () => number;
+  /**
+   * Where the device is installed and since when: its sun, its grid, its counters. Left out, it is
+   * at the longitude of its clock's time zone, its counters from 2020.
+   */
+  place?: DemoPlace;
 }
 
 /** A setting the device checks on write: its raw item and the raw bounds of its form field. */
@@ -94,6 +100,12 @@ export class SimulatedDevice {
   private readonly store: ConfigStore;
   private readonly now: () => number;
   private readonly startedAt: number;
+  private readonly place: DemoPlace | undefined;
+  /**
+   * Changes to the installation's state from now on (a battery left nearly empty): every value that
+   * follows from it follows. Empty: the day as it comes.
+   */
+  adjust: Partial<DemoSiteState> = {};
   private settings: Record<string, number>;
   private counterOffsets: Record<string, number> = {};
   private answer: Uint8Array | undefined;
@@ -109,6 +121,7 @@ export class SimulatedDevice {
     this.store = options.store ?? new MemoryConfigStore();
     this.now = options.now ?? Date.now;
     this.startedAt = this.now();
+    this.place = options.place;
     this.settings = usableSettings(this.config, this.store.load(this.serialNumber));
     this.limits = settingLimits(this.config);
   }
@@ -186,7 +199,14 @@ export class SimulatedDevice {
       const item = items.get(name);
       return item ? scaleRaw(raw[name] ?? item.value, item.multiplier) : 0;
     };
-    const profiled = profileValues(this.entry.productKey, this.serialNumber, t, display);
+    const profiled = profileValues(
+      this.entry.productKey,
+      this.serialNumber,
+      t,
+      display,
+      this.place,
+      this.adjust,
+    );
     for (const [name, value] of Object.entries(profiled)) {
       const item = items.get(name);
       if (!item?.readOnly || !Number.isFinite(value)) continue;

@@ -2,6 +2,7 @@ import type { Catalogue, DeviceEntry } from '../../contracts/catalogue.ts';
 import type { Codec } from '../codec/types.ts';
 import type { DeviceConfig } from '../device-config/config-schema.ts';
 import type { ConfigStore } from './config-store.ts';
+import type { DemoPlace } from './day-curve.ts';
 import { SimulatedDevice } from './simulated-device.ts';
 
 export interface SimulatorFleetOptions {
@@ -48,10 +49,11 @@ export class SimulatorFleet {
   }
 
   /**
-   * The simulated device with this serial number, created on first use.
+   * The simulated device with this serial number, created on first use (at `place`, when given:
+   * where it is installed and since when).
    * @throws UnknownDeviceError when no model claims the serial or its configuration is missing.
    */
-  device(serialNumber: string): SimulatedDevice {
+  device(serialNumber: string, place?: DemoPlace): SimulatedDevice {
     const existing = this.devices.get(serialNumber);
     if (existing) return existing;
     const model = this.model(serialNumber);
@@ -67,6 +69,7 @@ export class SimulatorFleet {
       serialNumber,
       ...(store ? { store } : {}),
       ...(now ? { now } : {}),
+      ...(place ? { place } : {}),
     });
     this.devices.set(serialNumber, device);
     return device;

@@ -56,6 +56,8 @@ it('keeps a new site as typed when the service refuses it, and saves it on the n
   // Saved as the numbers and the country code typed and chosen.
   await screen.findByText('-33.86000, 151.20000');
   expect(screen.getAllByText('12 Harbour Rd, Portside, AU').length).toBeGreaterThan(0);
+  // The zone suggested from the position typed was saved with the site.
+  await screen.findByText(/^Australia\/Sydney \(/);
 });
 
 /** Opens one's own page from the menu's Account section ("Profile"). */

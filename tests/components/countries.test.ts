@@ -37,6 +37,7 @@ const SITE = {
   country: 'Australia',
   latitude: -33.86,
   longitude: 151.2,
+  timeZone: 'Australia/Sydney',
   placeId: null,
   ownerId: null,
   installerId: null,

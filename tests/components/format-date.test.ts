@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { dateFormats } from '../../src/components/format-date.ts';
+import { dateFormats, formatSiteTime } from '../../src/components/format-date.ts';
 
 describe('one date formatter', () => {
   it('writes dates with a month name and times in 12-hour form with AM/PM (specification §9)', () => {
@@ -28,6 +28,19 @@ describe('one date formatter', () => {
     expect(dateFormats('de-DE').formatDateTime(afternoon)).toBe('25. Nov. 2026, 1:05 PM');
     expect(dateFormats('fr-FR').formatDate(afternoon)).toBe('25 nov. 2026');
   });
+
+  it("writes a site's time on the site's clock, naming its zone when the browser's reads otherwise", () => {
+    const at = '2026-11-25T19:57:00Z';
+    expect(dateFormats('en-US').formatDateTime(at, { timeZone: 'America/Chicago' })).toBe(
+      'Nov 25, 2026, 1:57 PM',
+    );
+    expect(dateFormats('de-DE').formatDate(at, { timeZone: 'Pacific/Auckland' })).toBe('26. Nov. 2026');
+    const browserZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+    const elsewhere = browserZone === 'Asia/Tokyo' ? 'America/Chicago' : 'Asia/Tokyo';
+    expect(formatSiteTime(at, elsewhere)).toMatch(/ (GMT\+9|JST|CST)$/);
+    expect(formatSiteTime(at, browserZone)).not.toMatch(/[A-Z]{3}$|GMT/);
+    expect(formatSiteTime('not a date', elsewhere)).toBe('');
+  });
 });
 
 const ROOT = new URL('../..', import.meta.url).pathname;
@@ -46,6 +59,8 @@ describe('every screen writes dates through format-date', () => {
   it('has no other date formatting in the app', () => {
     const own = [...sources('src'), ...sources('machines')]
       .filter((path) => !path.endsWith('format-date.ts'))
+      // Asks whether the engine knows a zone (a check, shared with the server): writes no date.
+      .filter((path) => !path.endsWith('time-zones/site-zone.ts'))
       .filter((path) => OWN_DATE_FORMAT.test(readFileSync(join(ROOT, path), 'utf8')))
       .map((path) => relative(ROOT, join(ROOT, path)));
     expect(own).toEqual([]);

@@ -33,8 +33,12 @@ describe('device details, monitoring', () => {
     await liveStatus(page).getByText('Live', { exact: true }).waitFor({ timeout: 60_000 });
     const first = await liveStatus(page).innerText();
     expect(first).toMatch(/Last reading (just now|\d+ s ago) \(/);
-    await expect(tiles.getByRole('region', { name: 'PV power' }).innerText()).resolves.toMatch(
-      /PV power\s+[\d,]+ W/,
+    // Items are named by the role they play for the site, and the grid says which way it flows.
+    await expect(
+      tiles.getByRole('region', { name: 'Solar production (PV power)' }).innerText(),
+    ).resolves.toMatch(/Solar production \(PV power\)\s+[\d,]+ W/);
+    await expect(tiles.getByRole('region', { name: 'Grid (Grid power)' }).innerText()).resolves.toMatch(
+      /Grid \(Grid power\)\s+[\d,]+ W (importing|exporting|idle)$/,
     );
     // The next reading arrives through the stream: the time of the last reading changes.
     const time = (text: string) => /\((.*)\)/.exec(text)?.[1];
@@ -59,11 +63,11 @@ describe('device details, monitoring', () => {
     await expect(power.locator('canvas').count()).resolves.toBeGreaterThan(0);
     const summary = history.getByRole('region', { name: 'Power' }).locator('figcaption');
     await expect(summary.innerText()).resolves.toMatch(
-      /^Last 24 hours\. PV power: minimum [\d,.]+ W, maximum [\d,.]+ W, latest [\d,.]+ W \(/,
+      /^Last 24 hours\. Solar production: minimum [\d,.]+ W, maximum [\d,.]+ W \(.+\), latest [\d,.]+ W \(/,
     );
     await power.focus();
     await page.keyboard.press('ArrowLeft');
-    await expect(power.getAttribute('aria-valuetext')).resolves.toMatch(/: PV power [\d,.-]+ W/);
+    await expect(power.getAttribute('aria-valuetext')).resolves.toMatch(/: Solar production [\d,.-]+ W/);
     await history.getByRole('region', { name: 'Energy per day' }).locator('figcaption').waitFor();
     await expectAccessible(page);
     await screenshots(page, 'monitoring-device', () => power.waitFor());

@@ -14,8 +14,10 @@ export const PHONE = { width: 390, height: 844 };
 export async function signedInPage(
   browser: Browser,
   user: { email: string; password: string },
+  /** The browser's IANA time zone (the machine's when left out), e.g. a person far from a site. */
+  options: { timezoneId?: string } = {},
 ): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
-  const context = await browser.newContext({ viewport: WIDE, reducedMotion: 'reduce' });
+  const context = await browser.newContext({ viewport: WIDE, reducedMotion: 'reduce', ...options });
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('console', (message) => {

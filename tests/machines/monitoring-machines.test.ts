@@ -118,7 +118,9 @@ describe('the charts of a range', () => {
       input: {},
     }).start();
     actor.send({ type: 'range.select', range: '1y' });
-    const chart = (title: string): ChartData[] => [{ key: 'power', title, kind: 'line', lines: [] }];
+    const chart = (title: string): ChartData[] => [
+      { key: 'power', title, kind: 'line', lines: [], from: 0, to: 1, partialFrom: null },
+    ];
     await load.calls[0]?.resolve(chart('24 hours'));
     expect(actor.getSnapshot().value).toBe('loading');
     expect(actor.getSnapshot().context.charts).toBeNull();

@@ -78,6 +78,24 @@ describe('the commissioning report', () => {
     expect(text).not.toContain('Max charge current 40');
   });
 
+  it("prints its times in the site's time zone, and names the zone", async () => {
+    const { bytes } = await report('installerA');
+    const text = pdfText(bytes).replace(/\s+/g, ' ');
+    const installed = await t.server.ctx.db
+      .selectFrom('devices')
+      .select('installed_at')
+      .where('serial', '=', 'HX5K-26-000701')
+      .executeTakeFirstOrThrow();
+    // The demo's first site lies in Austin, Texas. Swedish dates read as ISO: 2026-03-04 07:05.
+    const chicago = new Intl.DateTimeFormat('sv-SE', {
+      timeZone: 'America/Chicago',
+      dateStyle: 'short',
+      timeStyle: 'short',
+    }).format(new Date(installed.installed_at));
+    expect(text).toContain('Time zone America/Chicago');
+    expect(text).toMatch(new RegExp(`Installed ${chicago} C[SD]T`));
+  });
+
   it('answers 404 to an installer who cannot see the site', async () => {
     expect((await report('installerB')).response.status).toBe(404);
   });

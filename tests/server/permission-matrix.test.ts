@@ -298,6 +298,7 @@ async function emptySiteFor(setting: Setting): Promise<number> {
       place_id: null,
       latitude: 0,
       longitude: 0,
+      time_zone: 'UTC',
       owner_id: USER,
     })
     .returning('id')

@@ -47,12 +47,7 @@ async function store(times: number[], energyFrom: number, unit: { id: number; se
     flags: 0,
     values: { pvPower: 1000 + i, batterySoc: 50, energyTotal: energyFrom + i },
   }));
-  await storeBatch(
-    t.server.ctx.db,
-    readings,
-    (model) => catalogue.product(model)?.spec,
-    t.server.ctx.monitoring.days,
-  );
+  await storeBatch(t.server.ctx.db, readings, (model) => catalogue.product(model)?.spec);
   t.server.ctx.monitoring.live.published([unit.id]);
 }
 

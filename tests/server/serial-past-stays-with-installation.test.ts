@@ -126,7 +126,7 @@ describe('migration 15 on data written before it', () => {
     const { target, drop } = await freshDatabase();
     const db = openDatabase(target);
     try {
-      await migrate(db, 14);
+      await migrate(db, { until: 14 });
       // Two sites of two companies; the serial installed at the first, written, taken off, then
       // installed at the second and written again, as the routes before migration 15 left it.
       await sql`INSERT INTO users (id, main_email, display_name, role) VALUES
@@ -159,7 +159,7 @@ describe('migration 15 on data written before it', () => {
         (${crypto.randomUUID()}, 'HX5K-26-000630', 1, 'seeded unit', 'web-bluetooth', ${at(3)}, ${at(3)}, '[]')`.execute(
         db,
       );
-      expect(await migrate(db)).toEqual([15]);
+      expect(await migrate(db)).toEqual([15, 16]);
       const stays = await sql<{ serial: string; site_id: number; device_id: number; open: boolean }>`
         SELECT serial, site_id, device_id, ended_at IS NULL AS open FROM installations ORDER BY serial, started_at, id`.execute(
         db,

@@ -31,7 +31,7 @@ const SPEC: TelemetrySpec = {
 };
 const START = Date.UTC(2026, 2, 7, 20, 0); // a Saturday evening in Chicago, across midnight there
 const SPAN_MS = 30 * 3_600_000;
-// Days in a zone with an offset, so a local day is not a UTC day.
+// Days in the site's zone, which has an offset, so a local day is not a UTC day.
 const days = new DayClock('America/Chicago');
 
 let db: Kysely<Database>;
@@ -54,8 +54,9 @@ beforeAll(async () => {
       locality: '',
       state: '',
       country: '',
-      latitude: 0,
-      longitude: 0,
+      latitude: 41.88,
+      longitude: -87.63,
+      time_zone: 'America/Chicago',
     })
     .returning('id')
     .executeTakeFirstOrThrow();
@@ -231,11 +232,10 @@ const fiveMinuteStep = (ms: number) =>
 async function run(batches: Reading[][], folds: { after: number; upTo: number }[] = []): Promise<void> {
   await sql`TRUNCATE telemetry_raw, telemetry_5m, telemetry_1h, telemetry_1d, telemetry_latest`.execute(db);
   for (const [i, batch] of batches.entries()) {
-    await storeBatch(db, batch, () => SPEC, days);
-    for (const fold of folds.filter((f) => f.after === i))
-      await foldRollups(db, days, START + fold.upTo * 1000);
+    await storeBatch(db, batch, () => SPEC);
+    for (const fold of folds.filter((f) => f.after === i)) await foldRollups(db, START + fold.upTo * 1000);
   }
-  await foldRollups(db, days, START + 10 * SPAN_MS);
+  await foldRollups(db, START + 10 * SPAN_MS);
 }
 
 describe('rollups of readings in any arrival order', () => {
@@ -266,8 +266,8 @@ describe('rollups of readings in any arrival order', () => {
           values: { power: step, energy: step / 4 },
         });
     await sql`TRUNCATE telemetry_raw, telemetry_5m, telemetry_1h, telemetry_1d, telemetry_latest`.execute(db);
-    await storeBatch(db, readings, () => SPEC, days);
-    expect(await foldRollups(db, days, START + 10 * SPAN_MS, 0.5)).toBe(600);
+    await storeBatch(db, readings, () => SPEC);
+    expect(await foldRollups(db, START + 10 * SPAN_MS, 0.5)).toBe(600);
     const left = await sql<{
       n: number;
     }>`SELECT count(*)::int AS n FROM telemetry_5m WHERE NOT folded`.execute(db);

@@ -10,6 +10,7 @@ interface AlarmRow {
   model_id: string;
   site_id: number;
   site_name: string;
+  site_time_zone: string;
   kind: Alarm['kind'];
   rule: string;
   severity: Alarm['severity'];
@@ -55,7 +56,7 @@ export async function alarmPage(
   if (query.severity) conditions.push(sql`a.severity = ${query.severity}`);
   if (query.serial) conditions.push(sql`d.serial = ${query.serial}`);
   const rows = await sql<AlarmRow>`
-    SELECT a.id, d.serial, d.name AS device_name, d.model_id, sites.id AS site_id, sites.name AS site_name,
+    SELECT a.id, d.serial, d.name AS device_name, d.model_id, sites.id AS site_id, sites.name AS site_name, sites.time_zone AS site_time_zone,
            a.kind, a.rule, a.severity, a.message, a.value, a.state, a.raised_at, a.acknowledged_at,
            a.acknowledged_by, u.display_name AS acknowledger, a.ack_note, a.cleared_at,
            count(*) OVER () AS total
@@ -87,7 +88,7 @@ export async function alarmById(
   id: number,
 ): Promise<Alarm | undefined> {
   const rows = await sql<AlarmRow>`
-    SELECT a.id, d.serial, d.name AS device_name, d.model_id, sites.id AS site_id, sites.name AS site_name,
+    SELECT a.id, d.serial, d.name AS device_name, d.model_id, sites.id AS site_id, sites.name AS site_name, sites.time_zone AS site_time_zone,
            a.kind, a.rule, a.severity, a.message, a.value, a.state, a.raised_at, a.acknowledged_at,
            a.acknowledged_by, u.display_name AS acknowledger, a.ack_note, a.cleared_at, 1 AS total
     FROM alarms a
@@ -113,6 +114,7 @@ async function withTransitions(db: Kysely<Database>, rows: AlarmRow[]): Promise<
     modelId: row.model_id,
     siteId: row.site_id,
     siteName: row.site_name,
+    siteTimeZone: row.site_time_zone,
     kind: row.kind,
     rule: row.rule,
     severity: row.severity,

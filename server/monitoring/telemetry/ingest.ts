@@ -7,7 +7,7 @@ import { ensurePartitions, oldestAccepted } from './partitions.ts';
 import type { ProductCatalogue } from './product-catalogue.ts';
 import { type FrameResult, type FrameSource, READING_FLAGS, type Reading, readFrame } from './read-frame.ts';
 import { addCounts, type StoredBatch, storeBatch } from './store-batch.ts';
-import { DAY_MS, type DayClock } from './time-buckets.ts';
+import { DAY_MS, utcDay } from './time-buckets.ts';
 
 /** The NOTIFY channel that says a batch of readings was stored: `{"d": [device ids]}` (or null: any). */
 export const READINGS_CHANNEL = 'telemetry_readings';
@@ -19,7 +19,6 @@ export const MIN_SPACING_MS = 900;
 export interface IngestOptions {
   db: Kysely<Database>;
   catalogue: ProductCatalogue;
-  days: DayClock;
   rawDays: number;
   /** Tell the other processes through PostgreSQL NOTIFY (several processes); else only `stored`. */
   notify: boolean;
@@ -138,18 +137,17 @@ export class TelemetryIngest {
     const batch = this.waiting.splice(0, this.options.maxBatch ?? 2000);
     const counts = this.counts;
     this.counts = new Map();
-    const { db, days } = this.options;
+    const { db } = this.options;
     try {
       await this.partitionsFor(batch);
       const stored = await storeBatch(
         db,
         batch,
         (modelId) => this.options.catalogue.product(modelId)?.spec,
-        days,
         async (trx, result) => {
           counts.set('stored', (counts.get('stored') ?? 0) + result.fresh.length);
           counts.set('duplicate', (counts.get('duplicate') ?? 0) + result.duplicates);
-          await addCounts(trx, days.dayOf(this.now()), counts);
+          await addCounts(trx, utcDay(this.now()), counts);
           if (this.options.notify && result.fresh.length > 0) await notifyStored(trx, result.fresh);
         },
       );

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { addToHoursAndDays } from './rollup-steps.ts';
-import { type DayClock, FIVE_MINUTES_MS } from './time-buckets.ts';
+import { addToHoursAndDays, DAYS_LOCK, STEP_DAY } from './rollup-steps.ts';
+import { FIVE_MINUTES_MS } from './time-buckets.ts';
 
 /** A 5-minute step is added to its day this long after it ends (readings in flight have landed). */
 export const FOLD_AFTER_MS = 60_000;
@@ -17,6 +17,7 @@ interface FoldedRow {
   last: (number | null)[];
   last_at: (Date | null)[];
   increase: (number | null)[];
+  day: string;
 }
 
 /**
@@ -24,22 +25,17 @@ interface FoldedRow {
  * marked `folded` in the same statement that reads it, so two processes folding at once never add
  * one step twice (the second finds it folded), and a reading merged into a step while it is folded
  * waits for the fold and then sees it folded (and goes to the hour and day itself, storeBatch).
- * Answers how many steps were added. Days are those of `TELEMETRY_TIME_ZONE`.
+ * Answers how many steps were added. A step's day is the date in its device's site's time zone.
  *
  * `restRatio` spreads a large fold out: after each chunk it rests that many times as long as the
  * chunk took, so the ingest keeps most of the database meanwhile (a whole fleet's steps folded in
  * one go held readings of 10,000 devices back by seconds). 0 folds everything at once.
  */
-export async function foldRollups(
-  db: Kysely<Database>,
-  days: DayClock,
-  cutoff: number,
-  restRatio = 0,
-): Promise<number> {
+export async function foldRollups(db: Kysely<Database>, cutoff: number, restRatio = 0): Promise<number> {
   let total = 0;
   for (;;) {
     const started = performance.now();
-    const folded = await foldSome(db, days, cutoff);
+    const folded = await foldSome(db, cutoff);
     total += folded;
     if (folded < FOLD_CHUNK) return total;
     // Room for the ingest between chunks.
@@ -58,27 +54,29 @@ const FOLD_CHUNK = 250;
  */
 const FOLD_REST_RATIO = 2;
 
-async function foldSome(db: Kysely<Database>, days: DayClock, cutoff: number): Promise<number> {
+async function foldSome(db: Kysely<Database>, cutoff: number): Promise<number> {
   const before = new Date(
     Math.floor((cutoff - FOLD_AFTER_MS) / FIVE_MINUTES_MS) * FIVE_MINUTES_MS,
   ).toISOString();
   return db.transaction().execute(async (trx) => {
+    await sql`SELECT pg_advisory_xact_lock_shared(${DAYS_LOCK})`.execute(trx);
     // A step being merged right now is left for the next chunk (SKIP LOCKED).
     const folded = await sql<FoldedRow>`
       UPDATE telemetry_5m f SET folded = true
       FROM (SELECT device_id, bucket, metrics FROM telemetry_5m
             WHERE NOT folded AND bucket < ${before}::timestamptz
-            LIMIT ${FOLD_CHUNK} FOR UPDATE SKIP LOCKED) pick
+            LIMIT ${FOLD_CHUNK} FOR UPDATE SKIP LOCKED) pick, devices d, sites s
       WHERE f.device_id = pick.device_id AND f.bucket = pick.bucket AND f.metrics = pick.metrics
+        AND d.id = f.device_id AND s.id = d.site_id
       RETURNING f.device_id, (extract(epoch from f.bucket) * 1000)::float8 AS t, f.metrics, f.n, f.total,
-                f.min, f.max, f.last, f.last_at, f.increase`.execute(trx);
+                f.min, f.max, f.last, f.last_at, f.increase, ${STEP_DAY} AS day`.execute(trx);
     if (folded.rows.length === 0) return 0;
     await addToHoursAndDays(
       trx,
-      days,
       folded.rows.map((row) => ({
         deviceId: row.device_id,
         bucket: Math.round(row.t),
+        day: row.day,
         metrics: row.metrics,
         steps: row.metrics.map((_, i) => ({
           n: row.n[i] ?? 0,
@@ -97,14 +95,14 @@ async function foldSome(db: Kysely<Database>, days: DayClock, cutoff: number): P
 
 /**
  * Fold every minute, in every process (folding is safe from several at once), until stopped.
- * @example const stop = foldEveryMinute(db, days); … stop();
+ * @example const stop = foldEveryMinute(db); … stop();
  */
-export function foldEveryMinute(db: Kysely<Database>, days: DayClock): () => void {
+export function foldEveryMinute(db: Kysely<Database>): () => void {
   let running = false;
   const timer = setInterval(() => {
     if (running) return;
     running = true;
-    foldRollups(db, days, Date.now(), FOLD_REST_RATIO)
+    foldRollups(db, Date.now(), FOLD_REST_RATIO)
       .catch((error: unknown) => console.error('[telemetry] folding 5-minute steps failed:', error))
       .finally(() => {
         running = false;

@@ -1,7 +1,7 @@
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { emptyStep, type StepAggregate } from './rollup-math.ts';
-import { type DayClock, HOUR_MS } from './time-buckets.ts';
+import { HOUR_MS } from './time-buckets.ts';
 
 /** One metric of one device in one hour or day (`telemetry_1h`, `telemetry_1d`). */
 export interface StepKey {
@@ -51,6 +51,22 @@ export interface WideStep {
   steps: StepAggregate[];
 }
 
+/** A 5-minute step with the day it belongs to: `YYYY-MM-DD` in its device's site's time zone. */
+export type DatedStep = WideStep & { day: string };
+
+/**
+ * The day of a 5-minute step, in SQL: the calendar date of its start in the time zone of its
+ * device's site (`f` a row of `telemetry_5m`, `s` its site). Days are counted by the database, so
+ * the fold, a late reading and re-counting after a zone change all agree.
+ */
+export const STEP_DAY = sql<string>`(f.bucket AT TIME ZONE s.time_zone)::date::text`;
+
+/**
+ * Folding takes this advisory lock shared; re-counting a site's days after its zone changed takes
+ * it alone, so no step is added to a day of the old zone while the days are counted again.
+ */
+export const DAYS_LOCK = 7261002;
+
 /** 5-minute steps by device and step start (and list of metrics), merged as readings come in. */
 export class WideSteps {
   readonly map = new Map<string, WideStep>();
@@ -94,13 +110,16 @@ function wideRow(step: WideStep) {
  * Merge 5-minute steps in one upsert: metric by metric, counts and sums add, least and greatest
  * keep theirs, the newest value goes by its time, increases add (the `telemetry_*` functions of
  * migration 10). Answers the ids (`deviceId, bucket, metrics`) of steps already folded into their
- * hour and day: what was merged into those must go there too.
+ * hour and day, with their day: what was merged into those must go there too.
  */
-export async function upsertFiveMinutes(trx: Transaction<Database>, steps: WideSteps): Promise<Set<string>> {
-  if (steps.map.size === 0) return new Set();
+export async function upsertFiveMinutes(
+  trx: Transaction<Database>,
+  steps: WideSteps,
+): Promise<Map<string, string>> {
+  if (steps.map.size === 0) return new Map();
   // In key order, so that batches of several processes lock rows in one order.
   const rows = [...steps.map.values()].sort((a, b) => a.deviceId - b.deviceId || a.bucket - b.bucket);
-  const folded = await sql<{ device_id: number; t: number; metrics: string[] }>`
+  const folded = await sql<{ device_id: number; t: number; metrics: string[]; day: string }>`
     WITH merged AS (
       INSERT INTO telemetry_5m AS t (device_id, bucket, metrics, n, total, min, max, last, last_at, increase)
       SELECT * FROM json_to_recordset(${JSON.stringify(rows.map(wideRow))}::json) AS x(
@@ -115,11 +134,14 @@ export async function upsertFiveMinutes(trx: Transaction<Database>, steps: WideS
         last_at = telemetry_greatest_at(t.last_at, EXCLUDED.last_at),
         increase = telemetry_add(t.increase, EXCLUDED.increase)
       RETURNING device_id, bucket, metrics, folded)
-    SELECT device_id, (extract(epoch from bucket) * 1000)::float8 AS t, metrics FROM merged WHERE folded`.execute(
-    trx,
-  );
-  return new Set(
-    folded.rows.map((row) => `${row.device_id}\u0000${Math.round(row.t)}\u0000${row.metrics.join(',')}`),
+    SELECT f.device_id, (extract(epoch from f.bucket) * 1000)::float8 AS t, f.metrics, ${STEP_DAY} AS day
+    FROM merged f JOIN devices d ON d.id = f.device_id JOIN sites s ON s.id = d.site_id
+    WHERE f.folded`.execute(trx);
+  return new Map(
+    folded.rows.map((row) => [
+      `${row.device_id}\u0000${Math.round(row.t)}\u0000${row.metrics.join(',')}`,
+      row.day,
+    ]),
   );
 }
 
@@ -162,17 +184,17 @@ export async function upsertCoarse(
     ON CONFLICT (device_id, metric, ${sql.ref(column)}) DO UPDATE SET ${MERGE}`.execute(trx);
 }
 
-/** 5-minute steps merged into their hours and days, metric by metric (the fold, and what comes late to a folded step). */
-export async function addToHoursAndDays(
-  trx: Kysely<Database>,
-  days: DayClock,
-  steps: Iterable<WideStep>,
-): Promise<void> {
+/**
+ * 5-minute steps merged into their hours and days, metric by metric (the fold, and what comes late
+ * to a folded step). Call it holding {@link DAYS_LOCK} shared, in the transaction that read the
+ * steps' days.
+ */
+export async function addToHoursAndDays(trx: Kysely<Database>, steps: Iterable<DatedStep>): Promise<void> {
   const hourly = new Steps<number>();
   const daily = new Steps<string>();
   for (const wide of steps) {
     const hour = Math.floor(wide.bucket / HOUR_MS) * HOUR_MS;
-    const day = days.dayOf(wide.bucket);
+    const { day } = wide;
     wide.steps.forEach((step, i) => {
       const metric = wide.metrics[i] as string;
       if (step.n === 0 && !step.increase) return;

@@ -4,8 +4,8 @@ import type { TelemetrySpec } from '../../../src/device-config/telemetry-spec.ts
 import type { Database } from '../../db/schema.ts';
 import type { Reading } from './read-frame.ts';
 import { addToStep, type CounterPoint, increaseChanges } from './rollup-math.ts';
-import { addToHoursAndDays, upsertFiveMinutes, WideSteps } from './rollup-steps.ts';
-import { bucket5m, type DayClock } from './time-buckets.ts';
+import { addToHoursAndDays, DAYS_LOCK, upsertFiveMinutes, WideSteps } from './rollup-steps.ts';
+import { bucket5m } from './time-buckets.ts';
 
 /** What one batch stored: the readings that were new (duplicates left out), oldest first. */
 export interface StoredBatch {
@@ -149,7 +149,6 @@ export async function storeBatch(
   db: Kysely<Database>,
   readings: readonly Reading[],
   specOf: SpecLookup,
-  days: DayClock,
   within?: (trx: Transaction<Database>, stored: StoredBatch) => Promise<void>,
 ): Promise<StoredBatch> {
   // The first of two readings with one key wins, in the batch as against the table.
@@ -213,12 +212,16 @@ export async function storeBatch(
     }
     const folded = await upsertFiveMinutes(trx, fiveMinutes);
     // What came to steps already added to their hour and day is added to those too.
-    if (folded.size > 0)
+    if (folded.size > 0) {
+      await sql`SELECT pg_advisory_xact_lock_shared(${DAYS_LOCK})`.execute(trx);
       await addToHoursAndDays(
         trx,
-        days,
-        [...fiveMinutes.map].filter(([id]) => folded.has(id)).map(([, wide]) => wide),
+        [...fiveMinutes.map].flatMap(([id, wide]) => {
+          const day = folded.get(id);
+          return day === undefined ? [] : [{ ...wide, day }];
+        }),
       );
+    }
     await upsertLatest(trx, fresh);
     const stored: StoredBatch = { fresh, duplicates: readings.length - fresh.length };
     await within?.(trx, stored);

@@ -13,9 +13,32 @@ export function bucket5m(ms: number): number {
 }
 
 /**
- * Days in one IANA time zone (`TELEMETRY_TIME_ZONE`): the calendar day of an instant, and the
- * instant a day starts (23 or 25 hours apart across a daylight-saving change). Answers are kept
- * per quarter hour, so the hot path formats a date four times an hour.
+ * The UTC date of an instant, `YYYY-MM-DD`: the day the service's own counts are kept by
+ * (`telemetry_counts`), which belong to no site.
+ */
+export function utcDay(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 10);
+}
+
+const clocks = new Map<string, DayClock>();
+
+/**
+ * The day clock of a zone, made once per zone (a site's zone, for its series and "today").
+ * @example dayClock('America/Chicago').startOf('2026-03-08')
+ */
+export function dayClock(zone: string): DayClock {
+  let clock = clocks.get(zone);
+  if (!clock) {
+    clock = new DayClock(zone);
+    clocks.set(zone, clock);
+  }
+  return clock;
+}
+
+/**
+ * Days in one IANA time zone (a site's): the calendar day of an instant, and the instant a day
+ * starts (23 or 25 hours apart across a daylight-saving change). Answers are kept per quarter
+ * hour, so repeated questions format a date four times an hour.
  * @example new DayClock('America/Chicago').dayOf(Date.parse('2026-03-04T03:00:00Z')) // '2026-03-03'
  */
 export class DayClock {

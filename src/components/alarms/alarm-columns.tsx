@@ -1,17 +1,21 @@
 import { Button, Group, Stack, Text } from '@mantine/core';
 import type { Alarm } from '../../../contracts/monitoring.ts';
 import { AnchorLink } from '../anchor-link.tsx';
-import { formatDateTime } from '../format-date.ts';
+import { formatSiteTime } from '../format-date.ts';
 import type { CsvColumn } from '../lists/csv.ts';
 import type { Column } from '../lists/data-list.tsx';
 import { AlarmStateBadge, SEVERITY_LABEL, SeverityBadge, STATE_LABEL } from './alarm-badges.tsx';
 
-/** An alarm's time, to the minute, as every screen writes one; '' when there is none. */
-export const timeText = (iso: string | null) => (iso ? formatDateTime(iso) : '');
+/**
+ * A time of an alarm, on its site's clock (it happened there), with the site's zone named when the
+ * browser's clock reads otherwise; empty for none.
+ */
+export const alarmTime = (alarm: Pick<Alarm, 'siteTimeZone'>, iso: string | null) =>
+  iso ? formatSiteTime(iso, alarm.siteTimeZone) : '';
 
 const acknowledgedText = (alarm: Alarm) =>
   alarm.acknowledgedAt
-    ? `${timeText(alarm.acknowledgedAt)}${alarm.acknowledgedBy ? ` by ${alarm.acknowledgedBy.name}` : ''}${
+    ? `${alarmTime(alarm, alarm.acknowledgedAt)}${alarm.acknowledgedBy ? ` by ${alarm.acknowledgedBy.name}` : ''}${
         alarm.note ? `: ${alarm.note}` : ''
       }`
     : '';
@@ -30,7 +34,7 @@ interface AlarmColumnOptions {
  */
 export function alarmColumns({ withoutDevice, onAcknowledge }: AlarmColumnOptions = {}): Column<Alarm>[] {
   const columns: Column<Alarm>[] = [
-    { key: 'raised', header: 'Raised', text: (alarm) => timeText(alarm.raisedAt) },
+    { key: 'raised', header: 'Raised', text: (alarm) => alarmTime(alarm, alarm.raisedAt) },
     {
       key: 'alarm',
       header: 'Alarm',
@@ -80,7 +84,7 @@ export function alarmColumns({ withoutDevice, onAcknowledge }: AlarmColumnOption
     );
   columns.push(
     { key: 'acknowledged', header: 'Acknowledged', text: acknowledgedText },
-    { key: 'cleared', header: 'Cleared', text: (alarm) => timeText(alarm.clearedAt) || '—' },
+    { key: 'cleared', header: 'Cleared', text: (alarm) => alarmTime(alarm, alarm.clearedAt) || '—' },
   );
   if (onAcknowledge)
     columns.push({

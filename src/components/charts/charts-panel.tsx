@@ -17,6 +17,7 @@ import {
   type ChartRange,
   chartRangeMachine,
 } from '../../../machines/monitoring/chart-range-machine.ts';
+import { browserReadsAs, zoneName } from '../format-date.ts';
 import { EmptyState } from '../page-state.tsx';
 import { RANGE_LABEL } from './chart-text.ts';
 import { TimeChart } from './time-chart.tsx';
@@ -28,14 +29,17 @@ export interface ChartsPanelProps {
   label: string;
   /** Fetches every chart of a range (the chart-range machine's actor). */
   loadCharts: (range: ChartRange) => Promise<ChartData[]>;
+  /** The site's IANA time zone: the charts' clock and days. */
+  timeZone: string;
 }
 
 /**
  * A screen's charts over 24 h, 7 d, 30 d or a year: the chart-range machine loads the range the
  * person picks; the view draws its charts, says when one is loading or failed, and offers to try
- * again. This module carries uPlot, so screens load it lazily.
+ * again. Times are on the site's clock, named when the browser's reads otherwise. This module
+ * carries uPlot, so screens load it lazily.
  */
-export default function ChartsPanel({ label, loadCharts }: ChartsPanelProps) {
+export default function ChartsPanel({ label, loadCharts, timeZone }: ChartsPanelProps) {
   const actor = useActorRef(
     chartRangeMachine.provide({
       actors: {
@@ -74,6 +78,11 @@ export default function ChartsPanel({ label, loadCharts }: ChartsPanelProps) {
           </Stack>
         </Alert>
       ) : null}
+      {browserReadsAs(timeZone) ? null : (
+        <Text size="sm" c="dimmed">
+          Times and days are the site's: {timeZone} ({zoneName(timeZone)}).
+        </Text>
+      )}
       {charts && charts.length === 0 ? (
         <EmptyState title="Nothing to chart">This device reports no power, charge or energy.</EmptyState>
       ) : null}
@@ -83,7 +92,7 @@ export default function ChartsPanel({ label, loadCharts }: ChartsPanelProps) {
             <Title order={3} size="h5">
               {chart.title}
             </Title>
-            <TimeChart chart={chart} range={range} />
+            <TimeChart chart={chart} range={range} timeZone={timeZone} />
           </Stack>
         ))}
       </SimpleGrid>

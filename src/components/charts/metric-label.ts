@@ -1,4 +1,11 @@
-const WORDS: Record<string, string> = { pv: 'PV', soc: 'state of charge', ac: 'AC', dc: 'DC', mppt: 'MPPT' };
+const WORDS: Record<string, string> = {
+  pv: 'PV',
+  soc: 'state of charge',
+  soh: 'state of health',
+  ac: 'AC',
+  dc: 'DC',
+  mppt: 'MPPT',
+};
 
 /**
  * A metric's name as words: `pvPower` → "PV power", `batterySoc` → "Battery state of charge",

@@ -3,11 +3,64 @@ import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import type { ChartData, ChartRange } from '../../../machines/monitoring/chart-range-machine.ts';
-import { chartSummary, pointTime, valueText } from './chart-text.ts';
+import { formatDate } from '../format-date.ts';
+import { chartSummary, dataBeginsLate, pointTime, RANGE_LABEL, valueText } from './chart-text.ts';
+import { OTHER_COLOURS } from './roles.ts';
 
-/** Line colours: dark enough against white for lines and their legend (3:1 for graphics). */
-const COLORS = ['#0b7285', '#c2410c', '#5f3dc4', '#2b8a3e'];
 const HEIGHT = 220;
+
+const colourOf = (chart: ChartData, index: number) =>
+  chart.lines[index]?.colour ?? (OTHER_COLOURS[index % OTHER_COLOURS.length] as string);
+
+/**
+ * Draws the step still under way (today so far) as partial: hatched, behind a dashed edge, marked
+ * "so far", so a half day never reads as a collapse. For bars the hatch covers the last bar.
+ */
+function partialStep(chart: ChartData): uPlot.Plugin {
+  return {
+    hooks: {
+      draw: (u) => {
+        if (chart.partialFrom === null) return;
+        const xs = u.data[0];
+        const last = xs.length - 1;
+        if (last < 0) return;
+        const at = u.valToPos(chart.partialFrom / 1000, 'x', true);
+        const before = last > 0 ? u.valToPos(xs[last - 1] as number, 'x', true) : at - 20;
+        const left = chart.kind === 'bars' ? (at + before) / 2 : at;
+        const right = u.bbox.left + u.bbox.width;
+        const { ctx } = u;
+        const tile = document.createElement('canvas');
+        tile.width = 8;
+        tile.height = 8;
+        const pen = tile.getContext('2d');
+        if (!pen) return;
+        pen.strokeStyle = 'rgba(255, 255, 255, 0.85)';
+        pen.lineWidth = 2;
+        pen.beginPath();
+        pen.moveTo(0, 8);
+        pen.lineTo(8, 0);
+        pen.stroke();
+        ctx.save();
+        const pattern = ctx.createPattern(tile, 'repeat');
+        if (pattern) {
+          ctx.fillStyle = pattern;
+          ctx.fillRect(left, u.bbox.top, right - left, u.bbox.height);
+        }
+        ctx.strokeStyle = '#495057';
+        ctx.setLineDash([4, 3]);
+        ctx.beginPath();
+        ctx.moveTo(left, u.bbox.top);
+        ctx.lineTo(left, u.bbox.top + u.bbox.height);
+        ctx.stroke();
+        ctx.fillStyle = '#343a40';
+        ctx.font = `${12 * devicePixelRatio}px sans-serif`;
+        ctx.textAlign = 'right';
+        ctx.fillText('so far', right - 4, u.bbox.top + 14 * devicePixelRatio);
+        ctx.restore();
+      },
+    },
+  };
+}
 
 let canvasWorks: boolean | undefined;
 /**
@@ -38,9 +91,18 @@ function alignedData(chart: ChartData): uPlot.AlignedData {
  * One time-series chart drawn by uPlot (canvas) with its text alternative: the range and each
  * line's minimum, maximum and latest, under the chart. The chart is a focusable group: the left
  * and right arrow keys (Home, End) move a cursor over the points, and the value under it is read
- * out. It takes the width of its container and follows it.
+ * out. It takes the width of its container and follows it. Times are on the clock of `timeZone`
+ * (the site's): its axis, the point read out and the summary.
  */
-export function TimeChart({ chart, range }: { chart: ChartData; range: ChartRange }) {
+export function TimeChart({
+  chart,
+  range,
+  timeZone,
+}: {
+  chart: ChartData;
+  range: ChartRange;
+  timeZone?: string | undefined;
+}) {
   const box = useRef<HTMLDivElement>(null);
   const plot = useRef<uPlot | null>(null);
   const [cursor, setCursor] = useState<number | null>(null);
@@ -55,6 +117,8 @@ export function TimeChart({ chart, range }: { chart: ChartData; range: ChartRang
     const options: uPlot.Options = {
       width: Math.max(240, target.clientWidth),
       height: HEIGHT,
+      ...(timeZone ? { tzDate: (seconds: number) => uPlot.tzDate(new Date(seconds * 1000), timeZone) } : {}),
+      plugins: [partialStep(chart)],
       // Bars start at zero, so their heights compare; lines fit their values.
       scales: {
         x: { time: true },
@@ -76,13 +140,13 @@ export function TimeChart({ chart, range }: { chart: ChartData; range: ChartRang
         {},
         ...chart.lines.map((line, index) => ({
           label: line.label,
-          stroke: COLORS[index % COLORS.length] as string,
+          stroke: colourOf(chart, index),
           width: 2,
           spanGaps: false,
           value: (_u: uPlot, v: number | null) => (v === null ? '—' : valueText(v, line.unit)),
           ...(chart.kind === 'bars'
             ? {
-                fill: `${COLORS[index % COLORS.length]}99`,
+                fill: `${colourOf(chart, index)}99`,
                 paths: uPlot.paths.bars?.({ size: [0.7, 60] }),
                 points: { show: false },
               }
@@ -101,7 +165,7 @@ export function TimeChart({ chart, range }: { chart: ChartData; range: ChartRang
       instance.destroy();
       plot.current = null;
     };
-  }, [chart, data, unit]);
+  }, [chart, data, unit, timeZone]);
 
   const move = (event: KeyboardEvent<HTMLDivElement>) => {
     const count = xs.length;
@@ -123,10 +187,13 @@ export function TimeChart({ chart, range }: { chart: ChartData; range: ChartRang
 
   // A cursor left from a longer range, or a chart with no points, points at nothing.
   const at = cursor === null ? undefined : xs[cursor];
+  const begins = dataBeginsLate(chart);
   const pointText =
     cursor === null || at === undefined
       ? ''
-      : `${pointTime(at * 1000, chart.kind)}: ${chart.lines
+      : `${pointTime(at * 1000, chart.kind, timeZone)}${
+          chart.partialFrom !== null && at * 1000 >= chart.partialFrom ? ' (so far)' : ''
+        }: ${chart.lines
           .map((line, i) => {
             const v = (data[i + 1] as ArrayLike<number | null>)[cursor];
             return `${line.label} ${v === null || v === undefined ? 'no data' : valueText(v, line.unit)}`;
@@ -152,8 +219,14 @@ export function TimeChart({ chart, range }: { chart: ChartData; range: ChartRang
         {pointText}
       </Text>
       <figcaption id={summaryId}>
+        {begins !== null ? (
+          <Text size="sm">
+            Data from {formatDate(begins, { timeZone })} on: less than the {RANGE_LABEL[range].toLowerCase()}{' '}
+            asked for.
+          </Text>
+        ) : null}
         <Text size="sm" c="dimmed">
-          {chartSummary(chart, range)}
+          {chartSummary(chart, range, timeZone)}
         </Text>
       </figcaption>
     </figure>

@@ -1,6 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { SIMULATED_DEVICES_FILE, simulatedDevicesFileSchema } from '../../../contracts/service-comms.ts';
+import {
+  SIMULATED_DEVICES_FILE,
+  type SimulatedPlace,
+  simulatedDevicesFileSchema,
+} from '../../../contracts/service-comms.ts';
 import { bundledFleet } from './bundled-fleet.ts';
 import { DEFAULT_TELEMETRY_INTERVAL_S, SocketDevice } from './socket-device.ts';
 
@@ -23,6 +27,8 @@ interface Wanted {
   serialNumber: string;
   modelId: string;
   secret: string;
+  /** Where it is installed (from the demo file); left out, at its clock's longitude. */
+  place?: SimulatedPlace | undefined;
 }
 
 function fail(message: string): never {
@@ -113,7 +119,7 @@ async function main(): Promise<void> {
   const spread = wanted.length > 10;
   const quiet = values.quiet === true || spread;
   const address = (i: number) => `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
-  const devices = wanted.map(({ serialNumber, modelId, secret }, i) => {
+  const devices = wanted.map(({ serialNumber, modelId, secret, place }, i) => {
     const model = fleet.model(serialNumber);
     if (!model) fail(`No model in the devices lists has the prefix of ${serialNumber}.`);
     if (model.modelId !== modelId) fail(`${serialNumber} is a ${model.modelId}, not a ${modelId}.`);
@@ -122,7 +128,7 @@ async function main(): Promise<void> {
       serialNumber,
       modelId,
       secret,
-      device: fleet.device(serialNumber),
+      device: fleet.device(serialNumber, place),
       ...(spread ? { firstTelemetryMs: Math.random() * interval * 1000 } : {}),
       ...(quiet ? { log: () => {} } : {}),
       ...(values['spread-addresses'] ? { headers: { 'x-forwarded-for': address(i + 1) } } : {}),

@@ -39,13 +39,14 @@ function Monitoring({ serial, latest }: { serial: string; latest: LatestReading 
   return (
     <>
       <SectionCard title="Live values">
-        <LiveTiles serial={serial} units={latest.units} />
+        <LiveTiles serial={serial} units={latest.units} roles={latest.roles} />
       </SectionCard>
       <SectionCard title="History">
         <Suspense fallback={<PageLoading label="Loading the charts…" />}>
           <ChartsPanel
             label={`History of ${serial}`}
-            loadCharts={deviceChartsLoader(monitoringApi, serial, latest.units)}
+            loadCharts={deviceChartsLoader(monitoringApi, serial, latest.units, latest.roles)}
+            timeZone={latest.timeZone}
           />
         </Suspense>
       </SectionCard>

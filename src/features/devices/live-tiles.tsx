@@ -1,11 +1,13 @@
 import { Badge, Card, Group, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useActorRef, useSelector } from '@xstate/react';
 import { useEffect, useState } from 'react';
+import type { MonitoringRole } from '../../../contracts/monitoring-terms.ts';
 import { liveStreamMachine } from '../../../machines/monitoring/live-stream-machine.ts';
 import { createLiveStreamActor } from '../../api/live-stream.ts';
 import { useRuntime } from '../../app/runtime-context.tsx';
 import { valueText } from '../../components/charts/chart-text.ts';
 import { metricLabel } from '../../components/charts/metric-label.ts';
+import { directionWord, ROLE_LOOK } from '../../components/charts/roles.ts';
 import { ageText } from '../../components/devices/device-status-columns.tsx';
 import { formatDateTime } from '../../components/format-date.ts';
 import { EmptyState } from '../../components/page-state.tsx';
@@ -26,12 +28,38 @@ const order = (unit: string) => {
   return index === -1 ? UNIT_ORDER.length : index;
 };
 
+/** The roles whose tile says which way the power flows. */
+const DIRECTED: ReadonlySet<MonitoringRole> = new Set(['grid', 'battery']);
+
+/** A tile's title: the role's name (as on every screen) with the item's own, or the item's name. */
+function tileTitle(name: string, role: MonitoringRole | undefined): string {
+  return role ? `${ROLE_LOOK[role].name} (${metricLabel(name)})` : metricLabel(name);
+}
+
+/**
+ * A value in words: grid and battery power without its sign and with its direction ("1,250 W
+ * exporting"), everything else as it is.
+ */
+function tileValue(value: number, unit: string, role: MonitoringRole | undefined): string {
+  if (!role || !DIRECTED.has(role)) return valueText(value, unit);
+  return `${valueText(Math.abs(value), unit)} ${directionWord(role, value)}`;
+}
+
 /**
  * A device's live values as tiles, fed by the live stream machine: a badge and a line say whether
  * they are live (with the last reading's age) or stale (no reading within the limit, with when the
- * last came), or why the stream is down; stale tiles are greyed.
+ * last came), or why the stream is down; stale tiles are greyed. An item that plays a role for the
+ * site is named and coloured as the role is everywhere, and grid and battery say which way they flow.
  */
-export function LiveTiles({ serial, units }: { serial: string; units: Record<string, string> }) {
+export function LiveTiles({
+  serial,
+  units,
+  roles = {},
+}: {
+  serial: string;
+  units: Record<string, string>;
+  roles?: Record<string, MonitoringRole>;
+}) {
   const { config, session } = useRuntime();
   const actor = useActorRef(
     liveStreamMachine.provide({
@@ -93,21 +121,23 @@ export function LiveTiles({ serial, units }: { serial: string; units: Record<str
           {names.map((name) => {
             const value = latest?.values[name];
             const unit = units[name] ?? '';
+            const role = roles[name];
             return (
               <Card
                 key={name}
                 withBorder
                 padding="sm"
                 component="section"
-                aria-label={metricLabel(name)}
+                aria-label={tileTitle(name, role)}
                 data-stale={stale ? 'true' : undefined}
                 bg={stale ? 'gray.1' : undefined}
+                style={role ? { borderLeft: `4px solid ${ROLE_LOOK[role].colour}` } : undefined}
               >
                 <Text size="xs" c="dimmed">
-                  {metricLabel(name)}
+                  {tileTitle(name, role)}
                 </Text>
                 <Text fz={22} fw={700} c={stale ? 'gray.7' : undefined} data-testid={`live-${name}`}>
-                  {value === undefined ? '—' : valueText(value, unit)}
+                  {value === undefined ? '—' : tileValue(value, unit, role)}
                 </Text>
               </Card>
             );

@@ -1,7 +1,7 @@
 import { Card, Group, SimpleGrid, Stack, Table, Text } from '@mantine/core';
 import type { Alarm, Overview } from '../../../contracts/monitoring.ts';
 import { AlarmStateBadge, SeverityBadge } from '../../components/alarms/alarm-badges.tsx';
-import { timeText } from '../../components/alarms/alarm-columns.tsx';
+import { alarmTime } from '../../components/alarms/alarm-columns.tsx';
 import { AnchorLink } from '../../components/anchor-link.tsx';
 import { EmptyState } from '../../components/page-state.tsx';
 import { SectionCard } from '../../components/section-card.tsx';
@@ -64,7 +64,7 @@ function AlarmItem({ alarm }: { alarm: Alarm }) {
         </AnchorLink>
         <Text span c="dimmed">
           {' '}
-          · raised {timeText(alarm.raisedAt)}
+          · raised {alarmTime(alarm, alarm.raisedAt)}
         </Text>
       </Text>
     </li>

@@ -5,6 +5,7 @@ import { useSelector } from '@xstate/react';
 import type { FormEvent } from 'react';
 import { currentEmail, currentUserName } from '../../../machines/auth/auth-selectors.ts';
 import { useRuntime } from '../../app/runtime-context.tsx';
+import { formatDate } from '../../components/format-date.ts';
 import { ScreenHeader } from '../../components/screen-header.tsx';
 import { SectionCard } from '../../components/section-card.tsx';
 import { FleetOverview } from './fleet-overview.tsx';
@@ -32,7 +33,7 @@ export function LandingScreen() {
     <Stack gap="lg">
       <ScreenHeader
         title="Home"
-        description={`Welcome, ${name || email}. ${overview ? `Your fleet on ${overview.day}.` : ''}`}
+        description={`Welcome, ${name || email}. ${overview ? `Your fleet on ${formatDate(Date.now())}.` : ''}`}
       />
       <SectionCard title="Quick actions">
         <Group align="flex-end" gap="md" wrap="wrap">

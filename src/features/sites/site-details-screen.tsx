@@ -13,6 +13,7 @@ import { deviceColumns } from '../../components/devices/device-columns.tsx';
 import { deviceStatusColumns } from '../../components/devices/device-status-columns.tsx';
 import { useModelName } from '../../components/devices/model-names.ts';
 import { useOnlineDevices } from '../../components/devices/online-devices.tsx';
+import { zoneName } from '../../components/format-date.ts';
 import { type CsvColumn, collectAllPages, downloadCsv, toCsv } from '../../components/lists/csv.ts';
 import { type Column, DataList } from '../../components/lists/data-list.tsx';
 import { ExportCsvButton } from '../../components/lists/export-csv-button.tsx';
@@ -24,6 +25,7 @@ import { AddDevice } from './add-device.tsx';
 import { ReportActions } from './report-actions.tsx';
 import { siteChartsLoader } from './site-charts.ts';
 import { SiteEditForm } from './site-edit-form.tsx';
+import { SiteNowPanel } from './site-now-panel.tsx';
 import { positionText } from './site-payload.ts';
 import { fetchInstalls } from './sites-api.ts';
 
@@ -36,10 +38,12 @@ const ChartsPanel = lazy(() => import('../../components/charts/charts-panel.tsx'
 function SiteMonitoring({
   siteId,
   siteName,
+  timeZone,
   statuses,
 }: {
   siteId: number;
   siteName: string;
+  timeZone: string;
   statuses: { page: Page<DeviceStatus> | null; error: string | null };
 }) {
   const { monitoringApi } = useRuntime();
@@ -69,6 +73,7 @@ function SiteMonitoring({
             <ChartsPanel
               label={`Power and energy of ${siteName}`}
               loadCharts={siteChartsLoader(monitoringApi, siteId)}
+              timeZone={timeZone}
             />
           </Suspense>
         </SectionCard>
@@ -132,6 +137,7 @@ export function SiteDetailsScreen() {
           ) : null
         }
       />
+      {installs.total > 0 ? <SiteNowPanel siteId={site.id} /> : null}
       <SectionCard title="Site">
         <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }}>
           <Fact label="Address">{site.displayAddress}</Fact>
@@ -148,6 +154,9 @@ export function SiteDetailsScreen() {
                 : 'An account you cannot see'}
           </Fact>
           <Fact label="Devices">{site.deviceCount}</Fact>
+          <Fact label="Time zone">
+            {site.timeZone} ({zoneName(site.timeZone)})
+          </Fact>
         </SimpleGrid>
         <Group mt="md">
           <ReportActions
@@ -157,7 +166,7 @@ export function SiteDetailsScreen() {
           />
         </Group>
       </SectionCard>
-      <SiteMonitoring siteId={site.id} siteName={site.name} statuses={statuses} />
+      <SiteMonitoring siteId={site.id} siteName={site.name} timeZone={site.timeZone} statuses={statuses} />
       <Stack component="section" aria-labelledby="site-devices" gap="sm">
         <Group justify="space-between" align="flex-end">
           <Title order={2} size="h4" id="site-devices">

@@ -38,6 +38,8 @@ export const siteFormSchema = z
     latitude: coordinate('Latitude', 90, '48.137'),
     longitude: coordinate('Longitude', 180, '11.575'),
     placeId: z.string(),
+    // An IANA zone picked from the list (the service checks it); empty: the service finds it.
+    timeZone: z.string(),
     ownerId: z.string(),
   })
   .refine((v) => (v.latitude === '') === (v.longitude === ''), {
@@ -58,6 +60,7 @@ export const EMPTY_SITE_FORM: SiteFormValues = {
   latitude: '',
   longitude: '',
   placeId: '',
+  timeZone: '',
   ownerId: '',
 };
 
@@ -82,6 +85,7 @@ export function siteFormValuesOf(site: Site): SiteFormValues {
     latitude: noPosition ? '' : coordinateText(site.latitude),
     longitude: noPosition ? '' : coordinateText(site.longitude),
     placeId: site.placeId ?? '',
+    timeZone: site.timeZone,
     ownerId: site.ownerId ? String(site.ownerId) : '',
   };
 }
@@ -103,6 +107,7 @@ export function sitePayloadFromForm(values: SiteFormValues): SitePayloadInput {
     latitude: values.latitude.trim() === '' ? NO_POSITION : coordinateOf(values.latitude),
     longitude: values.longitude.trim() === '' ? NO_POSITION : coordinateOf(values.longitude),
     placeId: values.placeId || null,
+    ...(values.timeZone ? { timeZone: values.timeZone } : {}),
     ownerId: values.ownerId ? Number(values.ownerId) : null,
   };
 }

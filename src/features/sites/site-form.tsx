@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert, Button, Group, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
-import { useMemo, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import type { User } from '../../../contracts/users.ts';
 import { useRuntime } from '../../app/runtime-context.tsx';
@@ -20,8 +20,10 @@ import {
 import { countries, countryCodeOf } from '../../components/address/countries.ts';
 import type { AutocompleteOptions } from '../../components/address/maps-loader.ts';
 import { useUnsavedWork } from '../../components/leave-guard.tsx';
+import { NO_POSITION, suggestedZone } from '../../time-zones/site-zone.ts';
 import { OwnerSelect } from './owner-select.tsx';
-import { type SiteFormValues, siteFormSchema } from './site-form-schema.ts';
+import { coordinateOf, type SiteFormValues, siteFormSchema } from './site-form-schema.ts';
+import { TimeZoneSelect } from './time-zone-select.tsx';
 
 interface SiteFormProps {
   /** `create` asks for the name and an owner too; `address` edits the address only. */
@@ -50,6 +52,24 @@ interface KnownLine {
 
 const partsOf = (values: Pick<SiteFormValues, keyof AddressParts>): AddressParts =>
   Object.fromEntries(ADDRESS_PART_KEYS.map((key) => [key, values[key]])) as unknown as AddressParts;
+
+/** A coordinate as typed (a decimal point or comma), as a number; undefined when blank or not a number. */
+const typedCoordinate = (text: string) => {
+  const value = coordinateOf(text);
+  return Number.isNaN(value) ? undefined : value;
+};
+
+/** The zone suggested for what the form holds: from its position (both halves typed), else its country. */
+const zoneSuggestedFor = (values: SiteFormValues) => {
+  const latitude = typedCoordinate(values.latitude);
+  const longitude = typedCoordinate(values.longitude);
+  const whole = latitude !== undefined && longitude !== undefined;
+  return suggestedZone({
+    latitude: whole ? latitude : NO_POSITION,
+    longitude: whole ? longitude : NO_POSITION,
+    country: values.country,
+  });
+};
 
 /**
  * The site form. The address is structured: street and number, postal code, town, state and
@@ -82,7 +102,16 @@ export function SiteForm({
       : null,
   );
   const [positionNote, setPositionNote] = useState(false);
-  const parts = partsOf(form.watch());
+  // A zone the person picked stays; otherwise the zone follows the position and country.
+  const [zonePicked, setZonePicked] = useState(false);
+  const values = form.watch();
+  const parts = partsOf(values);
+  const suggested = zoneSuggestedFor(values);
+  const moved =
+    values.latitude !== defaultValues.latitude ||
+    values.longitude !== defaultValues.longitude ||
+    values.country !== defaultValues.country;
+  const zone = zonePicked || (!moved && values.timeZone) ? values.timeZone : (suggested ?? values.timeZone);
   const line = known && sameParts(known.parts, parts) ? known.line : composeAddressLine(parts);
 
   const set = (name: keyof SiteFormValues, value: string) =>
@@ -134,7 +163,14 @@ export function SiteForm({
   const country = form.watch('country');
   // A country saved as typed, before the list, that is none of its entries ("Germny").
   const unlisted = country !== '' && !countryList.some((c) => c.value === country) ? country : null;
-  const submit = form.handleSubmit((values) => onSave({ ...values, displayAddress: line }));
+  const pickZone = useCallback(
+    (picked: string) => {
+      setZonePicked(true);
+      form.setValue('timeZone', picked, { shouldDirty: true });
+    },
+    [form],
+  );
+  const submit = form.handleSubmit((typed) => onSave({ ...typed, displayAddress: line, timeZone: zone }));
   return (
     <form onSubmit={submit} noValidate aria-label={mode === 'create' ? 'New site' : 'Site address'}>
       <Stack gap="md" maw={760}>
@@ -209,6 +245,7 @@ export function SiteForm({
             />
           </SimpleGrid>
         </div>
+        <TimeZoneSelect value={zone} suggested={suggested} onChange={pickZone} />
         {mode === 'create' && owners.length > 0 ? (
           <Controller
             control={form.control}

@@ -14,6 +14,7 @@ export function sitePayloadOf(site: Site): SitePayloadInput {
     latitude: site.latitude,
     longitude: site.longitude,
     placeId: site.placeId,
+    timeZone: site.timeZone,
     ownerId: site.ownerId,
   };
 }

@@ -42,6 +42,9 @@ function driver(): ModelDriver {
       title: `Power ${r}`,
       kind: 'line',
       lines: [{ label: 'PV', unit: 'W', points: [[0, 1]] }],
+      from: 0,
+      to: 1,
+      partialFrom: null,
     },
   ];
   const loadingOf = () => {
