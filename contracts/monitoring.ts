@@ -145,7 +145,7 @@ export const alarmStateSchema = z.enum(ALARM_STATES);
 export type AlarmState = z.infer<typeof alarmStateSchema>;
 export const alarmSeveritySchema = z.enum(ALARM_SEVERITIES);
 export type AlarmSeverity = z.infer<typeof alarmSeveritySchema>;
-/** What raised an alarm: the device fell silent, a status code or bit, or a limit. */
+/** What raised an alarm: silence (a device or a whole site), a status code or bit, or a limit. */
 export const ALARM_KINDS = ['offline', 'status', 'threshold'] as const;
 export const alarmKindSchema = z.enum(ALARM_KINDS);
 
@@ -159,15 +159,23 @@ export const alarmTransitionSchema = z.object({
   note: z.string().nullable(),
 });
 
+/**
+ * An alarm of a device, or a site's own alarm (`site-offline`: every device at the site silent),
+ * which has no device: `serial`, `deviceName` and `modelId` are null.
+ */
 export const alarmSchema = z.object({
   id: z.number().int(),
-  serial: z.string(),
-  deviceName: z.string(),
-  modelId: z.string(),
+  serial: z.string().nullable(),
+  deviceName: z.string().nullable(),
+  modelId: z.string().nullable(),
   siteId: z.number().int(),
   siteName: z.string(),
   kind: alarmKindSchema,
-  /** Which rule: `offline`, `status:faultCode=3`, `bit:alarmFlags=4`, `threshold:batterySoc<`. */
+  /**
+   * Which rule: `status:faultCode=3`, `bit:alarmFlags=4`, `threshold:batterySoc<`; silence:
+   * `offline` (no telemetry past the limit), `never-connected` (nothing heard since installed, past
+   * the limit), `site-offline` (a site's own: every device at it offline or never connected).
+   */
   rule: z.string(),
   severity: alarmSeveritySchema,
   message: z.string(),

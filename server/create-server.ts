@@ -38,6 +38,7 @@ import { ProductCatalogue } from './monitoring/telemetry/product-catalogue.ts';
 import { foldEveryMinute } from './monitoring/telemetry/rollup-fold.ts';
 import { DayClock } from './monitoring/telemetry/time-buckets.ts';
 import { issueDemoSecrets, issueMissingSecrets } from './service-comms/device-secrets.ts';
+import { presenceFresh, presenceStaleSeconds } from './service-comms/presence.ts';
 import { ServiceComms } from './service-comms/service-comms.ts';
 import { hasSimulatedDevices, writeSimulatedDevices } from './service-comms/simulated-devices-file.ts';
 import { serveApp } from './static-app.ts';
@@ -70,6 +71,11 @@ export interface CreateServerOptions {
    * for a test's in-memory database.
    */
   seedHistory?: boolean;
+  /**
+   * Look for silent devices on the clock (every third of `ALARM_OFFLINE_AFTER_S`). Default on; a
+   * test that drives the sweep with its own clock turns it off.
+   */
+  watchSilence?: boolean;
   /** Where mail goes; default SMTP with `SMTP_URL`, else the log. */
   mailTransport?: MailTransport;
   /** Folder of the built app (default `dist`) and of the bundled lists (default `public`). */
@@ -99,7 +105,14 @@ async function buildMonitoring(
   await catalogue.load();
   const days = new DayClock(env.TELEMETRY_TIME_ZONE);
   const live = new LiveFeed(db, databaseUrl);
-  const alarms = new AlarmService({ db, mailer, catalogue, offlineAfterS: env.ALARM_OFFLINE_AFTER_S });
+  const staleS = presenceStaleSeconds(env.SERVICE_COMMS_PING_MS);
+  const alarms = new AlarmService({
+    db,
+    mailer,
+    catalogue,
+    offlineAfterS: env.ALARM_OFFLINE_AFTER_S,
+    online: () => presenceFresh(staleS),
+  });
   const ingest = new TelemetryIngest({
     db,
     catalogue,
@@ -295,7 +308,7 @@ export async function createServer(options: CreateServerOptions): Promise<FleetS
     }
     if (services !== 'config') {
       await ctx.monitoring.live.start();
-      ctx.monitoring.alarms.start();
+      if (options.watchSilence ?? true) ctx.monitoring.alarms.start();
     }
     const stopFolding = foldEveryMinute(db, ctx.monitoring.days);
     return {

@@ -10,6 +10,7 @@ import { MONITORING_SQL } from './migration-monitoring.ts';
 import { ONE_OWNER_SQL } from './migration-one-owner.ts';
 import { SERVICE_COMMS_SQL } from './migration-service-comms.ts';
 import { SESSIONS_OUTBOX_SQL } from './migration-sessions-outbox.ts';
+import { SILENCE_ALARMS_SQL } from './migration-silence-alarms.ts';
 import { SORT_INDEXES_SQL } from './migration-sort-indexes.ts';
 import type { Database } from './schema.ts';
 
@@ -138,6 +139,7 @@ const migrations: { version: number; name: string; sql: string }[] = [
   { version: 12, name: 'telemetry, rollups and alarms', sql: MONITORING_SQL },
   { version: 13, name: 'one owner per site, in sites.owner_id and the owner role', sql: ONE_OWNER_SQL },
   { version: 14, name: 'indexes for lists sorted on the server', sql: SORT_INDEXES_SQL },
+  { version: 15, name: 'silence alarms: never connected, whole sites, the watch', sql: SILENCE_ALARMS_SQL },
 ];
 
 /**

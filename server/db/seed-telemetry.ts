@@ -5,6 +5,7 @@ import type { DeviceConfig } from '../../src/device-config/config-schema.ts';
 import { rawFieldTable } from '../../src/device-config/decode-values.ts';
 import { SimulatedDevice } from '../../src/device-sim/simulated-device.ts';
 import type { AlarmService } from '../monitoring/alarms/alarm-store.ts';
+import { setWatch } from '../monitoring/alarms/silence.ts';
 import { ensurePartitions } from '../monitoring/telemetry/partitions.ts';
 import type { ProductCatalogue } from '../monitoring/telemetry/product-catalogue.ts';
 import { READING_FLAGS, type Reading, readFrame } from '../monitoring/telemetry/read-frame.ts';
@@ -107,7 +108,8 @@ export interface SeedTelemetryOptions {
  * `Read live values` answers the simulated devices would have sent every 5 minutes, run through
  * the same decoding, storage and alarm rules as live telemetry, so charts, energy per day and
  * alarms are there on the first start and the live readings carry on from them (the simulated
- * devices' values are functions of the time). Silent devices get their offline alarm at the end.
+ * devices' values are functions of the time). Silent devices (and sites) get their silence alarms
+ * at the end: the devices that stopped, and those installed but never heard from.
  * Answers how many readings were stored.
  */
 export async function seedTelemetryHistory(
@@ -160,6 +162,8 @@ export async function seedTelemetryHistory(
     if (story.acknowledged)
       await acknowledgeSeeded(db, alarms, device.id, story.acknowledged, now - story.to);
   }
+  // The history was generated as if the service had watched all along: silence counts from its start.
+  await setWatch(db, now - oldest, now);
   await alarms.sweepOffline(now);
   await foldRollups(db, days, now);
   return stored;

@@ -30,6 +30,7 @@ export const DEMO_ACCOUNTS: DemoAccount[] = [
 ];
 
 const SITES_PER_INSTALLER = [70, 54];
+const DAY_MS = 86_400_000;
 
 /**
  * Whether a database gets the demo users (whose passwords are published): as `SEED_DEMO` says
@@ -88,6 +89,8 @@ export async function seedDemo(db: Kysely<Database>, cost: ScryptCost): Promise<
         ];
         if (owned) access.push({ site_id: site.id, user_id: ownerId, roles: ['owner'], access: true });
         await trx.insertInto('site_access').values(access).execute();
+        // Installed weeks ago, before any demo history (which goes back a week at most).
+        const installedAt = new Date(Date.now() - (8 + (n % 50)) * DAY_MS);
         const devices = Array.from({ length: 1 + (n % 3) }, (_, k) => {
           const model = SEED_MODELS[(n + k) % SEED_MODELS.length] ?? SEED_MODELS[0];
           serial += 1 + Math.floor(random() * 40);
@@ -96,6 +99,7 @@ export async function seedDemo(db: Kysely<Database>, cost: ScryptCost): Promise<
             serial: demoSerial(model.prefix, 24 + ((n + k) % 2), serial),
             name: demoDeviceName(model.kind, n + k),
             site_id: site.id,
+            installed_at: installedAt,
           };
         });
         await trx.insertInto('devices').values(devices).execute();

@@ -10,7 +10,7 @@ import {
 import type { ServerContext } from '../context.ts';
 import type { AuthVariables } from '../http/guards.ts';
 import { describeRoute } from '../openapi/route-notes.ts';
-import { alarmPage } from './alarms/alarm-queries.ts';
+import { ALARMS_WITH_SITES, alarmPage } from './alarms/alarm-queries.ts';
 import { SEVERITY_NAMES } from './device-status.ts';
 import { visibleSites } from './monitoring-scope.ts';
 import { unfoldedFrom } from './series.ts';
@@ -97,8 +97,7 @@ export function overviewRoute(ctx: ServerContext): Hono<{ Variables: AuthVariabl
         FROM dev LEFT JOIN energy ON energy.device_id = dev.id
         GROUP BY dev.site_id, dev.site_name`.execute(ctx.db);
       const states = await sql<{ state: string; n: number }>`
-        SELECT a.state, count(*)::int AS n FROM alarms a
-        JOIN devices d ON d.id = a.device_id JOIN sites ON sites.id = d.site_id
+        SELECT a.state, count(*)::int AS n ${ALARMS_WITH_SITES}
         WHERE a.state <> 'cleared' AND ${visible}
         GROUP BY a.state`.execute(ctx.db);
       const newest = await alarmPage(ctx.db, visible, { state: 'open', page: 0, pageSize: OVERVIEW_ALARMS });

@@ -5,9 +5,9 @@ import type { Database } from '../../db/schema.ts';
 
 interface AlarmRow {
   id: number;
-  serial: string;
-  device_name: string;
-  model_id: string;
+  serial: string | null;
+  device_name: string | null;
+  model_id: string | null;
   site_id: number;
   site_name: string;
   kind: Alarm['kind'];
@@ -36,6 +36,14 @@ interface TransitionRow {
 
 const iso = (date: Date | null) => (date === null ? null : new Date(date).toISOString());
 
+/**
+ * Alarms (`a`) with their device (`d`, none for a site's own alarm) and their site (`sites`: the
+ * device's, or the site's own alarm's), for conditions on what the caller sees.
+ */
+export const ALARMS_WITH_SITES = sql`FROM alarms a
+    LEFT JOIN devices d ON d.id = a.device_id
+    JOIN sites ON sites.id = coalesce(d.site_id, a.site_id)`;
+
 /** Severities from the most serious, for ordering. */
 export const SEVERITY_RANK = sql<number>`CASE a.severity WHEN 'critical' THEN 3 WHEN 'warning' THEN 2 ELSE 1 END`;
 
@@ -59,9 +67,7 @@ export async function alarmPage(
            a.kind, a.rule, a.severity, a.message, a.value, a.state, a.raised_at, a.acknowledged_at,
            a.acknowledged_by, u.display_name AS acknowledger, a.ack_note, a.cleared_at,
            count(*) OVER () AS total
-    FROM alarms a
-    JOIN devices d ON d.id = a.device_id
-    JOIN sites ON sites.id = d.site_id
+    ${ALARMS_WITH_SITES}
     LEFT JOIN users u ON u.id = a.acknowledged_by
     WHERE ${sql.join(conditions, sql` AND `)}
     ORDER BY a.raised_at DESC, a.id DESC
@@ -74,8 +80,7 @@ export async function alarmPage(
 /** The count alone, for a page past the end (which has no row to carry it). */
 async function countOnly(db: Kysely<Database>, conditions: RawBuilder<boolean>[]): Promise<number> {
   const row = await sql<{ total: number }>`
-    SELECT count(*) AS total FROM alarms a
-    JOIN devices d ON d.id = a.device_id JOIN sites ON sites.id = d.site_id
+    SELECT count(*) AS total ${ALARMS_WITH_SITES}
     WHERE ${sql.join(conditions, sql` AND `)}`.execute(db);
   return row.rows[0]?.total ?? 0;
 }
@@ -90,9 +95,7 @@ export async function alarmById(
     SELECT a.id, d.serial, d.name AS device_name, d.model_id, sites.id AS site_id, sites.name AS site_name,
            a.kind, a.rule, a.severity, a.message, a.value, a.state, a.raised_at, a.acknowledged_at,
            a.acknowledged_by, u.display_name AS acknowledger, a.ack_note, a.cleared_at, 1 AS total
-    FROM alarms a
-    JOIN devices d ON d.id = a.device_id
-    JOIN sites ON sites.id = d.site_id
+    ${ALARMS_WITH_SITES}
     LEFT JOIN users u ON u.id = a.acknowledged_by
     WHERE a.id = ${id} AND ${visible}`.execute(db);
   return (await withTransitions(db, rows.rows))[0];

@@ -1,7 +1,7 @@
 import { Card, Group, SimpleGrid, Stack, Table, Text } from '@mantine/core';
 import type { Alarm, Overview } from '../../../contracts/monitoring.ts';
 import { AlarmStateBadge, SeverityBadge } from '../../components/alarms/alarm-badges.tsx';
-import { timeText } from '../../components/alarms/alarm-columns.tsx';
+import { AlarmDevice, timeText } from '../../components/alarms/alarm-columns.tsx';
 import { AnchorLink } from '../../components/anchor-link.tsx';
 import { EmptyState } from '../../components/page-state.tsx';
 import { SectionCard } from '../../components/section-card.tsx';
@@ -51,14 +51,13 @@ function AlarmItem({ alarm }: { alarm: Alarm }) {
         <Text fw={600}>{alarm.message}</Text>
       </Group>
       <Text size="sm">
-        <AnchorLink
-          to="/device-details/$deviceid"
-          params={{ deviceid: alarm.modelId }}
-          search={{ serial: alarm.serial }}
-        >
-          {alarm.serial}
-        </AnchorLink>{' '}
-        at{' '}
+        {alarm.serial === null ? (
+          'The whole site: '
+        ) : (
+          <>
+            <AlarmDevice alarm={alarm} /> at{' '}
+          </>
+        )}
         <AnchorLink to="/site-details/$siteid" params={{ siteid: String(alarm.siteId) }}>
           {alarm.siteName}
         </AnchorLink>
