@@ -211,8 +211,12 @@ export type AlarmsQuery = z.infer<typeof alarmsQuerySchema>;
 export const acknowledgeRequestSchema = z.object({ note: z.string().trim().min(1).max(500) });
 export type AcknowledgeRequest = z.infer<typeof acknowledgeRequestSchema>;
 
-/** How a device is doing now, for lists that count devices by state. */
-export const DEVICE_STATES = ['online', 'offline', 'alarm'] as const;
+/**
+ * How a device is doing now, for lists that count devices by state: connected now (`online`), not
+ * (`offline`), never heard from and not connected (`never`, a part of offline), with an open
+ * alarm (`alarm`).
+ */
+export const DEVICE_STATES = ['online', 'offline', 'never', 'alarm'] as const;
 export const deviceStateSchema = z.enum(DEVICE_STATES);
 export type DeviceState = z.infer<typeof deviceStateSchema>;
 
@@ -231,6 +235,34 @@ export const deviceStatusSchema = z.object({
 export type DeviceStatus = z.infer<typeof deviceStatusSchema>;
 export const deviceStatusPageSchema = pageOf(deviceStatusSchema);
 
+/**
+ * Devices by state: every count the screens show of devices in a state comes from one query on
+ * the service, so a count and the list it links to agree.
+ */
+export const deviceCountsSchema = z.object({
+  total: z.number().int(),
+  online: z.number().int(),
+  offline: z.number().int(),
+  /** Offline and never heard from. */
+  neverConnected: z.number().int(),
+  inAlarm: z.number().int(),
+});
+export type DeviceCounts = z.infer<typeof deviceCountsSchema>;
+
+/** Alarms by state (`open`: active and acknowledged), from one query, as the alarms list counts them. */
+export const alarmCountsSchema = z.object({
+  active: z.number().int(),
+  acknowledged: z.number().int(),
+  open: z.number().int(),
+  cleared: z.number().int(),
+});
+export type AlarmCounts = z.infer<typeof alarmCountsSchema>;
+
+/** `GET /monitoring/counts?siteId=`: the caller's devices and alarms by state, at every site or one. */
+export const fleetCountsSchema = z.object({ devices: deviceCountsSchema, alarms: alarmCountsSchema });
+export type FleetCounts = z.infer<typeof fleetCountsSchema>;
+export const countsQuerySchema = z.object({ siteId: idParamSchema.optional() });
+
 /** `GET /monitoring/devices?state=&siteId=&page=&pageSize=`: the devices the caller sees, by site. */
 export const deviceStatusQuerySchema = z.object({
   state: deviceStateSchema.optional(),
@@ -247,7 +279,9 @@ export const overviewSiteSchema = z.object({
   devices: z.number().int(),
   online: z.number().int(),
   offline: z.number().int(),
+  neverConnected: z.number().int(),
   inAlarm: z.number().int(),
+  /** Open alarms of its devices and of the site itself. */
   openAlarms: z.number().int(),
   worstSeverity: alarmSeveritySchema.nullable(),
   energyTodayKwh: z.number(),
@@ -260,24 +294,16 @@ export const OVERVIEW_SITES = 20;
 export const OVERVIEW_ALARMS = 10;
 
 /**
- * `GET /monitoring/overview`: the caller's fleet now. Devices online (connected now) or offline,
- * and in alarm (with an open alarm); energy produced today (since midnight in the service's
- * `TELEMETRY_TIME_ZONE`) across the caller's sites; the newest open alarms; the sites with problems
- * first (most severe open alarm, then alarms, then offline devices), then the rest by name.
+ * `GET /monitoring/overview`: the caller's fleet now. Devices by state (as {@link fleetCountsSchema}
+ * and the lists by state count them); alarms by state and the newest open ones; energy produced
+ * today (since midnight in the service's `TELEMETRY_TIME_ZONE`) across the caller's sites; how many
+ * sites the caller has (as their sites list counts them); the sites with problems first (most
+ * severe open alarm, then alarms, then offline devices), then the rest by name.
  */
 export const overviewSchema = z.object({
   day: z.string(),
-  devices: z.object({
-    total: z.number().int(),
-    online: z.number().int(),
-    offline: z.number().int(),
-    inAlarm: z.number().int(),
-  }),
-  alarms: z.object({
-    active: z.number().int(),
-    acknowledged: z.number().int(),
-    newest: z.array(alarmSchema),
-  }),
+  devices: deviceCountsSchema,
+  alarms: alarmCountsSchema.extend({ newest: z.array(alarmSchema) }),
   energyTodayKwh: z.number(),
   sitesTotal: z.number().int(),
   sites: z.array(overviewSiteSchema),

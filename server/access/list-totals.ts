@@ -1,11 +1,23 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
+import type { Viewer } from './scope.ts';
 
 /** Totals kept by triggers for one user (0: everything) and a counter that moves on every change. */
 export interface ListTotals {
   sites: number;
   devices: number;
   version: number;
+}
+
+/** Whether a viewer's list of every site they see is every site there is (an admin's is). */
+export const seesEverySite = (viewer: Viewer) => viewer.role === 'admin';
+
+/**
+ * How many sites a viewer sees, as their list of every site they see counts them (the Sites
+ * screen, Site Manager): every screen that shows this count reads it here.
+ */
+export async function visibleSiteTotal(db: Kysely<Database>, viewer: Viewer): Promise<number> {
+  return (await readTotals(db, seesEverySite(viewer) ? 0 : viewer.id)).sites;
 }
 
 /** Where a device sits in device-list order: its site id, then its own id. */

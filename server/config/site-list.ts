@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import { type Kysely, sql } from 'kysely';
 import type { SiteSortKey } from '../../contracts/list-sort-keys.ts';
-import { type PageAnchors, readTotals } from '../access/list-totals.ts';
+import { type PageAnchors, readTotals, seesEverySite } from '../access/list-totals.ts';
 import { likePattern, siteVisible, type Viewer } from '../access/scope.ts';
 import type { ServerContext } from '../context.ts';
 import type { Database } from '../db/schema.ts';
@@ -134,7 +134,7 @@ export async function listSites(
   const { caller, target } = await listTarget(ctx, c.get('principal'), list.userId);
   const page = { page: paging.page, pageSize: paging.pageSize };
   if (!paging.q && inListOrder(paging) && (caller.id === target.id || caller.role === 'admin')) {
-    const everything = target.role === 'admin' && !attachedOnly;
+    const everything = seesEverySite(target) && !attachedOnly;
     const key = `site:${everything ? 0 : target.id}:${paging.offset}:${paging.pageSize}`;
     const body = await ctx.lists.pages.json(
       key,

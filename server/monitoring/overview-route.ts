@@ -1,26 +1,36 @@
 import { Hono } from 'hono';
 import { sql } from 'kysely';
 import {
+  countsQuerySchema,
+  type FleetCounts,
+  fleetCountsSchema,
   OVERVIEW_ALARMS,
   OVERVIEW_SITES,
   type Overview,
   type OverviewSite,
   overviewSchema,
 } from '../../contracts/monitoring.ts';
+import { visibleSiteTotal } from '../access/list-totals.ts';
 import type { ServerContext } from '../context.ts';
 import type { AuthVariables } from '../http/guards.ts';
+import { validate } from '../http/validate.ts';
 import { describeRoute } from '../openapi/route-notes.ts';
-import { ALARMS_WITH_SITES, alarmPage } from './alarms/alarm-queries.ts';
+import { alarmPage } from './alarms/alarm-queries.ts';
 import { SEVERITY_NAMES } from './device-status.ts';
-import { visibleSites } from './monitoring-scope.ts';
+import {
+  alarmCounts,
+  DEVICE_COUNT_COLUMNS,
+  type DeviceCountRow,
+  deviceCounts,
+  deviceStates,
+  toDeviceCounts,
+} from './fleet-counts.ts';
+import { requireVisibleSite, visibleSites } from './monitoring-scope.ts';
 import { unfoldedFrom } from './series.ts';
 
-interface SiteRow {
+interface SiteRow extends DeviceCountRow {
   id: number;
   name: string;
-  devices: number;
-  online: number;
-  in_alarm: number;
   open_alarms: number;
   worst: number | null;
   energy: number;
@@ -34,13 +44,13 @@ function byProblems(a: SiteRow, b: SiteRow): number {
   return (
     (b.worst ?? 0) - (a.worst ?? 0) ||
     b.open_alarms - a.open_alarms ||
-    b.devices - b.online - (a.devices - a.online) ||
+    b.offline - a.offline ||
     a.name.localeCompare(b.name) ||
     a.id - b.id
   );
 }
 
-/** `GET /overview`: the caller's fleet now, for Home. */
+/** `GET /overview`: the caller's fleet now, for Home; `GET /counts`: its counts alone, for a site too. */
 export function overviewRoute(ctx: ServerContext): Hono<{ Variables: AuthVariables }> {
   const app = new Hono<{ Variables: AuthVariables }>();
 
@@ -48,12 +58,14 @@ export function overviewRoute(ctx: ServerContext): Hono<{ Variables: AuthVariabl
     '/overview',
     describeRoute({
       summary:
-        "The caller's fleet now: devices online, offline and in alarm, today's produced energy, the newest open alarms, sites with problems first",
+        "The caller's fleet now: devices by state, alarms by state and the newest open ones, today's produced energy, sites with problems first",
       tag: 'monitoring',
       responses: { 200: { description: 'The overview', schema: overviewSchema } },
     }),
     async (c) => {
-      const visible = visibleSites(ctx, c.get('principal'));
+      const principal = c.get('principal');
+      const visible = visibleSites(ctx, principal);
+      const online = ctx.comms.presence.onlineCondition();
       const { catalogue, days } = ctx.monitoring;
       const today = days.dayOf(Date.now());
       // Which item of each model is its produced-energy counter (the catalogue's roles).
@@ -61,19 +73,13 @@ export function overviewRoute(ctx: ServerContext): Hono<{ Variables: AuthVariabl
         const metric = product.spec?.roles.producedEnergy;
         return metric ? [{ modelId: product.modelId, metric }] : [];
       });
-      const online = ctx.comms.presence.onlineCondition();
       const sites = await sql<SiteRow>`
-        WITH dev AS (
-          SELECT d.id, d.model_id, sites.id AS site_id, sites.name AS site_name,
-                 device_presence.serial IS NOT NULL AS online, coalesce(al.open, 0) AS open, al.worst
-          FROM devices d
-          JOIN sites ON sites.id = d.site_id
-          LEFT JOIN device_presence ON device_presence.device_id = d.id AND ${online}
-          LEFT JOIN (
-            SELECT device_id, count(*)::int AS open,
-                   max(CASE severity WHEN 'critical' THEN 3 WHEN 'warning' THEN 2 ELSE 1 END) AS worst
-            FROM alarms WHERE state <> 'cleared' GROUP BY device_id) al ON al.device_id = d.id
-          WHERE ${visible}
+        WITH dev AS (${deviceStates(visible, online)}),
+        own AS (
+          -- Sites' own alarms (every device silent).
+          SELECT site_id, count(*)::int AS open,
+                 max(CASE severity WHEN 'critical' THEN 3 WHEN 'warning' THEN 2 ELSE 1 END) AS worst
+          FROM alarms WHERE state <> 'cleared' AND site_id IS NOT NULL GROUP BY site_id
         ), items AS (
           SELECT * FROM unnest(${energyItems.map((e) => e.modelId)}::text[], ${energyItems.map((e) => e.metric)}::text[])
             AS m(model_id, metric)
@@ -89,45 +95,68 @@ export function overviewRoute(ctx: ServerContext): Hono<{ Variables: AuthVariabl
           WHERE m.metric = ANY(f.metrics) AND NOT f.folded AND f.bucket >= ${unfoldedFrom(days.startOf(today))}::timestamptz
           ) today GROUP BY device_id
         )
-        SELECT dev.site_id AS id, dev.site_name AS name, count(*)::int AS devices,
-               (count(*) FILTER (WHERE dev.online))::int AS online,
-               (count(*) FILTER (WHERE dev.open > 0))::int AS in_alarm,
-               sum(dev.open)::int AS open_alarms, max(dev.worst) AS worst,
+        SELECT dev.site_id AS id, dev.site_name AS name, ${DEVICE_COUNT_COLUMNS},
+               (sum(dev.open_alarms) + coalesce(max(own.open), 0))::int AS open_alarms,
+               greatest(max(dev.worst), max(own.worst)) AS worst,
                coalesce(sum(energy.increase), 0)::float8 AS energy
-        FROM dev LEFT JOIN energy ON energy.device_id = dev.id
+        FROM dev LEFT JOIN energy ON energy.device_id = dev.id LEFT JOIN own ON own.site_id = dev.site_id
         GROUP BY dev.site_id, dev.site_name`.execute(ctx.db);
-      const states = await sql<{ state: string; n: number }>`
-        SELECT a.state, count(*)::int AS n ${ALARMS_WITH_SITES}
-        WHERE a.state <> 'cleared' AND ${visible}
-        GROUP BY a.state`.execute(ctx.db);
-      const newest = await alarmPage(ctx.db, visible, { state: 'open', page: 0, pageSize: OVERVIEW_ALARMS });
-      const rows = sites.rows;
-      const sum = (pick: (row: SiteRow) => number) => rows.reduce((total, row) => total + pick(row), 0);
-      const toSite = (row: SiteRow): OverviewSite => ({
-        id: row.id,
-        name: row.name,
-        devices: row.devices,
-        online: row.online,
-        offline: row.devices - row.online,
-        inAlarm: row.in_alarm,
-        openAlarms: row.open_alarms,
-        worstSeverity: row.worst === null ? null : (SEVERITY_NAMES[row.worst] ?? null),
-        energyTodayKwh: kwh(row.energy),
-      });
-      const count = (state: string) => states.rows.find((row) => row.state === state)?.n ?? 0;
+      const [devices, alarms, newest, sitesTotal] = await Promise.all([
+        deviceCounts(ctx.db, visible, online),
+        alarmCounts(ctx.db, visible),
+        alarmPage(ctx.db, visible, { state: 'open', page: 0, pageSize: OVERVIEW_ALARMS }),
+        visibleSiteTotal(ctx.db, principal),
+      ]);
+      const toSite = (row: SiteRow): OverviewSite => {
+        const counts = toDeviceCounts(row);
+        return {
+          id: row.id,
+          name: row.name,
+          devices: counts.total,
+          online: counts.online,
+          offline: counts.offline,
+          neverConnected: counts.neverConnected,
+          inAlarm: counts.inAlarm,
+          openAlarms: row.open_alarms,
+          worstSeverity: row.worst === null ? null : (SEVERITY_NAMES[row.worst] ?? null),
+          energyTodayKwh: kwh(row.energy),
+        };
+      };
       const body: Overview = {
         day: today,
-        devices: {
-          total: sum((r) => r.devices),
-          online: sum((r) => r.online),
-          offline: sum((r) => r.devices - r.online),
-          inAlarm: sum((r) => r.in_alarm),
-        },
-        alarms: { active: count('active'), acknowledged: count('acknowledged'), newest: newest.items },
-        energyTodayKwh: kwh(sum((r) => r.energy)),
-        sitesTotal: rows.length,
-        sites: [...rows].sort(byProblems).slice(0, OVERVIEW_SITES).map(toSite),
+        devices,
+        alarms: { ...alarms, newest: newest.items },
+        energyTodayKwh: kwh(sites.rows.reduce((total, row) => total + row.energy, 0)),
+        sitesTotal,
+        sites: [...sites.rows].sort(byProblems).slice(0, OVERVIEW_SITES).map(toSite),
       };
+      c.header('Cache-Control', 'no-store');
+      return c.json(body);
+    },
+  );
+
+  app.get(
+    '/counts',
+    describeRoute({
+      summary:
+        "The caller's devices and alarms by state, at every site they see or at one (`siteId`): the counts Home and the lists show",
+      tag: 'monitoring',
+      responses: {
+        200: { description: 'Devices and alarms by state', schema: fleetCountsSchema },
+        404: { description: 'No such site, or the caller may not see it' },
+      },
+    }),
+    validate('query', countsQuerySchema),
+    async (c) => {
+      const principal = c.get('principal');
+      const { siteId } = c.req.valid('query');
+      if (siteId !== undefined) await requireVisibleSite(ctx, principal, siteId);
+      const visible = visibleSites(ctx, principal);
+      const [devices, alarms] = await Promise.all([
+        deviceCounts(ctx.db, visible, ctx.comms.presence.onlineCondition(), siteId),
+        alarmCounts(ctx.db, visible, { siteId }),
+      ]);
+      const body: FleetCounts = { devices, alarms };
       c.header('Cache-Control', 'no-store');
       return c.json(body);
     },

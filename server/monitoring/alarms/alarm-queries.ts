@@ -2,6 +2,7 @@ import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { Alarm, AlarmsQuery } from '../../../contracts/monitoring.ts';
 import type { Page } from '../../../contracts/page.ts';
 import type { Database } from '../../db/schema.ts';
+import { ALARMS_WITH_SITES, alarmConditions, alarmCounts, alarmsIn } from '../fleet-counts.ts';
 
 interface AlarmRow {
   id: number;
@@ -22,7 +23,6 @@ interface AlarmRow {
   acknowledger: string | null;
   ack_note: string | null;
   cleared_at: Date | null;
-  total: number;
 }
 
 interface TransitionRow {
@@ -36,53 +36,36 @@ interface TransitionRow {
 
 const iso = (date: Date | null) => (date === null ? null : new Date(date).toISOString());
 
-/**
- * Alarms (`a`) with their device (`d`, none for a site's own alarm) and their site (`sites`: the
- * device's, or the site's own alarm's), for conditions on what the caller sees.
- */
-export const ALARMS_WITH_SITES = sql`FROM alarms a
-    LEFT JOIN devices d ON d.id = a.device_id
-    JOIN sites ON sites.id = coalesce(d.site_id, a.site_id)`;
-
 /** Severities from the most serious, for ordering. */
 export const SEVERITY_RANK = sql<number>`CASE a.severity WHEN 'critical' THEN 3 WHEN 'warning' THEN 2 ELSE 1 END`;
 
 /**
  * Alarms the caller sees (`visible`: a condition on `sites`), filtered as the query says, newest
- * raised first, a page at a time, with every transition of each.
+ * raised first, a page at a time, with every transition of each. The total is the count of
+ * {@link alarmCounts}, as Home counts them.
  */
 export async function alarmPage(
   db: Kysely<Database>,
   visible: RawBuilder<boolean>,
   query: AlarmsQuery,
 ): Promise<Page<Alarm>> {
-  const conditions: RawBuilder<boolean>[] = [visible];
+  const conditions: RawBuilder<boolean>[] = [alarmConditions(visible, query)];
   if (query.state === 'open') conditions.push(sql`a.state <> 'cleared'`);
   else if (query.state) conditions.push(sql`a.state = ${query.state}`);
-  if (query.siteId !== undefined) conditions.push(sql`sites.id = ${query.siteId}`);
-  if (query.severity) conditions.push(sql`a.severity = ${query.severity}`);
-  if (query.serial) conditions.push(sql`d.serial = ${query.serial}`);
-  const rows = await sql<AlarmRow>`
+  const [rows, counts] = await Promise.all([
+    sql<AlarmRow>`
     SELECT a.id, d.serial, d.name AS device_name, d.model_id, sites.id AS site_id, sites.name AS site_name,
            a.kind, a.rule, a.severity, a.message, a.value, a.state, a.raised_at, a.acknowledged_at,
-           a.acknowledged_by, u.display_name AS acknowledger, a.ack_note, a.cleared_at,
-           count(*) OVER () AS total
+           a.acknowledged_by, u.display_name AS acknowledger, a.ack_note, a.cleared_at
     ${ALARMS_WITH_SITES}
     LEFT JOIN users u ON u.id = a.acknowledged_by
     WHERE ${sql.join(conditions, sql` AND `)}
     ORDER BY a.raised_at DESC, a.id DESC
-    LIMIT ${query.pageSize} OFFSET ${query.page * query.pageSize}`.execute(db);
+    LIMIT ${query.pageSize} OFFSET ${query.page * query.pageSize}`.execute(db),
+    alarmCounts(db, visible, query),
+  ]);
   const items = await withTransitions(db, rows.rows);
-  const total = rows.rows[0]?.total ?? (query.page === 0 ? 0 : await countOnly(db, conditions));
-  return { items, page: query.page, pageSize: query.pageSize, total };
-}
-
-/** The count alone, for a page past the end (which has no row to carry it). */
-async function countOnly(db: Kysely<Database>, conditions: RawBuilder<boolean>[]): Promise<number> {
-  const row = await sql<{ total: number }>`
-    SELECT count(*) AS total ${ALARMS_WITH_SITES}
-    WHERE ${sql.join(conditions, sql` AND `)}`.execute(db);
-  return row.rows[0]?.total ?? 0;
+  return { items, page: query.page, pageSize: query.pageSize, total: alarmsIn(counts, query.state) };
 }
 
 /** One alarm by id with its transitions; undefined when there is none or the caller may not see it. */
@@ -94,7 +77,7 @@ export async function alarmById(
   const rows = await sql<AlarmRow>`
     SELECT a.id, d.serial, d.name AS device_name, d.model_id, sites.id AS site_id, sites.name AS site_name,
            a.kind, a.rule, a.severity, a.message, a.value, a.state, a.raised_at, a.acknowledged_at,
-           a.acknowledged_by, u.display_name AS acknowledger, a.ack_note, a.cleared_at, 1 AS total
+           a.acknowledged_by, u.display_name AS acknowledger, a.ack_note, a.cleared_at
     ${ALARMS_WITH_SITES}
     LEFT JOIN users u ON u.id = a.acknowledged_by
     WHERE a.id = ${id} AND ${visible}`.execute(db);

@@ -4,7 +4,7 @@ import { IconEdit, IconMapPin, IconPlus } from '@tabler/icons-react';
 import { getRouteApi, Link } from '@tanstack/react-router';
 import { lazy, Suspense } from 'react';
 import type { Device } from '../../../contracts/devices.ts';
-import type { DeviceStatus } from '../../../contracts/monitoring.ts';
+import type { DeviceStatus, FleetCounts } from '../../../contracts/monitoring.ts';
 import type { Page } from '../../../contracts/page.ts';
 import type { SiteDetails } from '../../../contracts/sites.ts';
 import { useRuntime } from '../../app/runtime-context.tsx';
@@ -27,6 +27,7 @@ import {
 import { AddDevice } from './add-device.tsx';
 import { ReportActions } from './report-actions.tsx';
 import { siteChartsLoader } from './site-charts.ts';
+import { SiteCounts } from './site-counts.tsx';
 import { SiteEditForm } from './site-edit-form.tsx';
 import { positionText } from './site-payload.ts';
 import { fetchInstalls } from './sites-api.ts';
@@ -44,7 +45,7 @@ function SiteMonitoring({
 }: {
   siteId: number;
   siteName: string;
-  statuses: { page: Page<DeviceStatus> | null; error: string | null };
+  statuses: { page: Page<DeviceStatus> | null; counts: FleetCounts | null; error: string | null };
 }) {
   const { monitoringApi } = useRuntime();
   const columns = deviceStatusColumns(useModelName(), { withoutSite: true });
@@ -58,12 +59,15 @@ function SiteMonitoring({
               {statuses.error}
             </Alert>
           ) : (
-            <DataList
-              label={`Devices now at ${siteName}`}
-              columns={columns}
-              rows={page.items}
-              rowKey={(d) => d.serial}
-            />
+            <Stack gap="sm">
+              {statuses.counts ? <SiteCounts siteId={siteId} counts={statuses.counts} /> : null}
+              <DataList
+                label={`Devices now at ${siteName}`}
+                columns={columns}
+                rows={page.items}
+                rowKey={(d) => d.serial}
+              />
+            </Stack>
           )}
         </SectionCard>
       )}
