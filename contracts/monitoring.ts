@@ -140,6 +140,17 @@ export type LiveReading = z.infer<typeof liveReadingSchema>;
 /** Server-Sent Events names of the live stream. */
 export const LIVE_EVENTS = { reading: 'reading' } as const;
 
+/** Server-Sent Events names of the fleet stream (`GET /monitoring/fleet/live`). */
+export const FLEET_EVENTS = { change: 'change' } as const;
+
+/**
+ * One event of the fleet stream: which of the caller's sites changed (an alarm raised,
+ * acknowledged or cleared; a device connected or gone; devices or sites added, moved or removed),
+ * or null: any of them (too many to list, or changes that may have been missed).
+ */
+export const fleetChangeSchema = z.object({ sites: z.array(z.number().int()).nullable() });
+export type FleetChange = z.infer<typeof fleetChangeSchema>;
+
 export const ALARM_STATES = ['active', 'acknowledged', 'cleared'] as const;
 export const alarmStateSchema = z.enum(ALARM_STATES);
 export type AlarmState = z.infer<typeof alarmStateSchema>;

@@ -30,6 +30,7 @@ import { LogSummary } from './logging/log-summary.ts';
 import { createMailer } from './mail/mailer.ts';
 import { logTransport, type MailTransport, smtpTransport } from './mail/transports.ts';
 import { AlarmService } from './monitoring/alarms/alarm-store.ts';
+import { FleetFeed } from './monitoring/fleet-feed.ts';
 import { createMonitoringApp } from './monitoring/monitoring-app.ts';
 import { TelemetryIngest } from './monitoring/telemetry/ingest.ts';
 import { LiveFeed } from './monitoring/telemetry/live-feed.ts';
@@ -126,7 +127,7 @@ async function buildMonitoring(
       await alarms.afterReadings(batch.fresh);
     },
   });
-  return { catalogue, days, ingest, live, alarms };
+  return { catalogue, days, ingest, live, fleet: new FleetFeed(db, databaseUrl), alarms };
 }
 
 async function buildContext(
@@ -308,6 +309,7 @@ export async function createServer(options: CreateServerOptions): Promise<FleetS
     }
     if (services !== 'config') {
       await ctx.monitoring.live.start();
+      await ctx.monitoring.fleet.start();
       if (options.watchSilence ?? true) ctx.monitoring.alarms.start();
     }
     const stopFolding = foldEveryMinute(db, ctx.monitoring.days);
@@ -324,6 +326,7 @@ export async function createServer(options: CreateServerOptions): Promise<FleetS
         // Readings already received are written before the database closes.
         await ctx.monitoring.ingest.close();
         await ctx.monitoring.live.close();
+        await ctx.monitoring.fleet.close();
         await ctx.mailer.stop();
         await db.destroy();
       },

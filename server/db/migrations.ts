@@ -2,6 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import { CODE_HMAC_SQL } from './migration-code-hmac.ts';
 import { COMMISSIONING_SQL } from './migration-commissioning.ts';
 import { CONFIG_HISTORY_SQL } from './migration-config-history.ts';
+import { FLEET_CHANGES_SQL } from './migration-fleet-changes.ts';
 import { HISTORY_ORDER_SQL } from './migration-history-order.ts';
 import { HISTORY_SEQUENCE_SQL } from './migration-history-sequence.ts';
 import { LIST_COUNTS_SQL } from './migration-list-counts.ts';
@@ -140,6 +141,7 @@ const migrations: { version: number; name: string; sql: string }[] = [
   { version: 13, name: 'one owner per site, in sites.owner_id and the owner role', sql: ONE_OWNER_SQL },
   { version: 14, name: 'indexes for lists sorted on the server', sql: SORT_INDEXES_SQL },
   { version: 15, name: 'silence alarms: never connected, whole sites, the watch', sql: SILENCE_ALARMS_SQL },
+  { version: 16, name: 'the sites that changed, notified for live screens', sql: FLEET_CHANGES_SQL },
 ];
 
 /**

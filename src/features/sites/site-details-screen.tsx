@@ -13,6 +13,7 @@ import { deviceColumns } from '../../components/devices/device-columns.tsx';
 import { deviceStatusColumns } from '../../components/devices/device-status-columns.tsx';
 import { useModelName } from '../../components/devices/model-names.ts';
 import { useOnlineDevices } from '../../components/devices/online-devices.tsx';
+import { FleetLiveStatus, useFleetLive } from '../../components/fleet-live.tsx';
 import { type CsvColumn, collectAllPages, downloadCsv, toCsv } from '../../components/lists/csv.ts';
 import { type Column, DataList } from '../../components/lists/data-list.tsx';
 import { ExportCsvButton } from '../../components/lists/export-csv-button.tsx';
@@ -85,9 +86,15 @@ function SiteMonitoring({
   );
 }
 
-/** The site's devices: the devices list's columns (Online badges too), but for the site, which is this page. */
-function useInstallColumns(): Column<Device>[] {
-  const isOnline = useOnlineDevices(useRuntime().configApi);
+/**
+ * The site's devices: the devices list's columns (Online badges too), but for the site, which is
+ * this page. A badge says what "Devices now" says (kept live), else what the poll of devices
+ * online says.
+ */
+function useInstallColumns(statuses: Page<DeviceStatus> | null): Column<Device>[] {
+  const polled = useOnlineDevices(useRuntime().configApi);
+  const known = new Map(statuses?.items.map((device) => [device.serial, device.online]));
+  const isOnline = (serial: string) => known.get(serial) ?? polled(serial);
   return deviceColumns(useModelName(), isOnline).filter((column) => column.key !== 'site');
 }
 
@@ -105,10 +112,12 @@ const ACCESS_CSV: CsvColumn<AccessRow>[] = [
 export function SiteDetailsScreen() {
   const { user, site, installs, owners, statuses } = route.useLoaderData();
   const { configApi } = useRuntime();
+  // Its devices' states, counts and badges follow what happens at the site.
+  const live = useFleetLive(site.id);
   const [editing, { open, close }] = useDisclosure(false);
   const [adding, addDialog] = useDisclosure(false);
   const mayInstall = canManageAccess(site, user);
-  const columns = useInstallColumns();
+  const columns = useInstallColumns(statuses.page);
   const owner = site.access.find((row) => row.userId === site.ownerId);
   const mayEdit = canEditSite(site, user);
   const exportDevices = async () => {
@@ -165,6 +174,7 @@ export function SiteDetailsScreen() {
           />
         </Group>
       </SectionCard>
+      <FleetLiveStatus actor={live} />
       <SiteMonitoring siteId={site.id} siteName={site.name} statuses={statuses} />
       <Stack component="section" aria-labelledby="site-devices" gap="sm">
         <Group justify="space-between" align="flex-end">
