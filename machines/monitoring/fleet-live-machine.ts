@@ -1,6 +1,12 @@
 import { assign, fromCallback, fromPromise, setup } from 'xstate';
 import { reconnectDelay } from './live-stream-machine.ts';
 
+/**
+ * After a load, the next one waits this long: a screen of a fleet where something changes every
+ * moment loads at most about once a second, not back to back.
+ */
+export const REFRESH_GAP_MS = 1_000;
+
 /** What the fleet stream actor reports. */
 export type FleetStreamEvent =
   /** The service accepted the stream: anything may have changed while it was not open. */
@@ -34,7 +40,7 @@ export interface FleetLiveContext {
  * Keeps a screen's counts, alarms and online badges current: follows the service's fleet stream
  * (`GET /monitoring/fleet/live`), and whenever a change concerns the screen (any change, or one at
  * its site) runs `refresh` (the screen's loaders again), one at a time: changes that come during a
- * refresh make one more after it. When the stream opens, and again after every reconnect, the
+ * refresh make one more, {@link REFRESH_GAP_MS} after it. When the stream opens, and again after every reconnect, the
  * screen is refreshed, since changes made meanwhile were not told. A stream that ends is opened
  * again after 1 s, doubling to 30 s; a refusal ends it (the screen stays as loaded).
  */
@@ -52,6 +58,7 @@ export const fleetLiveMachine = setup({
   },
   delays: {
     reconnect: ({ context }) => reconnectDelay(context.failures),
+    gap: REFRESH_GAP_MS,
   },
   guards: {
     concernsScreen: ({ context, event }) =>
@@ -113,8 +120,8 @@ export const fleetLiveMachine = setup({
           invoke: {
             src: 'refresh',
             // A failed refresh leaves the screen as it was: its own loaders say what failed.
-            onDone: [{ guard: 'changedMeanwhile', target: 'refreshing', reenter: true }, 'shown'],
-            onError: [{ guard: 'changedMeanwhile', target: 'refreshing', reenter: true }, 'shown'],
+            onDone: [{ guard: 'changedMeanwhile', target: 'pausing' }, 'shown'],
+            onError: [{ guard: 'changedMeanwhile', target: 'pausing' }, 'shown'],
           },
           on: {
             'stream.opened': { actions: assign({ again: true }) },
@@ -122,6 +129,8 @@ export const fleetLiveMachine = setup({
             'fleet.refresh': { actions: assign({ again: true }) },
           },
         },
+        // Changes came during the load: one more, after a short gap (what comes meanwhile is in it).
+        pausing: { after: { gap: 'refreshing' } },
       },
     },
   },

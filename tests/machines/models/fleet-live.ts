@@ -34,7 +34,8 @@ const model = createMachine({
     afterChange: { on: { 'refresh.done': 'current', 'stream.drops': 'droppedWhileLoading' } },
     droppedWhileLoading: { on: { 'backoff.passes': 'reconnectingWhileLoading' } },
     reconnectingWhileLoading: { on: { 'stream.opens': 'changedDuring' } },
-    changedDuring: { on: { 'refresh.done': 'refreshingAgain', 'refresh.fails': 'refreshingAgain' } },
+    changedDuring: { on: { 'refresh.done': 'pausing', 'refresh.fails': 'pausing' } },
+    pausing: { on: { 'gap.passes': 'refreshingAgain' } },
     refreshingAgain: { on: { 'refresh.done': 'current' } },
     askedByPerson: { on: { 'refresh.done': 'current', 'person.changes': 'changedDuring' } },
     retrying: { on: { 'backoff.passes': 'reconnecting' } },
@@ -109,21 +110,22 @@ function driver(): ModelDriver {
       },
       'refresh.done': async () => {
         const again = snap().context.again;
-        if (again) started += 1;
         await refresh.last().resolve(undefined);
-        await waitFor(
-          actor,
-          (s) => refresh.calls.length === started && (again ? true : s.matches({ screen: 'shown' })),
-        );
+        await waitFor(actor, (s) => s.matches({ screen: again ? 'pausing' : 'shown' }));
       },
       'refresh.fails': async () => {
         const again = snap().context.again;
-        if (again) started += 1;
         await refresh.last().reject(new Error('Failed to fetch'));
-        await waitFor(
-          actor,
-          (s) => refresh.calls.length === started && (again ? true : s.matches({ screen: 'shown' })),
-        );
+        await waitFor(actor, (s) => s.matches({ screen: again ? 'pausing' : 'shown' }));
+      },
+      // REFRESH_GAP_MS after the load that had changes come meanwhile, and not one millisecond less.
+      'gap.passes': () => {
+        const before = refresh.calls.length;
+        clock.increment(999);
+        expect(refresh.calls.length).toBe(before);
+        clock.increment(1);
+        expect(refresh.calls.length).toBe(before + 1);
+        started += 1;
       },
       // 1 s after the first failure in a row, doubling: the stream opens again then, not before.
       'backoff.passes': () => {
@@ -148,6 +150,11 @@ function driver(): ModelDriver {
       changedDuring: () => {
         refreshing(started);
         expect(snap().context.again).toBe(true);
+      },
+      pausing: () => {
+        expect(snap().value).toMatchObject({ screen: 'pausing' });
+        expect(refresh.pending()).toHaveLength(0);
+        expect(refresh.calls).toHaveLength(started);
       },
       refreshingAgain: () => {
         refreshing(started);
@@ -185,7 +192,7 @@ export default defineModel({
   title: 'Screens kept current by the fleet stream (Home, Alarms, site and device details)',
   source: 'machines/monitoring/fleet-live-machine.ts',
   about:
-    "A site's page follows the fleet stream: it is refreshed when the stream opens or reopens, when a change at its site comes (one refresh at a time: changes meanwhile make one more), and when the person changes something; changes elsewhere leave it; a dropped stream opens again after 1 s, doubling; a refused one does not.",
+    "A site's page follows the fleet stream: it is refreshed when the stream opens or reopens, when a change at its site comes (one refresh at a time: changes meanwhile make one more, a second later), and when the person changes something; changes elsewhere leave it; a dropped stream opens again after 1 s, doubling; a refused one does not.",
   machine: fleetLiveMachine,
   model,
   driver,
@@ -203,6 +210,7 @@ export default defineModel({
     'refresh.fails':
       "The screen's loaders failed (each shows its own error; a change meanwhile loads again).",
     'backoff.passes': 'The wait after the failures in a row passes (1 s, then 2 s, …).',
+    'gap.passes': 'A second passes after a load that had changes come meanwhile.',
   },
   states: {
     connecting: 'The screen shows what it loaded; the stream is opening.',
@@ -215,6 +223,7 @@ export default defineModel({
       'Another change came while loading (or the stream reopened, or the person changed something): one more load will follow.',
     droppedWhileLoading: 'The stream dropped while the screen was loading the newest.',
     reconnectingWhileLoading: 'Opening the stream again while the screen is still loading.',
+    pausing: 'Loaded; a second passes before loading once more for what came meanwhile.',
     refreshingAgain: 'Loading once more for the change that came meanwhile.',
     askedByPerson: "The person's own change: the screen loads the newest.",
     retrying: 'The stream dropped; waiting before opening it again, the screen as it was.',
