@@ -204,12 +204,23 @@ export type LiveReading = z.infer<typeof liveReadingSchema>;
 /** Server-Sent Events names of the live stream. */
 export const LIVE_EVENTS = { reading: 'reading' } as const;
 
+/** Server-Sent Events names of the fleet stream (`GET /monitoring/fleet/live`). */
+export const FLEET_EVENTS = { change: 'change' } as const;
+
+/**
+ * One event of the fleet stream: which of the caller's sites changed (an alarm raised,
+ * acknowledged or cleared; a device connected or gone; devices or sites added, moved or removed),
+ * or null: any of them (too many to list, or changes that may have been missed).
+ */
+export const fleetChangeSchema = z.object({ sites: z.array(z.number().int()).nullable() });
+export type FleetChange = z.infer<typeof fleetChangeSchema>;
+
 export const ALARM_STATES = ['active', 'acknowledged', 'cleared'] as const;
 export const alarmStateSchema = z.enum(ALARM_STATES);
 export type AlarmState = z.infer<typeof alarmStateSchema>;
 export const alarmSeveritySchema = z.enum(ALARM_SEVERITIES);
 export type AlarmSeverity = z.infer<typeof alarmSeveritySchema>;
-/** What raised an alarm: the device fell silent, a status code or bit, or a limit. */
+/** What raised an alarm: silence (a device or a whole site), a status code or bit, or a limit. */
 export const ALARM_KINDS = ['offline', 'status', 'threshold'] as const;
 export const alarmKindSchema = z.enum(ALARM_KINDS);
 
@@ -223,17 +234,25 @@ export const alarmTransitionSchema = z.object({
   note: z.string().nullable(),
 });
 
+/**
+ * An alarm of a device, or a site's own alarm (`site-offline`: every device at the site silent),
+ * which has no device: `serial`, `deviceName` and `modelId` are null.
+ */
 export const alarmSchema = z.object({
   id: z.number().int(),
-  serial: z.string(),
-  deviceName: z.string(),
-  modelId: z.string(),
+  serial: z.string().nullable(),
+  deviceName: z.string().nullable(),
+  modelId: z.string().nullable(),
   siteId: z.number().int(),
   siteName: z.string(),
   /** The site's IANA time zone: alarm times are read in it. */
   siteTimeZone: z.string(),
   kind: alarmKindSchema,
-  /** Which rule: `offline`, `status:faultCode=3`, `bit:alarmFlags=4`, `threshold:batterySoc<`. */
+  /**
+   * Which rule: `status:faultCode=3`, `bit:alarmFlags=4`, `threshold:batterySoc<`; silence:
+   * `offline` (no telemetry past the limit), `never-connected` (nothing heard since installed, past
+   * the limit), `site-offline` (a site's own: every device at it offline or never connected).
+   */
   rule: z.string(),
   severity: alarmSeveritySchema,
   message: z.string(),
@@ -269,8 +288,12 @@ export type AlarmsQuery = z.infer<typeof alarmsQuerySchema>;
 export const acknowledgeRequestSchema = z.object({ note: z.string().trim().min(1).max(500) });
 export type AcknowledgeRequest = z.infer<typeof acknowledgeRequestSchema>;
 
-/** How a device is doing now, for lists that count devices by state. */
-export const DEVICE_STATES = ['online', 'offline', 'alarm'] as const;
+/**
+ * How a device is doing now, for lists that count devices by state: connected now (`online`), not
+ * (`offline`), never heard from and not connected (`never`, a part of offline), with an open
+ * alarm (`alarm`).
+ */
+export const DEVICE_STATES = ['online', 'offline', 'never', 'alarm'] as const;
 export const deviceStateSchema = z.enum(DEVICE_STATES);
 export type DeviceState = z.infer<typeof deviceStateSchema>;
 
@@ -289,6 +312,34 @@ export const deviceStatusSchema = z.object({
 export type DeviceStatus = z.infer<typeof deviceStatusSchema>;
 export const deviceStatusPageSchema = pageOf(deviceStatusSchema);
 
+/**
+ * Devices by state: every count the screens show of devices in a state comes from one query on
+ * the service, so a count and the list it links to agree.
+ */
+export const deviceCountsSchema = z.object({
+  total: z.number().int(),
+  online: z.number().int(),
+  offline: z.number().int(),
+  /** Offline and never heard from. */
+  neverConnected: z.number().int(),
+  inAlarm: z.number().int(),
+});
+export type DeviceCounts = z.infer<typeof deviceCountsSchema>;
+
+/** Alarms by state (`open`: active and acknowledged), from one query, as the alarms list counts them. */
+export const alarmCountsSchema = z.object({
+  active: z.number().int(),
+  acknowledged: z.number().int(),
+  open: z.number().int(),
+  cleared: z.number().int(),
+});
+export type AlarmCounts = z.infer<typeof alarmCountsSchema>;
+
+/** `GET /monitoring/counts?siteId=`: the caller's devices and alarms by state, at every site or one. */
+export const fleetCountsSchema = z.object({ devices: deviceCountsSchema, alarms: alarmCountsSchema });
+export type FleetCounts = z.infer<typeof fleetCountsSchema>;
+export const countsQuerySchema = z.object({ siteId: idParamSchema.optional() });
+
 /** `GET /monitoring/devices?state=&siteId=&page=&pageSize=`: the devices the caller sees, by site. */
 export const deviceStatusQuerySchema = z.object({
   state: deviceStateSchema.optional(),
@@ -305,7 +356,9 @@ export const overviewSiteSchema = z.object({
   devices: z.number().int(),
   online: z.number().int(),
   offline: z.number().int(),
+  neverConnected: z.number().int(),
   inAlarm: z.number().int(),
+  /** Open alarms of its devices and of the site itself. */
   openAlarms: z.number().int(),
   worstSeverity: alarmSeveritySchema.nullable(),
   energyTodayKwh: z.number(),
@@ -318,23 +371,15 @@ export const OVERVIEW_SITES = 20;
 export const OVERVIEW_ALARMS = 10;
 
 /**
- * `GET /monitoring/overview`: the caller's fleet now. Devices online (connected now) or offline,
- * and in alarm (with an open alarm); energy produced today (each site since its own midnight, in
- * its time zone) across the caller's sites; the newest open alarms; the sites with problems
- * first (most severe open alarm, then alarms, then offline devices), then the rest by name.
+ * `GET /monitoring/overview`: the caller's fleet now. Devices by state (as {@link fleetCountsSchema}
+ * and the lists by state count them); alarms by state and the newest open ones; energy produced
+ * today (each site since its own midnight, in its time zone) across the caller's sites; how many
+ * sites the caller has (as their sites list counts them); the sites with problems first (most
+ * severe open alarm, then alarms, then offline devices), then the rest by name.
  */
 export const overviewSchema = z.object({
-  devices: z.object({
-    total: z.number().int(),
-    online: z.number().int(),
-    offline: z.number().int(),
-    inAlarm: z.number().int(),
-  }),
-  alarms: z.object({
-    active: z.number().int(),
-    acknowledged: z.number().int(),
-    newest: z.array(alarmSchema),
-  }),
+  devices: deviceCountsSchema,
+  alarms: alarmCountsSchema.extend({ newest: z.array(alarmSchema) }),
   energyTodayKwh: z.number(),
   sitesTotal: z.number().int(),
   sites: z.array(overviewSiteSchema),

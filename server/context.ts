@@ -11,6 +11,7 @@ import type { Database } from './db/schema.ts';
 import type { Env } from './env.ts';
 import type { Mailer } from './mail/mailer.ts';
 import type { AlarmService } from './monitoring/alarms/alarm-store.ts';
+import type { FleetFeed } from './monitoring/fleet-feed.ts';
 import type { TelemetryIngest } from './monitoring/telemetry/ingest.ts';
 import type { LiveFeed } from './monitoring/telemetry/live-feed.ts';
 import type { ProductCatalogue } from './monitoring/telemetry/product-catalogue.ts';
@@ -46,6 +47,8 @@ export interface ServerContext {
     /** Telemetry from the device sockets this process holds. */
     ingest: TelemetryIngest;
     live: LiveFeed;
+    /** Which sites changed, for the fleet streams of this process. */
+    fleet: FleetFeed;
     alarms: AlarmService;
   };
 }

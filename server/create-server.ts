@@ -32,6 +32,7 @@ import { LogSummary } from './logging/log-summary.ts';
 import { createMailer } from './mail/mailer.ts';
 import { logTransport, type MailTransport, smtpTransport } from './mail/transports.ts';
 import { AlarmService } from './monitoring/alarms/alarm-store.ts';
+import { FleetFeed } from './monitoring/fleet-feed.ts';
 import { createMonitoringApp } from './monitoring/monitoring-app.ts';
 import { TelemetryIngest } from './monitoring/telemetry/ingest.ts';
 import { LiveFeed } from './monitoring/telemetry/live-feed.ts';
@@ -39,6 +40,7 @@ import { maintainPartitions } from './monitoring/telemetry/partitions.ts';
 import { ProductCatalogue } from './monitoring/telemetry/product-catalogue.ts';
 import { foldEveryMinute } from './monitoring/telemetry/rollup-fold.ts';
 import { issueDemoSecrets, issueMissingSecrets } from './service-comms/device-secrets.ts';
+import { presenceFresh, presenceStaleSeconds } from './service-comms/presence.ts';
 import { ServiceComms } from './service-comms/service-comms.ts';
 import {
   hasSimulatedDevices,
@@ -75,6 +77,11 @@ export interface CreateServerOptions {
    * for a test's in-memory database.
    */
   seedHistory?: boolean;
+  /**
+   * Look for silent devices on the clock (every third of `ALARM_OFFLINE_AFTER_S`). Default on; a
+   * test that drives the sweep with its own clock turns it off.
+   */
+  watchSilence?: boolean;
   /** Where mail goes; default SMTP with `SMTP_URL`, else the log. */
   mailTransport?: MailTransport;
   /** Folder of the built app (default `dist`) and of the bundled lists (default `public`). */
@@ -103,7 +110,14 @@ async function buildMonitoring(
   const catalogue = new ProductCatalogue(await loadCodec(), publicDir);
   await catalogue.load();
   const live = new LiveFeed(db, databaseUrl);
-  const alarms = new AlarmService({ db, mailer, catalogue, offlineAfterS: env.ALARM_OFFLINE_AFTER_S });
+  const staleS = presenceStaleSeconds(env.SERVICE_COMMS_PING_MS);
+  const alarms = new AlarmService({
+    db,
+    mailer,
+    catalogue,
+    offlineAfterS: env.ALARM_OFFLINE_AFTER_S,
+    online: () => presenceFresh(staleS),
+  });
   const ingest = new TelemetryIngest({
     db,
     catalogue,
@@ -116,7 +130,7 @@ async function buildMonitoring(
       await alarms.afterReadings(batch.fresh);
     },
   });
-  return { catalogue, ingest, live, alarms };
+  return { catalogue, ingest, live, fleet: new FleetFeed(db, databaseUrl), alarms };
 }
 
 async function buildContext(
@@ -326,7 +340,8 @@ export async function createServer(options: CreateServerOptions): Promise<FleetS
     }
     if (services !== 'config') {
       await ctx.monitoring.live.start();
-      ctx.monitoring.alarms.start();
+      await ctx.monitoring.fleet.start();
+      if (options.watchSilence ?? true) ctx.monitoring.alarms.start();
     }
     const stopFolding = foldEveryMinute(db);
     return {
@@ -343,6 +358,7 @@ export async function createServer(options: CreateServerOptions): Promise<FleetS
         await ctx.monitoring.ingest.close();
         await ctx.monitoring.live.close();
         await ctx.reports.pool.close();
+        await ctx.monitoring.fleet.close();
         await ctx.mailer.stop();
         await db.destroy();
       },

@@ -51,7 +51,10 @@ async function main(): Promise<void> {
       await server.close();
     },
     SHUTDOWN_GRACE_MS,
-    () => server.ctx.monitoring.live.endStreams(),
+    () => {
+      server.ctx.monitoring.live.endStreams();
+      server.ctx.monitoring.fleet.endStreams();
+    },
   );
   const stop = (signal: NodeJS.Signals) => {
     console.log(`${signal}: no new connections; finishing the requests in flight, then closing the database`);

@@ -1,4 +1,6 @@
 import type { Kysely } from 'kysely';
+import { seesEverything } from '../../contracts/access-policy.ts';
+import type { Viewer } from '../access/scope.ts';
 import type { Database } from '../db/schema.ts';
 
 /** Totals kept by triggers for one user (0: everything) and a counter that moves on every change. */
@@ -6,6 +8,14 @@ export interface ListTotals {
   sites: number;
   devices: number;
   version: number;
+}
+
+/**
+ * How many sites a viewer sees, as their list of every site they see counts them (the Sites
+ * screen, Site Manager): every screen that shows this count reads it here.
+ */
+export async function visibleSiteTotal(db: Kysely<Database>, viewer: Viewer): Promise<number> {
+  return (await readTotals(db, seesEverything(viewer) ? 0 : viewer.id)).sites;
 }
 
 /** Where a device sits in device-list order: its site id, then its own id. */

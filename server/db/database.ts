@@ -1,6 +1,7 @@
+import { EventEmitter } from 'node:events';
 import { mkdirSync } from 'node:fs';
 import { createPgConfig } from '@electric-sql/pglite/node-postgres';
-import { Kysely, PostgresDialect } from 'kysely';
+import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { PreparedPool } from './prepared-pool.ts';
 import type { Database } from './schema.ts';
@@ -25,6 +26,34 @@ export function openDatabase(target: DatabaseTarget, poolSize = 10): Kysely<Data
     return new Kysely<Database>({ dialect: new PostgresDialect({ pool: new PreparedPool(pool) }) });
   }
   if (!target.pgliteDir.startsWith('memory://')) mkdirSync(target.pgliteDir, { recursive: true });
-  const pool = new pg.Pool({ ...createPgConfig(target.pgliteDir), max: 1 });
-  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  // The one connection stays open, so what it LISTENs to stays heard (listenOnEmbedded).
+  const pool = new pg.Pool({ ...createPgConfig(target.pgliteDir), max: 1, idleTimeoutMillis: 0 });
+  const notifications = new EventEmitter();
+  pool.on('connect', (client) =>
+    client.on('notification', (note) => notifications.emit(note.channel, note.payload)),
+  );
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  embedded.set(db, notifications);
+  return db;
+}
+
+/** The notifications of each embedded database's one connection, by channel. */
+const embedded = new WeakMap<Kysely<Database>, EventEmitter>();
+
+/**
+ * Hear NOTIFY on `channel` of an embedded database (PGlite): its one connection LISTENs, and hears
+ * what any query of the process notifies. PostgreSQL needs a connection of its own instead (see
+ * the live feeds). Answers the function that stops hearing.
+ * @throws {Error} when `db` is not an embedded database opened here.
+ */
+export async function listenOnEmbedded(
+  db: Kysely<Database>,
+  channel: string,
+  hear: (payload: string | undefined) => void,
+): Promise<() => void> {
+  const notifications = embedded.get(db);
+  if (!notifications) throw new Error('listenOnEmbedded: not an embedded database');
+  await sql.raw(`LISTEN ${channel}`).execute(db);
+  notifications.on(channel, hear);
+  return () => notifications.off(channel, hear);
 }

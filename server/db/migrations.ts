@@ -2,6 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import { CODE_HMAC_SQL } from './migration-code-hmac.ts';
 import { COMMISSIONING_SQL } from './migration-commissioning.ts';
 import { CONFIG_HISTORY_SQL } from './migration-config-history.ts';
+import { FLEET_CHANGES_SQL } from './migration-fleet-changes.ts';
 import { HISTORY_ORDER_SQL } from './migration-history-order.ts';
 import { HISTORY_SEQUENCE_SQL } from './migration-history-sequence.ts';
 import { INSTALLATIONS_SQL } from './migration-installations.ts';
@@ -11,6 +12,7 @@ import { MONITORING_SQL } from './migration-monitoring.ts';
 import { ONE_OWNER_SQL } from './migration-one-owner.ts';
 import { SERVICE_COMMS_SQL } from './migration-service-comms.ts';
 import { SESSIONS_OUTBOX_SQL } from './migration-sessions-outbox.ts';
+import { SILENCE_ALARMS_SQL } from './migration-silence-alarms.ts';
 import { fillSiteTimeZones, SITE_TIME_ZONES_SQL } from './migration-site-time-zones.ts';
 import { SORT_INDEXES_SQL } from './migration-sort-indexes.ts';
 import type { Database } from './schema.ts';
@@ -161,6 +163,8 @@ const migrations: {
     sql: SITE_TIME_ZONES_SQL,
     data: (trx, options) => fillSiteTimeZones(trx, options.fallbackZone),
   },
+  { version: 17, name: 'silence alarms: never connected, whole sites, the watch', sql: SILENCE_ALARMS_SQL },
+  { version: 18, name: 'the sites that changed, notified for live screens', sql: FLEET_CHANGES_SQL },
 ];
 
 /**

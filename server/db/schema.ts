@@ -261,7 +261,10 @@ export interface Database {
   telemetry_counts: { day: ColumnType<string, string, string>; kind: string; count: number };
   alarms: {
     id: Generated<number>;
-    device_id: number;
+    /** The device whose alarm it is; null for a site's own alarm. */
+    device_id: number | null;
+    /** The site of a site's own alarm; null for a device's (its site is the device's). */
+    site_id: number | null;
     rule: string;
     kind: 'offline' | 'status' | 'threshold';
     severity: 'info' | 'warning' | 'critical';
@@ -273,6 +276,12 @@ export interface Database {
     acknowledged_by: number | null;
     ack_note: string | null;
     cleared_at: Timestamp | null;
+  };
+  /** Since when the service has been watching for silent devices without a break (one row). */
+  alarm_watch: {
+    id: Generated<number>;
+    watching_since: Timestamp;
+    checked_at: Timestamp;
   };
   alarm_transitions: {
     alarm_id: number;

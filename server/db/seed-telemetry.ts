@@ -6,6 +6,7 @@ import { rawFieldTable } from '../../src/device-config/decode-values.ts';
 import type { DemoPlace, DemoSiteState } from '../../src/device-sim/day-curve.ts';
 import { SimulatedDevice } from '../../src/device-sim/simulated-device.ts';
 import type { AlarmService } from '../monitoring/alarms/alarm-store.ts';
+import { setWatch } from '../monitoring/alarms/silence.ts';
 import { ensurePartitions } from '../monitoring/telemetry/partitions.ts';
 import type { ProductCatalogue } from '../monitoring/telemetry/product-catalogue.ts';
 import { READING_FLAGS, type Reading, readFrame } from '../monitoring/telemetry/read-frame.ts';
@@ -116,8 +117,9 @@ export interface SeedTelemetryOptions {
  * the same decoding, storage and alarm rules as live telemetry, so charts, energy per day and
  * alarms are there on the first start and the live readings carry on from them (the simulated
  * devices' values are functions of the time and of where they are). A device's history begins no
- * earlier than its install date. Silent devices get their offline alarm at the end. Answers how
- * many readings were stored.
+ * earlier than its install date. Silent devices (and sites) get their silence alarms at the end:
+ * the devices that stopped, and those installed but never heard from. Answers how many readings
+ * were stored.
  */
 export async function seedTelemetryHistory(
   options: SeedTelemetryOptions,
@@ -174,6 +176,8 @@ export async function seedTelemetryHistory(
     if (story.acknowledged)
       await acknowledgeSeeded(db, alarms, device.id, story.acknowledged, now - story.to);
   }
+  // The history was generated as if the service had watched all along: silence counts from its start.
+  await setWatch(db, now - oldest, now);
   await alarms.sweepOffline(now);
   await foldRollups(db, now);
   return stored;

@@ -37,6 +37,7 @@ export const DEMO_ACCOUNTS: DemoAccount[] = [
 ];
 
 const SITES_PER_INSTALLER = [70, 54];
+const DAY_MS = 86_400_000;
 
 /**
  * Whether a database gets the demo users (whose passwords are published): as `SEED_DEMO` says
@@ -103,7 +104,8 @@ export async function seedDemo(db: Kysely<Database>, cost: ScryptCost): Promise<
             serial: demoSerial(model.prefix, 24 + ((n + k) % 2), serial),
             name: demoDeviceName(model.kind, n + k),
             site_id: site.id,
-            installed_at: new Date(Date.now() - demoInstallDays(n, k) * 86_400_000),
+            // Installed a month to two years ago, before any demo history (a week at most).
+            installed_at: new Date(Date.now() - demoInstallDays(n, k) * DAY_MS),
           };
         });
         await trx.insertInto('devices').values(devices).execute();

@@ -1,10 +1,25 @@
 import { type RawBuilder, sql } from 'kysely';
-import type { AlarmSeverity, DeviceStatus, DeviceStatusQuery } from '../../contracts/monitoring.ts';
+import type {
+  AlarmSeverity,
+  DeviceCounts,
+  DeviceState,
+  DeviceStatus,
+  DeviceStatusQuery,
+} from '../../contracts/monitoring.ts';
 import type { Page } from '../../contracts/page.ts';
 import type { ServerContext } from '../context.ts';
+import { DEVICE_STATE_CONDITIONS, deviceCounts, deviceStates } from './fleet-counts.ts';
 
 /** Severity rank → name (the most serious open alarm of a device or site). */
 export const SEVERITY_NAMES: Record<number, AlarmSeverity> = { 1: 'info', 2: 'warning', 3: 'critical' };
+
+/** Which count of {@link DeviceCounts} a list of devices in each state has as its total. */
+const STATE_COUNTS: Readonly<Record<DeviceState, keyof DeviceCounts>> = {
+  online: 'online',
+  offline: 'offline',
+  never: 'neverConnected',
+  alarm: 'inAlarm',
+};
 
 interface Row {
   serial: string;
@@ -16,14 +31,13 @@ interface Row {
   last_seen: Date | null;
   open_alarms: number;
   worst: number | null;
-  total: number;
 }
 
 /**
  * The devices the caller sees (`visible`, a condition on `sites`), by site then device, with their
  * state: connected now (presence), when they last reported, their open alarms (those the caller
- * sees: `alarms`, a condition on `alarms a`) and the most serious.
- * `state` keeps only the online, the offline (not connected), or those with an open alarm.
+ * sees: `alarms`, a condition on `alarms a`) and the most serious. `state` keeps only the devices
+ * in that state; the total is the count Home shows of them.
  */
 export async function deviceStatusPage(
   ctx: ServerContext,
@@ -32,26 +46,19 @@ export async function deviceStatusPage(
   query: DeviceStatusQuery,
 ): Promise<Page<DeviceStatus>> {
   const online = ctx.comms.presence.onlineCondition();
-  const conditions: RawBuilder<boolean>[] = [visible];
-  if (query.siteId !== undefined) conditions.push(sql`sites.id = ${query.siteId}`);
-  if (query.state === 'online') conditions.push(sql`device_presence.serial IS NOT NULL`);
-  if (query.state === 'offline') conditions.push(sql`device_presence.serial IS NULL`);
-  if (query.state === 'alarm') conditions.push(sql`alarm.open > 0`);
-  const rows = await sql<Row>`
-    SELECT d.serial, d.name, d.model_id, sites.id AS site_id, sites.name AS site_name,
-           device_presence.serial IS NOT NULL AS online, l.received_at AS last_seen,
-           alarm.open AS open_alarms, alarm.worst, count(*) OVER () AS total
-    FROM devices d
-    JOIN sites ON sites.id = d.site_id
-    LEFT JOIN device_presence ON device_presence.device_id = d.id AND ${online}
-    LEFT JOIN telemetry_latest l ON l.device_id = d.id
-    CROSS JOIN LATERAL (
-      SELECT count(*)::int AS open,
-             max(CASE a.severity WHEN 'critical' THEN 3 WHEN 'warning' THEN 2 ELSE 1 END) AS worst
-      FROM alarms a WHERE a.device_id = d.id AND a.state <> 'cleared' AND ${alarms}) alarm
-    WHERE ${sql.join(conditions, sql` AND `)}
-    ORDER BY sites.id, d.id
-    LIMIT ${query.pageSize} OFFSET ${query.page * query.pageSize}`.execute(ctx.db);
+  const conditions: RawBuilder<boolean>[] = [sql<boolean>`true`];
+  if (query.siteId !== undefined) conditions.push(sql`dev.site_id = ${query.siteId}`);
+  if (query.state) conditions.push(DEVICE_STATE_CONDITIONS[query.state]);
+  const [rows, counts] = await Promise.all([
+    sql<Row>`
+      WITH dev AS (${deviceStates(visible, online, alarms)})
+      SELECT dev.serial, dev.name, dev.model_id, dev.site_id, dev.site_name, dev.online, dev.last_seen,
+             dev.open_alarms, dev.worst
+      FROM dev WHERE ${sql.join(conditions, sql` AND `)}
+      ORDER BY dev.site_id, dev.id
+      LIMIT ${query.pageSize} OFFSET ${query.page * query.pageSize}`.execute(ctx.db),
+    deviceCounts(ctx.db, visible, online, alarms, query.siteId),
+  ]);
   return {
     items: rows.rows.map((row) => ({
       serial: row.serial,
@@ -66,6 +73,6 @@ export async function deviceStatusPage(
     })),
     page: query.page,
     pageSize: query.pageSize,
-    total: rows.rows[0]?.total ?? 0,
+    total: counts[query.state ? STATE_COUNTS[query.state] : 'total'],
   };
 }

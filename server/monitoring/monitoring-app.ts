@@ -9,6 +9,7 @@ import { openApiRoute } from '../openapi/openapi-document.ts';
 import { describeRoute } from '../openapi/route-notes.ts';
 import { alarmRoutes } from './alarm-routes.ts';
 import { deviceRoutes } from './device-routes.ts';
+import { fleetLiveRoute } from './fleet-live-route.ts';
 import { overviewRoute } from './overview-route.ts';
 import { monitoringSignInRoutes } from './sign-in-routes.ts';
 import { siteRoutes } from './site-routes.ts';
@@ -17,7 +18,7 @@ import { telemetryCountsRoute } from './telemetry-counts-route.ts';
 /**
  * The monitoring service, mounted by the caller (at `/monitoring` in the one-process server): its
  * document and sign-in calls are open; everything registered after them needs its own Bearer
- * token (the overview, devices' telemetry and live streams, sites' series, alarms). It never asks
+ * token (the overview, devices' telemetry and live streams, sites' series, alarms, the fleet stream). It never asks
  * for the `api-key`.
  */
 export function createMonitoringApp(ctx: ServerContext): Hono<{ Variables: AuthVariables }> {
@@ -42,6 +43,7 @@ export function createMonitoringApp(ctx: ServerContext): Hono<{ Variables: AuthV
   app.route('/', deviceRoutes(ctx));
   app.route('/', siteRoutes(ctx));
   app.route('/', alarmRoutes(ctx));
+  app.route('/', fleetLiveRoute(ctx));
   app.route('/', telemetryCountsRoute(ctx));
   return app;
 }

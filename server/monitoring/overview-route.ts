@@ -1,6 +1,9 @@
 import { Hono } from 'hono';
 import { sql } from 'kysely';
 import {
+  countsQuerySchema,
+  type FleetCounts,
+  fleetCountsSchema,
   OVERVIEW_ALARMS,
   OVERVIEW_SITES,
   type Overview,
@@ -8,20 +11,27 @@ import {
   overviewSchema,
 } from '../../contracts/monitoring.ts';
 import { siteVisible } from '../access/scope.ts';
+import { visibleSiteTotal } from '../cache/list-totals.ts';
 import type { ServerContext } from '../context.ts';
 import type { AuthVariables } from '../http/guards.ts';
+import { validate } from '../http/validate.ts';
 import { describeRoute } from '../openapi/route-notes.ts';
 import { alarmPage } from './alarms/alarm-queries.ts';
 import { SEVERITY_NAMES } from './device-status.ts';
-import { alarmsSince, readingsSince, visibleAlarms } from './monitoring-scope.ts';
+import {
+  alarmCounts,
+  DEVICE_COUNT_COLUMNS,
+  type DeviceCountRow,
+  deviceCounts,
+  deviceStates,
+  toDeviceCounts,
+} from './fleet-counts.ts';
+import { alarmsSince, readingsSince, requireVisibleSite, visibleAlarms } from './monitoring-scope.ts';
 import { unfoldedFrom } from './series.ts';
 
-interface SiteRow {
+interface SiteRow extends DeviceCountRow {
   id: number;
   name: string;
-  devices: number;
-  online: number;
-  in_alarm: number;
   open_alarms: number;
   worst: number | null;
   energy: number;
@@ -35,13 +45,13 @@ function byProblems(a: SiteRow, b: SiteRow): number {
   return (
     (b.worst ?? 0) - (a.worst ?? 0) ||
     b.open_alarms - a.open_alarms ||
-    b.devices - b.online - (a.devices - a.online) ||
+    b.offline - a.offline ||
     a.name.localeCompare(b.name) ||
     a.id - b.id
   );
 }
 
-/** `GET /overview`: the caller's fleet now, for Home. */
+/** `GET /overview`: the caller's fleet now, for Home; `GET /counts`: its counts alone, for a site too. */
 export function overviewRoute(ctx: ServerContext): Hono<{ Variables: AuthVariables }> {
   const app = new Hono<{ Variables: AuthVariables }>();
 
@@ -49,7 +59,7 @@ export function overviewRoute(ctx: ServerContext): Hono<{ Variables: AuthVariabl
     '/overview',
     describeRoute({
       summary:
-        "The caller's fleet now: devices online, offline and in alarm, today's produced energy, the newest open alarms, sites with problems first",
+        "The caller's fleet now: devices by state, alarms by state and the newest open ones, today's produced energy, sites with problems first",
       tag: 'monitoring',
       responses: { 200: { description: 'The overview', schema: overviewSchema } },
     }),
@@ -57,7 +67,9 @@ export function overviewRoute(ctx: ServerContext): Hono<{ Variables: AuthVariabl
       const principal = c.get('principal');
       const visible = siteVisible(principal);
       // Alarms and today's energy from when the caller sees each device (installations.ts).
+      const seen = alarmsSince(principal);
       const alarmsSeen = visibleAlarms(principal);
+      const online = ctx.comms.presence.onlineCondition();
       const { catalogue } = ctx.monitoring;
       const now = new Date().toISOString();
       // Which item of each model is its produced-energy counter (the catalogue's roles).
@@ -65,84 +77,98 @@ export function overviewRoute(ctx: ServerContext): Hono<{ Variables: AuthVariabl
         const metric = product.spec?.roles.producedEnergy;
         return metric ? [{ modelId: product.modelId, metric }] : [];
       });
-      const online = ctx.comms.presence.onlineCondition();
       const sites = await sql<SiteRow>`
-        WITH dev AS (
-          SELECT d.id, d.model_id, sites.id AS site_id, sites.name AS site_name,
-                 (${now}::timestamptz AT TIME ZONE sites.time_zone)::date AS today, sites.time_zone,
-                 device_presence.serial IS NOT NULL AS online, coalesce(al.open, 0) AS open, al.worst,
-                 ${readingsSince(principal, sql.ref('d.id'))} AS seen_from
-          FROM devices d
-          JOIN sites ON sites.id = d.site_id
-          LEFT JOIN device_presence ON device_presence.device_id = d.id AND ${online}
-          LEFT JOIN (
-            SELECT a.device_id, count(*)::int AS open,
-                   max(CASE a.severity WHEN 'critical' THEN 3 WHEN 'warning' THEN 2 ELSE 1 END) AS worst
-            FROM alarms a WHERE a.state <> 'cleared' AND ${alarmsSince(principal)}
-            GROUP BY a.device_id) al ON al.device_id = d.id
-          WHERE ${visible}
+        WITH dev AS (${deviceStates(visible, online, seen)}),
+        own AS (
+          -- Sites' own alarms (every device silent).
+          SELECT site_id, count(*)::int AS open,
+                 max(CASE severity WHEN 'critical' THEN 3 WHEN 'warning' THEN 2 ELSE 1 END) AS worst
+          FROM alarms WHERE state <> 'cleared' AND site_id IS NOT NULL GROUP BY site_id
         ), items AS (
           SELECT * FROM unnest(${energyItems.map((e) => e.modelId)}::text[], ${energyItems.map((e) => e.metric)}::text[])
             AS m(model_id, metric)
+        ), day AS (
+          -- Each device's today (its site's, in the site's zone) and from when the caller sees it.
+          SELECT dev.id, dev.model_id, sites.time_zone,
+                 (${now}::timestamptz AT TIME ZONE sites.time_zone)::date AS today,
+                 ${readingsSince(principal, sql.ref('dev.id'))} AS seen_from
+          FROM dev JOIN sites ON sites.id = dev.site_id
         ), energy AS (
-          -- Today at each site, in its own time zone: its folded steps, and the 5-minute steps not
-          -- folded into it yet; one row a device.
+          -- Today: its folded steps, and the 5-minute steps not folded into it yet; one row a device.
           SELECT device_id, sum(increase) AS increase FROM (
           SELECT r.device_id, r.increase FROM telemetry_1d r
-          JOIN dev ON dev.id = r.device_id JOIN items m ON m.model_id = dev.model_id AND m.metric = r.metric
-          WHERE r.day = dev.today
-            AND (dev.seen_from IS NULL OR dev.seen_from <= (dev.today::timestamp AT TIME ZONE dev.time_zone))
+          JOIN day ON day.id = r.device_id JOIN items m ON m.model_id = day.model_id AND m.metric = r.metric
+          WHERE r.day = day.today
+            AND (day.seen_from IS NULL OR day.seen_from <= (day.today::timestamp AT TIME ZONE day.time_zone))
           UNION ALL
           SELECT f.device_id, f.increase[array_position(f.metrics, m.metric)] FROM telemetry_5m f
-          JOIN dev ON dev.id = f.device_id JOIN items m ON m.model_id = dev.model_id
+          JOIN day ON day.id = f.device_id JOIN items m ON m.model_id = day.model_id
           WHERE m.metric = ANY(f.metrics) AND NOT f.folded AND f.bucket >= ${unfoldedFrom(0)}::timestamptz
-            AND (f.bucket AT TIME ZONE dev.time_zone)::date = dev.today
-            AND (dev.seen_from IS NULL OR f.bucket >= dev.seen_from)
+            AND (f.bucket AT TIME ZONE day.time_zone)::date = day.today
+            AND (day.seen_from IS NULL OR f.bucket >= day.seen_from)
           ) today GROUP BY device_id
         )
-        SELECT dev.site_id AS id, dev.site_name AS name, count(*)::int AS devices,
-               (count(*) FILTER (WHERE dev.online))::int AS online,
-               (count(*) FILTER (WHERE dev.open > 0))::int AS in_alarm,
-               sum(dev.open)::int AS open_alarms, max(dev.worst) AS worst,
+        SELECT dev.site_id AS id, dev.site_name AS name, ${DEVICE_COUNT_COLUMNS},
+               (sum(dev.open_alarms) + coalesce(max(own.open), 0))::int AS open_alarms,
+               greatest(max(dev.worst), max(own.worst)) AS worst,
                coalesce(sum(energy.increase), 0)::float8 AS energy
-        FROM dev LEFT JOIN energy ON energy.device_id = dev.id
+        FROM dev LEFT JOIN energy ON energy.device_id = dev.id LEFT JOIN own ON own.site_id = dev.site_id
         GROUP BY dev.site_id, dev.site_name`.execute(ctx.db);
-      const states = await sql<{ state: string; n: number }>`
-        SELECT a.state, count(*)::int AS n FROM alarms a
-        JOIN devices d ON d.id = a.device_id JOIN sites ON sites.id = d.site_id
-        WHERE a.state <> 'cleared' AND ${alarmsSeen}
-        GROUP BY a.state`.execute(ctx.db);
-      const newest = await alarmPage(ctx.db, alarmsSeen, {
-        state: 'open',
-        page: 0,
-        pageSize: OVERVIEW_ALARMS,
-      });
-      const rows = sites.rows;
-      const sum = (pick: (row: SiteRow) => number) => rows.reduce((total, row) => total + pick(row), 0);
-      const toSite = (row: SiteRow): OverviewSite => ({
-        id: row.id,
-        name: row.name,
-        devices: row.devices,
-        online: row.online,
-        offline: row.devices - row.online,
-        inAlarm: row.in_alarm,
-        openAlarms: row.open_alarms,
-        worstSeverity: row.worst === null ? null : (SEVERITY_NAMES[row.worst] ?? null),
-        energyTodayKwh: kwh(row.energy),
-      });
-      const count = (state: string) => states.rows.find((row) => row.state === state)?.n ?? 0;
-      const body: Overview = {
-        devices: {
-          total: sum((r) => r.devices),
-          online: sum((r) => r.online),
-          offline: sum((r) => r.devices - r.online),
-          inAlarm: sum((r) => r.in_alarm),
-        },
-        alarms: { active: count('active'), acknowledged: count('acknowledged'), newest: newest.items },
-        energyTodayKwh: kwh(sum((r) => r.energy)),
-        sitesTotal: rows.length,
-        sites: [...rows].sort(byProblems).slice(0, OVERVIEW_SITES).map(toSite),
+      const [devices, alarms, newest, sitesTotal] = await Promise.all([
+        deviceCounts(ctx.db, visible, online, seen),
+        alarmCounts(ctx.db, alarmsSeen),
+        alarmPage(ctx.db, alarmsSeen, { state: 'open', page: 0, pageSize: OVERVIEW_ALARMS }),
+        visibleSiteTotal(ctx.db, principal),
+      ]);
+      const toSite = (row: SiteRow): OverviewSite => {
+        const counts = toDeviceCounts(row);
+        return {
+          id: row.id,
+          name: row.name,
+          devices: counts.total,
+          online: counts.online,
+          offline: counts.offline,
+          neverConnected: counts.neverConnected,
+          inAlarm: counts.inAlarm,
+          openAlarms: row.open_alarms,
+          worstSeverity: row.worst === null ? null : (SEVERITY_NAMES[row.worst] ?? null),
+          energyTodayKwh: kwh(row.energy),
+        };
       };
+      const body: Overview = {
+        devices,
+        alarms: { ...alarms, newest: newest.items },
+        energyTodayKwh: kwh(sites.rows.reduce((total, row) => total + row.energy, 0)),
+        sitesTotal,
+        sites: [...sites.rows].sort(byProblems).slice(0, OVERVIEW_SITES).map(toSite),
+      };
+      c.header('Cache-Control', 'no-store');
+      return c.json(body);
+    },
+  );
+
+  app.get(
+    '/counts',
+    describeRoute({
+      summary:
+        "The caller's devices and alarms by state, at every site they see or at one (`siteId`): the counts Home and the lists show",
+      tag: 'monitoring',
+      responses: {
+        200: { description: 'Devices and alarms by state', schema: fleetCountsSchema },
+        404: { description: 'No such site, or the caller may not see it' },
+      },
+    }),
+    validate('query', countsQuerySchema),
+    async (c) => {
+      const principal = c.get('principal');
+      const { siteId } = c.req.valid('query');
+      if (siteId !== undefined) await requireVisibleSite(ctx, principal, siteId);
+      const online = ctx.comms.presence.onlineCondition();
+      const [devices, alarms] = await Promise.all([
+        deviceCounts(ctx.db, siteVisible(principal), online, alarmsSince(principal), siteId),
+        alarmCounts(ctx.db, visibleAlarms(principal), { siteId }),
+      ]);
+      const body: FleetCounts = { devices, alarms };
       c.header('Cache-Control', 'no-store');
       return c.json(body);
     },

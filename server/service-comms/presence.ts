@@ -2,6 +2,13 @@ import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { RegisteredDevice } from './device-secrets.ts';
 
+/** Seconds after which a process's presence rows are stale: three pings missed (at least 10 s). */
+export const presenceStaleSeconds = (pingMs: number) => Math.max(10, (pingMs * 3) / 1000);
+
+/** The condition "online now" for queries joining `device_presence`: its row is fresh. */
+export const presenceFresh = (staleSeconds: number) =>
+  sql<boolean>`device_presence.seen_at > now() - make_interval(secs => ${staleSeconds})`;
+
 /**
  * Which server process holds which device's socket, in the database so that every process of a
  * deployment agrees. A holder refreshes its rows while it lives; rows not refreshed within
@@ -15,7 +22,7 @@ export class Presence {
   ) {}
 
   private fresh() {
-    return sql<boolean>`device_presence.seen_at > now() - make_interval(secs => ${this.staleSeconds})`;
+    return presenceFresh(this.staleSeconds);
   }
 
   /** This process holds the device's socket now (taking it over from any other). */

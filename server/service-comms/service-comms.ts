@@ -16,7 +16,7 @@ import { type Delivery, offline } from './delivery.ts';
 import { DeviceConnection, isTelemetryMessage, type TelemetrySink } from './device-connection.ts';
 import { checkDeviceSecret, type RegisteredDevice } from './device-secrets.ts';
 import { PgRelay } from './pg-relay.ts';
-import { Presence } from './presence.ts';
+import { Presence, presenceStaleSeconds } from './presence.ts';
 
 /** Where devices connect, under the one-process server (the configuration service's mount). */
 export const DEVICE_SOCKET_PATH = '/config/service-comms/devices/ws';
@@ -65,7 +65,7 @@ export class ServiceComms {
   constructor(private readonly options: ServiceCommsOptions) {
     this.log = new LogSummary(options.log ?? console.warn);
     // A process that stops answering pings for three rounds has died: its rows go stale.
-    this.presence = new Presence(options.db, this.holder, Math.max(10, (options.pingMs * 3) / 1000));
+    this.presence = new Presence(options.db, this.holder, presenceStaleSeconds(options.pingMs));
     if (options.databaseUrl)
       this.relay = new PgRelay(
         options.databaseUrl,

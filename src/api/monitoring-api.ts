@@ -6,6 +6,7 @@ import {
   alarmSchema,
   type DeviceState,
   deviceStatusPageSchema,
+  fleetCountsSchema,
   latestReadingSchema,
   overviewSchema,
   type Series,
@@ -25,6 +26,11 @@ import type { ApiClient } from './api-client.ts';
 /** The fleet now: devices by state, today's energy, the newest open alarms, sites with problems first. */
 export async function fetchOverview(api: ApiClient) {
   return overviewSchema.parse(await api('/overview'));
+}
+
+/** Devices and alarms by state, at every site the person sees or at one: what the lists count. */
+export async function fetchCounts(api: ApiClient, siteId?: number) {
+  return fleetCountsSchema.parse(await api('/counts', { query: siteId === undefined ? {} : { siteId } }));
 }
 
 /** The filters of the alarms list (none: every alarm the person sees). */

@@ -72,6 +72,9 @@ function buildAppIfStale(): void {
  * in a deployment with the address control: the Content-Security-Policy then names the maps
  * origins, which the tests answer with a fake Places API or refuse (no internet here). Mail goes to
  * the log with its codes (development only), where a test reads the link a new user is sent.
+ * Silence raises alarms after an hour, not 15 minutes: the demo's silent devices are alarmed at
+ * seed time either way, and devices the tests install are not alarmed while the suite runs, so
+ * the counts a test compares across screens hold still.
  */
 export const TEST_SERVER_ENV = {
   ACCESS_TOKEN_TTL: '900',
@@ -79,6 +82,7 @@ export const TEST_SERVER_ENV = {
   MAIL_LOG_CODES: '1',
   LOGIN_LIMIT_PER_ACCOUNT: '10000',
   LOGIN_LIMIT_PER_ADDRESS: '100000',
+  ALARM_OFFLINE_AFTER_S: '3600',
 } as const;
 
 /** Starts `server/main.ts` and resolves with its URL once it prints the listening line. */

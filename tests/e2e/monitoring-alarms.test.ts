@@ -79,7 +79,8 @@ describe('alarms', () => {
 
   it('acknowledges an active alarm with a note, refusing a blank one', async () => {
     const { page } = admin;
-    await page.goto(appUrl('/alarms?state=active'));
+    // Warnings: alarms of devices (a site's own alarm, every device silent, is critical and names none).
+    await page.goto(appUrl('/alarms?state=active&severity=warning'));
     await table(page).waitFor();
     const activeBefore = await totalOf(page);
     expect(activeBefore).toBeGreaterThan(0);

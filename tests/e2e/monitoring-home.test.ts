@@ -36,7 +36,7 @@ async function listTotal(page: Page): Promise<number> {
 }
 
 describe('Home, the fleet overview', () => {
-  it('counts devices offline, in alarm and active alarms, each linking to a list of as many', async () => {
+  it('counts devices offline, never connected, in alarm and open alarms, each linking to a list of as many', async () => {
     const { page } = admin;
     await page.goto(appUrl('/landing'));
     await heading(page, 'Home').waitFor();
@@ -47,7 +47,7 @@ describe('Home, the fleet overview', () => {
     const links: [string, string, RegExp, string][] = [
       ['Devices offline', 'See offline devices', /devices-list\?.*state=offline/, 'Devices offline'],
       ['Devices in alarm', 'See devices in alarm', /devices-list\?.*state=alarm/, 'Devices in alarm'],
-      ['Active alarms', 'See active alarms', /alarms\?.*state=active/, 'Alarms'],
+      ['Open alarms', 'See open alarms', /alarms\?.*state=open/, 'Alarms'],
     ];
     for (const [label, link, url, title] of links) {
       await page.goto(appUrl('/landing'));
@@ -58,11 +58,17 @@ describe('Home, the fleet overview', () => {
       await heading(page, title).waitFor();
       expect(await listTotal(page), `${label} on Home and in its list`).toBe(shown);
     }
-    // The demo's stopped devices are offline, and some devices carry alarms.
+    // The demo's stopped devices are offline, most never connected, and some devices carry alarms.
     await page.goto(appUrl('/landing'));
     await page.getByRole('region', { name: 'Devices offline', exact: true }).waitFor();
     expect(await count(page, 'Devices offline')).toBeGreaterThanOrEqual(2);
     expect(await count(page, 'Devices in alarm')).toBeGreaterThanOrEqual(1);
+    const never = page.getByRole('link', { name: /^[\d,]+ never connected$/ });
+    const neverCount = Number((await never.innerText()).replace(/\D/g, ''));
+    expect(neverCount).toBeGreaterThan(0);
+    await never.click();
+    await heading(page, 'Devices never connected').waitFor();
+    expect(await listTotal(page)).toBe(neverCount);
   });
 
   it('lists open alarms newest first and the sites with problems first, linking to them', async () => {

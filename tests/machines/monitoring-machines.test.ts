@@ -6,11 +6,13 @@ import {
   type ChartRange,
   chartRangeMachine,
 } from '../../machines/monitoring/chart-range-machine.ts';
+import { fleetLiveMachine } from '../../machines/monitoring/fleet-live-machine.ts';
 import {
   liveStreamMachine,
   RECONNECT_MAX_MS,
   reconnectDelay,
 } from '../../machines/monitoring/live-stream-machine.ts';
+import { createFleetStreamActor } from '../../src/api/fleet-stream.ts';
 import { createLiveStreamActor } from '../../src/api/live-stream.ts';
 import type { TokenSession } from '../../src/api/token-session.ts';
 import { controlledActor } from './fakes.ts';
@@ -107,6 +109,48 @@ describe('the live stream', () => {
     clock.increment(60_000);
     expect(calls).toHaveLength(2);
     expect(actor.getSnapshot().matches({ data: 'stale' })).toBe(true);
+    actor.stop();
+  });
+});
+
+describe('the fleet stream', () => {
+  it("reads the sites that changed, and refreshes the screen for its site's changes only", async () => {
+    const change = (sites: number[] | null) => `event: change\ndata: ${JSON.stringify({ sites })}\n\n`;
+    const text = `: open\n\n${change([4])}event: other\ndata: {}\n\n${change([3, 9])}${change(null)}`;
+    const { fetchImpl, calls } = streamFetch([
+      { chunks: [text.slice(0, 20), text.slice(20)] },
+      { status: 500 },
+    ]);
+    const refresh = controlledActor<void, unknown>();
+    const stream = createFleetStreamActor({
+      baseURL: '/monitoring/',
+      session: session([]),
+      fetch: fetchImpl,
+    });
+    const actor = createActor(fleetLiveMachine.provide({ actors: { stream, refresh: refresh.logic } }), {
+      input: { siteId: 3 },
+    }).start();
+    // Opened: the screen loads the newest; site 4 is not its site; 3 and "any" come during that load.
+    await waitFor(actor, (s) => s.matches({ connection: 'retrying' }));
+    expect(refresh.calls).toHaveLength(1);
+    expect(actor.getSnapshot().context).toMatchObject({ again: true, message: 'The live updates ended.' });
+    await refresh.last().resolve(undefined);
+    await waitFor(actor, () => refresh.calls.length === 2);
+    await refresh.last().resolve(undefined);
+    expect(actor.getSnapshot().matches({ screen: 'shown' })).toBe(true);
+    expect(calls[0]?.url).toBe('/monitoring/fleet/live');
+    actor.stop();
+  });
+
+  it('takes a 403 as a refusal it does not retry', async () => {
+    const { fetchImpl, calls } = streamFetch([{ status: 403 }]);
+    const clock = new SimulatedClock();
+    const stream = createFleetStreamActor({ baseURL: '/monitoring', session: session([]), fetch: fetchImpl });
+    const actor = createActor(fleetLiveMachine.provide({ actors: { stream } }), { input: {}, clock }).start();
+    await waitFor(actor, (s) => s.matches({ connection: 'refused' }));
+    clock.increment(60_000);
+    expect(calls).toHaveLength(1);
+    expect(actor.getSnapshot().context.message).toBe('Live updates are not available to you.');
     actor.stop();
   });
 });

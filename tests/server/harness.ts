@@ -92,8 +92,15 @@ export async function freshDatabase(): Promise<{
   };
 }
 
-/** A seeded server on its own database (PGlite in memory, or a new database on TEST_DATABASE_URL). */
-export async function startTestServer(envOverrides: Record<string, string> = {}): Promise<TestServer> {
+/**
+ * A seeded server on its own database (PGlite in memory, or a new database on TEST_DATABASE_URL).
+ * It looks for silent devices only when a test calls the sweep with its own clock (`watchSilence`
+ * turns the clock's sweep on).
+ */
+export async function startTestServer(
+  envOverrides: Record<string, string> = {},
+  options: { watchSilence?: boolean } = {},
+): Promise<TestServer> {
   const env = parseEnv({ DATA_DIR: '.tmp/test-data', TRUST_PROXY: '1', ...envOverrides });
   const { target, drop } = await freshDatabase();
   const keys = { config: (await generateSigningKey()).key, monitoring: (await generateSigningKey()).key };
@@ -104,6 +111,7 @@ export async function startTestServer(envOverrides: Record<string, string> = {})
     keys,
     scryptCost: { N: 1024, r: 8, p: 1 },
     seed: true,
+    watchSilence: options.watchSilence ?? false,
     // With SMTP_URL the test runs the real SMTP transport.
     ...(env.SMTP_URL ? {} : { mailTransport: mail }),
   });

@@ -9,7 +9,7 @@ import { generateSigningKey } from '../../server/auth/signing-keys.ts';
 import type { SocketDevice } from '../../src/device-sim/online/socket-device.ts';
 import { freePort } from '../free-port.ts';
 import { freshDatabase, PASSWORDS } from './harness.ts';
-import { openLive } from './live-stream.ts';
+import { openFleet, openLive } from './live-stream.ts';
 import { connectDevice } from './service-comms-devices.ts';
 
 /**
@@ -194,6 +194,8 @@ describe.skipIf(!DATABASE)('two monitoring processes on one PostgreSQL', () => {
 
   it('raises one offline alarm for a silent device, and clears it when it reports to the other process', async () => {
     const serial = demo[0]?.serialNumber ?? '';
+    // Fleet streams on both processes hear of it, whichever process raises it.
+    const fleets = [await openFleet(a.origin, tokens.a), await openFleet(b.origin, tokens.b)];
     await devices[0]?.stop();
     const offline = async (p: Process, token: string): Promise<Alarm[]> =>
       alarmPageSchema
@@ -202,6 +204,15 @@ describe.skipIf(!DATABASE)('two monitoring processes on one PostgreSQL', () => {
     await expect
       .poll(async () => (await offline(b, tokens.b)).length, { timeout: 30_000, interval: 500 })
       .toBe(1);
+    const siteId = (await offline(a, tokens.a))[0]?.siteId ?? 0;
+    for (const fleet of fleets)
+      await expect
+        .poll(() => fleet.received.some((change) => change.sites === null || change.sites.includes(siteId)), {
+          timeout: 30_000,
+          interval: 200,
+        })
+        .toBe(true);
+    for (const fleet of fleets) fleet.close();
     // Back, on the other process this time.
     devices[0] = await connectDevice(b.origin, demo[0] as (typeof demo)[0]);
     await expect

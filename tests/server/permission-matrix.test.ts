@@ -215,6 +215,8 @@ const TABLE: Row[] = [
   { service: 'monitoring', call: 'GET /me',                            answers: signedIn, request: () => ({ path: '/me' }) },
   // Monitoring reads what the caller sees: another installer's devices and sites are 404.
   { service: 'monitoring', call: 'GET /overview',                      answers: signedIn, request: () => ({ path: '/overview' }) },
+  { service: 'monitoring', call: 'GET /counts',                        answers: seesDevice, request: () => ({ path: `/counts?siteId=${SITE}` }) },
+  { service: 'monitoring', call: 'GET /fleet/live',                    answers: signedIn, request: () => ({ path: '/fleet/live' }) },
   { service: 'monitoring', call: 'GET /devices',                       answers: signedIn, request: () => ({ path: '/devices?state=offline' }) },
   { service: 'monitoring', call: 'GET /devices/{serial}/latest',       answers: seesDevice, request: (s) => ({ path: `/devices/${s.serial}/latest` }) },
   { service: 'monitoring', call: 'GET /devices/{serial}/series',       answers: seesDevice,

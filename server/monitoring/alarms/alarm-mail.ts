@@ -15,9 +15,10 @@ export interface AlarmNews {
 interface Recipient {
   alarm_id: number;
   main_email: string;
-  serial: string;
-  model_id: string;
-  device_name: string;
+  /** Null for a site's own alarm. */
+  serial: string | null;
+  model_id: string | null;
+  device_name: string | null;
   site_name: string;
   severity: string;
   message: string;
@@ -29,7 +30,7 @@ const HEADLINES = { active: 'Alarm', acknowledged: 'Acknowledged', cleared: 'Cle
 /**
  * Queue the mail for alarm transitions, in the transaction that stored them: one message per
  * transition to each person who opted in to alarm mail (`users.alarm_mail`) and has switched-on
- * access to the device's site. Each state is entered once per alarm (one `alarm_transitions`
+ * access to the alarm's site (the device's, or the site of a site's own alarm). Each state is entered once per alarm (one `alarm_transitions`
  * row), so each person gets at most one mail per alarm and transition. Names people chose (site,
  * device, who acknowledged) are quoted so they cannot read as the message's own words; the note
  * stays in the app.
@@ -44,9 +45,9 @@ export async function queueAlarmMail(
     SELECT a.id AS alarm_id, u.main_email, d.serial, d.model_id, d.name AS device_name, s.name AS site_name,
            a.severity, a.message, a.raised_at
     FROM alarms a
-    JOIN devices d ON d.id = a.device_id
-    JOIN sites s ON s.id = d.site_id
-    JOIN site_access sa ON sa.site_id = d.site_id AND sa.access
+    LEFT JOIN devices d ON d.id = a.device_id
+    JOIN sites s ON s.id = coalesce(d.site_id, a.site_id)
+    JOIN site_access sa ON sa.site_id = s.id AND sa.access
     JOIN users u ON u.id = sa.user_id AND u.alarm_mail
     WHERE a.id = ANY(${news.map((n) => n.alarmId)}::int[])`.execute(trx);
   let queued = 0;
@@ -56,7 +57,9 @@ export async function queueAlarmMail(
       const lines = [
         `${headline}: ${row.message}`,
         '',
-        `Device: ${row.serial} (${row.model_id}) ${quotedName(row.device_name)}`,
+        ...(row.serial === null
+          ? []
+          : [`Device: ${row.serial} (${row.model_id}) ${quotedName(row.device_name ?? '')}`]),
         `Site: ${quotedName(row.site_name)}`,
         `Severity: ${row.severity}`,
         `Raised: ${new Date(row.raised_at).toISOString()}`,
@@ -70,7 +73,7 @@ export async function queueAlarmMail(
       await mailer.queue(
         {
           to: row.main_email,
-          subject: `[Fleet Manager] ${headline} (${row.severity}) on ${row.serial}: ${row.message}`,
+          subject: `[Fleet Manager] ${headline} (${row.severity}) on ${row.serial ?? `site ${quotedName(row.site_name)}`}: ${row.message}`,
           body: lines.join('\n'),
         },
         trx,

@@ -2,12 +2,13 @@ import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { Alarm, AlarmsQuery } from '../../../contracts/monitoring.ts';
 import type { Page } from '../../../contracts/page.ts';
 import type { Database } from '../../db/schema.ts';
+import { ALARMS_WITH_SITES, alarmConditions, alarmCounts, alarmsIn } from '../fleet-counts.ts';
 
 interface AlarmRow {
   id: number;
-  serial: string;
-  device_name: string;
-  model_id: string;
+  serial: string | null;
+  device_name: string | null;
+  model_id: string | null;
   site_id: number;
   site_name: string;
   site_time_zone: string;
@@ -23,7 +24,6 @@ interface AlarmRow {
   acknowledger: string | null;
   ack_note: string | null;
   cleared_at: Date | null;
-  total: number;
 }
 
 interface TransitionRow {
@@ -41,44 +41,32 @@ const iso = (date: Date | null) => (date === null ? null : new Date(date).toISOS
 export const SEVERITY_RANK = sql<number>`CASE a.severity WHEN 'critical' THEN 3 WHEN 'warning' THEN 2 ELSE 1 END`;
 
 /**
- * Alarms the caller sees (`visible`: a condition on `alarms a` and `sites`, `visibleAlarms`), filtered as the query says, newest
- * raised first, a page at a time, with every transition of each.
+ * Alarms the caller sees (`visible`: a condition on `alarms a` and `sites`, `visibleAlarms`),
+ * filtered as the query says, newest raised first, a page at a time, with every transition of
+ * each. The total is the count of {@link alarmCounts}, as Home counts them.
  */
 export async function alarmPage(
   db: Kysely<Database>,
   visible: RawBuilder<boolean>,
   query: AlarmsQuery,
 ): Promise<Page<Alarm>> {
-  const conditions: RawBuilder<boolean>[] = [visible];
+  const conditions: RawBuilder<boolean>[] = [alarmConditions(visible, query)];
   if (query.state === 'open') conditions.push(sql`a.state <> 'cleared'`);
   else if (query.state) conditions.push(sql`a.state = ${query.state}`);
-  if (query.siteId !== undefined) conditions.push(sql`sites.id = ${query.siteId}`);
-  if (query.severity) conditions.push(sql`a.severity = ${query.severity}`);
-  if (query.serial) conditions.push(sql`d.serial = ${query.serial}`);
-  const rows = await sql<AlarmRow>`
+  const [rows, counts] = await Promise.all([
+    sql<AlarmRow>`
     SELECT a.id, d.serial, d.name AS device_name, d.model_id, sites.id AS site_id, sites.name AS site_name, sites.time_zone AS site_time_zone,
            a.kind, a.rule, a.severity, a.message, a.value, a.state, a.raised_at, a.acknowledged_at,
-           a.acknowledged_by, u.display_name AS acknowledger, a.ack_note, a.cleared_at,
-           count(*) OVER () AS total
-    FROM alarms a
-    JOIN devices d ON d.id = a.device_id
-    JOIN sites ON sites.id = d.site_id
+           a.acknowledged_by, u.display_name AS acknowledger, a.ack_note, a.cleared_at
+    ${ALARMS_WITH_SITES}
     LEFT JOIN users u ON u.id = a.acknowledged_by
     WHERE ${sql.join(conditions, sql` AND `)}
     ORDER BY a.raised_at DESC, a.id DESC
-    LIMIT ${query.pageSize} OFFSET ${query.page * query.pageSize}`.execute(db);
+    LIMIT ${query.pageSize} OFFSET ${query.page * query.pageSize}`.execute(db),
+    alarmCounts(db, visible, query),
+  ]);
   const items = await withTransitions(db, rows.rows);
-  const total = rows.rows[0]?.total ?? (query.page === 0 ? 0 : await countOnly(db, conditions));
-  return { items, page: query.page, pageSize: query.pageSize, total };
-}
-
-/** The count alone, for a page past the end (which has no row to carry it). */
-async function countOnly(db: Kysely<Database>, conditions: RawBuilder<boolean>[]): Promise<number> {
-  const row = await sql<{ total: number }>`
-    SELECT count(*) AS total FROM alarms a
-    JOIN devices d ON d.id = a.device_id JOIN sites ON sites.id = d.site_id
-    WHERE ${sql.join(conditions, sql` AND `)}`.execute(db);
-  return row.rows[0]?.total ?? 0;
+  return { items, page: query.page, pageSize: query.pageSize, total: alarmsIn(counts, query.state) };
 }
 
 /** One alarm by id with its transitions; undefined when there is none or the caller may not see it. */
@@ -90,10 +78,8 @@ export async function alarmById(
   const rows = await sql<AlarmRow>`
     SELECT a.id, d.serial, d.name AS device_name, d.model_id, sites.id AS site_id, sites.name AS site_name, sites.time_zone AS site_time_zone,
            a.kind, a.rule, a.severity, a.message, a.value, a.state, a.raised_at, a.acknowledged_at,
-           a.acknowledged_by, u.display_name AS acknowledger, a.ack_note, a.cleared_at, 1 AS total
-    FROM alarms a
-    JOIN devices d ON d.id = a.device_id
-    JOIN sites ON sites.id = d.site_id
+           a.acknowledged_by, u.display_name AS acknowledger, a.ack_note, a.cleared_at
+    ${ALARMS_WITH_SITES}
     LEFT JOIN users u ON u.id = a.acknowledged_by
     WHERE a.id = ${id} AND ${visible}`.execute(db);
   return (await withTransitions(db, rows.rows))[0];

@@ -3,10 +3,19 @@ import type { TelemetrySpec } from '../../../src/device-config/telemetry-spec.ts
 
 /** The rule of the offline alarm: a device silent for longer than `ALARM_OFFLINE_AFTER_S`. */
 export const OFFLINE_RULE = 'offline';
+/** A device installed longer than `ALARM_OFFLINE_AFTER_S` ago that has never been heard from. */
+export const NEVER_CONNECTED_RULE = 'never-connected';
+/** A site's own alarm: every device at the site is silent (offline or never connected). */
+export const SITE_OFFLINE_RULE = 'site-offline';
+/** The rules a device's silence raises: a reading from it clears them. */
+export const DEVICE_SILENCE_RULES: readonly string[] = [OFFLINE_RULE, NEVER_CONNECTED_RULE];
 
 /** A condition that holds for a device now, and the alarm it raises. */
 export interface AlarmCondition {
-  /** `status:faultCode=3`, `bit:alarmFlags=4`, `threshold:batterySoc<`, `offline`. */
+  /**
+   * `status:faultCode=3`, `bit:alarmFlags=4`, `threshold:batterySoc<`, `offline`,
+   * `never-connected`, `site-offline`.
+   */
   rule: string;
   kind: 'offline' | 'status' | 'threshold';
   severity: AlarmSeverity;
@@ -90,6 +99,28 @@ export function offlineCondition(afterSeconds: number): AlarmCondition {
     kind: 'offline',
     severity: 'warning',
     message: `No telemetry for more than ${silenceText(afterSeconds)}`,
+    value: null,
+  };
+}
+
+/** The condition of the never-connected alarm. */
+export function neverConnectedCondition(afterSeconds: number): AlarmCondition {
+  return {
+    rule: NEVER_CONNECTED_RULE,
+    kind: 'offline',
+    severity: 'warning',
+    message: `Never connected: nothing heard in more than ${silenceText(afterSeconds)} since it was installed`,
+    value: null,
+  };
+}
+
+/** The condition of a site's own alarm: none of its devices is heard from. */
+export function siteOfflineCondition(afterSeconds: number): AlarmCondition {
+  return {
+    rule: SITE_OFFLINE_RULE,
+    kind: 'offline',
+    severity: 'critical',
+    message: `Every device at this site is offline: none heard from for more than ${silenceText(afterSeconds)}`,
     value: null,
   };
 }

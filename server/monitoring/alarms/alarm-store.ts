@@ -1,4 +1,4 @@
-import { type Kysely, sql, type Transaction } from 'kysely';
+import { type Kysely, type RawBuilder, sql, type Transaction } from 'kysely';
 import { createActor, type InspectionEvent } from 'xstate';
 import type { Database } from '../../db/schema.ts';
 import type { Mailer } from '../../mail/mailer.ts';
@@ -10,12 +10,29 @@ import {
   alarmLifecycleMachine,
 } from './alarm-lifecycle-machine.ts';
 import { type AlarmNews, queueAlarmMail } from './alarm-mail.ts';
-import { type AlarmCondition, alarmConditions, OFFLINE_RULE, offlineCondition } from './alarm-rules.ts';
+import {
+  type AlarmCondition,
+  alarmConditions,
+  DEVICE_SILENCE_RULES,
+  SITE_OFFLINE_RULE,
+  siteOfflineCondition,
+} from './alarm-rules.ts';
+import {
+  type EndedSilence,
+  endedDeviceSilences,
+  endedSiteSilences,
+  keepWatch,
+  newlySilentSites,
+  raiseSilentDevices,
+  siteSilencesOf,
+  sweepEveryMs,
+  trySweepLock,
+} from './silence.ts';
 
 /** An alarm row as the lifecycle needs it. */
 interface OpenAlarm {
   id: number;
-  device_id: number;
+  device_id: number | null;
   rule: string;
   state: AlarmLifecycleState;
   raised_at: Date;
@@ -45,22 +62,36 @@ export interface AlarmServiceOptions {
   mailer: Mailer;
   catalogue: ProductCatalogue;
   offlineAfterS: number;
+  /** The condition "the device is connected now" on `device_presence` (a never-heard device connected now is not silent). */
+  online: () => RawBuilder<boolean>;
 }
+
+/** The columns of an alarm the lifecycle needs. */
+const LIFECYCLE_COLUMNS = [
+  'id',
+  'device_id',
+  'rule',
+  'state',
+  'raised_at',
+  'acknowledged_by',
+  'acknowledged_at',
+  'ack_note',
+] as const;
 
 /** What acknowledging answered: done, or refused by the lifecycle (not active any more). */
 export type AcknowledgeResult = { ok: true } | { ok: false; state: AlarmLifecycleState };
 
 /**
  * Alarms: raised by rules (the catalogue's codes, bits and limits on each device's newest reading;
- * silence past `ALARM_OFFLINE_AFTER_S`), moved through their lifecycle by the lifecycle machine,
+ * silence past `ALARM_OFFLINE_AFTER_S`: a device offline or never connected, a site all of whose
+ * devices are silent, see silence.ts), moved through their lifecycle by the lifecycle machine,
  * every transition stored with its time in the transaction that makes it, with its mail. At most
- * one alarm per device and rule is open: the database's unique index decides when several
- * processes raise the same alarm at once, and a transition applies only to the state it was
- * computed from.
+ * one alarm per device (or site) and rule is open: the database's unique indexes decide when
+ * several processes raise the same alarm at once, and a transition applies only to the state it
+ * was computed from.
  */
 export class AlarmService {
   private sweeper: NodeJS.Timeout | undefined;
-  private readonly startedAt = Date.now();
   /** Sees every step of the lifecycle machine (the model-based tests' coverage); none by default. */
   inspect: ((event: InspectionEvent) => void) | undefined;
 
@@ -179,9 +210,10 @@ export class AlarmService {
   }
 
   /**
-   * After a batch of readings was stored: a device that reported is not offline, and each device's
-   * newest reading (when it is the newest stored) raises the conditions it meets and clears the
-   * open alarms whose condition it no longer meets.
+   * After a batch of readings was stored: a device that reported is not silent (its `offline` or
+   * `never-connected` alarm clears, and its site's own alarm), and each device's newest reading
+   * (when it is the newest stored) raises the conditions it meets and clears the open alarms whose
+   * condition it no longer meets.
    */
   async afterReadings(fresh: readonly Reading[]): Promise<void> {
     const newest = new Map<number, Reading>();
@@ -200,10 +232,22 @@ export class AlarmService {
       const latestAt = new Map(latest.map((row) => [row.device_id, new Date(row.device_time).getTime()]));
       const open = await this.openAlarms(trx, ids);
       const raising: { deviceId: number; condition: AlarmCondition; at: number }[] = [];
+      // Silence ended when the batch's first reading of the device came.
+      const heardAt = new Map<number, number>();
+      for (const r of fresh)
+        heardAt.set(r.deviceId, Math.min(r.receivedAt, heardAt.get(r.deviceId) ?? r.receivedAt));
+      await this.endSilences(
+        trx,
+        open
+          .filter((row) => DEVICE_SILENCE_RULES.includes(row.rule))
+          .map((row) => ({ id: row.id, endedAt: new Date(heardAt.get(row.device_id ?? 0) ?? 0) })),
+        news,
+      );
+      await this.endSilences(trx, await siteSilencesOf(trx, heardAt), news);
       for (const [deviceId, reading] of newest) {
-        const mine = open.filter((row) => row.device_id === deviceId);
-        for (const row of mine.filter((r) => r.rule === OFFLINE_RULE))
-          await this.apply(trx, row, { type: 'alarm.clear', at: reading.receivedAt }, news);
+        const mine = open.filter(
+          (row) => row.device_id === deviceId && !DEVICE_SILENCE_RULES.includes(row.rule),
+        );
         // A reading that arrived late says nothing about now.
         if (reading.deviceTime < (latestAt.get(deviceId) ?? 0)) continue;
         const spec = this.options.catalogue.product(reading.modelId)?.spec;
@@ -212,7 +256,7 @@ export class AlarmService {
         const holding = alarmConditions(spec, reading.values, rules);
         const held = new Set(holding.map((c) => c.rule));
         for (const row of mine)
-          if (row.rule !== OFFLINE_RULE && !held.has(row.rule))
+          if (!held.has(row.rule))
             await this.apply(trx, row, { type: 'alarm.clear', at: reading.receivedAt }, news);
         for (const condition of holding)
           if (!rules.has(condition.rule)) raising.push({ deviceId, condition, at: reading.receivedAt });
@@ -221,43 +265,73 @@ export class AlarmService {
     });
   }
 
+  /** Clear these open alarms (their silence ended), each at its time, locked as they are read. */
+  private async endSilences(trx: Transaction<Database>, ended: EndedSilence[], news: AlarmNews[]) {
+    if (ended.length === 0) return;
+    const rows = (await trx
+      .selectFrom('alarms')
+      .select(LIFECYCLE_COLUMNS)
+      .where(
+        'id',
+        'in',
+        ended.map((e) => e.id),
+      )
+      .where('state', '<>', 'cleared')
+      .orderBy('id')
+      .forUpdate()
+      .execute()) as OpenAlarm[];
+    const at = new Map(ended.map((e) => [e.id, e.endedAt.getTime()]));
+    // Never cleared before it was raised (a reading stored while the sweep raised it).
+    for (const row of rows) {
+      const clearedAt = Math.max(at.get(row.id) ?? 0, new Date(row.raised_at).getTime());
+      await this.apply(trx, row, { type: 'alarm.clear', at: clearedAt }, news);
+    }
+  }
+
   private async openAlarms(trx: Transaction<Database>, deviceIds: number[]): Promise<OpenAlarm[]> {
     return trx
       .selectFrom('alarms')
-      .select([
-        'id',
-        'device_id',
-        'rule',
-        'state',
-        'raised_at',
-        'acknowledged_by',
-        'acknowledged_at',
-        'ack_note',
-      ])
+      .select(LIFECYCLE_COLUMNS)
       .where('device_id', 'in', deviceIds)
       .where('state', '<>', 'cleared')
       .execute() as Promise<OpenAlarm[]>;
   }
 
   /**
-   * Raise the offline alarm of every device whose last reading came more than
-   * `ALARM_OFFLINE_AFTER_S` before `now` and that has none open. Answers how many were raised.
+   * Look for silence at `now` (silence.ts): raise `offline` and `never-connected` for the devices
+   * silent past `ALARM_OFFLINE_AFTER_S`, and `site-offline` for the sites all of whose devices
+   * are; clear those whose silence ended. One process looks at a time (the others skip: answers 0).
+   * Answers how many alarms were raised.
    */
   async sweepOffline(now: number): Promise<number> {
-    const condition = offlineCondition(this.options.offlineAfterS);
-    const cutoff = new Date(now - this.options.offlineAfterS * 1000).toISOString();
+    const { offlineAfterS } = this.options;
     return this.withNews(async (trx, news) => {
-      const raised = await sql<{ id: number; raised_at: Date }>`
-        INSERT INTO alarms (device_id, rule, kind, severity, message, value, state, raised_at)
-        SELECT l.device_id, ${condition.rule}, ${condition.kind}, ${condition.severity}, ${condition.message},
-               NULL, ${this.initialState(now)}, ${new Date(now).toISOString()}::timestamptz
-        FROM telemetry_latest l
-        WHERE l.received_at < ${cutoff}::timestamptz
-        ON CONFLICT (device_id, rule) WHERE state <> 'cleared' DO NOTHING
-        RETURNING id, raised_at`.execute(trx);
-      await this.recordRaised(trx, raised.rows, news);
-      return raised.rows.length;
+      if (!(await trySweepLock(trx))) return 0;
+      const watchingSince = await keepWatch(trx, now, 3 * sweepEveryMs(offlineAfterS));
+      const online = this.options.online();
+      await this.endSilences(trx, await endedDeviceSilences(trx, { now, offlineAfterS, online }), news);
+      const state = this.initialState(now);
+      const devices = await raiseSilentDevices(trx, { now, watchingSince, offlineAfterS, state, online });
+      await this.recordRaised(trx, devices, news);
+      await this.endSilences(trx, await endedSiteSilences(trx, now), news);
+      const sites = await this.raiseSites(trx, await newlySilentSites(trx), now, state);
+      await this.recordRaised(trx, sites, news);
+      return devices.length + sites.length;
     });
+  }
+
+  /** Raise the site alarm of these sites (every device silent). */
+  private async raiseSites(trx: Transaction<Database>, siteIds: number[], now: number, state: string) {
+    if (siteIds.length === 0) return [];
+    const condition = siteOfflineCondition(this.options.offlineAfterS);
+    const raised = await sql<{ id: number; raised_at: Date }>`
+      INSERT INTO alarms (site_id, rule, kind, severity, message, value, state, raised_at)
+      SELECT site_id, ${SITE_OFFLINE_RULE}, ${condition.kind}, ${condition.severity}, ${condition.message},
+             NULL, ${state}, ${new Date(now).toISOString()}::timestamptz
+      FROM unnest(${siteIds}::int[]) AS s(site_id)
+      ON CONFLICT (site_id, rule) WHERE device_id IS NULL AND state <> 'cleared' DO NOTHING
+      RETURNING id, raised_at`.execute(trx);
+    return raised.rows;
   }
 
   /**
@@ -273,16 +347,7 @@ export class AlarmService {
     return this.withNews(async (trx, news) => {
       const row = (await trx
         .selectFrom('alarms')
-        .select([
-          'id',
-          'device_id',
-          'rule',
-          'state',
-          'raised_at',
-          'acknowledged_by',
-          'acknowledged_at',
-          'ack_note',
-        ])
+        .select(LIFECYCLE_COLUMNS)
         .where('id', '=', alarmId)
         .forUpdate()
         .executeTakeFirstOrThrow()) as OpenAlarm;
@@ -293,20 +358,15 @@ export class AlarmService {
   }
 
   /**
-   * Look for silent devices every third of `ALARM_OFFLINE_AFTER_S` (at most every 30 s). Not in the
-   * first `ALARM_OFFLINE_AFTER_S` after start: after the service itself was down, devices need that
-   * long to report again, and would all look silent.
+   * Look for silence every third of `ALARM_OFFLINE_AFTER_S` (at most every 30 s). Whether the
+   * service was down before is in the database (silence.ts), not in this process.
    */
   start(): void {
-    const after = this.options.offlineAfterS;
-    const every = Math.max(1, Math.min(30, Math.floor(after / 3))) * 1000;
     this.sweeper = setInterval(() => {
-      const now = Date.now();
-      if (now - this.startedAt < after * 1000) return;
-      this.sweepOffline(now).catch((error: unknown) =>
+      this.sweepOffline(Date.now()).catch((error: unknown) =>
         console.error('[alarms] offline sweep failed:', error),
       );
-    }, every);
+    }, sweepEveryMs(this.options.offlineAfterS));
     this.sweeper.unref();
   }
 

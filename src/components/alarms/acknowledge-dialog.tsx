@@ -64,7 +64,9 @@ export function AcknowledgeDialog({
         <Stack gap="sm">
           {alarm ? (
             <Text size="sm">
-              {alarm.message} on {alarm.serial} ({alarm.deviceName}) at {alarm.siteName}
+              {alarm.serial === null
+                ? `${alarm.message} at ${alarm.siteName}`
+                : `${alarm.message} on ${alarm.serial} (${alarm.deviceName}) at ${alarm.siteName}`}
             </Text>
           ) : null}
           <Textarea

@@ -13,6 +13,24 @@ import { AlarmStateBadge, SEVERITY_LABEL, SeverityBadge, STATE_LABEL } from './a
 export const alarmTime = (alarm: Pick<Alarm, 'siteTimeZone'>, iso: string | null) =>
   iso ? formatSiteTime(iso, alarm.siteTimeZone) : '';
 
+/** What the alarm is about, in words: the device's serial and name, or the whole site. */
+export const subjectText = (alarm: Alarm) =>
+  alarm.serial === null ? 'The whole site' : `${alarm.serial} ${alarm.deviceName ?? ''}`.trim();
+
+/** The device an alarm is about, linked to its details; a site's own alarm says so instead. */
+export function AlarmDevice({ alarm }: { alarm: Alarm }) {
+  if (alarm.serial === null || alarm.modelId === null) return <Text size="sm">The whole site</Text>;
+  return (
+    <AnchorLink
+      to="/device-details/$deviceid"
+      params={{ deviceid: alarm.modelId }}
+      search={{ serial: alarm.serial }}
+    >
+      {alarm.serial}
+    </AnchorLink>
+  );
+}
+
 const acknowledgedText = (alarm: Alarm) =>
   alarm.acknowledgedAt
     ? `${alarmTime(alarm, alarm.acknowledgedAt)}${alarm.acknowledgedBy ? ` by ${alarm.acknowledgedBy.name}` : ''}${
@@ -55,19 +73,15 @@ export function alarmColumns({ withoutDevice, onAcknowledge }: AlarmColumnOption
       {
         key: 'device',
         header: 'Device',
-        text: (alarm) => `${alarm.serial} ${alarm.deviceName}`,
+        text: subjectText,
         render: (alarm) => (
           <Stack gap={0}>
-            <AnchorLink
-              to="/device-details/$deviceid"
-              params={{ deviceid: alarm.modelId }}
-              search={{ serial: alarm.serial }}
-            >
-              {alarm.serial}
-            </AnchorLink>
-            <Text size="xs" c="dimmed">
-              {alarm.deviceName}
-            </Text>
+            <AlarmDevice alarm={alarm} />
+            {alarm.deviceName ? (
+              <Text size="xs" c="dimmed">
+                {alarm.deviceName}
+              </Text>
+            ) : null}
           </Stack>
         ),
       },
@@ -97,7 +111,7 @@ export function alarmColumns({ withoutDevice, onAcknowledge }: AlarmColumnOption
             size="xs"
             variant="light"
             onClick={() => onAcknowledge(alarm)}
-            aria-label={`Acknowledge ${alarm.message} on ${alarm.serial}`}
+            aria-label={`Acknowledge ${alarm.message} on ${alarm.serial ?? alarm.siteName}`}
           >
             Acknowledge
           </Button>
@@ -114,8 +128,8 @@ export function alarmCsvColumns(): CsvColumn<Alarm>[] {
     { header: 'Raised', text: (alarm) => alarm.raisedAt },
     { header: 'Severity', text: (alarm) => SEVERITY_LABEL[alarm.severity] },
     { header: 'State', text: (alarm) => STATE_LABEL[alarm.state] },
-    { header: 'Serial', text: (alarm) => alarm.serial },
-    { header: 'Device name', text: (alarm) => alarm.deviceName },
+    { header: 'Serial', text: (alarm) => alarm.serial ?? '' },
+    { header: 'Device name', text: (alarm) => alarm.deviceName ?? '' },
     { header: 'Site', text: (alarm) => alarm.siteName },
     { header: 'Alarm', text: (alarm) => alarm.message },
     { header: 'Rule', text: (alarm) => alarm.rule },

@@ -6,6 +6,7 @@ import { useRuntime } from '../../app/runtime-context.tsx';
 import { AcknowledgeDialog, useAlarmAcknowledge } from '../../components/alarms/acknowledge-dialog.tsx';
 import { SEVERITY_LABEL } from '../../components/alarms/alarm-badges.tsx';
 import { alarmColumns, alarmCsvColumns } from '../../components/alarms/alarm-columns.tsx';
+import { FleetLiveStatus, useFleetLive } from '../../components/fleet-live.tsx';
 import { collectAllPages, downloadCsv, toCsv } from '../../components/lists/csv.ts';
 import { DataList } from '../../components/lists/data-list.tsx';
 import { ExportCsvButton } from '../../components/lists/export-csv-button.tsx';
@@ -47,6 +48,8 @@ export function AlarmsScreen() {
   const search = route.useSearch();
   const navigate = route.useNavigate();
   const acknowledge = useAlarmAcknowledge();
+  // The list follows the alarms as they are raised, acknowledged and cleared.
+  const live = useFleetLive();
   const go = (next: AlarmsSearch) => void navigate({ search: next });
   const filter = (patch: Partial<AlarmsSearch>) => {
     const next: AlarmsSearch = { ...search, ...patch, page: 0 };
@@ -69,6 +72,7 @@ export function AlarmsScreen() {
   return (
     <Stack gap="md">
       <ScreenHeader title="Alarms" description="Newest raised first, at every site you see." />
+      <FleetLiveStatus actor={live} />
       <Group align="flex-end" gap="sm" wrap="wrap">
         <Select
           label="State"

@@ -11,7 +11,9 @@ import { AnchorLink } from '../../components/anchor-link.tsx';
 import { AuditRecords } from '../../components/audit/audit-records.tsx';
 import { deviceColumns } from '../../components/devices/device-columns.tsx';
 import { useModelName } from '../../components/devices/model-names.ts';
+import { OnlineBadge } from '../../components/devices/online-badge.tsx';
 import { DeviceOnlineBadge } from '../../components/devices/online-devices.tsx';
+import { FleetLiveStatus, useFleetLive } from '../../components/fleet-live.tsx';
 import { formatDateTime } from '../../components/format-date.ts';
 import { DataList } from '../../components/lists/data-list.tsx';
 import { EmptyState, PageLoading } from '../../components/page-state.tsx';
@@ -102,13 +104,16 @@ function OneDevice({
   latest: LatestReading | null;
   alarms: { page: Page<Alarm> | null; error: string | null } | null;
 }) {
+  // Its alarms and Online badge follow what happens at its site.
+  const live = useFleetLive(device.siteId);
   return (
     <Stack gap="lg">
       <ScreenHeader
         title={device.serial}
-        badge={<DeviceOnlineBadge serial={device.serial} />}
+        badge={latest ? <OnlineBadge online={latest.online} /> : <DeviceOnlineBadge serial={device.serial} />}
         description={modelName}
       />
+      <FleetLiveStatus actor={live} />
       <SectionCard title="Device">
         <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }}>
           <Fact label="Model">{`${modelName} (${device.modelId})`}</Fact>

@@ -21,11 +21,13 @@ const route = getRouteApi('/_shell/devices-list');
 const STATE_TITLE: Record<DeviceStateFilter, string> = {
   online: 'Devices online',
   offline: 'Devices offline',
+  never: 'Devices never connected',
   alarm: 'Devices in alarm',
 };
 const STATE_EMPTY: Record<DeviceStateFilter, string> = {
   online: 'No device is connected now',
   offline: 'Every device is online',
+  never: 'Every device has been heard from',
   alarm: 'No device has an open alarm',
 };
 
@@ -77,7 +79,8 @@ function DevicesInState({
         onPage={(n) => void navigate({ search: { ...search, page: n } })}
       />
       <Text size="xs" c="dimmed">
-        Online: connected to the service now. Offline: not connected. In alarm: with an open alarm.
+        Online: connected to the service now. Offline: not connected. Never connected: offline and never heard
+        from since installed. In alarm: with an open alarm.
       </Text>
     </Stack>
   );

@@ -3,9 +3,9 @@
 import { DEVICE_SORT_KEYS } from '../../../contracts/list-sort-keys.ts';
 import { type ListSearch, listSearchValidator } from '../../components/lists/list-search.ts';
 
-/** Which devices a state filter keeps: connected now, silent, or with an open alarm. */
-export type DeviceStateFilter = 'online' | 'offline' | 'alarm';
-const STATES: readonly DeviceStateFilter[] = ['online', 'offline', 'alarm'];
+/** Which devices a state filter keeps: connected now, not, never heard from, or with an open alarm. */
+export type DeviceStateFilter = 'online' | 'offline' | 'never' | 'alarm';
+const STATES: readonly DeviceStateFilter[] = ['online', 'offline', 'never', 'alarm'];
 
 /** The devices list's URL state: the list's own, plus `?state=` (and `?siteId=` with it) from Home. */
 export interface InstalledDevicesSearch extends ListSearch {

@@ -1,18 +1,20 @@
 import { Card, Group, SimpleGrid, Stack, Table, Text } from '@mantine/core';
+import type { ReactNode } from 'react';
 import type { Alarm, Overview } from '../../../contracts/monitoring.ts';
 import { AlarmStateBadge, SeverityBadge } from '../../components/alarms/alarm-badges.tsx';
-import { alarmTime } from '../../components/alarms/alarm-columns.tsx';
+import { AlarmDevice, alarmTime } from '../../components/alarms/alarm-columns.tsx';
 import { AnchorLink } from '../../components/anchor-link.tsx';
 import { EmptyState } from '../../components/page-state.tsx';
 import { SectionCard } from '../../components/section-card.tsx';
+import { countText, FleetStatus } from './fleet-status.tsx';
 
 /** kWh with one decimal under 100, whole above. */
 export const kwhText = (kwh: number) =>
   `${kwh.toLocaleString(undefined, { maximumFractionDigits: kwh < 100 ? 1 : 0 })} kWh`;
 
 type CountLink =
-  | { to: '/devices-list'; search: { page: 0; state: 'online' | 'offline' | 'alarm' } }
-  | { to: '/alarms'; search: { page: 0; state: 'active' } }
+  | { to: '/devices-list'; search: { page: 0; state: 'online' | 'offline' | 'never' | 'alarm' } }
+  | { to: '/alarms'; search: { page: 0; state: 'open' } }
   | { to: '/sites-list'; search: { page: 0 } };
 
 /** One number of the overview, and the list it counts. */
@@ -21,11 +23,13 @@ function Count({
   value,
   link,
   linkText,
+  detail,
 }: {
   label: string;
   value: string;
   link: CountLink;
   linkText: string;
+  detail?: ReactNode;
 }) {
   return (
     <Card withBorder padding="md" component="section" aria-label={label}>
@@ -35,6 +39,7 @@ function Count({
       <Text fz={26} fw={700} lh={1.2}>
         {value}
       </Text>
+      {detail ? <Text size="sm">{detail}</Text> : null}
       <AnchorLink to={link.to} search={link.search} size="sm">
         {linkText}
       </AnchorLink>
@@ -51,14 +56,13 @@ function AlarmItem({ alarm }: { alarm: Alarm }) {
         <Text fw={600}>{alarm.message}</Text>
       </Group>
       <Text size="sm">
-        <AnchorLink
-          to="/device-details/$deviceid"
-          params={{ deviceid: alarm.modelId }}
-          search={{ serial: alarm.serial }}
-        >
-          {alarm.serial}
-        </AnchorLink>{' '}
-        at{' '}
+        {alarm.serial === null ? (
+          'The whole site: '
+        ) : (
+          <>
+            <AlarmDevice alarm={alarm} /> at{' '}
+          </>
+        )}
         <AnchorLink to="/site-details/$siteid" params={{ siteid: String(alarm.siteId) }}>
           {alarm.siteName}
         </AnchorLink>
@@ -72,13 +76,15 @@ function AlarmItem({ alarm }: { alarm: Alarm }) {
 }
 
 /**
- * The fleet now: devices online, offline and in alarm, today's energy and the active alarms, each
- * linking to the list it counts; the newest open alarms; the sites with problems first.
+ * The fleet now: whether anything needs attention, then devices online, offline and in alarm, the
+ * open alarms and today's energy, each linking to the list it counts (with the same number); the
+ * newest open alarms; the sites with problems first.
  */
 export function FleetOverview({ overview }: { overview: Overview }) {
   const { devices, alarms, sites } = overview;
   return (
     <Stack gap="lg">
+      <FleetStatus overview={overview} />
       <SimpleGrid cols={{ base: 2, sm: 3, lg: 5 }}>
         <Count
           label="Devices online"
@@ -91,6 +97,13 @@ export function FleetOverview({ overview }: { overview: Overview }) {
           value={devices.offline.toLocaleString()}
           link={{ to: '/devices-list', search: { page: 0, state: 'offline' } }}
           linkText="See offline devices"
+          detail={
+            devices.neverConnected ? (
+              <AnchorLink to="/devices-list" search={{ page: 0, state: 'never' }}>
+                {devices.neverConnected.toLocaleString()} never connected
+              </AnchorLink>
+            ) : null
+          }
         />
         <Count
           label="Devices in alarm"
@@ -99,10 +112,11 @@ export function FleetOverview({ overview }: { overview: Overview }) {
           linkText="See devices in alarm"
         />
         <Count
-          label="Active alarms"
-          value={alarms.active.toLocaleString()}
-          link={{ to: '/alarms', search: { page: 0, state: 'active' } }}
-          linkText="See active alarms"
+          label="Open alarms"
+          value={alarms.open.toLocaleString()}
+          link={{ to: '/alarms', search: { page: 0, state: 'open' } }}
+          linkText="See open alarms"
+          detail={`${alarms.active.toLocaleString()} active, ${alarms.acknowledged.toLocaleString()} acknowledged`}
         />
         <Count
           label="Energy today"
@@ -114,7 +128,13 @@ export function FleetOverview({ overview }: { overview: Overview }) {
       <SimpleGrid cols={{ base: 1, md: 2 }}>
         <SectionCard title="Open alarms, newest first">
           {alarms.newest.length === 0 ? (
-            <EmptyState title="No open alarms">Every device at your sites is fine.</EmptyState>
+            <EmptyState title="No open alarms">
+              {devices.offline
+                ? `${countText(devices.offline, 'device')} offline, not yet for long enough to raise an alarm.`
+                : devices.total
+                  ? 'Every device at your sites is online.'
+                  : 'Devices installed at your sites are watched here.'}
+            </EmptyState>
           ) : (
             <Stack gap="sm">
               <Stack component="ul" gap="sm" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
@@ -123,7 +143,7 @@ export function FleetOverview({ overview }: { overview: Overview }) {
                 ))}
               </Stack>
               <AnchorLink to="/alarms" search={{ page: 0, state: 'open' }} size="sm">
-                See all {(alarms.active + alarms.acknowledged).toLocaleString()} open alarms
+                {alarms.open === 1 ? 'See the open alarm' : `See all ${countText(alarms.open, 'open alarm')}`}
               </AnchorLink>
             </Stack>
           )}

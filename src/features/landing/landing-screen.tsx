@@ -5,6 +5,7 @@ import { useSelector } from '@xstate/react';
 import type { FormEvent } from 'react';
 import { currentEmail, currentUserName } from '../../../machines/auth/auth-selectors.ts';
 import { useRuntime } from '../../app/runtime-context.tsx';
+import { FleetLiveStatus, useFleetLive } from '../../components/fleet-live.tsx';
 import { formatDate } from '../../components/format-date.ts';
 import { ScreenHeader } from '../../components/screen-header.tsx';
 import { SectionCard } from '../../components/section-card.tsx';
@@ -22,6 +23,8 @@ export function LandingScreen() {
   const name = useSelector(auth, currentUserName);
   const email = useSelector(auth, currentEmail);
   const { overview, error, mayCreateSite } = route.useLoaderData();
+  // Counts, alarms and badges follow the fleet as it changes.
+  const live = useFleetLive();
   const navigate = useNavigate();
   const router = useRouter();
   const findDevice = (event: FormEvent<HTMLFormElement>) => {
@@ -63,7 +66,10 @@ export function LandingScreen() {
         </Group>
       </SectionCard>
       {overview ? (
-        <FleetOverview overview={overview} />
+        <Stack gap="xs">
+          <FleetLiveStatus actor={live} />
+          <FleetOverview overview={overview} />
+        </Stack>
       ) : (
         <Alert color="red" role="alert" title="The fleet overview could not be loaded">
           <Stack gap="xs" align="flex-start">

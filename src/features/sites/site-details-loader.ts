@@ -5,7 +5,7 @@ import {
   mayManageSiteAccess,
 } from '../../../contracts/access-policy.ts';
 import { errorMessage } from '../../../contracts/error-message.ts';
-import { fetchDeviceStatuses } from '../../api/monitoring-api.ts';
+import { fetchCounts, fetchDeviceStatuses } from '../../api/monitoring-api.ts';
 import type { AppRuntime } from '../../app/app-runtime.ts';
 import { requireCurrentUser } from '../../app/current-user.ts';
 import { fetchSite, grantOn } from '../../components/site-access/site-access-api.ts';
@@ -24,10 +24,14 @@ export async function loadSiteDetails(runtime: AppRuntime, siteid: string) {
     fetchSite(api, id),
     fetchInstalls(api, id),
     isManager(user) ? fetchOwners(api).catch(() => []) : Promise.resolve([]),
-    // Each device's state now, from the monitoring service; its failure leaves the rest.
-    fetchDeviceStatuses(runtime.monitoringApi, { siteId: id }).then(
-      (page) => ({ page, error: null }),
-      (error: unknown) => ({ page: null, error: errorMessage(error) }),
+    // Each device's state now and the site's counts, from the monitoring service; a failure there
+    // leaves the rest.
+    Promise.all([
+      fetchDeviceStatuses(runtime.monitoringApi, { siteId: id }),
+      fetchCounts(runtime.monitoringApi, id),
+    ]).then(
+      ([page, counts]) => ({ page, counts, error: null }),
+      (error: unknown) => ({ page: null, counts: null, error: errorMessage(error) }),
     ),
   ]);
   const grant = grantOn(site, user.id);

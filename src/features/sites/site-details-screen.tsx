@@ -4,7 +4,7 @@ import { IconEdit, IconMapPin, IconPlus } from '@tabler/icons-react';
 import { getRouteApi, Link } from '@tanstack/react-router';
 import { lazy, Suspense } from 'react';
 import type { Device } from '../../../contracts/devices.ts';
-import type { DeviceStatus } from '../../../contracts/monitoring.ts';
+import type { DeviceStatus, FleetCounts } from '../../../contracts/monitoring.ts';
 import type { Page } from '../../../contracts/page.ts';
 import type { SiteDetails } from '../../../contracts/sites.ts';
 import { useRuntime } from '../../app/runtime-context.tsx';
@@ -13,6 +13,7 @@ import { deviceColumns } from '../../components/devices/device-columns.tsx';
 import { deviceStatusColumns } from '../../components/devices/device-status-columns.tsx';
 import { useModelName } from '../../components/devices/model-names.ts';
 import { useOnlineDevices } from '../../components/devices/online-devices.tsx';
+import { FleetLiveStatus, useFleetLive } from '../../components/fleet-live.tsx';
 import { zoneName } from '../../components/format-date.ts';
 import { type CsvColumn, collectAllPages, downloadCsv, toCsv } from '../../components/lists/csv.ts';
 import { type Column, DataList } from '../../components/lists/data-list.tsx';
@@ -24,6 +25,7 @@ import { SiteAccessTable } from '../../components/site-access/site-access-table.
 import { AddDevice } from './add-device.tsx';
 import { ReportActions } from './report-actions.tsx';
 import { siteChartsLoader } from './site-charts.ts';
+import { SiteCounts } from './site-counts.tsx';
 import { SiteEditForm } from './site-edit-form.tsx';
 import { SiteNowPanel } from './site-now-panel.tsx';
 import { positionText } from './site-payload.ts';
@@ -44,7 +46,7 @@ function SiteMonitoring({
   siteId: number;
   siteName: string;
   timeZone: string;
-  statuses: { page: Page<DeviceStatus> | null; error: string | null };
+  statuses: { page: Page<DeviceStatus> | null; counts: FleetCounts | null; error: string | null };
 }) {
   const { monitoringApi } = useRuntime();
   const columns = deviceStatusColumns(useModelName(), { withoutSite: true });
@@ -58,12 +60,15 @@ function SiteMonitoring({
               {statuses.error}
             </Alert>
           ) : (
-            <DataList
-              label={`Devices now at ${siteName}`}
-              columns={columns}
-              rows={page.items}
-              rowKey={(d) => d.serial}
-            />
+            <Stack gap="sm">
+              {statuses.counts ? <SiteCounts siteId={siteId} counts={statuses.counts} /> : null}
+              <DataList
+                label={`Devices now at ${siteName}`}
+                columns={columns}
+                rows={page.items}
+                rowKey={(d) => d.serial}
+              />
+            </Stack>
           )}
         </SectionCard>
       )}
@@ -82,9 +87,15 @@ function SiteMonitoring({
   );
 }
 
-/** The site's devices: the devices list's columns (Online badges too), but for the site, which is this page. */
-function useInstallColumns(): Column<Device>[] {
-  const isOnline = useOnlineDevices(useRuntime().configApi);
+/**
+ * The site's devices: the devices list's columns (Online badges too), but for the site, which is
+ * this page. A badge says what "Devices now" says (kept live), else what the poll of devices
+ * online says.
+ */
+function useInstallColumns(statuses: Page<DeviceStatus> | null): Column<Device>[] {
+  const polled = useOnlineDevices(useRuntime().configApi);
+  const known = new Map(statuses?.items.map((device) => [device.serial, device.online]));
+  const isOnline = (serial: string) => known.get(serial) ?? polled(serial);
   return deviceColumns(useModelName(), isOnline).filter((column) => column.key !== 'site');
 }
 
@@ -102,10 +113,12 @@ const ACCESS_CSV: CsvColumn<AccessRow>[] = [
 export function SiteDetailsScreen() {
   const { user, site, installs, owners, statuses, may } = route.useLoaderData();
   const { configApi } = useRuntime();
+  // Its devices' states, counts and badges follow what happens at the site.
+  const live = useFleetLive(site.id);
   const [editing, { open, close }] = useDisclosure(false);
   const [adding, addDialog] = useDisclosure(false);
   const mayInstall = may.install;
-  const columns = useInstallColumns();
+  const columns = useInstallColumns(statuses.page);
   const owner = site.access.find((row) => row.userId === site.ownerId);
   const mayEdit = may.edit;
   const exportDevices = async () => {
@@ -166,6 +179,7 @@ export function SiteDetailsScreen() {
           />
         </Group>
       </SectionCard>
+      <FleetLiveStatus actor={live} />
       <SiteMonitoring siteId={site.id} siteName={site.name} timeZone={site.timeZone} statuses={statuses} />
       <Stack component="section" aria-labelledby="site-devices" gap="sm">
         <Group justify="space-between" align="flex-end">
