@@ -26,6 +26,7 @@ import { loadCodec } from '../src/codec/load-node.ts';
 import { bundledFleet } from '../src/device-sim/online/bundled-fleet.ts';
 import { SocketDevice } from '../src/device-sim/online/socket-device.ts';
 import { freePort } from '../tests/free-port.ts';
+import { inspectorUrl, RemoteProfiler, saveProfile } from './cpu-profile.ts';
 import { benchSerial, seedBenchDevices, seedChartRollups } from './telemetry-seed.ts';
 import { benchPostgres, stopOnSignals } from './throwaway-postgres.ts';
 
@@ -37,6 +38,8 @@ const { values: args } = parseArgs({
     'chart-devices': { type: 'string', default: '1000' },
     'chart-days': { type: 'string', default: '30' },
     'chart-requests': { type: 'string', default: '300' },
+    /** Write a CPU profile of the server over the measured window to this file, and summarise it. */
+    profile: { type: 'string' },
   },
 });
 const SECONDS = Number(args.seconds);
@@ -87,19 +90,28 @@ function postgresCpuSince(before: Map<number, number>): number {
   return total;
 }
 
-function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; port: number }> {
+function startServer(
+  env: Record<string, string>,
+  inspect = false,
+): Promise<{ child: ChildProcess; port: number; inspector?: Promise<string> }> {
   return freePort().then(
     (port) =>
       new Promise((resolve, reject) => {
-        const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-          cwd: ROOT,
-          env: { ...process.env, ...env, PORT: String(port) },
-          stdio: ['ignore', 'pipe', 'pipe'],
-        });
+        const child = spawn(
+          process.execPath,
+          [...(inspect ? ['--inspect=127.0.0.1:0'] : []), '--import', 'tsx', 'server/main.ts'],
+          {
+            cwd: ROOT,
+            env: { ...process.env, ...env, PORT: String(port) },
+            stdio: ['ignore', 'pipe', 'pipe'],
+          },
+        );
+        const inspector = inspect && child.stderr ? inspectorUrl(child.stderr) : undefined;
         let output = '';
         const read = (chunk: Buffer) => {
           output += chunk.toString();
-          if (output.includes('Fleet Manager listening on')) resolve({ child, port });
+          if (output.includes('Fleet Manager listening on'))
+            resolve({ child, port, ...(inspector ? { inspector } : {}) });
         };
         child.stdout?.on('data', read);
         child.stderr?.on('data', (chunk: Buffer) => {
@@ -156,17 +168,21 @@ async function main(): Promise<void> {
     rmSync(dataDir, { recursive: true, force: true });
   });
   try {
-    const server = await startServer({
-      DATABASE_URL: urlOf(dbName),
-      DATA_DIR: dataDir,
-      SEED_DEMO: '1',
-      SIMULATED_DEVICES: '0',
-      TRUST_PROXY: '1',
-      TELEMETRY_INTERVAL_S: String(INTERVAL_S),
-      LOGIN_LIMIT_PER_ACCOUNT: '1000000',
-      LOGIN_LIMIT_PER_ADDRESS: '1000000',
-    });
+    const server = await startServer(
+      {
+        DATABASE_URL: urlOf(dbName),
+        DATA_DIR: dataDir,
+        SEED_DEMO: '1',
+        SIMULATED_DEVICES: '0',
+        TRUST_PROXY: '1',
+        TELEMETRY_INTERVAL_S: String(INTERVAL_S),
+        LOGIN_LIMIT_PER_ACCOUNT: '1000000',
+        LOGIN_LIMIT_PER_ADDRESS: '1000000',
+      },
+      args.profile !== undefined,
+    );
     children.push(server.child);
+    const profiler = server.inspector ? await RemoteProfiler.connect(await server.inspector) : undefined;
     const base = `http://127.0.0.1:${server.port}`;
     const db = new pg.Client({ connectionString: urlOf(dbName) });
     // Dropped with its database when a run fails: the failure is the one to report, not this.
@@ -180,7 +196,7 @@ async function main(): Promise<void> {
     // The simulated devices, in one process of their own; the last PROBES in this one, timed.
     const simulated = DEVICES - PROBES;
     const url = `ws://127.0.0.1:${server.port}/config/service-comms/devices/ws`;
-    let stats = { telemetrySent: 0 };
+    let stats = { readingsTaken: 0 };
     if (simulated > 0) {
       const sim = spawn(
         process.execPath,
@@ -300,6 +316,7 @@ async function main(): Promise<void> {
       sim: cpuSeconds(children[1]?.pid ?? 0),
       pg: postgresCpu(),
     };
+    await profiler?.start();
     const t0 = Date.now();
     measuring = true;
     log(`measuring for ${SECONDS} s`);
@@ -318,6 +335,24 @@ async function main(): Promise<void> {
       sim: (cpuSeconds(children[1]?.pid ?? 0) - cpu0.sim) / elapsed,
       pg: postgresCpuSince(cpu0.pg) / elapsed,
     };
+    if (profiler && args.profile) {
+      const profile = await profiler.stop();
+      profiler.close();
+      console.log(
+        saveProfile(profile, args.profile, [
+          'storeBatch',
+          'accept',
+          'readFrame',
+          'receive',
+          'afterReadings',
+          'look',
+          'foldRollups',
+          'parse',
+          'safeParse',
+        ]),
+      );
+      log(`CPU profile of the server over the window written to ${args.profile}`);
+    }
 
     // Stop the devices and wait for what they sent to be written.
     const simExit = children[1]
@@ -341,7 +376,7 @@ async function main(): Promise<void> {
       'SELECT kind, sum(count)::int AS n FROM telemetry_counts GROUP BY kind ORDER BY kind',
     );
     const count = (kind: string) => counts.rows.find((row) => row.kind === kind)?.n ?? 0;
-    const sent = stats.telemetrySent + probeSent;
+    const sent = stats.readingsTaken + probeSent;
     const refused = counts.rows
       .filter((row) => !['stored', 'duplicate', 'clock_ahead'].includes(row.kind))
       .reduce((n, row) => n + row.n, 0);
@@ -351,6 +386,10 @@ async function main(): Promise<void> {
     log(`counts: ${counts.rows.map((row) => `${row.kind} ${row.n}`).join(', ')}`);
     log(
       `message → stored (${sorted.length} probe readings): p50 ${quantile(sorted, 0.5).toFixed(0)} ms, p99 ${quantile(sorted, 0.99).toFixed(0)} ms, max ${(sorted.at(-1) ?? 0).toFixed(0)} ms`,
+    );
+    const serverUsPerReading = storedInWindow > 0 ? (cpu.server * elapsed * 1e6) / storedInWindow : 0;
+    log(
+      `server CPU per stored reading: ${serverUsPerReading.toFixed(0)} µs (target ≤ 100)${profiler ? ' (profiled: the profiler adds a little)' : ''}`,
     );
     log(
       `stored ${(storedInWindow / elapsed).toFixed(0)} readings/s during the window; CPU: server ${(cpu.server * 100).toFixed(0)} %, devices ${(cpu.sim * 100).toFixed(0)} %, PostgreSQL ${(cpu.pg * 100).toFixed(0)} % of one core`,
@@ -367,6 +406,7 @@ async function main(): Promise<void> {
       { name: 'message-to-stored.p99', value: Math.round(quantile(sorted, 0.99)), unit: 'ms' },
       { name: 'message-to-stored.max', value: Math.round(sorted.at(-1) ?? 0), unit: 'ms' },
       { name: 'cpu.server', value: Math.round(cpu.server * 100), unit: '% of a core' },
+      { name: 'cpu.server.per-reading', value: Math.round(serverUsPerReading), unit: 'µs' },
       { name: 'cpu.devices', value: Math.round(cpu.sim * 100), unit: '% of a core' },
       { name: 'cpu.postgres', value: Math.round(cpu.pg * 100), unit: '% of a core' },
     );

@@ -52,7 +52,13 @@ async function main(): Promise<void> {
       await server.close();
     },
     SHUTDOWN_GRACE_MS,
-    () => server.ctx.monitoring.live.endStreams(),
+    () => {
+      server.ctx.monitoring.live.endStreams();
+      // At once, beside the requests finishing: devices store what they sent, then go elsewhere.
+      server
+        .handOverDevices()
+        .catch((error: unknown) => console.error('[service-comms] handing devices over failed:', error));
+    },
   );
   const stop = (signal: NodeJS.Signals) => {
     console.log(`${signal}: no new connections; finishing the requests in flight, then closing the database`);

@@ -7,7 +7,9 @@ import { DEFAULT_TELEMETRY_INTERVAL_S, SocketDevice } from './socket-device.ts';
 const USAGE = `Usage: npm run simulate -- --serial <serial> --model <model id> [--url <ws url>] [--secret <secret>]
        npm run simulate -- --file data/${SIMULATED_DEVICES_FILE} [--url <ws url>]
        npm run simulate -- --count <n> (--file <file> | --serial <first serial> --model <id> --secret <secret>)
-       options: --quiet (no line per device), --stats (print {"telemetrySent": n} as JSON when stopped),
+       options: --quiet (no line per device), --binary (telemetry as binary messages),
+                --stats (print {"readingsTaken", "messagesSent", "acknowledged", "kept", "backlogDropped"}
+                as JSON when stopped),
                 --spread-addresses (each device says X-Forwarded-For 10.x.y.z, as many devices behind a
                 load balancer do; the service reads it only with TRUST_PROXY)
 
@@ -97,6 +99,7 @@ async function main(): Promise<void> {
       count: { type: 'string' },
       quiet: { type: 'boolean' },
       stats: { type: 'boolean' },
+      binary: { type: 'boolean' },
       'spread-addresses': { type: 'boolean' },
       help: { type: 'boolean' },
       'with-parent': { type: 'boolean' },
@@ -125,6 +128,7 @@ async function main(): Promise<void> {
       device: fleet.device(serialNumber),
       ...(spread ? { firstTelemetryMs: Math.random() * interval * 1000 } : {}),
       ...(quiet ? { log: () => {} } : {}),
+      ...(values.binary ? { binary: true } : {}),
       ...(values['spread-addresses'] ? { headers: { 'x-forwarded-for': address(i + 1) } } : {}),
     });
   });
@@ -133,8 +137,17 @@ async function main(): Promise<void> {
   const stop = () => {
     Promise.all(devices.map((device) => device.stop())).then(() => {
       if (values.stats) {
-        const telemetrySent = devices.reduce((sum, device) => sum + device.telemetrySent, 0);
-        console.log(JSON.stringify({ telemetrySent }));
+        const sum = (count: (device: SocketDevice) => number) =>
+          devices.reduce((total, device) => total + count(device), 0);
+        console.log(
+          JSON.stringify({
+            readingsTaken: sum((d) => d.readingsTaken),
+            messagesSent: sum((d) => d.messagesSent),
+            acknowledged: sum((d) => d.acknowledged),
+            kept: sum((d) => d.kept),
+            backlogDropped: sum((d) => d.backlogDropped),
+          }),
+        );
       }
       process.exit(0);
     });
