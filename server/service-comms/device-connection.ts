@@ -1,7 +1,6 @@
 import type WebSocket from 'ws';
 import {
   DEVICE_CLOSE,
-  type DeviceAck,
   type DeviceSocketCommand,
   deviceSocketAnswerSchema,
   TELEMETRY_MAX_PER_S,
@@ -26,6 +25,9 @@ export interface TelemetrySink {
   /** Count a message the socket refused itself, before its frame was read. */
   refused(kind: 'unauthenticated' | 'malformed' | 'flood', source?: { serial: string }): void;
 }
+
+/** A `DeviceAck` as text, written out: one goes to every device after every batch. */
+const ackText = (seq: number) => `{"type":"ack","seq":${seq}}`;
 
 /** Whether a parsed message says it is telemetry (its shape and frame are checked after). */
 export function isTelemetryMessage(message: unknown): boolean {
@@ -61,9 +63,7 @@ export class DeviceConnection {
       this.alive = true;
     });
     this.acks = new AckWindow((seq) => {
-      if (this.closed) return;
-      const ack: DeviceAck = { type: 'ack', seq };
-      socket.send(JSON.stringify(ack));
+      if (!this.closed) socket.send(ackText(seq));
     });
   }
 

@@ -1,6 +1,6 @@
 import type { TelemetryCount } from '../../../contracts/monitoring.ts';
 import { type Codec, CodecError } from '../../../src/codec/types.ts';
-import { readTelemetry } from '../../../src/device-config/telemetry-spec.ts';
+import { telemetryReader } from '../../../src/device-config/telemetry-reader.ts';
 import type { TelemetryReceipt } from '../../service-comms/ack-window.ts';
 import type { Product } from './product-catalogue.ts';
 
@@ -66,7 +66,7 @@ export function readFrame(
     return { ok: false, refused: error.code === 'crc-mismatch' ? 'bad_crc' : 'wrong_length' };
   }
   if (frame[0] !== TELEMETRY_OPCODE) return { ok: false, refused: 'wrong_opcode' };
-  const { deviceTime, values } = readTelemetry(codec, product.config, product.spec, frame);
+  const { deviceTime, values } = telemetryReader(codec, product.config, product.spec)(frame);
   let time = deviceTime * 1000;
   let flags = 0;
   if (time > receivedAt + CLOCK_AHEAD_MS) {

@@ -134,8 +134,14 @@ async function main(): Promise<void> {
   });
   for (const device of devices) device.start();
   if (quiet) console.log(`${devices.length} simulated devices started`);
-  const stop = () => {
-    Promise.all(devices.map((device) => device.stop())).then(() => {
+  const stop = async () => {
+    // Going offline: no more readings; what is kept goes out first, while the service is there
+    // (for at most 30 s).
+    for (const device of devices) device.stopReadings();
+    const deadline = Date.now() + 30_000;
+    while (devices.some((device) => device.kept > 0 && device.isOnline) && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    await Promise.all(devices.map((device) => device.stop())).then(() => {
       if (values.stats) {
         const sum = (count: (device: SocketDevice) => number) =>
           devices.reduce((total, device) => total + count(device), 0);
@@ -152,11 +158,11 @@ async function main(): Promise<void> {
       process.exit(0);
     });
   };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  process.once('SIGINT', () => void stop());
+  process.once('SIGTERM', () => void stop());
   // Started by the server: when the server is gone (even killed), so are its simulated devices.
   if (values['with-parent']) {
-    process.stdin.once('close', stop);
+    process.stdin.once('close', () => void stop());
     process.stdin.resume();
   }
 }

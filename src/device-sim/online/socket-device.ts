@@ -126,9 +126,19 @@ export class SocketDevice {
     return this.backlog.size;
   }
 
+  /** Whether the service welcomed the device on the socket it holds now. */
+  get isOnline(): boolean {
+    return this.welcomed?.readyState === WebSocket.OPEN;
+  }
+
   /** Readings dropped because a day's worth was kept already. */
   get backlogDropped(): number {
     return this.backlog.dropped;
+  }
+
+  /** Take no more readings; what is kept still goes out (a test's end: wait for `kept` to reach 0). */
+  stopReadings(): void {
+    this.stopSampling();
   }
 
   /** Resolves once the service next welcomes the device; rejects when it refuses the device. */
