@@ -2,12 +2,14 @@ import { existsSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { SIMULATED_DEVICES_FILE, simulatedDevicesFileSchema } from '../../../contracts/service-comms.ts';
 import { bundledFleet } from './bundled-fleet.ts';
-import { DEFAULT_TELEMETRY_INTERVAL_S, SocketDevice } from './socket-device.ts';
+import { DEFAULT_TELEMETRY_INTERVAL_S, pastReadings, SocketDevice } from './socket-device.ts';
 
 const USAGE = `Usage: npm run simulate -- --serial <serial> --model <model id> [--url <ws url>] [--secret <secret>]
        npm run simulate -- --file data/${SIMULATED_DEVICES_FILE} [--url <ws url>]
        npm run simulate -- --count <n> (--file <file> | --serial <first serial> --model <id> --secret <secret>)
        options: --quiet (no line per device), --binary (telemetry as binary messages),
+                --kept-minutes <m> (start as after a link down for m minutes: the readings of those
+                minutes are kept, and sent first),
                 --stats (print {"readingsTaken", "messagesSent", "acknowledged", "kept", "backlogDropped"}
                 as JSON when stopped),
                 --spread-addresses (each device says X-Forwarded-For 10.x.y.z, as many devices behind a
@@ -100,6 +102,7 @@ async function main(): Promise<void> {
       quiet: { type: 'boolean' },
       stats: { type: 'boolean' },
       binary: { type: 'boolean' },
+      'kept-minutes': { type: 'string' },
       'spread-addresses': { type: 'boolean' },
       help: { type: 'boolean' },
       'with-parent': { type: 'boolean' },
@@ -110,8 +113,31 @@ async function main(): Promise<void> {
     return;
   }
   const wanted = wantedDevices(values);
-  const fleet = await bundledFleet();
+  const keptMinutes = values['kept-minutes'] === undefined ? 0 : Number(values['kept-minutes']);
+  if (!Number.isFinite(keptMinutes) || keptMinutes < 0 || keptMinutes > 1440)
+    fail('--kept-minutes must be 0 to 1440 (a day).');
+  // One clock for the devices: set back to take the readings of the minutes the link was down,
+  // then the real one (so energy counters go on from where they were).
+  let clock: number | undefined;
+  const fleet = await bundledFleet('public', () => clock ?? Date.now());
   const interval = Number(process.env.TELEMETRY_INTERVAL_S) || DEFAULT_TELEMETRY_INTERVAL_S;
+  const keptFrom = Date.now() - keptMinutes * 60_000;
+  const keptOf = (serialNumber: string) => {
+    if (keptMinutes === 0) return [];
+    clock = keptFrom;
+    const device = fleet.device(serialNumber);
+    const kept = pastReadings(
+      (t) => {
+        clock = t;
+        return device.liveValuesFrame();
+      },
+      keptFrom,
+      Date.now(),
+      interval,
+    );
+    clock = undefined;
+    return kept;
+  };
   // Many devices start together: each sends its first telemetry at a random moment of the interval.
   const spread = wanted.length > 10;
   const quiet = values.quiet === true || spread;
@@ -120,12 +146,14 @@ async function main(): Promise<void> {
     const model = fleet.model(serialNumber);
     if (!model) fail(`No model in the devices lists has the prefix of ${serialNumber}.`);
     if (model.modelId !== modelId) fail(`${serialNumber} is a ${model.modelId}, not a ${modelId}.`);
+    const kept = keptOf(serialNumber);
     return new SocketDevice({
       url: values.url as string,
       serialNumber,
       modelId,
       secret,
       device: fleet.device(serialNumber),
+      kept,
       ...(spread ? { firstTelemetryMs: Math.random() * interval * 1000 } : {}),
       ...(quiet ? { log: () => {} } : {}),
       ...(values.binary ? { binary: true } : {}),

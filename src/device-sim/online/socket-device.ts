@@ -44,6 +44,11 @@ export interface SocketDeviceOptions {
   headers?: Record<string, string>;
   /** Send telemetry as binary messages (a 5-byte header, then the frame) instead of JSON. */
   binary?: boolean;
+  /**
+   * Readings the device kept from before it started (firmware keeps them in flash across a
+   * restart), oldest first: sent first, as any kept reading. {@link pastReadings} makes them.
+   */
+  kept?: readonly { frame: Uint8Array; takenAt: number }[];
   /** Told of each reading the device takes (load and fault tests count what was produced). */
   onReading?: (reading: KeptReading) => void;
   /** Told of the readings each acknowledgement covers, and when it came. */
@@ -108,7 +113,9 @@ export class SocketDevice {
   /** Why the service refused the device, when it did (the device then stops trying). */
   refused: { code: number; reason: string } | undefined;
 
-  constructor(private readonly options: SocketDeviceOptions) {}
+  constructor(private readonly options: SocketDeviceOptions) {
+    for (const reading of options.kept ?? []) this.backlog.take(reading.frame, reading.takenAt);
+  }
 
   private log(line: string): void {
     (this.options.log ?? console.log)(`[${this.options.serialNumber}] ${line}`);
@@ -321,4 +328,22 @@ export class SocketDevice {
     this.log(`offline; reconnecting in ${wait} ms`);
     this.retry = setTimeout(() => this.connect(), wait);
   }
+}
+
+/**
+ * The readings a device took every `intervalS` from `from` to `to` (epoch ms) while its link was
+ * down, as it would have taken them: `liveValuesAt(t)` answers the device's `Read live values` at
+ * the instant `t` (a simulated device on a clock set to `t`). Oldest first, for
+ * {@link SocketDeviceOptions.kept}.
+ * @example pastReadings((t) => { clock = t; return device.liveValuesFrame(); }, Date.now() - 1_800_000, Date.now(), 10)
+ */
+export function pastReadings(
+  liveValuesAt: (t: number) => Uint8Array,
+  from: number,
+  to: number,
+  intervalS: number,
+): { frame: Uint8Array; takenAt: number }[] {
+  const readings: { frame: Uint8Array; takenAt: number }[] = [];
+  for (let t = from; t < to; t += intervalS * 1000) readings.push({ frame: liveValuesAt(t), takenAt: t });
+  return readings;
 }
