@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +9,8 @@ export interface BenchPostgres {
   url: string;
   /** Where the server writes files for `COPY … TO`/`FROM` (a cluster of its own: yes). */
   local: boolean;
+  /** `pg_ctl restart -m fast` (a cluster of its own only): every connection is cut. */
+  restart(): Promise<void>;
   stop(): void;
 }
 
@@ -20,7 +22,16 @@ const PG_BIN = process.env.PG_BIN ?? '/usr/lib/postgresql/15/bin';
  * the cluster runs as the `postgres` user, since `initdb` refuses root.
  */
 export async function benchPostgres(): Promise<BenchPostgres> {
-  if (process.env.DATABASE_URL) return { url: process.env.DATABASE_URL, local: false, stop: () => {} };
+  if (process.env.DATABASE_URL)
+    return {
+      url: process.env.DATABASE_URL,
+      local: false,
+      restart: () =>
+        Promise.reject(
+          new Error('a PostgreSQL given by DATABASE_URL is not restarted: unset it for a cluster of its own'),
+        ),
+      stop: () => {},
+    };
   if (!existsSync(join(PG_BIN, 'initdb')))
     throw new Error(`No PostgreSQL in ${PG_BIN}: set DATABASE_URL or PG_BIN`);
   const root = process.getuid?.() === 0;
@@ -38,16 +49,30 @@ export async function benchPostgres(): Promise<BenchPostgres> {
     );
   const port = await freePort();
   run('initdb', ['-D', join(dir, 'data'), '-A', 'trust', '-U', 'postgres']);
-  run('pg_ctl', [
-    '-D',
-    join(dir, 'data'),
-    '-w',
-    '-l',
-    join(dir, 'log'),
-    '-o',
-    `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c max_connections=100`,
-    'start',
-  ]);
+  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c max_connections=100`;
+  run('pg_ctl', ['-D', join(dir, 'data'), '-w', '-l', join(dir, 'log'), '-o', options, 'start']);
+  // Without blocking the caller, whose sockets go on working meanwhile.
+  const restart = () => {
+    const args = [
+      '-D',
+      join(dir, 'data'),
+      '-w',
+      '-l',
+      join(dir, 'log'),
+      '-o',
+      options,
+      '-m',
+      'fast',
+      'restart',
+    ];
+    return new Promise<void>((resolve, reject) =>
+      execFile(
+        root ? 'runuser' : join(PG_BIN, 'pg_ctl'),
+        root ? ['-u', 'postgres', '--', join(PG_BIN, 'pg_ctl'), ...args] : args,
+        (error) => (error ? reject(error) : resolve()),
+      ),
+    );
+  };
   let stopped = false;
   const stop = () => {
     if (stopped) return;
@@ -61,7 +86,7 @@ export async function benchPostgres(): Promise<BenchPostgres> {
   };
   // A run interrupted (Ctrl-C, see stopOnSignals) leaves no cluster behind.
   process.on('exit', stop);
-  return { url: `postgres://postgres@127.0.0.1:${port}/postgres`, local: true, stop };
+  return { url: `postgres://postgres@127.0.0.1:${port}/postgres`, local: true, restart, stop };
 }
 
 /**

@@ -105,6 +105,17 @@ export const DEVICE_CLOSE = {
   replaced: 4409,
   /** Too many hellos from this address in a minute: try again later. */
   tooManyHellos: 4429,
+  /**
+   * RFC 6455's "Service Restart": this process is stopping, everything the device sent on the
+   * socket was stored and acknowledged or will be sent again; reconnect at once (the balancer
+   * sends the device to another process).
+   */
+  serviceRestart: 1012,
+  /**
+   * RFC 6455's "Try Again Later": the service holds too many readings it could not store yet (the
+   * database is away); what was not acknowledged stays with the device. Reconnect with backoff.
+   */
+  tryAgainLater: 1013,
 } as const;
 
 /** Bounds of the telemetry interval the service asks for (`TELEMETRY_INTERVAL_S`). */
@@ -126,13 +137,51 @@ export const deviceWelcomeSchema = z.object({
 });
 export type DeviceWelcome = z.infer<typeof deviceWelcomeSchema>;
 
+/** Largest telemetry sequence number: an unsigned 32-bit number, as the binary form carries it. */
+export const TELEMETRY_SEQ_MAX = 0xffff_ffff;
+
+/**
+ * A device's number for one telemetry message: increasing with every reading it takes, kept across
+ * its reconnects (a resent reading keeps its number), 0 to {@link TELEMETRY_SEQ_MAX}.
+ */
+export const telemetrySeqSchema = z
+  .number()
+  .int()
+  .min(0, 'seq is a whole number from 0')
+  .max(TELEMETRY_SEQ_MAX, `seq is at most ${TELEMETRY_SEQ_MAX}`);
+
 /**
  * Device → service, unprompted, every `telemetryIntervalS`: exactly the answer frame of `Read live
  * values` (`0x83`, `bufferSize` bytes, CRC-16/MODBUS), decoded by the service with the codec and the
- * model's catalogue entry (docs/device-protocol.md).
+ * model's catalogue entry (docs/device-protocol.md). With `seq` the service acknowledges it once it
+ * is stored ({@link DeviceAck}); without, it is stored the same and never acknowledged. The same
+ * message may come as a binary WebSocket message instead (`src/codec/telemetry-message.ts`).
  */
-export const deviceTelemetrySchema = z.object({ type: z.literal('telemetry'), data: frameBytesSchema });
+export const deviceTelemetrySchema = z.object({
+  type: z.literal('telemetry'),
+  seq: telemetrySeqSchema.optional(),
+  data: frameBytesSchema,
+});
 export type DeviceTelemetry = z.infer<typeof deviceTelemetrySchema>;
+
+/**
+ * Service → device, after a batch of readings committed: every telemetry message the device sent
+ * on this socket up to and including `seq` is dealt with (stored, now or before, or refused for
+ * good and counted). The device forgets those; it keeps the rest and sends them again after
+ * its next reconnect.
+ */
+export const deviceAckSchema = z.object({ type: z.literal('ack'), seq: telemetrySeqSchema });
+export type DeviceAck = z.infer<typeof deviceAckSchema>;
+
+/**
+ * How fast one device may send telemetry: more messages than this in a second (a burst of this
+ * many is allowed) are refused as `flood`. A device sending its backlog keeps to
+ * {@link TELEMETRY_RESEND_PER_S}, well under it.
+ */
+export const TELEMETRY_MAX_PER_S = 20;
+
+/** How many kept readings a device sends a second after a reconnect (the simulated devices do). */
+export const TELEMETRY_RESEND_PER_S = 10;
 
 /** Service → device: deliver a frame; the device answers with the same `id`. */
 export const deviceSocketCommandSchema = z.object({

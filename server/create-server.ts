@@ -96,8 +96,16 @@ export interface FleetServer {
   seeded: boolean;
   /** Whether this database gets the demo data (so the demo sign-ins apply). */
   demo: boolean;
+  /**
+   * Hand the device sockets over (stopping): take no more, store and acknowledge what they sent,
+   * then close them with 1012 so that they reconnect at once, to another process. Once only.
+   */
+  handOverDevices(): Promise<void>;
   close(): Promise<void>;
 }
+
+/** How long a stopping process keeps trying to store what devices sent before it lets them resend it. */
+const HANDOVER_STORE_MS = 10_000;
 
 /** Telemetry, its live stream and alarms, on the catalogue of `publicDir`. */
 async function buildMonitoring(
@@ -344,18 +352,30 @@ export async function createServer(options: CreateServerOptions): Promise<FleetS
       if (options.watchSilence ?? true) ctx.monitoring.alarms.start();
     }
     const stopFolding = foldEveryMinute(db);
+    let handover: Promise<void> | undefined;
+    const handOverDevices = () => {
+      handover ??= (async () => {
+        ctx.comms.stopTaking();
+        // Readings taken are committed and acknowledged while their sockets are still open; past
+        // the deadline (the database is away) the devices keep them and send them elsewhere.
+        await ctx.monitoring.ingest.flush(Date.now() + HANDOVER_STORE_MS);
+        await ctx.comms.close();
+      })();
+      return handover;
+    };
     return {
       app,
       ctx,
       seeded,
       demo,
+      handOverDevices,
       close: async () => {
         clearInterval(pruning);
         stopFolding();
         ctx.monitoring.alarms.stop();
-        await ctx.comms.close();
-        // Readings already received are written before the database closes.
-        await ctx.monitoring.ingest.close();
+        await handOverDevices();
+        // Counts and what else is left are written before the database closes.
+        await ctx.monitoring.ingest.close(Date.now() + HANDOVER_STORE_MS);
         await ctx.monitoring.live.close();
         await ctx.reports.pool.close();
         await ctx.monitoring.fleet.close();

@@ -54,6 +54,10 @@ async function main(): Promise<void> {
     () => {
       server.ctx.monitoring.live.endStreams();
       server.ctx.monitoring.fleet.endStreams();
+      // At once, beside the requests finishing: devices store what they sent, then go elsewhere.
+      server
+        .handOverDevices()
+        .catch((error: unknown) => console.error('[service-comms] handing devices over failed:', error));
     },
   );
   const stop = (signal: NodeJS.Signals) => {

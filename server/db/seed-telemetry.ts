@@ -161,7 +161,7 @@ export async function seedTelemetryHistory(
       const episode = story.episodes?.find((e) => ago <= e.from && ago >= e.to);
       simulated.adjust = episode?.state ?? {};
       const frame = withValues(catalogue, product.config, simulated.liveValuesFrame(), episode?.values ?? {});
-      const result = readFrame(catalogue.codec, product, device, [...frame], t + 2000, 0);
+      const result = readFrame(catalogue.codec, product, device, frame, t + 2000, 0);
       if (!result.ok) continue;
       const reading = { ...result.reading, flags: result.reading.flags | READING_FLAGS.seeded };
       waiting.push(reading);

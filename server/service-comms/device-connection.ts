@@ -1,20 +1,35 @@
 import type WebSocket from 'ws';
-import { type DeviceSocketCommand, deviceSocketAnswerSchema } from '../../contracts/service-comms.ts';
+import {
+  DEVICE_CLOSE,
+  type DeviceSocketCommand,
+  deviceSocketAnswerSchema,
+  TELEMETRY_MAX_PER_S,
+} from '../../contracts/service-comms.ts';
 import type { LogSummary } from '../logging/log-summary.ts';
+import { AckWindow, type TelemetryReceipt } from './ack-window.ts';
+import { closeSocket } from './close-socket.ts';
 import { AwaitedAnswers, type Delivery, offline, timedOut } from './delivery.ts';
 import type { RegisteredDevice } from './device-secrets.ts';
+import { Pace } from './pace.ts';
+import { readBinaryTelemetry, readJsonTelemetry, type TelemetryInput } from './telemetry-input.ts';
 
-/** Where a device's telemetry messages go (the monitoring ingest); counts what it refuses. */
+/** Where a device's telemetry goes (the monitoring ingest): what became of each frame. */
 export interface TelemetrySink {
-  /** A `{type: "telemetry"}` message from a device whose socket proved who it is. */
-  accept(source: { id: number; serial: string; modelId: string }, message: unknown, receivedAt: number): void;
-  /** Count a refusal the socket found itself (`unauthenticated`). */
-  count(kind: 'unauthenticated'): void;
-  /** The device's socket closed. */
-  forget(deviceId: number): void;
+  /** A frame from a device whose socket proved who it is: queued, refused for good, or turned away. */
+  accept(
+    source: { id: number; serial: string; modelId: string },
+    frame: Uint8Array,
+    receivedAt: number,
+    receipt?: TelemetryReceipt,
+  ): 'queued' | 'refused' | 'turned-away';
+  /** Count a message the socket refused itself, before its frame was read. */
+  refused(kind: 'unauthenticated' | 'malformed' | 'flood', source?: { serial: string }): void;
 }
 
-/** Whether a parsed message says it is telemetry (its frame is checked by the sink). */
+/** A `DeviceAck` as text, written out: one goes to every device after every batch. */
+const ackText = (seq: number) => `{"type":"ack","seq":${seq}}`;
+
+/** Whether a parsed message says it is telemetry (its shape and frame are checked after). */
 export function isTelemetryMessage(message: unknown): boolean {
   return (
     typeof message === 'object' && message !== null && (message as { type?: unknown }).type === 'telemetry'
@@ -33,6 +48,10 @@ export class DeviceConnection {
   private tail: Promise<unknown> = Promise.resolve();
   private readonly answers = new AwaitedAnswers();
   private closed = false;
+  /** Stopping: telemetry is no longer taken (the device sends it again elsewhere). */
+  private taking = true;
+  private readonly acks: AckWindow;
+  private readonly pace = new Pace(TELEMETRY_MAX_PER_S, Date.now());
 
   constructor(
     readonly device: RegisteredDevice,
@@ -42,6 +61,9 @@ export class DeviceConnection {
   ) {
     socket.on('pong', () => {
       this.alive = true;
+    });
+    this.acks = new AckWindow((seq) => {
+      if (!this.closed) socket.send(ackText(seq));
     });
   }
 
@@ -72,7 +94,7 @@ export class DeviceConnection {
     );
   }
 
-  /** A message from the device after its hello: an answer, telemetry, or something to ignore (and say so). */
+  /** A text message from the device after its hello: an answer, telemetry, or something to ignore (and say so). */
   receive(text: string, receivedAt = Date.now()): void {
     let parsed: unknown;
     try {
@@ -81,7 +103,7 @@ export class DeviceConnection {
       parsed = undefined;
     }
     if (this.telemetry && isTelemetryMessage(parsed)) {
-      this.telemetry.accept(this.device, parsed, receivedAt);
+      this.telemetryMessage(readJsonTelemetry(parsed), receivedAt);
       return;
     }
     const answer = deviceSocketAnswerSchema.safeParse(parsed);
@@ -92,10 +114,59 @@ export class DeviceConnection {
     this.answers.settle(answer.data.id, { ok: true, data: answer.data.data });
   }
 
+  /** A binary message from the device after its hello: telemetry in its binary form, or ignored. */
+  receiveBinary(bytes: Uint8Array, receivedAt = Date.now()): void {
+    if (!this.telemetry) {
+      this.ignored('a binary message');
+      return;
+    }
+    this.telemetryMessage(readBinaryTelemetry(bytes), receivedAt);
+  }
+
+  /**
+   * One telemetry message: refused as malformed or over the device's pace (counted, acknowledged
+   * when it has a `seq`, since sending it again would not help), else handed to the sink with its
+   * receipt. One the sink turns away (too many readings wait) closes the socket: the device keeps
+   * it and what followed, and sends them again when it is back.
+   */
+  private telemetryMessage(input: TelemetryInput | undefined, receivedAt: number): void {
+    const sink = this.telemetry;
+    if (!sink || !this.taking) return;
+    if (!input) {
+      sink.refused('malformed', this.device);
+      return;
+    }
+    const receipt = input.seq === undefined ? undefined : this.acks.receive(input.seq);
+    if (!this.pace.take(receivedAt)) {
+      sink.refused('flood', this.device);
+      receipt?.settle();
+      receipt?.flush();
+      return;
+    }
+    if (sink.accept(this.device, input.frame, receivedAt, receipt) === 'turned-away') {
+      this.taking = false;
+      closeSocket(
+        this.socket,
+        DEVICE_CLOSE.tryAgainLater,
+        'the service holds too many readings; send them again later',
+      );
+    }
+  }
+
+  /** Stop taking telemetry (the process is stopping): what comes now is sent again elsewhere. */
+  stopTaking(): void {
+    this.taking = false;
+  }
+
+  /** Telemetry messages taken and not yet stored or refused (tests, diagnostics). */
+  get unacknowledged(): number {
+    return this.acks.waiting;
+  }
+
   /** The socket closed: every waiting command answers `device_offline`. */
   closedNow(): void {
     this.closed = true;
+    this.taking = false;
     this.answers.settleAll(offline);
-    this.telemetry?.forget(this.device.id);
   }
 }

@@ -17,12 +17,17 @@ import { DeviceConnection, isTelemetryMessage, type TelemetrySink } from './devi
 import { checkDeviceSecret, type RegisteredDevice } from './device-secrets.ts';
 import { PgRelay } from './pg-relay.ts';
 import { Presence, presenceStaleSeconds } from './presence.ts';
+import { readBinaryTelemetry } from './telemetry-input.ts';
 
 /** Where devices connect, under the one-process server (the configuration service's mount). */
 export const DEVICE_SOCKET_PATH = '/config/service-comms/devices/ws';
 
 /** How long a new socket has to say hello. */
 const HELLO_TIMEOUT_MS = 10_000;
+/** Why a stopping process closes device sockets (with {@link DEVICE_CLOSE.serviceRestart}). */
+const RESTART_REASON = 'the service is restarting; connect again';
+/** How long a stopping process waits for devices to close their end before cutting them. */
+const CLOSE_WAIT_MS = 2000;
 
 export interface ServiceCommsOptions {
   db: Kysely<Database>;
@@ -36,6 +41,13 @@ export interface ServiceCommsOptions {
   log?: (line: string) => void;
   /** Telemetry from devices, and the interval (seconds) each device is told to send it at. */
   telemetry?: { sink: TelemetrySink; intervalS: number };
+}
+
+/** A message's bytes, however `ws` handed them over (one buffer, fragments, or an ArrayBuffer). */
+function bytesOf(raw: RawData): Uint8Array {
+  if (Buffer.isBuffer(raw)) return raw;
+  if (Array.isArray(raw)) return Buffer.concat(raw);
+  return new Uint8Array(raw);
 }
 
 /** The path of a request target, without its query and trailing slashes; never throws. */
@@ -61,6 +73,8 @@ export class ServiceComms {
   private readonly unproven = new WeakMap<WebSocket, (data: RawData, binary: boolean) => void>();
   private readonly relay: PgRelay | undefined;
   private ticker: NodeJS.Timeout | undefined;
+  /** Stopping: no new device sockets, no telemetry taken on the open ones. */
+  private stopping = false;
 
   constructor(private readonly options: ServiceCommsOptions) {
     this.log = new LogSummary(options.log ?? console.warn);
@@ -113,6 +127,11 @@ export class ServiceComms {
         if (requestPath(request.url) !== DEVICE_SOCKET_PATH) {
           socket.off('error', onError);
           return servePlain(request, socket, head);
+        }
+        // Stopping (an upgrade on a connection kept alive from before): the device goes elsewhere.
+        if (this.stopping) {
+          socket.end('HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+          return;
         }
         this.sockets.handleUpgrade(request, socket, head, (ws) =>
           this.sockets.emit('connection', ws, request),
@@ -200,14 +219,18 @@ export class ServiceComms {
 
   /** A message on a socket whose hello is not accepted (yet): telemetry is counted as unauthenticated. */
   private beforeWelcome(raw: RawData, isBinary: boolean): void {
-    if (isBinary || !this.options.telemetry) return;
+    if (!this.options.telemetry) return;
+    if (isBinary) {
+      if (readBinaryTelemetry(bytesOf(raw))) this.options.telemetry.sink.refused('unauthenticated');
+      return;
+    }
     let parsed: unknown;
     try {
       parsed = JSON.parse(raw.toString());
     } catch {
       return;
     }
-    if (isTelemetryMessage(parsed)) this.options.telemetry.sink.count('unauthenticated');
+    if (isTelemetryMessage(parsed)) this.options.telemetry.sink.refused('unauthenticated');
   }
 
   /**
@@ -271,13 +294,17 @@ export class ServiceComms {
   private async online(socket: WebSocket, device: RegisteredDevice): Promise<void> {
     if (socket.readyState !== WebSocket.OPEN) return;
     this.proven(socket);
+    if (this.stopping) {
+      closeSocket(socket, DEVICE_CLOSE.serviceRestart, RESTART_REASON);
+      return;
+    }
     const connection = new DeviceConnection(device, socket, this.log, this.options.telemetry?.sink);
     const earlier = this.connections.get(device.serial);
     this.connections.set(device.serial, connection);
     if (earlier) closeSocket(earlier.socket, DEVICE_CLOSE.replaced, 'the device connected again');
     socket.on('message', (raw, isBinary) => {
       try {
-        if (isBinary) connection.ignored('a binary message');
+        if (isBinary) connection.receiveBinary(bytesOf(raw));
         else connection.receive(raw.toString());
       } catch (error) {
         this.failed(socket, "reading a device's message", error);
@@ -333,11 +360,34 @@ export class ServiceComms {
       .catch((error: unknown) => console.error('[service-comms] presence heartbeat failed:', error));
   }
 
-  /** Close every device socket, forget this process's presence and stop the relay. */
+  /**
+   * Stop taking device sockets and telemetry (the process is stopping). Telemetry already taken
+   * is still stored and acknowledged; what devices send from now on they send again elsewhere.
+   */
+  stopTaking(): void {
+    this.stopping = true;
+    for (const connection of this.connections.values()) connection.stopTaking();
+  }
+
+  /**
+   * Close every device socket with 1012 (reconnect at once, elsewhere), forget this process's
+   * presence and stop the relay. Waits a moment for the devices to close their end.
+   */
   async close(): Promise<void> {
+    this.stopTaking();
     if (this.ticker) clearInterval(this.ticker);
-    for (const connection of this.connections.values())
-      closeSocket(connection.socket, 1001, 'the service is shutting down');
+    const closed = [...this.connections.values()].map(
+      (connection) =>
+        new Promise<void>((resolve) => {
+          if (connection.socket.readyState === WebSocket.CLOSED) return resolve();
+          connection.socket.once('close', () => resolve());
+          closeSocket(connection.socket, DEVICE_CLOSE.serviceRestart, RESTART_REASON);
+        }),
+    );
+    await Promise.race([
+      Promise.all(closed),
+      new Promise((resolve) => setTimeout(resolve, CLOSE_WAIT_MS).unref()),
+    ]);
     this.connections.clear();
     for (const client of this.sockets.clients) client.terminate();
     this.sockets.close();

@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { DEVICE_CLOSE } from '../../contracts/service-comms.ts';
-import { SocketDevice } from '../../src/device-sim/online/socket-device.ts';
+import { SocketDevice, type SocketDeviceOptions } from '../../src/device-sim/online/socket-device.ts';
 
 /**
  * The device side of the socket against a bare WebSocket endpoint standing in for the service, so
@@ -14,6 +14,12 @@ const answerer = {
   connect() {},
   disconnect() {},
 };
+
+/** A device that sends telemetry: each reading's frame is its number (1, 2, 3, …). */
+function measuring() {
+  let n = 0;
+  return { ...answerer, liveValuesFrame: () => Uint8Array.from([0x83, ++n]) };
+}
 
 let endpoint: WebSocketServer | undefined;
 let device: SocketDevice | undefined;
@@ -40,7 +46,7 @@ async function service(onHello: (socket: WebSocket, hello: Record<string, unknow
 const welcome = (socket: WebSocket) =>
   socket.send(JSON.stringify({ type: 'welcome', serialNumber: 'HX5K-24-000133' }));
 
-function start(url: string) {
+function start(url: string, options: Partial<SocketDeviceOptions> = {}) {
   device = new SocketDevice({
     url,
     serialNumber: 'HX5K-24-000133',
@@ -49,6 +55,7 @@ function start(url: string) {
     device: answerer,
     backoff: { firstMs: 20, maxMs: 100 },
     log: () => {},
+    ...options,
   });
   const first = device.online();
   device.start();
@@ -94,5 +101,57 @@ describe('a simulated device on the socket', () => {
     await expect(first).rejects.toThrow('HX5K-24-000133 refused (4401): wrong secret');
     expect(refused.refused).toEqual({ code: DEVICE_CLOSE.wrongSecret, reason: 'wrong secret' });
     expect(hellos).toHaveLength(1);
+  });
+
+  it('connects again at once when the service says it is restarting (1012)', async () => {
+    const { url, hellos } = await service((socket) => {
+      welcome(socket);
+      if (hellos.length === 1) socket.close(DEVICE_CLOSE.serviceRestart, 'the service is restarting');
+    });
+    // A backoff of ten minutes: only "at once" brings the second hello within the test's time.
+    const { device: online, first } = start(url, { backoff: { firstMs: 600_000, maxMs: 600_000 } });
+    await first;
+    await online.online();
+    expect(hellos).toHaveLength(2);
+  });
+
+  it('keeps what the service did not acknowledge and sends it again after a reconnect, oldest first', async () => {
+    const received: { connection: number; seq: number; reading: number }[] = [];
+    let connections = 0;
+    let dropAfter: ((socket: WebSocket) => void) | undefined;
+    const { url } = await service((socket) => {
+      const connection = ++connections;
+      socket.send(JSON.stringify({ type: 'welcome', serialNumber: 'HX5K-24-000133', telemetryIntervalS: 1 }));
+      socket.on('message', (raw) => {
+        const message = JSON.parse(raw.toString()) as { seq: number; data: number[] };
+        received.push({ connection, seq: message.seq, reading: message.data[1] ?? 0 });
+        // The first connection acknowledges the first reading only, then dies with the second.
+        if (connection === 1 && message.seq === 0) socket.send(JSON.stringify({ type: 'ack', seq: 0 }));
+        if (connection === 1 && message.seq === 1) dropAfter?.(socket);
+        // The second acknowledges everything it gets.
+        if (connection === 2) socket.send(JSON.stringify({ type: 'ack', seq: message.seq }));
+      });
+    });
+    dropAfter = (socket) => socket.terminate();
+    const acknowledged: number[] = [];
+    await new Promise<void>((resolve) => {
+      start(url, {
+        device: measuring(),
+        onAcknowledged: (readings) => {
+          acknowledged.push(...readings.map((r) => r.seq));
+          if (acknowledged.includes(2)) resolve();
+        },
+      });
+    });
+    // Reading 2 (seq 1) was sent on the dead connection, unacknowledged: sent again first.
+    expect(received.filter((r) => r.connection === 1).map((r) => r.seq)).toEqual([0, 1]);
+    expect(received.filter((r) => r.connection === 2).map((r) => [r.seq, r.reading])).toEqual(
+      expect.arrayContaining([
+        [1, 2],
+        [2, 3],
+      ]),
+    );
+    expect(received.find((r) => r.connection === 2)?.seq).toBe(1);
+    expect(acknowledged.slice(0, 3)).toEqual([0, 1, 2]);
   });
 });

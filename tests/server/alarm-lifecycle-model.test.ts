@@ -113,11 +113,8 @@ function deviceUnderTest(): DeviceUnderTest {
     async send(values = {}) {
       clock += 1000;
       const { ingest } = t.server.ctx.monitoring;
-      const message = {
-        type: 'telemetry',
-        data: telemetryFrame(codec, hybrid, clock, { batterySoc: 60, ...values }),
-      };
-      ingest.accept({ id: next.id, serial: next.serial, modelId: 'HX-5000' }, message, clock);
+      const frame = Uint8Array.from(telemetryFrame(codec, hybrid, clock, { batterySoc: 60, ...values }));
+      ingest.accept({ id: next.id, serial: next.serial, modelId: 'HX-5000' }, frame, clock);
       await ingest.flush();
     },
   };

@@ -35,7 +35,7 @@ async function report(siteId: number, values: Record<string, number>): Promise<v
   const device = await hybridAt(siteId);
   const { ingest } = t.server.ctx.monitoring;
   clock += 1000;
-  ingest.accept(device, { type: 'telemetry', data: telemetryFrame(codec, hybrid, clock, values) }, clock);
+  ingest.accept(device, Uint8Array.from(telemetryFrame(codec, hybrid, clock, values)), clock);
   await ingest.flush();
 }
 

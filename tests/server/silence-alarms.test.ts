@@ -52,8 +52,7 @@ const open = async (query: string, who: Who = 'admin') =>
 /** A reading of a hybrid inverter, received at `at` (the test's clock). */
 async function report(device: { id: number; serial: string }, at: number): Promise<void> {
   const { ingest } = t.server.ctx.monitoring;
-  const message = { type: 'telemetry', data: telemetryFrame(codec, hybrid, at) };
-  ingest.accept({ ...device, modelId: 'HX-5000' }, message, at);
+  ingest.accept({ ...device, modelId: 'HX-5000' }, Uint8Array.from(telemetryFrame(codec, hybrid, at)), at);
   await ingest.flush();
 }
 

@@ -1,11 +1,11 @@
 import { type Kysely, sql } from 'kysely';
 import type { TelemetryCount } from '../../../contracts/monitoring.ts';
-import { deviceTelemetrySchema } from '../../../contracts/service-comms.ts';
 import type { Database } from '../../db/schema.ts';
 import type { LogSummary } from '../../logging/log-summary.ts';
+import type { TelemetryReceipt } from '../../service-comms/ack-window.ts';
 import { ensurePartitions, oldestAccepted } from './partitions.ts';
 import type { ProductCatalogue } from './product-catalogue.ts';
-import { type FrameResult, type FrameSource, READING_FLAGS, type Reading, readFrame } from './read-frame.ts';
+import { type FrameSource, READING_FLAGS, type Reading, readFrame } from './read-frame.ts';
 import { addCounts, type StoredBatch, storeBatch } from './store-batch.ts';
 import { DAY_MS, utcDay } from './time-buckets.ts';
 
@@ -13,8 +13,13 @@ import { DAY_MS, utcDay } from './time-buckets.ts';
 export const READINGS_CHANNEL = 'telemetry_readings';
 /** NOTIFY carries up to 8000 bytes: past this the ids are left out and listeners look at all they follow. */
 const MAX_NOTIFY_TEXT = 7000;
-/** Less than this after a device's last accepted message is more than one a second (with room for timer jitter). */
-export const MIN_SPACING_MS = 900;
+
+/**
+ * What became of a telemetry message: waiting for its batch (its receipt is settled when the
+ * batch commits), refused for good (counted; settled at once), or turned away because too many
+ * readings wait already (not stored, not settled: the device keeps it and sends it again).
+ */
+export type Intake = 'queued' | 'refused' | 'turned-away';
 
 export interface IngestOptions {
   db: Kysely<Database>;
@@ -28,22 +33,23 @@ export interface IngestOptions {
   /** A batch is written this long after its first reading came (default 100 ms), or at `maxBatch`. */
   flushMs?: number;
   maxBatch?: number;
-  /** Readings waiting past this (the database is away) are dropped and counted. */
+  /** Readings waiting past this (the database is away) are turned away and counted as `dropped`. */
   maxBacklog?: number;
   now?: () => number;
 }
 
 /**
- * Telemetry from device sockets into the database: each message is checked and decoded at once
+ * Telemetry from device sockets into the database: each frame is checked and decoded at once
  * (refused ones are counted, never stored), then readings wait a moment and are written in
- * batches, one transaction each (storeBatch), one batch at a time per process. A failed batch is
- * tried again a second later with whatever came meanwhile; past `maxBacklog` waiting readings the
- * newest are dropped and counted, so a database outage cannot fill the memory.
+ * batches, one transaction each (storeBatch), one batch at a time per process. Once a batch has
+ * committed, the receipts of its readings are settled, which acknowledges them to their devices.
+ * A failed batch is tried again a second later with whatever came meanwhile; past `maxBacklog`
+ * waiting readings new ones are turned away (counted as `dropped`; their devices keep them), so a
+ * database outage cannot fill the memory.
  */
 export class TelemetryIngest {
   private waiting: Reading[] = [];
   private counts = new Map<TelemetryCount, number>();
-  private readonly lastAccepted = new Map<number, number>();
   private readonly partitionDays = new Set<number>();
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
@@ -63,53 +69,47 @@ export class TelemetryIngest {
   }
 
   /**
-   * A message of type `telemetry` from a device whose socket proved who it is. Checks it at once
-   * and queues the reading; never throws for anything the device sent.
+   * A telemetry frame from a device whose socket proved who it is. Checks it at once and queues
+   * the reading, or refuses it (counted); never throws for anything the device sent. A refused
+   * frame's receipt is settled here; a queued one's when its batch commits.
    */
-  accept(source: FrameSource, message: unknown, receivedAt = this.now()): void {
-    const outcome = this.check(source, message, receivedAt);
-    if (!outcome.ok) {
-      this.refuse(outcome.refused, source);
-      return;
-    }
-    this.lastAccepted.set(source.id, receivedAt);
-    if (outcome.reading.flags & READING_FLAGS.clockAhead) this.count('clock_ahead');
+  accept(
+    source: FrameSource,
+    frame: Uint8Array,
+    receivedAt = this.now(),
+    receipt?: TelemetryReceipt,
+  ): Intake {
     if (this.waiting.length >= (this.options.maxBacklog ?? 50_000)) {
       this.refuse('dropped', source);
-      return;
+      return 'turned-away';
     }
-    this.waiting.push(outcome.reading);
-    this.schedule();
-  }
-
-  /**
-   * The message's reading, or why it is refused: its shape, its frame, then its spacing from the
-   * device's last accepted reading (a bad frame is refused for what is wrong with it and does not
-   * count towards the one a second).
-   */
-  private check(source: FrameSource, message: unknown, receivedAt: number): FrameResult {
-    const parsed = deviceTelemetrySchema.safeParse(message);
-    if (!parsed.success) return { ok: false, refused: 'malformed' };
-    const result = readFrame(
+    const outcome = readFrame(
       this.options.catalogue.codec,
       this.options.catalogue.product(source.modelId),
       source,
-      parsed.data.data,
+      frame,
       receivedAt,
       oldestAccepted(receivedAt, this.options.rawDays),
     );
-    const last = this.lastAccepted.get(source.id);
-    if (result.ok && last !== undefined && receivedAt - last < MIN_SPACING_MS)
-      return { ok: false, refused: 'flood' };
-    return result;
+    if (!outcome.ok) {
+      this.refuse(outcome.refused, source);
+      receipt?.settle();
+      receipt?.flush();
+      return 'refused';
+    }
+    if (outcome.reading.flags & READING_FLAGS.clockAhead) this.count('clock_ahead');
+    if (receipt) outcome.reading.receipt = receipt;
+    this.waiting.push(outcome.reading);
+    this.schedule();
+    return 'queued';
   }
 
-  /** The device's socket closed: its spacing starts afresh on its next socket. */
-  forget(deviceId: number): void {
-    this.lastAccepted.delete(deviceId);
+  /** Count a message refused before its frame was read (its shape, its pace), and log it summarised. */
+  refused(kind: TelemetryCount, source?: { serial: string }): void {
+    this.refuse(kind, source);
   }
 
-  private refuse(kind: TelemetryCount, source?: FrameSource): void {
+  private refuse(kind: TelemetryCount, source?: { serial: string }): void {
     this.count(kind);
     this.options.log.note(
       `[telemetry] refused ${kind}`,
@@ -151,6 +151,9 @@ export class TelemetryIngest {
           if (this.options.notify && result.fresh.length > 0) await notifyStored(trx, result.fresh);
         },
       );
+      // Committed: every reading of the batch is stored (now, or before as a duplicate).
+      for (const reading of batch) reading.receipt?.settle();
+      for (const reading of batch) reading.receipt?.flush();
       // Alarms and this process's streams follow, in batch order, without holding up the next batch.
       if (stored.fresh.length > 0 && this.options.stored) {
         const after = this.options.stored;
@@ -180,24 +183,31 @@ export class TelemetryIngest {
     for (const day of missing) this.partitionDays.add(day);
   }
 
-  /** Write everything waiting, and what follows the batches (tests, shutdown). */
-  async flush(): Promise<void> {
+  /**
+   * Write everything waiting, and what follows the batches (tests, shutdown). With `deadline`
+   * (epoch ms) it gives up trying once that has passed (the database is away): what was not
+   * stored was not acknowledged either, and its devices send it again.
+   */
+  async flush(deadline = Number.POSITIVE_INFINITY): Promise<void> {
     for (
       let round = 0;
       round < 100 && (this.running || this.waiting.length > 0 || this.counts.size > 0);
       round++
     ) {
+      if (this.running) await this.running;
+      if (this.now() > deadline) return;
       if (this.timer) clearTimeout(this.timer);
       this.timer = undefined;
-      if (!this.running) this.run();
+      if (this.waiting.length === 0 && this.counts.size === 0) break;
+      this.run();
       await this.running;
     }
     await this.following;
   }
 
   /** Write what waits and stop. */
-  async close(): Promise<void> {
-    await this.flush();
+  async close(deadline?: number): Promise<void> {
+    await this.flush(deadline);
     this.closed = true;
     if (this.timer) clearTimeout(this.timer);
   }

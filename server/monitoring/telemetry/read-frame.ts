@@ -1,7 +1,8 @@
 import type { TelemetryCount } from '../../../contracts/monitoring.ts';
 import { type Codec, CodecError } from '../../../src/codec/types.ts';
-import { readTelemetry } from '../../../src/device-config/telemetry-spec.ts';
+import { telemetryReader } from '../../../src/device-config/telemetry-reader.ts';
 import { answerOpcode, OPCODE } from '../../../src/device-protocol/protocol.ts';
+import type { TelemetryReceipt } from '../../service-comms/ack-window.ts';
 import type { Product } from './product-catalogue.ts';
 
 /** The answer opcode of `Read live values` (0x03 | 0x80): the only frame telemetry carries. */
@@ -27,6 +28,8 @@ export interface Reading {
   flags: number;
   /** Telemetry metrics (display units) and status items, by name. */
   values: Record<string, number>;
+  /** Settled once the reading is stored: what acknowledges it to its device (none for seeded readings). */
+  receipt?: TelemetryReceipt;
 }
 
 export type FrameResult = { ok: true; reading: Reading } | { ok: false; refused: TelemetryCount };
@@ -44,19 +47,18 @@ export interface FrameSource {
  * match (`bad_crc`), it is not a `Read live values` answer (`wrong_opcode`), or its time is before
  * `oldestMs` (`too_old`, raw readings are not kept that long). A device time more than 5 minutes
  * after `receivedAt` is replaced by `receivedAt` and flagged.
- * @example readFrame(codec, product, { id: 7, serial, modelId }, message.data, Date.now(), oldest)
+ * @example readFrame(codec, product, { id: 7, serial, modelId }, frame, Date.now(), oldest)
  */
 export function readFrame(
   codec: Codec,
   product: Product | undefined,
   source: FrameSource,
-  data: readonly number[],
+  frame: Uint8Array,
   receivedAt: number,
   oldestMs: number,
 ): FrameResult {
   if (!product?.spec) return { ok: false, refused: 'unknown_model' };
-  if (data.length !== product.entry.write.bufferSize) return { ok: false, refused: 'wrong_length' };
-  const frame = Uint8Array.from(data);
+  if (frame.length !== product.entry.write.bufferSize) return { ok: false, refused: 'wrong_length' };
   try {
     // The codec's own check: length, then CRC-16/MODBUS over all but the last two bytes.
     codec.verifyFrame(frame, product.entry.write.bufferSize);
@@ -65,7 +67,7 @@ export function readFrame(
     return { ok: false, refused: error.code === 'crc-mismatch' ? 'bad_crc' : 'wrong_length' };
   }
   if (frame[0] !== TELEMETRY_OPCODE) return { ok: false, refused: 'wrong_opcode' };
-  const { deviceTime, values } = readTelemetry(codec, product.config, product.spec, frame);
+  const { deviceTime, values } = telemetryReader(codec, product.config, product.spec)(frame);
   let time = deviceTime * 1000;
   let flags = 0;
   if (time > receivedAt + CLOCK_AHEAD_MS) {

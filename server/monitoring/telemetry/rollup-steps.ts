@@ -67,6 +67,19 @@ export const STEP_DAY = sql<string>`(f.bucket AT TIME ZONE s.time_zone)::date::t
  */
 export const DAYS_LOCK = 7261002;
 
+const lists = new WeakMap<readonly { name: string }[], { names: string[]; key: string }>();
+
+/** A product's metric names and their key, worked out once per list (not once per reading). */
+function metricList(metrics: readonly { name: string }[]): { names: string[]; key: string } {
+  let list = lists.get(metrics);
+  if (!list) {
+    const names = metrics.map((m) => m.name);
+    list = { names, key: names.join(',') };
+    lists.set(metrics, list);
+  }
+  return list;
+}
+
 /** 5-minute steps by device and step start (and list of metrics), merged as readings come in. */
 export class WideSteps {
   readonly map = new Map<string, WideStep>();
@@ -78,8 +91,8 @@ export class WideSteps {
     metrics: readonly { name: string; counter: boolean }[],
     metric: string,
   ): StepAggregate | undefined {
-    const names = metrics.map((m) => m.name);
-    const id = `${deviceId}\u0000${bucket}\u0000${names.join(',')}`;
+    const { names, key } = metricList(metrics);
+    const id = `${deviceId}\u0000${bucket}\u0000${key}`;
     let wide = this.map.get(id);
     if (!wide) {
       wide = { deviceId, bucket, metrics: names, steps: metrics.map((m) => emptyStep(m.counter)) };

@@ -6,12 +6,16 @@ import {
   simulatedDevicesFileSchema,
 } from '../../../contracts/service-comms.ts';
 import { bundledFleet } from './bundled-fleet.ts';
-import { DEFAULT_TELEMETRY_INTERVAL_S, SocketDevice } from './socket-device.ts';
+import { DEFAULT_TELEMETRY_INTERVAL_S, pastReadings, SocketDevice } from './socket-device.ts';
 
 const USAGE = `Usage: npm run simulate -- --serial <serial> --model <model id> [--url <ws url>] [--secret <secret>]
        npm run simulate -- --file data/${SIMULATED_DEVICES_FILE} [--url <ws url>]
        npm run simulate -- --count <n> (--file <file> | --serial <first serial> --model <id> --secret <secret>)
-       options: --quiet (no line per device), --stats (print {"telemetrySent": n} as JSON when stopped),
+       options: --quiet (no line per device), --binary (telemetry as binary messages),
+                --kept-minutes <m> (start as after a link down for m minutes: the readings of those
+                minutes are kept, and sent first),
+                --stats (print {"readingsTaken", "messagesSent", "acknowledged", "kept", "backlogDropped"}
+                as JSON when stopped),
                 --spread-addresses (each device says X-Forwarded-For 10.x.y.z, as many devices behind a
                 load balancer do; the service reads it only with TRUST_PROXY)
 
@@ -103,6 +107,8 @@ async function main(): Promise<void> {
       count: { type: 'string' },
       quiet: { type: 'boolean' },
       stats: { type: 'boolean' },
+      binary: { type: 'boolean' },
+      'kept-minutes': { type: 'string' },
       'spread-addresses': { type: 'boolean' },
       help: { type: 'boolean' },
       'with-parent': { type: 'boolean' },
@@ -113,8 +119,31 @@ async function main(): Promise<void> {
     return;
   }
   const wanted = wantedDevices(values);
-  const fleet = await bundledFleet();
+  const keptMinutes = values['kept-minutes'] === undefined ? 0 : Number(values['kept-minutes']);
+  if (!Number.isFinite(keptMinutes) || keptMinutes < 0 || keptMinutes > 1440)
+    fail('--kept-minutes must be 0 to 1440 (a day).');
+  // One clock for the devices: set back to take the readings of the minutes the link was down,
+  // then the real one (so energy counters go on from where they were).
+  let clock: number | undefined;
+  const fleet = await bundledFleet('public', () => clock ?? Date.now());
   const interval = Number(process.env.TELEMETRY_INTERVAL_S) || DEFAULT_TELEMETRY_INTERVAL_S;
+  const keptFrom = Date.now() - keptMinutes * 60_000;
+  const keptOf = (serialNumber: string) => {
+    if (keptMinutes === 0) return [];
+    clock = keptFrom;
+    const device = fleet.device(serialNumber);
+    const kept = pastReadings(
+      (t) => {
+        clock = t;
+        return device.liveValuesFrame();
+      },
+      keptFrom,
+      Date.now(),
+      interval,
+    );
+    clock = undefined;
+    return kept;
+  };
   // Many devices start together: each sends its first telemetry at a random moment of the interval.
   const spread = wanted.length > 10;
   const quiet = values.quiet === true || spread;
@@ -123,33 +152,51 @@ async function main(): Promise<void> {
     const model = fleet.model(serialNumber);
     if (!model) fail(`No model in the devices lists has the prefix of ${serialNumber}.`);
     if (model.modelId !== modelId) fail(`${serialNumber} is a ${model.modelId}, not a ${modelId}.`);
+    const kept = keptOf(serialNumber);
     return new SocketDevice({
       url: values.url as string,
       serialNumber,
       modelId,
       secret,
       device: fleet.device(serialNumber, place),
+      kept,
       ...(spread ? { firstTelemetryMs: Math.random() * interval * 1000 } : {}),
       ...(quiet ? { log: () => {} } : {}),
+      ...(values.binary ? { binary: true } : {}),
       ...(values['spread-addresses'] ? { headers: { 'x-forwarded-for': address(i + 1) } } : {}),
     });
   });
   for (const device of devices) device.start();
   if (quiet) console.log(`${devices.length} simulated devices started`);
-  const stop = () => {
-    Promise.all(devices.map((device) => device.stop())).then(() => {
+  const stop = async () => {
+    // Going offline: no more readings; what is kept goes out first, while the service is there
+    // (for at most 30 s).
+    for (const device of devices) device.stopReadings();
+    const deadline = Date.now() + 30_000;
+    while (devices.some((device) => device.kept > 0 && device.isOnline) && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    await Promise.all(devices.map((device) => device.stop())).then(() => {
       if (values.stats) {
-        const telemetrySent = devices.reduce((sum, device) => sum + device.telemetrySent, 0);
-        console.log(JSON.stringify({ telemetrySent }));
+        const sum = (count: (device: SocketDevice) => number) =>
+          devices.reduce((total, device) => total + count(device), 0);
+        console.log(
+          JSON.stringify({
+            readingsTaken: sum((d) => d.readingsTaken),
+            messagesSent: sum((d) => d.messagesSent),
+            acknowledged: sum((d) => d.acknowledged),
+            kept: sum((d) => d.kept),
+            backlogDropped: sum((d) => d.backlogDropped),
+          }),
+        );
       }
       process.exit(0);
     });
   };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  process.once('SIGINT', () => void stop());
+  process.once('SIGTERM', () => void stop());
   // Started by the server: when the server is gone (even killed), so are its simulated devices.
   if (values['with-parent']) {
-    process.stdin.once('close', stop);
+    process.stdin.once('close', () => void stop());
     process.stdin.resume();
   }
 }

@@ -1,12 +1,23 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import {
+  DEVICE_CLOSE,
+  deviceAckSchema,
+  SIMULATED_DEVICES_FILE,
+  simulatedDevicesFileSchema,
+} from '../../contracts/service-comms.ts';
 import { siteSchema } from '../../contracts/sites.ts';
+import { type DatabaseTarget, openDatabase } from '../../server/db/database.ts';
+import { loadCodec } from '../../src/codec/load-node.ts';
 import { freePort } from '../free-port.ts';
 import { freshDatabase, PASSWORDS } from './harness.ts';
+import { socketUrl } from './service-comms-devices.ts';
+import { bundledConfig, telemetryFrame } from './telemetry-frames.ts';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 const API_KEY = 'sigterm-test-api-key';
@@ -17,6 +28,7 @@ let output = '';
 let origin = '';
 let dataDir = '';
 let drop: () => Promise<void> = async () => {};
+let databaseTarget: DatabaseTarget;
 
 /** Resolves once the server's output matches `pattern`. */
 function printed(pattern: RegExp): Promise<void> {
@@ -45,8 +57,10 @@ beforeAll(async () => {
     DATA_DIR: dataDir,
     API_KEY,
     SEED_DEMO: '1',
+    SIMULATED_DEVICES: '0',
     DATABASE_URL: 'url' in database.target ? database.target.url : '',
   };
+  databaseTarget = 'url' in database.target ? database.target : { pgliteDir: join(dataDir, 'pglite') };
   child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     cwd: ROOT,
     env,
@@ -119,8 +133,35 @@ async function signIn(): Promise<string> {
   return ((await answer.json()) as { access_token: string }).access_token;
 }
 
+/**
+ * A demo device online on the process, as a hand-driven socket: answers its acknowledgements as
+ * they come, and how its socket closed.
+ */
+async function deviceOnline() {
+  const file = simulatedDevicesFileSchema.parse(
+    JSON.parse(readFileSync(join(dataDir, SIMULATED_DEVICES_FILE), 'utf8')),
+  );
+  const demo = file.devices[0];
+  if (!demo) throw new Error('the demo kept no device secrets');
+  const socket = new WebSocket(socketUrl(origin));
+  const acks: number[] = [];
+  const welcomed = new Promise<void>((resolve) =>
+    socket.on('message', (raw) => {
+      const message = JSON.parse(raw.toString()) as { type?: string };
+      if (message.type === 'welcome') resolve();
+      const ack = deviceAckSchema.safeParse(message);
+      if (ack.success) acks.push(ack.data.seq);
+    }),
+  );
+  const closed = new Promise<number>((resolve) => socket.once('close', (code) => resolve(code)));
+  await new Promise((resolve) => socket.once('open', resolve));
+  socket.send(JSON.stringify({ type: 'hello', ...demo }));
+  await welcomed;
+  return { socket, acks, closed, serial: demo.serialNumber };
+}
+
 describe('SIGTERM', () => {
-  it('answers every request in flight, refuses new connections, then closes the database', async () => {
+  it('answers every request in flight, hands devices over, refuses new connections, then closes the database', async () => {
     const token = await signIn();
     const writes = Array.from({ length: BURST }, (_, i) =>
       startWrite('/config/sites', token, {
@@ -131,6 +172,21 @@ describe('SIGTERM', () => {
       }),
     );
     await Promise.all(writes.map((write) => write.started));
+    // A device sends readings; the process is told to stop before any is acknowledged.
+    const device = await deviceOnline();
+    const codec = await loadCodec();
+    const config = bundledConfig('hybrid5k');
+    const start = Math.floor(Date.now() / 1000) * 1000 - 60_000;
+    const readings = 5;
+    for (let seq = 1; seq <= readings; seq++)
+      device.socket.send(
+        JSON.stringify({ type: 'telemetry', seq, data: telemetryFrame(codec, config, start + seq * 1000) }),
+      );
+    // A pong comes after every message sent before the ping: the service has them all.
+    await new Promise<void>((resolve) => {
+      device.socket.once('pong', () => resolve());
+      device.socket.ping();
+    });
 
     const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
     child.kill('SIGTERM');
@@ -143,9 +199,25 @@ describe('SIGTERM', () => {
     expect(results.map((result) => result.status)).toEqual(Array(BURST).fill(201));
     const names = results.map((result) => siteSchema.parse(JSON.parse(result.body)).name).sort();
     expect(new Set(names).size).toBe(BURST);
+    // The device: everything it sent stored and acknowledged, then told to reconnect at once.
+    expect(await device.closed).toBe(DEVICE_CLOSE.serviceRestart);
+    expect(device.acks.at(-1)).toBe(readings);
     expect(await exited).toBe(0);
     expect(output).toMatch(
       new RegExp(`Stopped: ${BURST} request\\(s\\) in flight finished, database closed`),
     );
+    const db = openDatabase(databaseTarget, 1);
+    try {
+      const rows = await db
+        .selectFrom('telemetry_raw')
+        .innerJoin('devices', 'devices.id', 'telemetry_raw.device_id')
+        .select('telemetry_raw.device_time')
+        .where('devices.serial', '=', device.serial)
+        .where('telemetry_raw.device_time', '>=', new Date(start))
+        .execute();
+      expect(rows).toHaveLength(readings);
+    } finally {
+      await db.destroy();
+    }
   }, 60_000);
 });
