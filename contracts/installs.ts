@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { serialNumberPattern } from './catalogue.ts';
+import { claimCodeSchema } from './claims.ts';
 import { deviceSchema, modelIdSchema } from './devices.ts';
 import { idSchema } from './ids.ts';
 import { siteSchema } from './sites.ts';
@@ -31,6 +32,21 @@ export const installRequestSchema = z.object({
 });
 export type InstallRequest = z.infer<typeof installRequestSchema>;
 
+/** `POST /fleet/sites/{siteId}/claims`: the serial and claim code from the label, and a name. */
+export const claimRequestSchema = z.object({
+  serial: installSerialSchema,
+  claimCode: claimCodeSchema,
+  name: deviceNameSchema.optional(),
+});
+export type ClaimRequest = z.infer<typeof claimRequestSchema>;
+
+/**
+ * A device just claimed for a site. No secret: the device is given its service-comms secret over
+ * Bluetooth at commissioning (docs/device-protocol.md, "Provisioning").
+ */
+export const claimedDeviceSchema = deviceSchema.extend({ claimedAt: z.string() });
+export type ClaimedDevice = z.infer<typeof claimedDeviceSchema>;
+
 /** `PUT /fleet/installs/{deviceId}`: move to another site, rename, or both. */
 export const installUpdateSchema = z
   .object({ siteId: idSchema.optional(), name: deviceNameSchema.optional() })
@@ -39,8 +55,14 @@ export const installUpdateSchema = z
   });
 export type InstallUpdate = z.infer<typeof installUpdateSchema>;
 
-/** `POST /fleet/installs/{deviceId}/replace`: the serial of the unit that takes the old one's place. */
-export const replaceRequestSchema = z.object({ serial: installSerialSchema });
+/**
+ * `POST /fleet/installs/{deviceId}/replace`: the serial of the unit that takes the old one's
+ * place, with the claim code on its label when it has one (a serial of a manufacturing list).
+ */
+export const replaceRequestSchema = z.object({
+  serial: installSerialSchema,
+  claimCode: claimCodeSchema.optional(),
+});
 export type ReplaceRequest = z.infer<typeof replaceRequestSchema>;
 
 /**

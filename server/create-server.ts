@@ -19,6 +19,7 @@ import { defaultReportWorkers, ReportPool } from './commissioning/report-pool.ts
 import { createConfigApp } from './config-service/config-app.ts';
 import type { ServerContext } from './context.ts';
 import { type DatabaseTarget, openDatabase } from './db/database.ts';
+import { registerDemoLabels } from './db/demo-labels.ts';
 import { migrate } from './db/migrations.ts';
 import { makeDataDirPrivate } from './db/private-data-dir.ts';
 import type { Database } from './db/schema.ts';
@@ -272,6 +273,8 @@ export async function createServer(options: CreateServerOptions): Promise<FleetS
     // The demo's simulated devices keep their secrets in DATA_DIR, for `npm start`.
     // Every demo device has a secret (a data folder from before devices online gets them now).
     if (demo) await issueMissingSecrets(db);
+    // The demo's spare units can be claimed with the codes on their labels (docs/api.md).
+    if (demo) await registerDemoLabels(db);
     if (demo && usesDataDir && !hasSimulatedDevices(env.DATA_DIR))
       await writeSimulatedDevices(db, env.DATA_DIR, await issueDemoSecrets(db, SIMULATED_DEVICE_COUNT));
     else if (demo && usesDataDir) await placeSimulatedDevices(db, env.DATA_DIR);

@@ -31,6 +31,7 @@ import type { AuthVariables } from '../http/guards.ts';
 import { validate } from '../http/validate.ts';
 import { describeRoute } from '../openapi/route-notes.ts';
 import { issueDeviceSecret } from '../service-comms/device-secrets.ts';
+import { claimWith } from './claim-codes.ts';
 import { readAudit, recordAudit } from './install-audit.ts';
 import type { ProductCatalogue } from './product-catalogue.ts';
 
@@ -43,7 +44,11 @@ const serialParams = z.object({ serial: installSerialSchema });
  * the schema) starting with the model's serial prefix.
  * @throws {ApiError} 400 naming `modelId` (no such model) or `serial` (another model's prefix).
  */
-async function modelFor(catalogue: ProductCatalogue, modelId: string, serial: string): Promise<DeviceEntry> {
+export async function modelFor(
+  catalogue: ProductCatalogue,
+  modelId: string,
+  serial: string,
+): Promise<DeviceEntry> {
   const entry = await catalogue.entry(modelId);
   if (!entry)
     throw new ApiError(
@@ -66,7 +71,7 @@ async function modelFor(catalogue: ProductCatalogue, modelId: string, serial: st
  * Refuse a serial that is already on a site: 409 `device_installed_elsewhere`, naming that site
  * only to a caller who sees it (`device_already_installed` when it is this very site).
  */
-async function requireFreeSerial(db: Kysely<Database>, viewer: Actor, serial: string, siteId: number) {
+export async function requireFreeSerial(db: Kysely<Database>, viewer: Actor, serial: string, siteId: number) {
   const installed = await db
     .selectFrom('devices')
     .innerJoin('sites', 'sites.id', 'devices.site_id')
@@ -89,7 +94,10 @@ async function requireFreeSerial(db: Kysely<Database>, viewer: Actor, serial: st
 }
 
 /** Two installs of one serial at once: the unique index keeps one, the other is told as above. */
-async function uniqueSerial<T>(write: () => Promise<T>, onDuplicate: () => Promise<never>): Promise<T> {
+export async function uniqueSerial<T>(
+  write: () => Promise<T>,
+  onDuplicate: () => Promise<never>,
+): Promise<T> {
   try {
     return await write();
   } catch (error) {
@@ -98,7 +106,7 @@ async function uniqueSerial<T>(write: () => Promise<T>, onDuplicate: () => Promi
   }
 }
 
-const asDevice = (
+export const asDevice = (
   row: {
     id: number;
     model_id: string;
@@ -165,7 +173,7 @@ async function retire(
  * and then finds the device on it (409 `site_has_devices`).
  * @throws {ApiError} 404 when the site was archived meanwhile.
  */
-async function holdSite(trx: Kysely<Database>, siteId: number): Promise<void> {
+export async function holdSite(trx: Kysely<Database>, siteId: number): Promise<void> {
   const site = await trx
     .selectFrom('sites')
     .select('id')
@@ -198,7 +206,10 @@ export function installRoutes(
         201: { description: 'The device and its secret', schema: installedDeviceSchema },
         403: { description: 'The caller sees the site without the installer role' },
         404: { description: 'No such site, or one the caller cannot see' },
-        409: { description: 'The serial is on a site already (device_installed_elsewhere)' },
+        409: {
+          description:
+            'The serial is on a site already (device_installed_elsewhere), or has a claim code and is claimed with it (claim_code_needed)',
+        },
       },
     }),
     validate('param', siteParams),
@@ -209,6 +220,8 @@ export function installRoutes(
       const body = c.req.valid('json');
       const site = await requireInstallSite(db, principal, siteId);
       const entry = await modelFor(catalogue, body.modelId, body.serial);
+      // A serial of a manufacturing list is claimed with its code (`POST …/claims`), never by serial alone.
+      await claimWith(db, body.serial, undefined);
       await requireFreeSerial(db, principal, body.serial, siteId);
       const installed = await uniqueSerial(
         () =>
@@ -330,9 +343,10 @@ export function installRoutes(
         201: { description: 'The new unit and its secret, shown once', schema: installedDeviceSchema },
         403: { description: 'Not an installer of the site' },
         404: { description: 'No such device, or one the caller cannot see' },
+        400: { description: "The claim code is not the new serial's (claim_not_matched)" },
         409: {
           description:
-            'The new serial is on a site already, or the old unit was replaced or taken off meanwhile (device_changed)',
+            'The new serial is on a site already, has a claim code not given (claim_code_needed), or the old unit was replaced or taken off meanwhile (device_changed)',
         },
       },
     }),
@@ -341,9 +355,10 @@ export function installRoutes(
     async (c) => {
       const principal = c.get('principal');
       const { deviceId } = c.req.valid('param');
-      const { serial } = c.req.valid('json');
+      const { serial, claimCode } = c.req.valid('json');
       const old = await requireInstalledDevice(db, principal, deviceId);
       await modelFor(catalogue, old.modelId, serial);
+      const claimed = await claimWith(db, serial, claimCode);
       if (serial === old.serial)
         throw new ApiError(
           400,
@@ -361,7 +376,13 @@ export function installRoutes(
             await retire(trx, principal, old, 'replaced', serial);
             const row = await trx
               .insertInto('devices')
-              .values({ model_id: old.modelId, serial, name: old.name, site_id: old.siteId })
+              .values({
+                model_id: old.modelId,
+                serial,
+                name: old.name,
+                site_id: old.siteId,
+                claimed_at: claimed ? new Date() : null,
+              })
               .returningAll()
               .executeTakeFirstOrThrow();
             const secret = await issueDeviceSecret(trx, row.id);

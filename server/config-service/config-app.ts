@@ -3,6 +3,7 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import { TOKEN_ISSUERS } from '../../contracts/services.ts';
 import { sessionRoutes } from '../auth/session-routes.ts';
+import { claimRoutes } from '../commissioning/claim-routes.ts';
 import { installRoutes } from '../commissioning/install-routes.ts';
 import { productCatalogueIn } from '../commissioning/product-catalogue.ts';
 import { reportRoutes } from '../commissioning/report-routes.ts';
@@ -74,6 +75,7 @@ export function createConfigApp(ctx: ServerContext, publicDir: string): Hono<{ V
   app.route('/', configHistoryRoutes(ctx));
   const products = productCatalogueIn(publicDir);
   app.route('/fleet', installRoutes(ctx, products));
+  app.route('/fleet', claimRoutes(ctx, products));
   app.route('/', siteArchiveRoutes(ctx));
   app.route('/fleet/config-templates', templateRoutes(ctx, products));
   app.route('/fleet', reportRoutes(ctx, products));

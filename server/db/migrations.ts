@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { CLAIM_CODES_SQL } from './migration-claim-codes.ts';
 import { CODE_HMAC_SQL } from './migration-code-hmac.ts';
 import { COMMISSIONING_SQL } from './migration-commissioning.ts';
 import { CONFIG_HISTORY_SQL } from './migration-config-history.ts';
@@ -165,6 +166,7 @@ const migrations: {
   },
   { version: 17, name: 'silence alarms: never connected, whole sites, the watch', sql: SILENCE_ALARMS_SQL },
   { version: 18, name: 'the sites that changed, notified for live screens', sql: FLEET_CHANGES_SQL },
+  { version: 21, name: 'claim codes: manufacturing lists, claimed devices', sql: CLAIM_CODES_SQL },
 ];
 
 /**

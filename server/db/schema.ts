@@ -58,6 +58,15 @@ export interface Database {
     site_id: number;
     /** When it was put on its site (a move puts it on another). */
     installed_at: DefaultNow;
+    /** When it was claimed for its site with its claim code; null when put on by serial alone. */
+    claimed_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  };
+  /** A manufacturing list's serials: model and claim-code hash (SHA-256, hex). */
+  device_registrations: {
+    serial: string;
+    model_id: string;
+    claim_code_hash: string;
+    registered_at: DefaultNow;
   };
   refresh_tokens: {
     id: Generated<number>;

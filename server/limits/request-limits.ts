@@ -31,6 +31,12 @@ export const REQUEST_LIMITS = {
    */
   reportPerUser: { limit: 60, windowSeconds: 600 },
   reportBuildPerSite: { limit: 20, windowSeconds: 600 },
+  /**
+   * Claims (`POST /fleet/sites/{siteId}/claims`) by one user, and from one address: a site's
+   * worth of devices in a few minutes, and far too few to guess a code (80 random bits).
+   */
+  claimPerUser: { limit: 60, windowSeconds: 600 },
+  claimPerAddress: { limit: 300, windowSeconds: 600 },
   /** Commissioning reports mailed to a site's owner, per site and per user. */
   reportMailPerSite: { limit: 5, windowSeconds: 3600 },
   reportMailPerUser: { limit: 30, windowSeconds: 3600 },

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SERVICE_MOUNTS, SERVICE_NAMES, type ServiceName } from '../../contracts/services.ts';
 import { hashPassword } from '../../server/auth/passwords.ts';
+import { claimCodeHash } from '../../server/commissioning/claim-codes.ts';
 import { IDS, PASSWORDS, startTestServer, type TestServer } from './harness.ts';
 
 /**
@@ -166,6 +167,8 @@ const TABLE: Row[] = [
   // Commissioning: an admin or the installer of THE SITE; installer B cannot see it (404).
   { service: 'config', call: 'POST /fleet/sites/{siteId}/installs',   answers: [201, 201, 404, 403, 403, 401],
     request: (s) => ({ path: `/fleet/sites/${SITE}/installs`, body: { serial: serialFor(s, 1), modelId: 'HX-5000' } }) },
+  { service: 'config', call: 'POST /fleet/sites/{siteId}/claims',     answers: [201, 201, 404, 403, 403, 401],
+    request: async (s) => ({ path: `/fleet/sites/${SITE}/claims`, body: await claimableFor(s, 6) }) },
   { service: 'config', call: 'PUT /fleet/installs/{deviceId}',        answers: [200, 200, 404, 403, 403, 401],
     request: async (s) => ({ path: `/fleet/installs/${await deviceFor(s, 2)}`, body: { name: 'Renamed' } }) },
   { service: 'config', call: 'POST /fleet/installs/{deviceId}/replace', answers: [201, 201, 404, 403, 403, 401],
@@ -271,6 +274,16 @@ async function activeAlarm(serial: string): Promise<number> {
 /** A serial of its own for each caller and use (`HX5K-27-00` + caller + use + `00`). */
 function serialFor(setting: Setting, use: number): string {
   return `HX5K-27-00${CALLERS.indexOf(setting.who)}${use}00`;
+}
+
+/** A serial of a manufacturing list for one caller's claim, with its code. */
+async function claimableFor(setting: Setting, use: number): Promise<{ serial: string; claimCode: string }> {
+  const claim = { serial: serialFor(setting, use), claimCode: 'MATR-1X00-0000-0000' };
+  await t.server.ctx.db
+    .insertInto('device_registrations')
+    .values({ serial: claim.serial, model_id: 'HX-5000', claim_code_hash: claimCodeHash(claim.claimCode) })
+    .execute();
+  return claim;
 }
 
 /** A device of THE SITE for one caller's request to change. */
