@@ -79,3 +79,15 @@ export function labelFromText(text: string): LabelText | null {
 export function labelText(serial: string, claimCode: string): string {
   return `SN:${serial};CC:${printedClaimCode(claimCode)}`;
 }
+
+/**
+ * `POST /fleet/devices/{serial}/provisioning`: what the app gives a device over Bluetooth at
+ * commissioning (`Provision`, docs/device-protocol.md): a new service-comms secret (the old one
+ * stops working) and the address of the service's device socket.
+ */
+export const provisioningSchema = z.object({
+  serialNumber: z.string(),
+  secret: z.string(),
+  address: z.string(),
+});
+export type ProvisioningAnswer = z.infer<typeof provisioningSchema>;

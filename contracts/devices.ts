@@ -12,6 +12,8 @@ export const deviceSchema = z.object({
   siteId: z.number().int(),
   siteName: z.string(),
   installedAt: z.string(),
+  /** When it was claimed for its site with its label's claim code; absent when put on by serial alone. */
+  claimedAt: z.string().optional(),
 });
 export type Device = z.infer<typeof deviceSchema>;
 

@@ -51,5 +51,6 @@ export function toDevice(row: Selectable<Database['devices']> & { site_name: str
     siteId: row.site_id,
     siteName: row.site_name,
     installedAt: new Date(row.installed_at).toISOString(),
+    ...(row.claimed_at ? { claimedAt: new Date(row.claimed_at).toISOString() } : {}),
   };
 }

@@ -5,6 +5,7 @@ import {
   readConfiguration,
   runCommand,
   sendPassword,
+  sendProvisioning,
 } from '../../src/ble/device-commands.ts';
 import type { BleLink, BleTarget, BleTransport } from '../../src/ble/transport.ts';
 import { TRANSPORT_MESSAGES, TransportError } from '../../src/ble/transport-error.ts';
@@ -12,7 +13,7 @@ import { WriteValidationError } from '../../src/ble/write-validation-error.ts';
 import type { Codec } from '../../src/codec/types.ts';
 import { encodeConfiguration } from '../../src/device-config/encode-form.ts';
 import type { DeviceProduct } from '../../src/device-config/load-product.ts';
-import { OPCODE } from '../../src/device-protocol/protocol.ts';
+import { OPCODE, type Provisioning } from '../../src/device-protocol/protocol.ts';
 import type { ReadyLink, ReconnectInput } from './ble-types.ts';
 import type { ConnectionEvent } from './connection-machine.ts';
 import type { WriteRequest } from './write-machine.ts';
@@ -67,6 +68,11 @@ export function createBleActors({ codec, product }: { codec: Codec; product: Dev
     password: {
       checkPassword: fromPromise<boolean, { link: BleLink; password: string }>(({ input }) =>
         sendPassword(codec, input.link, product, input.password),
+      ),
+    },
+    provision: {
+      give: fromPromise<void, { link: BleLink; provisioning: Provisioning }>(({ input }) =>
+        sendProvisioning(codec, input.link, product, input.provisioning),
       ),
     },
     command: {

@@ -31,6 +31,7 @@ import { commandMachine } from './command-machine.ts';
 import { configHistoryMachine, type HistoryWrite } from './config-history-machine.ts';
 import { type ConnectionReport, connectionMachine } from './connection-machine.ts';
 import { passwordMachine } from './password-machine.ts';
+import { provisionMachine } from './provision-machine.ts';
 import { templatesMachine } from './templates-machine.ts';
 import { type WriteFailure, type WriteReport, type WriteRequest, writeMachine } from './write-machine.ts';
 
@@ -98,6 +99,8 @@ export interface ConfigureSessionContext {
   write: ActorRefFrom<typeof writeChild>;
   command: ActorRefFrom<typeof commandMachine>;
   history: ActorRefFrom<typeof configHistoryMachine> | null;
+  /** Giving the device its network settings (signed in, the serial known). */
+  provision: ActorRefFrom<typeof provisionMachine> | null;
   templates: ActorRefFrom<typeof templatesMachine> | null;
   /** How the last Connect reached the device; null before the first. */
   via: SessionVia | null;
@@ -135,6 +138,9 @@ export type ConfigureSessionEvent =
   | { type: 'command.confirm' }
   | { type: 'command.cancel' }
   | { type: 'command.dismiss' }
+  /** Give the device (over Bluetooth, unlocked) its service-comms secret and the service's address. */
+  | { type: 'provision.start' }
+  | { type: 'provision.dismiss' }
   | { type: 'history.refresh' }
   | { type: 'history.more' }
   | ConnectionReport
@@ -166,7 +172,8 @@ function keepingEdits(context: ConfigureSessionContext, device: ReadConfiguratio
 
 /**
  * One Configure panel's Bluetooth session, as one machine: it spawns the connection, password,
- * write and command machines (and, signed in, the configuration history) and keeps them in step
+ * write and command machines (and, signed in, the configuration history and the provisioning of
+ * the device's network settings) and keeps them in step
  * from what they report. A ready link is handed to the password machine, a lost one locks it; a
  * verified write updates the connection's configuration and, over real Bluetooth, goes to the
  * device's history (a write to the demo device goes nowhere but the demo device). The form
@@ -186,6 +193,7 @@ export const configureSessionMachine = setup({
     write: writeChild,
     command: commandMachine,
     history: configHistoryMachine,
+    provision: provisionMachine,
     templates: templatesMachine,
     /** Holds the link last opened and closes it when the session stops (the page is left). */
     closeLinkOnStop: fromCallback<{ type: 'link'; link: BleLink }>(({ receive }) => {
@@ -198,6 +206,11 @@ export const configureSessionMachine = setup({
   },
   guards: {
     unlocked: ({ context }) => isOpen(context.password.getSnapshot()),
+    /** Only a real device is given a secret: the demo device is nobody's device. */
+    provisionable: ({ context }) =>
+      context.via === 'bluetooth' &&
+      context.provision !== null &&
+      context.provision.getSnapshot().can({ type: 'provision.start', link: context.link as BleLink }),
     formValid: ({ context }) => Object.keys(formProblems(context.groups, context.values)).length === 0,
     editable: ({ context }, { name }: { name: string }) => {
       const field = fieldNamed(context.groups, name);
@@ -324,6 +337,10 @@ export const configureSessionMachine = setup({
       input.signedIn && input.serialNumber
         ? spawn('history', { id: 'history', input: { serial: input.serialNumber } })
         : null,
+    provision:
+      input.signedIn && input.serialNumber
+        ? spawn('provision', { id: 'provision', input: { serial: input.serialNumber } })
+        : null,
     templates: input.signedIn
       ? spawn('templates', { id: 'templates', input: { modelId: input.product.modelId } })
       : null,
@@ -376,6 +393,11 @@ export const configureSessionMachine = setup({
         ({ event }) => event,
       ),
     },
+    'provision.dismiss': {
+      actions: enqueueActions(({ context, enqueue }) => {
+        if (context.provision) enqueue.sendTo(context.provision, { type: 'provision.dismiss' });
+      }),
+    },
     'history.refresh': {
       actions: enqueueActions(({ context, enqueue }) => {
         if (context.history) enqueue.sendTo(context.history, { type: 'history.refresh' });
@@ -415,6 +437,14 @@ export const configureSessionMachine = setup({
               actions: enqueueActions(({ context, enqueue }) => {
                 if (context.link)
                   enqueue.sendTo(context.command, { type: 'command.confirm', link: context.link });
+              }),
+            },
+            // The secret goes to the device over this link, once it is unlocked.
+            'provision.start': {
+              guard: and(['unlocked', 'provisionable']),
+              actions: enqueueActions(({ context, enqueue }) => {
+                if (context.link && context.provision)
+                  enqueue.sendTo(context.provision, { type: 'provision.start', link: context.link });
               }),
             },
           },
@@ -550,6 +580,8 @@ export const configureSessionMachine = setup({
 export interface ConfigureSessionIo {
   ble: ReturnType<typeof createBleActors>;
   history?: NonNullable<Parameters<typeof configHistoryMachine.provide>[0]['actors']>;
+  /** The service's side of provisioning: a new secret and the address (`issue`). */
+  provision?: { issue: NonNullable<Parameters<typeof provisionMachine.provide>[0]['actors']>['issue'] };
   templates?: NonNullable<Parameters<typeof templatesMachine.provide>[0]['actors']>;
 }
 
@@ -565,6 +597,9 @@ export function configureSessionWith(io: ConfigureSessionIo) {
       write: writeChild.provide({ actors: io.ble.write }),
       command: commandMachine.provide({ actors: io.ble.command }),
       ...(io.history ? { history: configHistoryMachine.provide({ actors: io.history }) } : {}),
+      ...(io.provision
+        ? { provision: provisionMachine.provide({ actors: { ...io.ble.provision, ...io.provision } }) }
+        : {}),
       ...(io.templates ? { templates: templatesMachine.provide({ actors: io.templates }) } : {}),
     },
   });

@@ -1,5 +1,11 @@
-import { assign, fromCallback, fromPromise, setup } from 'xstate';
-import type { InstalledDevice, InstallRequest } from '../../contracts/installs.ts';
+import { assign, fromCallback, fromPromise, not, setup } from 'xstate';
+import {
+  CLAIM_CODE_PATTERN,
+  labelFromText,
+  normalizeClaimCode,
+  printedClaimCode,
+} from '../../contracts/claims.ts';
+import type { ClaimedDevice, ClaimRequest } from '../../contracts/installs.ts';
 
 /** A model a device may be added as: its id, display name and serial prefix. */
 export interface ModelChoice {
@@ -8,27 +14,34 @@ export interface ModelChoice {
   prefix: string;
 }
 
-/** What a serial read from a code, typed or reported by a device says: the serial and its model. */
+/**
+ * What a serial read from a code, typed or reported by a device says: the serial, its model and,
+ * from a label's QR code, its claim code.
+ */
 export interface ReadSerial {
   serial: string;
   modelId: string | null;
+  claimCode?: string | null;
 }
 
 export interface AddDeviceContext {
   siteId: number;
   models: ModelChoice[];
   serial: string;
+  /** The claim code printed on the device's label, as typed or scanned. */
+  claimCode: string;
   modelId: string;
   name: string;
   /** The camera's picture while scanning, for the preview. */
   stream: MediaStream | null;
   /** Why the last step did not work, in words. */
   error: string | null;
-  installed: InstalledDevice | null;
+  /** The device, once claimed for the site. */
+  installed: ClaimedDevice | null;
 }
 
 export type AddDeviceEvent =
-  | { type: 'add.edit'; serial?: string; modelId?: string; name?: string }
+  | { type: 'add.edit'; serial?: string; claimCode?: string; modelId?: string; name?: string }
   | { type: 'add.scan' }
   | { type: 'add.bluetooth' }
   | { type: 'add.cancel' }
@@ -37,17 +50,16 @@ export type AddDeviceEvent =
   | { type: 'scan.found'; text: string }
   | { type: 'scan.failed'; message: string };
 
-const SERIAL_IN_TEXT = /[A-Z0-9]{2,8}-\d{2}-\d{6}/;
-
 /**
- * The serial in a scanned code's text (a bare serial, or one inside a longer text such as
- * `SN:HX5K-24-000123`) and the model whose prefix it has.
- * @example serialFromText('sn: hx5k-24-000123', models) // { serial: 'HX5K-24-000123', modelId: 'HX-5000' }
+ * The serial in a scanned code's text (a label's QR code `SN:HX5K-24-000123;CC:K7M2-…`, a bare
+ * serial, or one inside a longer text such as `SN:HX5K-24-000123`), the model whose prefix it has,
+ * and the claim code when the code holds one.
+ * @example serialFromText('sn: hx5k-24-000123', models) // { serial: 'HX5K-24-000123', modelId: 'HX-5000', claimCode: null }
  */
 export function serialFromText(text: string, models: readonly ModelChoice[]): ReadSerial | null {
-  const serial = SERIAL_IN_TEXT.exec(text.toUpperCase())?.[0];
-  if (!serial) return null;
-  return { serial, modelId: modelOfSerial(serial, models) };
+  const label = labelFromText(text);
+  if (!label) return null;
+  return { serial: label.serial, modelId: modelOfSerial(label.serial, models), claimCode: label.claimCode };
 }
 
 /** The model whose serial prefix a serial has, or null. */
@@ -59,14 +71,17 @@ export function modelOfSerial(serial: string, models: readonly ModelChoice[]): s
 export const ADD_DEVICE_MESSAGES = {
   notASerial: (text: string) =>
     `The code holds “${text.slice(0, 60)}”, which is not a serial number (they look like HX5K-24-000123). Scan the serial's code, or type it.`,
-  needsSerial: 'Give the serial number and the model first.',
+  needsSerial: 'Give the serial number and the claim code from the label first.',
+  badClaimCode:
+    'The claim code has 16 letters and digits, printed on the label beside the serial (such as K7M2-Q9XD-4TRW-8HNB).',
 } as const;
 
 /**
- * Adding a device to a site: the serial is typed, scanned from its QR code or barcode with the
- * camera, or reported by the device over Bluetooth; then it is named and saved, the page's
- * loaders run again (`refresh`), and the device's service-comms secret is shown once. A failed
- * save keeps everything typed.
+ * Adding a device to a site: its serial and claim code are scanned from the label's QR code with
+ * the camera, or typed from the label (the serial may also be read from the device over
+ * Bluetooth); then it is named and claimed for the site, and the page's loaders run again
+ * (`refresh`). No secret changes hands: the device is given its own over Bluetooth. A failed claim
+ * keeps everything typed.
  */
 export const addDeviceMachine = setup({
   types: {
@@ -81,8 +96,8 @@ export const addDeviceMachine = setup({
     readOverBluetooth: fromPromise<ReadSerial, { model: ModelChoice | undefined }>(async () => {
       throw new Error('The readOverBluetooth actor is not provided');
     }),
-    install: fromPromise<InstalledDevice, { siteId: number; body: InstallRequest }>(async () => {
-      throw new Error('The install actor is not provided');
+    claim: fromPromise<ClaimedDevice, { siteId: number; body: ClaimRequest }>(async () => {
+      throw new Error('The claim actor is not provided');
     }),
     /** Runs every loader on the page again, as after any save; provided by the app. */
     refresh: fromPromise<void>(async () => undefined),
@@ -91,11 +106,14 @@ export const addDeviceMachine = setup({
     take: assign(({ context }, read: ReadSerial) => ({
       serial: read.serial,
       modelId: read.modelId ?? context.modelId,
+      // A scanned code shows as it is printed, to be checked against the label.
+      claimCode: read.claimCode ? printedClaimCode(read.claimCode) : context.claimCode,
       error: null,
     })),
   },
   guards: {
-    complete: ({ context }) => context.serial.trim() !== '' && context.modelId !== '',
+    complete: ({ context }) => context.serial.trim() !== '' && context.claimCode.trim() !== '',
+    codeReadable: ({ context }) => CLAIM_CODE_PATTERN.test(normalizeClaimCode(context.claimCode)),
   },
 }).createMachine({
   id: 'addDevice',
@@ -103,6 +121,7 @@ export const addDeviceMachine = setup({
     siteId: input.siteId,
     models: input.models,
     serial: '',
+    claimCode: '',
     modelId: input.models[0]?.modelId ?? '',
     name: '',
     stream: null,
@@ -119,6 +138,7 @@ export const addDeviceMachine = setup({
         const inferred = event.serial !== undefined ? modelOfSerial(serial, context.models) : null;
         return {
           serial,
+          claimCode: event.claimCode ?? context.claimCode,
           modelId: event.modelId ?? inferred ?? context.modelId,
           name: event.name ?? context.name,
           error: null,
@@ -132,8 +152,9 @@ export const addDeviceMachine = setup({
         'add.scan': { target: 'scanning', actions: assign({ error: null }) },
         'add.bluetooth': { target: 'reading', actions: assign({ error: null }) },
         'add.save': [
-          { guard: 'complete', target: 'saving' },
-          { actions: assign({ error: ADD_DEVICE_MESSAGES.needsSerial }) },
+          { guard: not('complete'), actions: assign({ error: ADD_DEVICE_MESSAGES.needsSerial }) },
+          { guard: not('codeReadable'), actions: assign({ error: ADD_DEVICE_MESSAGES.badClaimCode }) },
+          { target: 'saving' },
         ],
       },
     },
@@ -176,12 +197,12 @@ export const addDeviceMachine = setup({
     },
     saving: {
       invoke: {
-        src: 'install',
+        src: 'claim',
         input: ({ context }) => ({
           siteId: context.siteId,
           body: {
             serial: context.serial.trim(),
-            modelId: context.modelId,
+            claimCode: normalizeClaimCode(context.claimCode),
             ...(context.name.trim() ? { name: context.name.trim() } : {}),
           },
         }),
@@ -194,8 +215,8 @@ export const addDeviceMachine = setup({
         },
       },
     },
-    // The secret shows at once, while the site's page loads again behind the dialog with the new
-    // device, the same way every save is shown.
+    // The claimed device shows at once, while the site's page loads again behind the dialog with
+    // it, the same way every save is shown.
     refreshing: {
       invoke: {
         src: 'refresh',

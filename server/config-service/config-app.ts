@@ -5,6 +5,7 @@ import { TOKEN_ISSUERS } from '../../contracts/services.ts';
 import { sessionRoutes } from '../auth/session-routes.ts';
 import { claimRoutes } from '../commissioning/claim-routes.ts';
 import { installRoutes } from '../commissioning/install-routes.ts';
+import { provisioningRoutes } from '../commissioning/provisioning-routes.ts';
 import { productCatalogueIn } from '../commissioning/product-catalogue.ts';
 import { reportRoutes } from '../commissioning/report-routes.ts';
 import { siteArchiveRoutes } from '../commissioning/site-archive-routes.ts';
@@ -76,6 +77,7 @@ export function createConfigApp(ctx: ServerContext, publicDir: string): Hono<{ V
   const products = productCatalogueIn(publicDir);
   app.route('/fleet', installRoutes(ctx, products));
   app.route('/fleet', claimRoutes(ctx, products));
+  app.route('/fleet', provisioningRoutes(ctx));
   app.route('/', siteArchiveRoutes(ctx));
   app.route('/fleet/config-templates', templateRoutes(ctx, products));
   app.route('/fleet', reportRoutes(ctx, products));

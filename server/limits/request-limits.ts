@@ -37,6 +37,8 @@ export const REQUEST_LIMITS = {
    */
   claimPerUser: { limit: 60, windowSeconds: 600 },
   claimPerAddress: { limit: 300, windowSeconds: 600 },
+  /** Secrets issued for provisioning over Bluetooth by one user (each replaces a device's secret). */
+  provisionPerUser: { limit: 60, windowSeconds: 600 },
   /** Commissioning reports mailed to a site's owner, per site and per user. */
   reportMailPerSite: { limit: 5, windowSeconds: 3600 },
   reportMailPerUser: { limit: 30, windowSeconds: 3600 },

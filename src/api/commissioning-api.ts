@@ -1,3 +1,4 @@
+import { provisioningSchema } from '../../contracts/claims.ts';
 import {
   type ConfigTemplate,
   type RemoteApplyRequest,
@@ -11,6 +12,8 @@ import { deviceSchema } from '../../contracts/devices.ts';
 import {
   type AuditRecord,
   auditListSchema,
+  type ClaimRequest,
+  claimedDeviceSchema,
   type InstallRequest,
   type InstallUpdate,
   installedDeviceSchema,
@@ -27,6 +30,19 @@ import type { ApiClient, ApiRequestOptions } from './api-client.ts';
 /** `POST /fleet/sites/{siteId}/installs`: the device and its secret, shown once. */
 export async function installDevice(api: ApiClient, siteId: number, body: InstallRequest) {
   return installedDeviceSchema.parse(await api(`/fleet/sites/${siteId}/installs`, { method: 'POST', body }));
+}
+
+/** `POST /fleet/sites/{siteId}/claims`: the device claimed for the site with its label's claim code. */
+export async function claimDevice(api: ApiClient, siteId: number, body: ClaimRequest) {
+  return claimedDeviceSchema.parse(await api(`/fleet/sites/${siteId}/claims`, { method: 'POST', body }));
+}
+
+/**
+ * `POST /fleet/devices/{serial}/provisioning`: a new service-comms secret and the service's
+ * address, to be written to the device over Bluetooth (the old secret stops working).
+ */
+export async function issueProvisioning(api: ApiClient, serial: string) {
+  return provisioningSchema.parse(await api(`/fleet/devices/${serial}/provisioning`, { method: 'POST' }));
 }
 
 /** `PUT /fleet/installs/{deviceId}`: move, rename, or both. */

@@ -9,6 +9,8 @@ import {
   errorCodeName,
   OPCODE,
   PASSWORD_RESULT,
+  type Provisioning,
+  provisioningPayload,
 } from '../device-protocol/protocol.ts';
 import { OperationQueue } from './operation-queue.ts';
 import type { BleLink, BleTarget } from './transport.ts';
@@ -22,6 +24,7 @@ const DEVICE_ERROR_MESSAGES: Record<ErrorCodeName, string> = {
   noCommand: 'The device had no answer ready.',
   locked: 'The device is locked: give its password first.',
   outOfRange: 'The device refused a setting outside its limits.',
+  badPayload: 'The device could not read the secret and address it was sent.',
 };
 
 /** The device answered a command with an error answer (opcode 0xEE). */
@@ -126,4 +129,24 @@ export async function sendPassword(
  */
 export async function runCommand(codec: Codec, link: BleLink, product: DeviceProduct, opCode: number) {
   await exchange(codec, link, codec.buildFrame(opCode, product.entry.write.bufferSize));
+}
+
+/**
+ * Gives the device its service-comms secret and the service's address (`Provision`, 0x05); resolves
+ * when the device says it keeps them. The connection must be unlocked (its password given).
+ * @throws RangeError before anything is sent for a secret or address the frame cannot carry;
+ *   DeviceAnswerError when the device refuses (locked).
+ */
+export async function sendProvisioning(
+  codec: Codec,
+  link: BleLink,
+  product: DeviceProduct,
+  provisioning: Provisioning,
+): Promise<void> {
+  const frame = codec.buildFrame(
+    OPCODE.provision,
+    product.entry.write.bufferSize,
+    provisioningPayload(provisioning),
+  );
+  await exchange(codec, link, frame);
 }

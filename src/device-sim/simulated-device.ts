@@ -13,6 +13,8 @@ import {
   ERROR_OPCODE,
   OPCODE,
   PASSWORD_RESULT,
+  type Provisioning,
+  readProvisioning,
 } from '../device-protocol/protocol.ts';
 import { type ConfigStore, MemoryConfigStore } from './config-store.ts';
 import type { DemoPlace, DemoSiteState } from './day-curve.ts';
@@ -35,6 +37,11 @@ export interface SimulatedDeviceOptions {
    * at the longitude of its clock's time zone, its counters from 2020.
    */
   place?: DemoPlace;
+  /**
+   * Called when the device is given a secret and an address (`Provision`): a device online
+   * connects to the service with them (`connectWhenProvisioned`).
+   */
+  onProvisioned?: (provisioning: Provisioning) => void;
 }
 
 /** A setting the device checks on write: its raw item and the raw bounds of its form field. */
@@ -112,6 +119,9 @@ export class SimulatedDevice {
   private readonly limits: LimitedSetting[];
   /** A correct `Check password` was received in the current connection. */
   private unlocked = false;
+  /** The secret and address it was given last (`Provision`); null before. */
+  private given: Provisioning | null = null;
+  private readonly onProvisioned: ((provisioning: Provisioning) => void) | undefined;
 
   constructor(options: SimulatedDeviceOptions) {
     this.codec = options.codec;
@@ -124,6 +134,12 @@ export class SimulatedDevice {
     this.place = options.place;
     this.settings = usableSettings(this.config, this.store.load(this.serialNumber));
     this.limits = settingLimits(this.config);
+    this.onProvisioned = options.onProvisioned;
+  }
+
+  /** The secret and address it was given last, or null. */
+  get provisioning(): Provisioning | null {
+    return this.given;
   }
 
   /**
@@ -236,6 +252,8 @@ export class SimulatedDevice {
         return this.configAnswer(opcode);
       case OPCODE.checkPassword:
         return this.checkPassword(frame);
+      case OPCODE.provision:
+        return this.provision(frame);
       default:
         if (!this.knows(opcode)) return this.errorAnswer(ERROR_CODE.unknownOpcode, opcode);
         if (!this.unlocked) return this.errorAnswer(ERROR_CODE.locked, opcode);
@@ -290,6 +308,16 @@ export class SimulatedDevice {
     this.unlocked = match;
     const result = match ? PASSWORD_RESULT.correct : PASSWORD_RESULT.wrong;
     return this.smallAnswer(answerOpcode(OPCODE.checkPassword), [result]);
+  }
+
+  /** Takes a secret and an address, once unlocked; the answer is made after they are kept. */
+  private provision(frame: Uint8Array): Uint8Array {
+    if (!this.unlocked) return this.errorAnswer(ERROR_CODE.locked, OPCODE.provision);
+    const given = readProvisioning(frame);
+    if (!given) return this.errorAnswer(ERROR_CODE.badPayload, OPCODE.provision);
+    this.given = given;
+    this.onProvisioned?.(given);
+    return this.smallAnswer(answerOpcode(OPCODE.provision), [COMMAND_DONE]);
   }
 
   private runCommand(opcode: number): Uint8Array {

@@ -5,7 +5,12 @@ import { decodeConfiguration, defaultRawValues } from '../../src/device-config/d
 import { encodeConfiguration } from '../../src/device-config/encode-form.ts';
 import { buildForm } from '../../src/device-config/form-fields.ts';
 import { devicePasswordCodes } from '../../src/device-config/password.ts';
-import { errorCodeName, OPCODE } from '../../src/device-protocol/protocol.ts';
+import {
+  errorCodeName,
+  OPCODE,
+  provisioningPayload,
+  readProvisioning,
+} from '../../src/device-protocol/protocol.ts';
 import { MemoryConfigStore, StorageConfigStore } from '../../src/device-sim/config-store.ts';
 import { SimulatedDevice } from '../../src/device-sim/simulated-device.ts';
 import { bundledProducts } from '../device-config/bundled-products.ts';
@@ -259,5 +264,49 @@ describe.each(products)('a simulated $modelId', ({ entry: model, config: product
     expect(sim.request(result.frame)[0]).toBe(0x82);
     const restarted = make().request(codec.buildFrame(OPCODE.readConfiguration, model.write.bufferSize));
     expect(decodeConfiguration(codec, product, restarted).values[field.name]).toBe(edited);
+  });
+});
+
+describe('Provision (0x05)', () => {
+  const given = { secret: 'k'.repeat(43), address: 'wss://fleet.example/config/service-comms/devices/ws' };
+
+  it('keeps the secret and address once unlocked, tells whoever listens, and answers 0x85 done', () => {
+    const heard: unknown[] = [];
+    const sim = new SimulatedDevice({
+      codec,
+      entry,
+      config,
+      serialNumber: 'HX5K-24-000124',
+      onProvisioned: (p) => heard.push(p),
+    });
+    const send = () => sim.request(codec.buildFrame(OPCODE.provision, 255, provisioningPayload(given)));
+    expect(errorCodeName(send())).toBe('locked');
+    expect(sim.provisioning).toBeNull();
+    sim.request(codec.buildFrame(OPCODE.checkPassword, 255, Uint8Array.from(codec.passwordCodes('0000'))));
+    const answer = send();
+    expect([answer[0], answer[1]]).toEqual([0x85, 0x00]);
+    expect(sim.provisioning).toEqual(given);
+    expect(heard).toEqual([given]);
+  });
+
+  it('refuses a payload that is not a secret and an address, keeping what it had', () => {
+    const { sim, command, unlock } = device();
+    unlock();
+    for (const payload of [
+      Uint8Array.from([0]),
+      Uint8Array.from([3, 97, 98]),
+      Uint8Array.from([2, 97, 98, 250, 97]),
+      Uint8Array.from([1, 32, 1, 97]),
+    ])
+      expect(errorCodeName(command(OPCODE.provision, payload))).toBe('badPayload');
+    expect(sim.provisioning).toBeNull();
+  });
+
+  it('reads back exactly what the app writes, and the app refuses what a frame cannot carry', () => {
+    const frame = codec.buildFrame(OPCODE.provision, 255, provisioningPayload(given));
+    expect(readProvisioning(frame)).toEqual(given);
+    expect(() => provisioningPayload({ ...given, address: `wss://${'a'.repeat(200)}` })).toThrow(RangeError);
+    expect(() => provisioningPayload({ ...given, secret: '' })).toThrow(RangeError);
+    expect(() => provisioningPayload({ ...given, secret: 'with space' })).toThrow(RangeError);
   });
 });

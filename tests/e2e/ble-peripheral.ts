@@ -1,7 +1,7 @@
 import type { Browser, CDPSession, Page } from 'playwright-core';
 import { targetOf } from '../../src/ble/device-commands.ts';
 import type { Codec } from '../../src/codec/types.ts';
-import { OPCODE } from '../../src/device-protocol/protocol.ts';
+import { OPCODE, type Provisioning } from '../../src/device-protocol/protocol.ts';
 import type { MemoryConfigStore } from '../../src/device-sim/config-store.ts';
 import { SimulatedDevice } from '../../src/device-sim/simulated-device.ts';
 import type { BundledProduct } from '../device-config/bundled-products.ts';
@@ -28,6 +28,7 @@ export class EmulatedPeripheral {
     private readonly product: BundledProduct,
     serialNumber: string,
     store: MemoryConfigStore,
+    onProvisioned?: (provisioning: Provisioning) => void,
   ) {
     this.device = new SimulatedDevice({
       codec,
@@ -35,12 +36,20 @@ export class EmulatedPeripheral {
       config: product.config,
       serialNumber,
       store,
+      ...(onProvisioned ? { onProvisioned } : {}),
     });
   }
 
   static async start(
     browser: Browser,
-    options: { codec: Codec; product: BundledProduct; serialNumber: string; store: MemoryConfigStore },
+    options: {
+      codec: Codec;
+      product: BundledProduct;
+      serialNumber: string;
+      store: MemoryConfigStore;
+      /** What the device does when the app gives it a secret and an address. */
+      onProvisioned?: (provisioning: Provisioning) => void;
+    },
   ): Promise<EmulatedPeripheral> {
     const cdp = await browser.newBrowserCDPSession();
     const peripheral = new EmulatedPeripheral(
@@ -49,6 +58,7 @@ export class EmulatedPeripheral {
       options.product,
       options.serialNumber,
       options.store,
+      options.onProvisioned,
     );
     await peripheral.setUp();
     return peripheral;

@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import QRCode from 'qrcode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { labelText } from '../../contracts/claims.ts';
+import { demoLabels } from '../../server/db/demo-labels.ts';
 import { loadCodec } from '../../src/codec/load-node.ts';
 import type { Codec } from '../../src/codec/types.ts';
 import { MemoryConfigStore } from '../../src/device-sim/config-store.ts';
@@ -22,12 +24,15 @@ import {
 } from './screens-helpers.ts';
 
 /**
- * Commissioning end to end, as an installer does it: create a site, add a device by scanning the
- * QR code of its serial (Chromium's fake camera plays a picture the test draws), connect to it
+ * Commissioning end to end, as an installer does it: create a site, claim a device by scanning the
+ * QR code on its label, serial and claim code (Chromium's fake camera plays a picture the test
+ * draws; the unit is one of the demo's spares, whose codes its manufacturing list knows), connect to it
  * over the emulated Bluetooth adapter, save a settings template, apply it with its diff shown,
  * download the commissioning report and read its text; another company's installer gets 404.
  */
-const SERIAL = 'HX5K-26-004242';
+const LABEL = demoLabels().find((label) => label.modelId === 'HX-5000');
+if (!LABEL) throw new Error('the demo has no spare HX-5000');
+const SERIAL = LABEL.serial;
 const SITE_NAME = `Commissioning Farm ${Date.now().toString(36)}`;
 const OTHER_INSTALLER = { email: 'installer@brightvolt.example', password: 'Installer#2026' };
 const hybrid = bundledProducts().find((p) => p.modelId === 'HX-5000');
@@ -71,7 +76,7 @@ let deviceId = 0;
 let templateId = 0;
 
 beforeAll(async () => {
-  qrVideo(SERIAL, video);
+  qrVideo(labelText(SERIAL, LABEL.claimCode), video);
   [browser, codec] = await Promise.all([
     launchChromium([
       ...BLUETOOTH_ARGS,
@@ -126,7 +131,7 @@ async function serviceAs(user: { email: string; password: string }) {
 const siteIdOf = (page: Page) => Number(new URL(page.url()).pathname.split('/').at(-1));
 
 describe('commissioning a site', () => {
-  it('creates a site and adds a device by scanning the QR code of its serial', async () => {
+  it("creates a site and claims a device for it by scanning its label's QR code", async () => {
     const { page } = installer;
     await withMapsKey(page);
     await blockMaps(page);
@@ -151,13 +156,17 @@ describe('commissioning a site', () => {
     await expect
       .poll(() => dialog.getByLabel(/^Serial number/).inputValue(), { timeout: 30_000 })
       .toBe(SERIAL);
+    await expect(dialog.getByLabel(/^Claim code/).inputValue()).resolves.toBe(LABEL.claimCode);
     await expect(dialog.getByLabel('Model').inputValue()).resolves.toBe('HX-5000');
     await dialog.getByLabel(/^Name/).fill('Barn inverter');
     await expectAccessible(page);
     await dialog.getByRole('button', { name: 'Add device' }).click();
     await dialog.getByText(`${SERIAL} is on this site`).waitFor();
-    await dialog.getByText(`npm run simulate -- --serial ${SERIAL} --model HX-5000 --secret`).waitFor();
-    await screenshots(page, 'commissioning-device-secret', () => dialog.getByText('Device secret').waitFor());
+    // Nobody copies a secret: the device is given its own over Bluetooth.
+    expect(await dialog.getByText(/secret|npm run/i).count()).toBe(0);
+    await screenshots(page, 'commissioning-device-claimed', () =>
+      dialog.getByText(`${SERIAL} is on this site`).waitFor(),
+    );
     await dialog.getByRole('button', { name: 'Done' }).click();
     const devices = page.getByRole('table', { name: `Devices at ${SITE_NAME}` });
     await devices.getByRole('link', { name: SERIAL }).waitFor();
@@ -318,6 +327,7 @@ describe('commissioning a site', () => {
     const other = await serviceAs(OTHER_INSTALLER);
     const calls: [string, string, unknown?][] = [
       ['POST', `/fleet/sites/${siteId}/installs`, { serial: 'HX5K-26-004243', modelId: 'HX-5000' }],
+      ['POST', `/fleet/sites/${siteId}/claims`, { serial: 'HX5K-26-004243', claimCode: LABEL.claimCode }],
       ['PUT', `/fleet/installs/${deviceId}`, { name: 'Mine now' }],
       ['POST', `/fleet/installs/${deviceId}/replace`, { serial: 'HX5K-26-004244' }],
       ['DELETE', `/fleet/installs/${deviceId}`],

@@ -1,7 +1,8 @@
 import { expect } from 'vitest';
 import { createActor, fromCallback, fromPromise } from 'xstate';
+import { normalizeClaimCode } from '../../contracts/claims.ts';
 import { devicePageSchema } from '../../contracts/devices.ts';
-import type { InstalledDevice, InstallRequest } from '../../contracts/installs.ts';
+import type { ClaimedDevice, ClaimRequest } from '../../contracts/installs.ts';
 import {
   ADD_DEVICE_MESSAGES,
   type AddDeviceEvent,
@@ -10,7 +11,7 @@ import {
   modelOfSerial,
   type ReadSerial,
 } from '../../machines/commissioning/add-device-machine.ts';
-import { installDevice } from '../../src/api/commissioning-api.ts';
+import { claimDevice } from '../../src/api/commissioning-api.ts';
 import { targetOf } from '../../src/ble/device-commands.ts';
 import { WebBluetoothTransport } from '../../src/ble/web-bluetooth-transport.ts';
 import type {
@@ -23,7 +24,7 @@ import { SimulatedDevice } from '../../src/device-sim/simulated-device.ts';
 import { FakeBluetooth } from '../ble/fake-web-bluetooth.ts';
 import { bundledProducts } from '../device-config/bundled-products.ts';
 import { IDS } from '../server/harness.ts';
-import { commissioningService, letGo } from './commissioning-service.ts';
+import { commissioningService, LABEL_CODE, letGo } from './commissioning-service.ts';
 import { controlledActor } from './fakes.ts';
 import { recordCoverage } from './paths/coverage-recorder.ts';
 import type { ModelDriver } from './paths/model-entry.ts';
@@ -95,19 +96,20 @@ class PersonsChooser implements BluetoothLike {
 /** What the form shows, as the person filled it in. */
 interface Form {
   serial: string;
+  claimCode: string;
   modelId: string;
   name: string;
 }
 
 /**
  * Events and state checks that run one path of the add-device model against the real machine: the
- * save goes, when the path lets it, through the app's install call to the configuration service in
- * process (site 5 of installer A); "Read over Bluetooth" is the app's own reading through the real
+ * save goes, when the path lets it, through the app's claim call to the configuration service in
+ * process (site 5 of installer A), for units registered there as a manufacturing list registers them; "Read over Bluetooth" is the app's own reading through the real
  * Web Bluetooth transport, its chooser answered as a person would; the camera's scanner (which
  * needs a browser's camera and video) is answered by hand with what it reports.
  */
 export function addDeviceModelDriver(): ModelDriver {
-  const install = controlledActor<InstalledDevice, { siteId: number; body: InstallRequest }>();
+  const claim = controlledActor<ClaimedDevice, { siteId: number; body: ClaimRequest }>();
   const refresh = controlledActor<void, unknown>();
   const cameras: { report: (event: AddDeviceEvent) => void; open: boolean }[] = [];
   const chooser = new PersonsChooser();
@@ -123,7 +125,7 @@ export function addDeviceModelDriver(): ModelDriver {
             camera.open = false;
           };
         }),
-        install: install.logic,
+        claim: claim.logic,
         refresh: refresh.logic,
         // As the add-device dialog reads a device's serial over Bluetooth.
         readOverBluetooth: fromPromise<ReadSerial, { model: ModelChoice | undefined }>(({ input }) => {
@@ -151,12 +153,16 @@ export function addDeviceModelDriver(): ModelDriver {
   const readEnds = async () => {
     await reads.at(-1)?.catch(() => undefined);
   };
-  const form: Form = { serial: '', modelId: MODELS[0]?.modelId ?? '', name: '' };
-  const fresh = async (prefix: string) => (await commissioningService()).freshSerial(prefix);
+  const form: Form = { serial: '', claimCode: '', modelId: MODELS[0]?.modelId ?? '', name: '' };
+  const fresh = async (prefix: string) => (await (await commissioningService()).freshLabel(prefix)).serial;
   const type = (serial: string) => {
     form.serial = serial;
     form.modelId = modelOfSerial(serial, MODELS) ?? form.modelId;
     actor.send({ type: 'add.edit', serial });
+  };
+  const typeCode = (claimCode: string) => {
+    form.claimCode = claimCode;
+    actor.send({ type: 'add.edit', claimCode });
   };
   let scannedText = '';
   let chosenSerial = '';
@@ -169,10 +175,10 @@ export function addDeviceModelDriver(): ModelDriver {
   };
   const saving = () => {
     expect(snap().value).toBe('saving');
-    const body: InstallRequest = { serial: form.serial.trim(), modelId: form.modelId };
+    const body: ClaimRequest = { serial: form.serial.trim(), claimCode: normalizeClaimCode(form.claimCode) };
     if (form.name) body.name = form.name;
-    expect(install.last().input).toEqual({ siteId: SITE, body });
-    expect(install.last().settled).toBe(false);
+    expect(claim.last().input).toEqual({ siteId: SITE, body });
+    expect(claim.last().settled).toBe(false);
   };
   const scanning = (stream: MediaStream | null) => {
     expect(snap().value).toBe('scanning');
@@ -181,14 +187,14 @@ export function addDeviceModelDriver(): ModelDriver {
     expect(cameras).toHaveLength(1);
   };
 
-  /** The new device with its secret, in the context to be shown once, and on the site at the service. */
+  /** The new device, claimed, in the context, and on the site at the service; no secret changed hands. */
   const theDeviceIsOnTheSite = async () => {
     const serial = form.serial.trim().toUpperCase();
     const name = form.name || (MODELS.find((m) => m.modelId === form.modelId)?.name ?? '');
     const installed = snap().context.installed;
     expect(installed).toMatchObject({ serial, modelId: form.modelId, name, siteId: SITE });
-    // The secret, shown this once.
-    expect(installed?.secret).toMatch(/\S{16,}/);
+    expect(Date.parse(installed?.claimedAt ?? '')).not.toBeNaN();
+    expect(installed).not.toHaveProperty('secret');
     // And the service has the device on the site.
     const { api } = await commissioningService();
     const page = devicePageSchema.parse(await api(`/install/device/${form.modelId}`, { query: { serial } }));
@@ -197,8 +203,19 @@ export function addDeviceModelDriver(): ModelDriver {
 
   return {
     events: {
-      'serial.typed': async () => type(` ${(await fresh('HX5K')).toLowerCase()} `),
-      'serial.typedTaken': async () => type((await commissioningService()).serialOfOtherInstaller),
+      'serial.typed': async () => {
+        type(` ${(await fresh('HX5K')).toLowerCase()} `);
+        typeCode(LABEL_CODE.toLowerCase().replace(/-/g, ' '));
+      },
+      'serial.typedTaken': async () => {
+        type((await commissioningService()).claimedByOtherCompany);
+        typeCode(LABEL_CODE);
+      },
+      'serial.typedBadCode': async () => {
+        type(await fresh('HX5K'));
+        typeCode('1234');
+      },
+      'claimCode.typed': () => typeCode(LABEL_CODE),
       'name.typed': () => {
         form.name = NAME;
         actor.send({ type: 'add.edit', name: NAME });
@@ -210,7 +227,7 @@ export function addDeviceModelDriver(): ModelDriver {
       'save.pressed': () => actor.send({ type: 'add.save' }),
       'service.answers': async () => {
         const { api } = await commissioningService();
-        await letGo(install.last(), ({ siteId, body }) => installDevice(api, siteId, body));
+        await letGo(claim.last(), ({ siteId, body }) => claimDevice(api, siteId, body));
       },
       'page.reloaded': () => refresh.last().resolve(),
       'page.reloadFails': () => refresh.last().reject(new Error('Failed to fetch')),
@@ -218,8 +235,9 @@ export function addDeviceModelDriver(): ModelDriver {
       'camera.shows': () => camera().report({ type: 'scan.stream', stream: STREAM }),
       'code.read': async () => {
         const serial = await fresh('HX5K');
-        scannedText = `https://fleet.example/d?sn=${serial.toLowerCase()}`;
+        scannedText = `sn:${serial.toLowerCase()};cc:${LABEL_CODE.toLowerCase()}`;
         form.serial = serial;
+        form.claimCode = LABEL_CODE;
         form.modelId = 'HX-5000';
         camera().report({ type: 'scan.found', text: scannedText });
       },
@@ -253,21 +271,23 @@ export function addDeviceModelDriver(): ModelDriver {
     },
     states: {
       empty: () => {
-        expect(form).toEqual({ serial: '', modelId: 'HX-5000', name: '' });
+        expect(form).toEqual({ serial: '', claimCode: '', modelId: 'HX-5000', name: '' });
         entering(null);
       },
       needsSerial: () => entering(ADD_DEVICE_MESSAGES.needsSerial),
       typed: () => entering(null),
       named: () => entering(null),
       typedTaken: () => entering(null),
+      typedBadCode: () => entering(null),
+      badClaimCode: () => entering(ADD_DEVICE_MESSAGES.badClaimCode),
       modelChosen: () => entering(null),
       saving,
       savingTaken: saving,
       refused: async () =>
         entering(
-          `${(await commissioningService()).serialOfOtherInstaller} is installed at a site you cannot see; it must be taken off that site first`,
+          `${(await commissioningService()).claimedByOtherCompany} is claimed by another company; it can be claimed here once it is taken off their site`,
         ),
-      showingSecret: async () => {
+      showingClaimed: async () => {
         expect(snap().value).toBe('refreshing');
         expect(refresh.calls).toHaveLength(1);
         expect(refresh.last().settled).toBe(false);
@@ -297,6 +317,10 @@ export function addDeviceModelDriver(): ModelDriver {
         ]);
       },
       readOver: () => {
+        expect(form.serial).toBe(chosenSerial);
+        entering(null);
+      },
+      readOverWithCode: () => {
         expect(form.serial).toBe(chosenSerial);
         entering(null);
       },

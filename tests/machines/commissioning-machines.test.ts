@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createActor, fromCallback, fromPromise, waitFor } from 'xstate';
 import { type ConfigTemplate, MAX_TEMPLATE_FILE_BYTES } from '../../contracts/config-templates.ts';
-import type { InstalledDevice, InstallRequest } from '../../contracts/installs.ts';
+import type { ClaimedDevice, ClaimRequest } from '../../contracts/installs.ts';
 import { type TemplateChange, templatesMachine } from '../../machines/ble/templates-machine.ts';
 import {
   ADD_DEVICE_MESSAGES,
@@ -19,16 +19,16 @@ const MODELS = [
   { modelId: 'BX-10', name: 'Basalt BX-10', prefix: 'BX10' },
 ];
 
-/** The add-device machine with a camera that "sees" `text` and a service that answers `install`. */
-function addDevice(options: { seen?: string; install?: (body: InstallRequest) => Promise<InstalledDevice> }) {
+/** The add-device machine with a camera that "sees" `text` and a service that answers `claim`. */
+function addDevice(options: { seen?: string; claim?: (body: ClaimRequest) => Promise<ClaimedDevice> }) {
   return createActor(
     addDeviceMachine.provide({
       actors: {
         scanCode: fromCallback<AddDeviceEvent>(({ sendBack }) => {
           if (options.seen !== undefined) sendBack({ type: 'scan.found', text: options.seen });
         }),
-        install: fromPromise(({ input }) =>
-          (options.install ?? (() => Promise.reject(new Error('no'))))(input.body),
+        claim: fromPromise(({ input }) =>
+          (options.claim ?? (() => Promise.reject(new Error('no'))))(input.body),
         ),
       },
     }),
@@ -41,12 +41,26 @@ describe('adding a device', () => {
     expect(serialFromText('SN: bx10-26-000123', MODELS)).toEqual({
       serial: 'BX10-26-000123',
       modelId: 'BX-10',
+      claimCode: null,
     });
     const actor = addDevice({ seen: 'https://example.invalid/d?sn=HX5K-26-000007' });
     actor.send({ type: 'add.scan' });
     await waitFor(actor, (s) => s.matches('entering') && s.context.serial !== '');
     expect(actor.getSnapshot().context).toMatchObject({
       serial: 'HX5K-26-000007',
+      modelId: 'HX-5000',
+      error: null,
+    });
+  });
+
+  it("takes the serial and claim code from a label's QR code", async () => {
+    const actor = addDevice({ seen: 'SN:HX5K-26-000007;CC:k7m2-q9xd-4trw-8hnb' });
+    actor.send({ type: 'add.edit', claimCode: 'typed before' });
+    actor.send({ type: 'add.scan' });
+    await waitFor(actor, (s) => s.matches('entering') && s.context.serial !== '');
+    expect(actor.getSnapshot().context).toMatchObject({
+      serial: 'HX5K-26-000007',
+      claimCode: 'K7M2-Q9XD-4TRW-8HNB',
       modelId: 'HX-5000',
       error: null,
     });
@@ -59,32 +73,49 @@ describe('adding a device', () => {
     expect(actor.getSnapshot().context.error).toBe(ADD_DEVICE_MESSAGES.notASerial('hello'));
   });
 
-  it('keeps everything typed when the service refuses, and shows the secret when it installs', async () => {
-    let answer: (body: InstallRequest) => Promise<InstalledDevice> = () =>
-      Promise.reject(new Error('HX5K-26-000008 is installed at a site you cannot see'));
-    const actor = addDevice({ install: (body) => answer(body) });
+  it('keeps everything typed when the service refuses, and has the device when it is claimed', async () => {
+    const sent: ClaimRequest[] = [];
+    let answer: (body: ClaimRequest) => Promise<ClaimedDevice> = () =>
+      Promise.reject(new Error('HX5K-26-000008 is claimed by another company'));
+    const actor = addDevice({
+      claim: (body) => {
+        sent.push(body);
+        return answer(body);
+      },
+    });
     actor.send({ type: 'add.edit', serial: 'hx5k-26-000008' });
+    actor.send({ type: 'add.edit', claimCode: 'k7m2 q9xd 4trw 8hnb' });
     actor.send({ type: 'add.edit', name: 'Barn' });
     actor.send({ type: 'add.save' });
     await waitFor(actor, (s) => s.matches('entering') && s.context.error !== null);
     expect(actor.getSnapshot().context).toMatchObject({
       serial: 'hx5k-26-000008',
+      claimCode: 'k7m2 q9xd 4trw 8hnb',
       modelId: 'HX-5000',
       name: 'Barn',
     });
     answer = async (body) => ({
       id: 9,
-      modelId: body.modelId,
+      modelId: 'HX-5000',
       serial: body.serial.toUpperCase(),
       name: body.name ?? '',
       siteId: 5,
       siteName: 'Farm',
       installedAt: new Date(0).toISOString(),
-      secret: 'a-secret-shown-once',
+      claimedAt: new Date(0).toISOString(),
     });
     actor.send({ type: 'add.save' });
     await waitFor(actor, (s) => s.matches('installed'));
-    expect(actor.getSnapshot().context.installed?.secret).toBe('a-secret-shown-once');
+    expect(sent.at(-1)).toEqual({ serial: 'hx5k-26-000008', claimCode: 'K7M2Q9XD4TRW8HNB', name: 'Barn' });
+    expect(actor.getSnapshot().context.installed?.claimedAt).toBe(new Date(0).toISOString());
+  });
+
+  it('refuses to claim with a code that cannot be a claim code, saying what one looks like', () => {
+    const actor = addDevice({});
+    actor.send({ type: 'add.edit', serial: 'HX5K-26-000009', claimCode: '1234' });
+    actor.send({ type: 'add.save' });
+    expect(actor.getSnapshot().value).toBe('entering');
+    expect(actor.getSnapshot().context.error).toBe(ADD_DEVICE_MESSAGES.badClaimCode);
   });
 
   it('keeps what is typed while the camera looks for a code, and the camera keeps looking', async () => {

@@ -1,7 +1,9 @@
 import { createFetch } from 'ofetch';
 import { devicePageSchema } from '../../contracts/devices.ts';
 import { type AccessToken, asAccessToken } from '../../machines/auth/tokens.ts';
+import { claimCodeHash } from '../../server/commissioning/claim-codes.ts';
 import { type ApiClient, createApiClient } from '../../src/api/api-client.ts';
+import { claimDevice } from '../../src/api/commissioning-api.ts';
 import type { TokenSession } from '../../src/api/token-session.ts';
 import { IDS, startTestServer, type TestServer, type Who } from '../server/harness.ts';
 import type { PendingCall } from './fakes.ts';
@@ -21,9 +23,19 @@ export interface CommissioningService {
   network: { online: boolean };
   /** A serial of the given prefix no path has used in this server: `HX5K-29-000001`, … */
   freshSerial(prefix: string): string;
+  /**
+   * A new unit's label: a serial of the given prefix no path has used, registered (as a
+   * manufacturing list registers it) with the claim code answered, as printed.
+   */
+  freshLabel(prefix: string): Promise<{ serial: string; claimCode: string }>;
   /** A serial installed at installer B's site, which installer A cannot see. */
   serialOfOtherInstaller: string;
+  /** A unit installer B's company claimed for its site, with {@link LABEL_CODE}. */
+  claimedByOtherCompany: string;
 }
+
+/** The claim code every label of these paths carries (each serial's own all the same). */
+export const LABEL_CODE = 'K7M2-Q9XD-4TRW-8HNB';
 
 let started: Promise<CommissioningService> | null = null;
 
@@ -90,17 +102,43 @@ async function start(): Promise<CommissioningService> {
   const serialOfOtherInstaller = siteB.items[0]?.serial;
   if (!serialOfOtherInstaller) throw new Error(`site ${IDS.siteOfB} has no device`);
   let next = 0;
+  const freshSerial = (prefix: string) => {
+    next += 1;
+    return `${prefix}-29-${String(next).padStart(6, '0')}`;
+  };
+  const register = (serial: string) =>
+    t.server.ctx.db
+      .insertInto('device_registrations')
+      .values({ serial, model_id: modelOfPrefix(serial), claim_code_hash: claimCodeHash(LABEL_CODE) })
+      .execute();
+  const claimedByOtherCompany = freshSerial('HX5K');
+  await register(claimedByOtherCompany);
+  await claimDevice(await as('installerB'), IDS.siteOfB, {
+    serial: claimedByOtherCompany,
+    claimCode: LABEL_CODE,
+  });
   return {
     t,
     api,
     as,
     network,
-    freshSerial: (prefix) => {
-      next += 1;
-      return `${prefix}-29-${String(next).padStart(6, '0')}`;
+    freshSerial,
+    freshLabel: async (prefix) => {
+      const serial = freshSerial(prefix);
+      await register(serial);
+      return { serial, claimCode: LABEL_CODE };
     },
     serialOfOtherInstaller,
+    claimedByOtherCompany,
   };
+}
+
+/** The seeded models, by their serial prefix. */
+function modelOfPrefix(serial: string): string {
+  const models: Record<string, string> = { HX5K: 'HX-5000', BX10: 'BX-10', E140: 'E1-40' };
+  const model = models[serial.split('-')[0] ?? ''];
+  if (!model) throw new Error(`no seeded model has the serial prefix of ${serial}`);
+  return model;
 }
 
 /**

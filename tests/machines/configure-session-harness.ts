@@ -1,4 +1,5 @@
 import { createActor, fromCallback, fromPromise, SimulatedClock } from 'xstate';
+import type { ProvisioningAnswer } from '../../contracts/claims.ts';
 import type { ConfigHistoryEntry } from '../../contracts/config-history.ts';
 import type { ConfigTemplate } from '../../contracts/config-templates.ts';
 import { createBleActors } from '../../machines/ble/ble-actors.ts';
@@ -26,6 +27,8 @@ export const SERIAL = 'HX5K-24-000123';
 export const PASSWORD = '0042abc';
 /** The demo device keeps the catalogue's password. */
 export const DEMO_PASSWORD = '0000';
+/** The address the service names when it provisions a device. */
+export const DEVICE_ADDRESS = 'wss://fleet.example/config/service-comms/devices/ws';
 /** The phone's clock in these tests: 25 November 2026, 2:14 am. */
 export const PHONE_TIME = new Date(2026, 10, 25, 2, 14);
 
@@ -117,9 +120,17 @@ export async function sessionHarness(options: { history?: boolean; bluetooth?: b
     loadTemplates: fromPromise<ConfigTemplate[], { modelId: string }>(async () => []),
     changeTemplates: fromPromise<unknown, { modelId: string; change: TemplateChange }>(async () => undefined),
   };
+  /** The service's side of provisioning: a new secret each time, and its address. */
+  let issued = 0;
+  const provision = {
+    issue: fromPromise<ProvisioningAnswer, { serial: string }>(async ({ input }) => {
+      issued += 1;
+      return { serialNumber: input.serial, secret: `secret-number-${issued}`, address: DEVICE_ADDRESS };
+    }),
+  };
   const logic = configureSessionWith({
     ble: createBleActors({ codec, product }),
-    ...(options.history === false ? {} : { history, templates }),
+    ...(options.history === false ? {} : { history, templates, provision }),
   });
   const session = createActor(logic, {
     clock,
@@ -173,6 +184,8 @@ export async function sessionHarness(options: { history?: boolean; bluetooth?: b
       return link;
     },
     chooserShown: () => chooserShown,
+    /** How many secrets the service issued. */
+    issued: () => issued,
   };
 }
 

@@ -13,6 +13,7 @@ import type { SimulatedDevice } from '../../src/device-sim/simulated-device.ts';
 import { product } from './ble-harness.ts';
 import {
   DEMO_PASSWORD,
+  DEVICE_ADDRESS,
   PASSWORD,
   PHONE_TIME,
   type SessionHarness,
@@ -249,6 +250,19 @@ export function configureSessionModelDriver(): Params {
         h.session.send({ type: 'command.confirm' });
         await waitFor(h.children().command, (s) => s.matches('done'));
       },
+      'provision.given': async () => {
+        const h = await started;
+        h.session.send({ type: 'provision.start' });
+        const provision = h.children().provision;
+        if (!provision) throw new Error('a signed-in session with a serial provisions');
+        await waitFor(provision, (s) => s.matches('given'));
+      },
+      'provision.dismissed': async () => (await started).session.send({ type: 'provision.dismiss' }),
+      'provision.onDemo': async () => {
+        const h = await started;
+        expect(h.session.getSnapshot().can({ type: 'provision.start' })).toBe(false);
+        h.session.send({ type: 'provision.start' });
+      },
       'command.cancelled': async () => {
         const h = await started;
         const restart = product.entry.commands.find((c) => c.name === 'Restart inverter');
@@ -382,6 +396,25 @@ export function configureSessionModelDriver(): Params {
         const h = await started;
         expect(h.children().command.getSnapshot().matches('done')).toBe(true);
         expect(h.real.device.commandLog.map((c) => c.name)).toEqual(['Restart inverter']);
+      },
+      provisioned: async () => {
+        const h = await started;
+        expect(h.children().provision?.getSnapshot().matches('given')).toBe(true);
+        expect(h.real.device.provisioning).toEqual({
+          secret: `secret-number-${h.issued()}`,
+          address: DEVICE_ADDRESS,
+        });
+      },
+      provisionDismissed: async () => {
+        const h = await started;
+        expect(h.children().provision?.getSnapshot().matches('idle')).toBe(true);
+        expect(h.real.device.provisioning?.address).toBe(DEVICE_ADDRESS);
+      },
+      demoNotProvisioned: async () => {
+        const h = await started;
+        expect(h.children().provision?.getSnapshot().matches('idle')).toBe(true);
+        expect(h.issued()).toBe(0);
+        expect(h.demo.device.provisioning).toBeNull();
       },
       commandDismissed: async () => {
         expect((await started).children().command.getSnapshot().matches('idle')).toBe(true);

@@ -33,6 +33,7 @@ export const configureSessionModel = createMachine({
         'link.dropped': 'lostFollowing',
         'command.run': 'commandDone',
         'command.cancelled': 'commandCancelled',
+        'provision.given': 'provisioned',
         'template.written': 'templateApplied',
         'template.linkDropped': 'templateLost',
         'page.left': 'pageLeft',
@@ -59,6 +60,8 @@ export const configureSessionModel = createMachine({
     commandDone: { on: { 'command.dismissed': 'commandDismissed' } },
     commandDismissed: {},
     commandCancelled: {},
+    provisioned: { on: { 'provision.dismissed': 'provisionDismissed' } },
+    provisionDismissed: {},
     pageLeft: {},
     edited: {
       on: {
@@ -81,7 +84,8 @@ export const configureSessionModel = createMachine({
     backWithEdits: { on: { 'write.valid': 'verified' } },
     reverted: {},
     demoLocked: { on: { 'password.right': 'demoFollowing' } },
-    demoFollowing: { on: { 'field.edited': 'demoEdited' } },
+    demoFollowing: { on: { 'field.edited': 'demoEdited', 'provision.onDemo': 'demoNotProvisioned' } },
+    demoNotProvisioned: {},
     demoEdited: { on: { 'write.valid': 'demoVerified' } },
     demoVerified: {},
   },
@@ -125,6 +129,9 @@ export const configureSessionModelWords = {
     'command.run': 'The person asks for “Restart inverter” and confirms it.',
     'command.cancelled': 'The person asks for “Restart inverter” and cancels.',
     'command.dismissed': 'The person closes the command’s result.',
+    'provision.given': 'The person presses “Give it its network settings”.',
+    'provision.dismissed': 'The person closes its result.',
+    'provision.onDemo': 'The person asks for network settings on the demo device.',
     'history.refresh': 'The person presses Refresh in the configuration history.',
     'history.more': 'The person asks for older changes.',
     'result.dismissed': 'The person closes the write’s result.',
@@ -156,6 +163,11 @@ export const configureSessionModelWords = {
     commandDone: '“Restart inverter: done.”, run over the session’s link.',
     commandDismissed: 'The command’s result put away.',
     commandCancelled: 'Nothing was run.',
+    provisioned:
+      'The device keeps the secret the service issued for it and the service’s address, given over the session’s link.',
+    provisionDismissed: 'The result put away; the device keeps what it was given.',
+    demoNotProvisioned:
+      'Not taken: the demo device is nobody’s device; no secret was issued and the demo device holds none.',
     pageLeft: 'The session stopped and the link it opened is closed.',
     edited: 'The form holds the typed value, marked changed.',
     editsKept:

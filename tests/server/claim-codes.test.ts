@@ -1,12 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ProvisioningAnswer } from '../../contracts/claims.ts';
 import { CLAIM_CODE_PATTERN, normalizeClaimCode, printedClaimCode } from '../../contracts/claims.ts';
 import type { ClaimedDevice, InstalledDevice } from '../../contracts/installs.ts';
 import { claimCodeHash } from '../../server/commissioning/claim-codes.ts';
 import { readManufacturingList, registerDevices } from '../../server/commissioning/manufacturing-list.ts';
+import { deviceSocketUrl } from '../../server/commissioning/provisioning-routes.ts';
 import { REQUEST_LIMITS } from '../../server/limits/request-limits.ts';
 import { catalogueIn } from '../../server/service-comms/catalogue-commands.ts';
+import { checkDeviceSecret } from '../../server/service-comms/device-secrets.ts';
 import { IDS, startTestServer, type TestServer } from './harness.ts';
 import { inOneWindow } from './limit-window.ts';
 
@@ -302,5 +305,32 @@ describe('a manufacturing list', () => {
     });
     const answer = await claim('installerA', IDS.siteOfA, { serial: 'BX10-26-060001', claimCode: code });
     expect(answer.status).toBe(201);
+  });
+});
+
+describe('provisioning a claimed device', () => {
+  it("answers a new secret the device socket takes and the service's address; the old one stops working", async () => {
+    const provision = (who: keyof typeof token, s: string) =>
+      t.call('POST', `/config/fleet/devices/${s}/provisioning`, { token: token[who] });
+    const first = await provision('installerA', serial(1));
+    expect(first.status).toBe(201);
+    expect(first.headers.get('cache-control')).toBe('no-store');
+    const answer = first.body as ProvisioningAnswer;
+    expect(answer).toMatchObject({
+      serialNumber: serial(1),
+      address: 'ws://localhost:8080/config/service-comms/devices/ws',
+    });
+    expect((await checkDeviceSecret(t.server.ctx.db, serial(1), answer.secret)).ok).toBe(true);
+    const second = (await provision('installerA', serial(1))).body as ProvisioningAnswer;
+    expect((await checkDeviceSecret(t.server.ctx.db, serial(1), answer.secret)).ok).toBe(false);
+    expect((await checkDeviceSecret(t.server.ctx.db, serial(1), second.secret)).ok).toBe(true);
+    // Another company's installer is told nothing of the device.
+    expect((await provision('installerB', serial(1))).status).toBe(404);
+  });
+
+  it('names the address at PUBLIC_APP_URL, over wss: where it is https', () => {
+    expect(deviceSocketUrl({ PUBLIC_APP_URL: 'https://fleet.example/app', PORT: 8080 })).toBe(
+      'wss://fleet.example/config/service-comms/devices/ws',
+    );
   });
 });

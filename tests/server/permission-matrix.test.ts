@@ -169,6 +169,8 @@ const TABLE: Row[] = [
     request: (s) => ({ path: `/fleet/sites/${SITE}/installs`, body: { serial: serialFor(s, 1), modelId: 'HX-5000' } }) },
   { service: 'config', call: 'POST /fleet/sites/{siteId}/claims',     answers: [201, 201, 404, 403, 403, 401],
     request: async (s) => ({ path: `/fleet/sites/${SITE}/claims`, body: await claimableFor(s, 6) }) },
+  { service: 'config', call: 'POST /fleet/devices/{serial}/provisioning', answers: [201, 201, 404, 403, 403, 401],
+    request: (s) => ({ path: `/fleet/devices/${s.serial}/provisioning` }) },
   { service: 'config', call: 'PUT /fleet/installs/{deviceId}',        answers: [200, 200, 404, 403, 403, 401],
     request: async (s) => ({ path: `/fleet/installs/${await deviceFor(s, 2)}`, body: { name: 'Renamed' } }) },
   { service: 'config', call: 'POST /fleet/installs/{deviceId}/replace', answers: [201, 201, 404, 403, 403, 401],

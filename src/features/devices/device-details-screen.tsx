@@ -23,13 +23,15 @@ import { DeviceConfiguration } from './configure/device-configuration.tsx';
 import { deviceChartsLoader } from './device-charts.ts';
 import { DeviceInstallActions } from './device-install-actions.tsx';
 import { LiveTiles } from './live-tiles.tsx';
+import { deviceAddress } from './silent-device.tsx';
 
 // uPlot comes with the charts only: the sign-in screen and the screens without charts never load it.
 const ChartsPanel = lazy(() => import('../../components/charts/charts-panel.tsx'));
 
 /** The device's telemetry: live tiles, then its charts over a range. */
-function Monitoring({ serial, latest }: { serial: string; latest: LatestReading | null }) {
-  const { monitoringApi } = useRuntime();
+function Monitoring({ device, latest }: { device: Device; latest: LatestReading | null }) {
+  const { monitoringApi, config } = useRuntime();
+  const serial = device.serial;
   if (!latest)
     return (
       <SectionCard title="Live values">
@@ -41,7 +43,20 @@ function Monitoring({ serial, latest }: { serial: string; latest: LatestReading 
   return (
     <>
       <SectionCard title="Live values">
-        <LiveTiles serial={serial} units={latest.units} roles={latest.roles} />
+        <LiveTiles
+          serial={serial}
+          units={latest.units}
+          roles={latest.roles}
+          // A claimed device never heard from says what to check, until its first reading.
+          {...(device.claimedAt && latest.receivedAt === null
+            ? {
+                silent: {
+                  claimedAt: device.claimedAt,
+                  address: deviceAddress(config.configUrl, window.location.href),
+                },
+              }
+            : {})}
+        />
       </SectionCard>
       <SectionCard title="History">
         <Suspense fallback={<PageLoading label="Loading the charts…" />}>
@@ -132,7 +147,7 @@ function OneDevice({
           </Stack>
         ) : null}
       </SectionCard>
-      <Monitoring serial={device.serial} latest={latest} />
+      <Monitoring device={device} latest={latest} />
       {alarms ? <AlarmHistory alarms={alarms} /> : null}
       <DeviceConfiguration serial={device.serial} modelId={device.modelId} />
       <AuditRecords

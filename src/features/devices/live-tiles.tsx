@@ -11,6 +11,7 @@ import { directionWord, ROLE_LOOK } from '../../components/charts/roles.ts';
 import { ageText } from '../../components/devices/device-status-columns.tsx';
 import { formatDateTime } from '../../components/format-date.ts';
 import { EmptyState } from '../../components/page-state.tsx';
+import { SilentDevice } from './silent-device.tsx';
 
 /** The time now, once a second: for "last reading 12 s ago". */
 function useNow(): number {
@@ -55,10 +56,13 @@ export function LiveTiles({
   serial,
   units,
   roles = {},
+  silent,
 }: {
   serial: string;
   units: Record<string, string>;
   roles?: Record<string, MonitoringRole>;
+  /** For a claimed device never heard from: when it was claimed and the address it was given. */
+  silent?: { claimedAt: string; address: string };
 }) {
   const { config, session } = useRuntime();
   const actor = useActorRef(
@@ -84,15 +88,17 @@ export function LiveTiles({
 
   const status = refused
     ? refused
-    : fresh
-      ? `Last reading ${age} (${at}).`
-      : stale && latest
-        ? `No reading for ${age.replace(/ ago$/, '')}: the device may be offline. Last reading ${at}.`
-        : stale
-          ? 'This device has sent no reading.'
-          : connecting && !latest
-            ? 'Connecting to the live stream…'
-            : 'Waiting for the first reading…';
+    : fresh && silent
+      ? `Online: its first reading arrived ${age} (${at}).`
+      : fresh
+        ? `Last reading ${age} (${at}).`
+        : stale && latest
+          ? `No reading for ${age.replace(/ ago$/, '')}: the device may be offline. Last reading ${at}.`
+          : stale
+            ? 'This device has sent no reading.'
+            : connecting && !latest
+              ? 'Connecting to the live stream…'
+              : 'Waiting for the first reading…';
   const badge = refused ? (
     <Badge color="gray.7">Not available</Badge>
   ) : fresh ? (
@@ -114,6 +120,9 @@ export function LiveTiles({
           </Text>
         ) : null}
       </Group>
+      {silent && !latest && !refused ? (
+        <SilentDevice claimedAt={silent.claimedAt} address={silent.address} now={now} />
+      ) : null}
       {names.length === 0 ? (
         <EmptyState title="No live values">This device's model reports no telemetry.</EmptyState>
       ) : (

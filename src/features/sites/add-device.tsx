@@ -1,16 +1,5 @@
-import {
-  Alert,
-  Button,
-  Code,
-  CopyButton,
-  Group,
-  List,
-  NativeSelect,
-  Stack,
-  Text,
-  TextInput,
-} from '@mantine/core';
-import { IconBluetooth, IconCamera, IconCheck, IconCopy } from '@tabler/icons-react';
+import { Alert, Button, Group, NativeSelect, Stack, Text, TextInput } from '@mantine/core';
+import { IconBluetooth, IconCamera } from '@tabler/icons-react';
 import { useActor, useSelector } from '@xstate/react';
 import { useEffect, useMemo, useRef } from 'react';
 import { fromPromise } from 'xstate';
@@ -21,7 +10,7 @@ import {
   type ModelChoice,
   type ReadSerial,
 } from '../../../machines/commissioning/add-device-machine.ts';
-import { installDevice } from '../../api/commissioning-api.ts';
+import { claimDevice } from '../../api/commissioning-api.ts';
 import { usePageRefresh } from '../../app/page-refresh.ts';
 import { useRuntime } from '../../app/runtime-context.tsx';
 import { targetOf } from '../../ble/device-commands.ts';
@@ -63,56 +52,14 @@ function Preview({ stream }: { stream: MediaStream | null }) {
   );
 }
 
-/** The secret, shown once, and how a device takes it. */
-function Secret({
-  serial,
-  modelId,
-  secret,
-  onDone,
-}: {
-  serial: string;
-  modelId: string;
-  secret: string;
-  onDone: () => void;
-}) {
+/** The device, claimed: what happens next. */
+function Claimed({ serial, onDone }: { serial: string; onDone: () => void }) {
   return (
     <Stack gap="sm">
       <Alert color="teal" title={`${serial} is on this site`} role="status">
-        Its service-comms secret is below. It is shown this once: the service keeps only a fingerprint of it.
+        It is claimed for this site with its label's code. It comes online by itself once it has its network
+        settings; its page shows its first reading, or what to check while it stays silent.
       </Alert>
-      <Text size="sm" fw={600} id="device-secret-label">
-        Device secret
-      </Text>
-      <Group gap="xs" wrap="nowrap" align="flex-start">
-        <Code block aria-labelledby="device-secret-label" style={{ wordBreak: 'break-all', flex: 1 }}>
-          {secret}
-        </Code>
-        <CopyButton value={secret}>
-          {({ copied, copy }) => (
-            <Button
-              variant="light"
-              onClick={copy}
-              leftSection={copied ? <IconCheck size={16} aria-hidden /> : <IconCopy size={16} aria-hidden />}
-            >
-              {copied ? 'Copied' : 'Copy'}
-            </Button>
-          )}
-        </CopyButton>
-      </Group>
-      <Text size="sm">How to enter it:</Text>
-      <List size="sm" spacing={4}>
-        <List.Item>
-          On the device: give it as the service-comms secret, with the serial {serial}, in its network
-          settings.
-        </List.Item>
-        <List.Item>
-          For a simulated device:{' '}
-          <Code>{`npm run simulate -- --serial ${serial} --model ${modelId} --secret ${secret}`}</Code>
-        </List.Item>
-      </List>
-      <Text size="sm" c="gray.7">
-        Lost it? An admin issues a new one, which replaces this one.
-      </Text>
       <Group justify="flex-end">
         <Button onClick={onDone}>Done</Button>
       </Group>
@@ -121,8 +68,9 @@ function Secret({
 }
 
 /**
- * Add a device to a site: type its serial, scan its QR code or barcode with the camera, or take
- * the serial a device reports over Bluetooth; name it and save; then its secret, shown once.
+ * Add a device to a site: scan its label's QR code with the camera (serial and claim code), or
+ * type both from the label (the serial may also be read from the device over Bluetooth); name it
+ * and claim it for the site. No secret is shown: the device is given its own over Bluetooth.
  */
 export function AddDevice({ siteId, onClose }: { siteId: number; onClose: () => void }) {
   const { configApi } = useRuntime();
@@ -134,7 +82,7 @@ export function AddDevice({ siteId, onClose }: { siteId: number; onClose: () => 
         actors: {
           scanCode,
           refresh,
-          install: fromPromise(({ input }) => installDevice(configApi, input.siteId, input.body)),
+          claim: fromPromise(({ input }) => claimDevice(configApi, input.siteId, input.body)),
           readOverBluetooth: fromPromise<ReadSerial, { model: ModelChoice | undefined }>(
             async ({ input }) => {
               const entry = input.model && entries.get(input.model.modelId);
@@ -149,16 +97,8 @@ export function AddDevice({ siteId, onClose }: { siteId: number; onClose: () => 
     [configApi, entries, refresh],
   );
   const [state, send] = useActor(machine, { input: { siteId, models: choices } });
-  const { serial, modelId, name, error, installed, stream } = state.context;
-  if (installed)
-    return (
-      <Secret
-        serial={installed.serial}
-        modelId={installed.modelId}
-        secret={installed.secret}
-        onDone={onClose}
-      />
-    );
+  const { serial, claimCode, modelId, name, error, installed, stream } = state.context;
+  if (installed) return <Claimed serial={installed.serial} onDone={onClose} />;
   const scanning = state.matches('scanning');
   const reading = state.matches('reading');
   const saving = state.matches('saving');
@@ -172,7 +112,7 @@ export function AddDevice({ siteId, onClose }: { siteId: number; onClose: () => 
     >
       <Stack gap="sm">
         <Text size="sm">
-          Type the serial number, scan the code on its label, or read it from the device over Bluetooth.
+          Scan the QR code on the device's label, or type its serial number and claim code from the label.
         </Text>
         <Group gap="xs">
           <Button
@@ -215,6 +155,18 @@ export function AddDevice({ siteId, onClose }: { siteId: number; onClose: () => 
           autoComplete="off"
           value={serial}
           onChange={(event) => send({ type: 'add.edit', serial: event.currentTarget.value })}
+        />
+        <TextInput
+          label="Claim code"
+          description="16 letters and digits on the label, beside the serial"
+          placeholder="K7M2-Q9XD-4TRW-8HNB"
+          required
+          autoComplete="off"
+          autoCapitalize="characters"
+          spellCheck={false}
+          maxLength={64}
+          value={claimCode}
+          onChange={(event) => send({ type: 'add.edit', claimCode: event.currentTarget.value })}
         />
         <TextInput
           label="Name"

@@ -5,8 +5,9 @@ import { closeCommissioningService, startCommissioningService } from '../commiss
 import { defineModel } from '../paths/model-entry.ts';
 
 /**
- * Abstract model of adding a device to a site: its serial typed, scanned from a code or read from
- * the device over Bluetooth; saved, or refused with the service's reason and everything kept.
+ * Abstract model of adding a device to a site: its serial and claim code typed from the label or
+ * scanned from its QR code, or the serial read from the device over Bluetooth and the code typed;
+ * claimed, or refused with the service's reason and everything kept.
  */
 const model = createMachine({
   id: 'addDeviceModel',
@@ -17,6 +18,7 @@ const model = createMachine({
         'save.pressed': 'needsSerial',
         'serial.typed': 'typed',
         'serial.typedTaken': 'typedTaken',
+        'serial.typedBadCode': 'typedBadCode',
         'model.chosen': 'modelChosen',
         'scan.pressed': 'scanning',
         'bluetooth.pressed': 'choosing',
@@ -26,10 +28,12 @@ const model = createMachine({
     typed: { on: { 'name.typed': 'named', 'save.pressed': 'saving' } },
     named: { on: { 'save.pressed': 'saving' } },
     typedTaken: { on: { 'save.pressed': 'savingTaken' } },
+    typedBadCode: { on: { 'save.pressed': 'badClaimCode' } },
+    badClaimCode: { on: { 'claimCode.typed': 'typed' } },
     savingTaken: { on: { 'service.answers': 'refused' } },
     refused: { on: { 'serial.typed': 'typed' } },
-    saving: { on: { 'service.answers': 'showingSecret' } },
-    showingSecret: { on: { 'page.reloaded': 'installed', 'page.reloadFails': 'installed' } },
+    saving: { on: { 'service.answers': 'showingClaimed' } },
+    showingClaimed: { on: { 'page.reloaded': 'installed', 'page.reloadFails': 'installed' } },
     installed: {},
     modelChosen: { on: { 'bluetooth.pressed': 'choosing' } },
     scanning: {
@@ -53,7 +57,8 @@ const model = createMachine({
         'reading.cancelled': 'readingCancelled',
       },
     },
-    readOver: { on: { 'save.pressed': 'saving' } },
+    readOver: { on: { 'claimCode.typed': 'readOverWithCode' } },
+    readOverWithCode: { on: { 'save.pressed': 'saving' } },
     noDeviceChosen: {},
     readingCancelled: { on: { 'device.chosenLate': 'lateIgnored' } },
     lateIgnored: {},
@@ -65,15 +70,19 @@ export default defineModel({
   title: 'Adding a device to a site',
   source: 'machines/commissioning/add-device-machine.ts',
   about:
-    "Adding a device to installer A's site: the serial typed (the model following its prefix), scanned from the label's code with the camera, or read from the device over Bluetooth through the real Web Bluetooth transport and device simulator; named and saved through the app's install call to the configuration service in process, which answers the device's secret once or refuses a serial installed elsewhere, keeping everything typed; once added, the page's loaders run again, as after every save.",
+    "Adding a device to installer A's site: the serial and claim code typed from the label (the model following the serial's prefix) or scanned from the label's QR code with the camera, or the serial read from the device over Bluetooth through the real Web Bluetooth transport and device simulator and the code typed; named and claimed through the app's claim call to the configuration service in process, whose manufacturing list knows each unit's code, which puts the device on the site (no secret changes hands) or refuses a unit another company holds, keeping everything typed; once added, the page's loaders run again, as after every save.",
   machine: addDeviceMachine,
   model,
   driver: addDeviceModelDriver,
   start: startCommissioningService,
   close: closeCommissioningService,
   events: {
-    'serial.typed': 'The person types a new HX5K serial, in lower case with spaces around it.',
-    'serial.typedTaken': "The person types the serial of a unit that is on another installer's site.",
+    'serial.typed':
+      "The person types a new HX5K unit's serial, in lower case with spaces around it, and its claim code in lower case with spaces for dashes.",
+    'serial.typedTaken':
+      'The person types the serial and claim code of a unit another company claimed for its site.',
+    'serial.typedBadCode': "The person types a new unit's serial and, as its claim code, 1234.",
+    'claimCode.typed': "The person types the claim code from the device's label.",
     'name.typed': 'The person names the device "Garage inverter".',
     'model.chosen': 'The person chooses the Basalt BX-10 in the model list.',
     'save.pressed': 'The person presses "Add device".',
@@ -82,7 +91,8 @@ export default defineModel({
     'page.reloadFails': 'A loader of the page fails (it shows its own error; the device is added).',
     'scan.pressed': 'The person presses "Scan code".',
     'camera.shows': 'The camera opens and its picture shows in the dialog.',
-    'code.read': "The camera reads the label's QR code: a link holding a new HX5K serial in lower case.",
+    'code.read':
+      "The camera reads the label's QR code: a new HX5K unit's serial and claim code (`sn:…;cc:…`), in lower case.",
     'code.readNotSerial': 'The camera reads a code that holds no serial (a Wi-Fi login).',
     'camera.refused': 'The browser refuses the camera.',
     'scan.stopped': 'The person presses "Stop scanning".',
@@ -94,24 +104,30 @@ export default defineModel({
   },
   states: {
     empty: 'The dialog: no serial, the first model (HX-5000) chosen, no name, no message.',
-    needsSerial: '"Give the serial number and the model first." is shown; nothing is sent.',
-    typed: 'The serial as typed, the model following its prefix (HX-5000); no message.',
-    named: 'The serial and the name as typed; no message.',
-    typedTaken: 'The serial as typed, the model following its prefix; no message.',
+    needsSerial:
+      '"Give the serial number and the claim code from the label first." is shown; nothing is sent.',
+    typed:
+      "The serial and claim code as typed, the model following the serial's prefix (HX-5000); no message.",
+    named: 'The serial, claim code and name as typed; no message.',
+    typedTaken: "The serial and claim code as typed, the model following the serial's prefix; no message.",
+    typedBadCode: 'The serial and the code 1234 as typed; no message.',
+    badClaimCode:
+      '"The claim code has 16 letters and digits, printed on the label beside the serial (such as K7M2-Q9XD-4TRW-8HNB)." is shown; nothing is sent.',
     modelChosen: 'The Basalt BX-10 is chosen; no serial yet.',
     saving:
-      'Adding the device: the serial trimmed, the model and the name (if any) are on their way; the button is busy.',
-    savingTaken: 'Adding the device; the button is busy.',
+      'Claiming the device: the serial trimmed, the claim code in its one form (capitals, no spaces or dashes) and the name (if any) are on their way; the button is busy.',
+    savingTaken: 'Claiming the device; the button is busy.',
     refused:
-      '"The device was not added": "<serial> is installed at a site you cannot see; it must be taken off that site first"; the serial and model stay as typed.',
-    showingSecret:
-      "The device is on the site and its secret is shown; the site page's loaders are running again (once), behind the dialog.",
+      '"The device was not added": "<serial> is claimed by another company; it can be claimed here once it is taken off their site"; the serial, code and model stay as typed.',
+    showingClaimed:
+      "The device is claimed for the site, with when it was claimed and no secret; the site page's loaders are running again (once), behind the dialog.",
     installed:
-      'The page has loaded again; the device is on the site, in capitals, named as typed or by its model; its secret is shown this once.',
+      'The page has loaded again; the device is on the site, in capitals, named as typed or by its model, claimed; no secret was shown.',
     scanning: 'Looking for a code: the camera is asked for; no picture yet.',
     previewing: "The camera's picture is shown while a code is looked for.",
     typedWhileScanning: 'The typed serial shows in its field while the camera still looks for a code.',
-    scanned: 'The camera is off; the serial from the code is in its field, in capitals, with its model.',
+    scanned:
+      'The camera is off; the serial and claim code from the code are in their fields, in capitals, with the model.',
     notASerial:
       'The camera is off; "The code holds “WIFI:…”, which is not a serial number (they look like HX5K-24-000123). Scan the serial\'s code, or type it." is shown.',
     cameraRefused:
@@ -120,6 +136,8 @@ export default defineModel({
     choosing:
       "The browser's chooser lists only devices of the chosen model (by serial prefix); the dialog waits.",
     readOver: 'The serial the device reported is in its field, with the chosen model; no message.',
+    readOverWithCode:
+      'The serial the device reported and the claim code typed are in their fields; no message.',
     noDeviceChosen: '"No device was chosen." is shown.',
     readingCancelled: 'The dialog as it was; nothing read.',
     lateIgnored: 'Still as it was: the device picked after the reading was called off is not taken.',

@@ -20,6 +20,7 @@ import { configureSessionFor } from './configure-actors.ts';
 import { ConnectionSection } from './connection-section.tsx';
 import { LiveValues } from './live-values.tsx';
 import { PasswordSection } from './password-section.tsx';
+import { ProvisionSection } from './provision-section.tsx';
 import { READABLE_ALERT } from './readable-styles.ts';
 
 /**
@@ -126,6 +127,7 @@ export function ConfigureSessionView({
   const connected = useSelector(session, (s) => s.matches({ link: 'open' }));
   const history = useSelector(session, (s) => s.context.history);
   const templates = useSelector(session, (s) => s.context.templates);
+  const provision = useSelector(session, (s) => s.context.provision);
   // Only tells: a callback that is new on every render of the page changes nothing else.
   useEffect(() => {
     onLinkChange?.(connected);
@@ -144,6 +146,12 @@ export function ConfigureSessionView({
               <Suspense fallback={<Loader size="sm" role="status" aria-label="Loading the templates" />}>
                 <Templates session={session} templates={templates} api={api} />
               </Suspense>
+            </>
+          ) : null}
+          {provision ? (
+            <>
+              <Divider />
+              <ProvisionSection session={session} provision={provision} />
             </>
           ) : null}
           <Divider />

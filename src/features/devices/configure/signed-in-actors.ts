@@ -1,4 +1,5 @@
 import { fromPromise } from 'xstate';
+import type { ProvisioningAnswer } from '../../../../contracts/claims.ts';
 import type { ConfigTemplate } from '../../../../contracts/config-templates.ts';
 import type { TemplateChange } from '../../../../machines/ble/templates-machine.ts';
 import type { ApiClient } from '../../../api/api-client.ts';
@@ -6,6 +7,7 @@ import {
   createTemplate,
   deleteTemplate,
   fetchTemplates,
+  issueProvisioning,
   updateTemplate,
 } from '../../../api/commissioning-api.ts';
 import { createConfigHistoryActors, historyQueueFor } from './config-history-actors.ts';
@@ -28,7 +30,8 @@ function createTemplatesActors(api: ApiClient) {
 
 /**
  * What a Configure panel's session does only signed in, over the configuration service: the
- * device's configuration history and the company's settings templates. A module of its own, with
+ * device's configuration history, the company's settings templates and the secret a device is
+ * provisioned with. A module of its own, with
  * the service's schemas, which the panel loads only for someone signed in: the open device page
  * never needs them.
  * @example configureSessionFor({ codec, product, signedIn: signedInActors(configApi) })
@@ -40,6 +43,11 @@ export function signedInActors(
   return {
     history: createConfigHistoryActors(configApi, historyQueueFor(configApi), onlineEvents),
     templates: createTemplatesActors(configApi),
+    provision: {
+      issue: fromPromise<ProvisioningAnswer, { serial: string }>(({ input }) =>
+        issueProvisioning(configApi, input.serial),
+      ),
+    },
   };
 }
 
