@@ -6,7 +6,7 @@ import type { InstalledDevice } from '../../contracts/installs.ts';
 export type DeviceAction =
   | { kind: 'rename'; name: string }
   | { kind: 'move'; siteId: number }
-  | { kind: 'replace'; serial: string }
+  | { kind: 'replace'; serial: string; claimCode?: string }
   | { kind: 'remove' };
 
 /** How an action ended: the device as it is now, the new unit with its secret, or gone. */

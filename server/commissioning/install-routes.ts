@@ -114,6 +114,7 @@ export const asDevice = (
     name: string;
     site_id: number;
     installed_at: Date | string;
+    claimed_at?: Date | string | null;
   },
   siteName: string,
 ): Device => ({
@@ -124,6 +125,7 @@ export const asDevice = (
   siteId: row.site_id,
   siteName,
   installedAt: new Date(row.installed_at).toISOString(),
+  ...(row.claimed_at ? { claimedAt: new Date(row.claimed_at).toISOString() } : {}),
 });
 
 /**

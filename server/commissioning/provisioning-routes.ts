@@ -34,10 +34,14 @@ export function provisioningRoutes(ctx: ServerContext): Hono<{ Variables: AuthVa
   app.post(
     '/devices/:serial/provisioning',
     describeRoute({
-      summary: "A new service-comms secret and the service's address, to be written to the device over Bluetooth",
+      summary:
+        "A new service-comms secret and the service's address, to be written to the device over Bluetooth",
       tag: 'installs',
       responses: {
-        201: { description: 'The secret (the old one stops working) and the address', schema: provisioningSchema },
+        201: {
+          description: 'The secret (the old one stops working) and the address',
+          schema: provisioningSchema,
+        },
         403: { description: 'The caller sees the device without the installer or configurator role' },
         404: { description: 'No such device, or one the caller cannot see' },
         429: { description: 'Too many secrets issued by this user (rate_limited)' },

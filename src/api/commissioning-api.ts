@@ -50,10 +50,14 @@ export async function updateInstall(api: ApiClient, deviceId: number, body: Inst
   return deviceSchema.parse(await api(`/fleet/installs/${deviceId}`, { method: 'PUT', body }));
 }
 
-/** `POST /fleet/installs/{deviceId}/replace`: the new unit and its secret. */
-export async function replaceInstall(api: ApiClient, deviceId: number, serial: string) {
+/**
+ * `POST /fleet/installs/{deviceId}/replace`: the new unit (claimed, with the claim code on its
+ * label when it has one) and its secret.
+ */
+export async function replaceInstall(api: ApiClient, deviceId: number, serial: string, claimCode?: string) {
+  const body = claimCode ? { serial, claimCode } : { serial };
   return installedDeviceSchema.parse(
-    await api(`/fleet/installs/${deviceId}/replace`, { method: 'POST', body: { serial } }),
+    await api(`/fleet/installs/${deviceId}/replace`, { method: 'POST', body }),
   );
 }
 

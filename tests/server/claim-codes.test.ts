@@ -172,6 +172,7 @@ describe('putting a registered device on a site by serial alone', () => {
     const done = await replace({ serial: serial(11), claimCode: codeOf(serial(11)) });
     expect(done.status).toBe(201);
     expect((done.body as InstalledDevice).serial).toBe(serial(11));
+    expect(Date.parse((done.body as InstalledDevice).claimedAt ?? '')).not.toBeNaN();
   });
 });
 

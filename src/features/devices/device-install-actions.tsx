@@ -101,11 +101,15 @@ function ActionForm({
   onCancel: () => void;
 }) {
   const [text, setText] = useState(kind === 'rename' ? device.name : '');
+  const [claimCode, setClaimCode] = useState('');
   const action = (): DeviceAction | null => {
     if (kind === 'remove') return { kind };
     if (kind === 'rename') return text.trim() ? { kind, name: text.trim() } : null;
     if (kind === 'move') return text ? { kind, siteId: Number(text) } : null;
-    return text.trim() ? { kind, serial: text.trim() } : null;
+    if (!text.trim()) return null;
+    return claimCode.trim()
+      ? { kind, serial: text.trim(), claimCode: claimCode.trim() }
+      : { kind, serial: text.trim() };
   };
   const ready = action();
   return (
@@ -137,6 +141,17 @@ function ActionForm({
             autoComplete="off"
             value={text}
             onChange={(e) => setText(e.currentTarget.value)}
+          />
+        ) : null}
+        {kind === 'replace' ? (
+          <TextInput
+            label="Claim code of the new unit"
+            description="On its label, beside the serial; units made before claim codes have none"
+            placeholder="K7M2-Q9XD-4TRW-8HNB"
+            autoComplete="off"
+            maxLength={64}
+            value={claimCode}
+            onChange={(e) => setClaimCode(e.currentTarget.value)}
           />
         ) : null}
         <Text size="sm">
@@ -185,7 +200,10 @@ export function DeviceInstallActions({ device, userId }: { device: Device; userI
               return { kind: 'removed' };
             }
             if (input.kind === 'replace')
-              return { kind: 'replaced', device: await replaceInstall(configApi, device.id, input.serial) };
+              return {
+                kind: 'replaced',
+                device: await replaceInstall(configApi, device.id, input.serial, input.claimCode),
+              };
             const body = input.kind === 'rename' ? { name: input.name } : { siteId: input.siteId };
             return { kind: 'changed', device: await updateInstall(configApi, device.id, body) };
           }),
@@ -222,12 +240,22 @@ export function DeviceInstallActions({ device, userId }: { device: Device; userI
       >
         {replaced ? (
           <Stack gap="sm">
-            <Alert color="teal" role="status" title={`${replaced.serial} replaced ${device.serial}`}>
-              The new unit's service-comms secret, shown this once:
-            </Alert>
-            <Code block style={{ wordBreak: 'break-all' }}>
-              {replaced.secret}
-            </Code>
+            {replaced.claimedAt ? (
+              // A claimed unit is given its secret over Bluetooth, from its own page.
+              <Alert color="teal" role="status" title={`${replaced.serial} replaced ${device.serial}`}>
+                It is claimed for this site. Connect to it over Bluetooth from its page to give it its network
+                settings.
+              </Alert>
+            ) : (
+              <>
+                <Alert color="teal" role="status" title={`${replaced.serial} replaced ${device.serial}`}>
+                  The new unit's service-comms secret, shown this once:
+                </Alert>
+                <Code block style={{ wordBreak: 'break-all' }}>
+                  {replaced.secret}
+                </Code>
+              </>
+            )}
             <Group justify="flex-end">
               <Button
                 onClick={() =>
