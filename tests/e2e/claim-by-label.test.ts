@@ -30,6 +30,12 @@ const label = LABEL;
 const battery = bundledProducts().find((p) => p.modelId === label.modelId);
 if (!battery) throw new Error(`${label.modelId} missing`);
 
+/** The unit's password as it leaves the factory: its catalogue's `pass_00`…`pass_15`. */
+const FACTORY_PASSWORD = battery.config.rawData
+  .filter((item) => item.name.startsWith('pass_') && item.value > 0)
+  .map((item) => String.fromCharCode(item.value))
+  .join('');
+
 let browser: Browser;
 let installer: { context: BrowserContext; page: Page; errors: string[] };
 let peripheral: EmulatedPeripheral;
@@ -116,7 +122,7 @@ describe('claiming a device by its label', () => {
     await page.getByRole('button', { name: 'Connect' }).click();
     await page.getByText(`Connected to ${label.serial}`).waitFor();
     expect(chooser.prompts()).toBe(1);
-    await page.getByLabel('Device password').fill('0000');
+    await page.getByLabel('Device password').fill(FACTORY_PASSWORD);
     await page.getByRole('button', { name: 'Unlock' }).click();
     await page.getByText('Unlocked: the settings can be changed.').waitFor();
     await page.getByRole('button', { name: 'Give it its network settings' }).click();
