@@ -3,6 +3,7 @@ import {
   type Actor,
   isManager,
   maySeeSite,
+  RUNNING_COMPANY,
   type SiteGrant,
   seesEverything,
 } from '../../contracts/access-policy.ts';
@@ -23,8 +24,9 @@ export function siteVisible(viewer: Viewer, attachedOnly = false) {
 }
 
 /**
- * Users a viewer may see: all for one who sees everything; a manager (installer) sees themself and
- * the users they created or were linked to; an owner only themself.
+ * Users a viewer may see: all for one who sees everything; a manager (installer) sees themself,
+ * the users they created or were linked to, and, running an installer company, its members; an
+ * owner only themself.
  */
 export function userVisible(eb: ExpressionBuilder<Database, 'users'>, viewer: Viewer) {
   if (seesEverything(viewer)) return sql<boolean>`true`;
@@ -38,6 +40,15 @@ export function userVisible(eb: ExpressionBuilder<Database, 'users'>, viewer: Vi
         .select(sql`1`.as('one'))
         .whereRef('user_installers.user_id', '=', 'users.id')
         .where('user_installers.installer_id', '=', viewer.id),
+    ),
+    eb.exists(
+      eb
+        .selectFrom('company_members as them')
+        .innerJoin('company_members as me', 'me.company_id', 'them.company_id')
+        .select(sql`1`.as('one'))
+        .whereRef('them.user_id', '=', 'users.id')
+        .where('me.user_id', '=', viewer.id)
+        .where('me.role', 'in', [...RUNNING_COMPANY]),
     ),
   ]);
 }

@@ -8,6 +8,7 @@ import { productCatalogueIn } from '../commissioning/product-catalogue.ts';
 import { reportRoutes } from '../commissioning/report-routes.ts';
 import { siteArchiveRoutes } from '../commissioning/site-archive-routes.ts';
 import { templateRoutes } from '../commissioning/template-routes.ts';
+import { companyRoutes, invitationRoutes } from '../companies/company-routes.ts';
 import type { ServerContext } from '../context.ts';
 import { handleNotFound } from '../http/errors.ts';
 import { type AuthVariables, requireApiKey, requireBearer } from '../http/guards.ts';
@@ -61,6 +62,7 @@ export function createConfigApp(ctx: ServerContext, publicDir: string): Hono<{ V
   // The whole sign-in prefix is public: an unknown call there is a 404, not a request for a token.
   app.all('/auth/*', handleNotFound);
   app.route('/users', passwordRoutes(ctx));
+  app.route('/invitations', invitationRoutes(ctx));
 
   app.use(signedIn);
   app.route('/sites', siteRoutes(ctx));
@@ -77,5 +79,6 @@ export function createConfigApp(ctx: ServerContext, publicDir: string): Hono<{ V
   app.route('/', siteArchiveRoutes(ctx));
   app.route('/fleet/config-templates', templateRoutes(ctx, products));
   app.route('/fleet', reportRoutes(ctx, products));
+  app.route('/companies', companyRoutes(ctx));
   return app;
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SERVICE_MOUNTS, SERVICE_NAMES, type ServiceName } from '../../contracts/services.ts';
 import { hashPassword } from '../../server/auth/passwords.ts';
+import { joinCompany, membershipOf } from '../../server/companies/memberships.ts';
 import { IDS, PASSWORDS, startTestServer, type TestServer } from './harness.ts';
 
 /**
@@ -199,6 +200,25 @@ const TABLE: Row[] = [
     request: async (s) => ({ path: `/fleet/config-templates/${await templateOfA(s)}`, body: { name: `Renamed ${s.who}` } }) },
   { service: 'config', call: 'DELETE /fleet/config-templates/{id}',    answers: [404, 204, 404, 403, 403, 401],
     request: async (s) => ({ path: `/fleet/config-templates/${await templateOfA(s)}` }) },
+  // Installer companies: staff and owners belong to none (404); only a company's admins run it.
+  { service: 'config', call: 'GET /companies/mine',                    answers: [404, 200, 200, 404, 404, 401],
+    request: () => ({ path: '/companies/mine' }) },
+  { service: 'config', call: 'PUT /companies/mine',                    answers: [404, 200, 200, 404, 404, 401],
+    request: (s) => ({ path: '/companies/mine', body: { name: `Renamed by ${s.who}` } }) },
+  { service: 'config', call: 'POST /companies/mine/invitations',       answers: [404, 201, 201, 404, 404, 401],
+    request: (s) => ({ path: '/companies/mine/invitations', body: { email: `invitee.${s.who}@matrix.example`, role: 'installer' } }) },
+  { service: 'config', call: 'DELETE /companies/mine/invitations/{id}', answers: [404, 200, 404, 404, 404, 401],
+    request: async (s) => ({ path: `/companies/mine/invitations/${await invitationOfA(s)}` }) },
+  { service: 'config', call: 'PUT /companies/mine/members/{id}',       answers: [404, 200, 404, 404, 404, 401],
+    request: async (s) => ({ path: `/companies/mine/members/${await memberOfA(s)}`, body: { role: 'viewer' } }) },
+  { service: 'config', call: 'DELETE /companies/mine/members/{id}',    answers: [404, 200, 404, 404, 404, 401],
+    request: async (s) => ({ path: `/companies/mine/members/${await memberOfA(s)}` }) },
+  { service: 'config', call: 'POST /companies/invitations/accept',     answers: [404, 404, 404, 404, 404, 401],
+    request: () => ({ path: '/companies/invitations/accept', body: { token: 'n'.repeat(43) } }) },
+  { service: 'config', call: 'POST /invitations/view',                 answers: [404, 404, 404, 404, 404, 404],
+    request: () => ({ path: '/invitations/view', body: { token: 'n'.repeat(43) } }) },
+  { service: 'config', call: 'POST /invitations/join',                 answers: [404, 404, 404, 404, 404, 404],
+    request: () => ({ path: '/invitations/join', body: { token: 'n'.repeat(43), name: 'Nobody', password: 'Nobody#2026' } }) },
   // THE DEVICE is offline: the run answers 200 with its failure.
   { service: 'config', call: 'POST /fleet/config-templates/{id}/apply', answers: [404, 200, 404, 403, 403, 401],
     request: async (s) => ({ path: `/fleet/config-templates/${await templateOfA(s)}/apply`, body: { serials: [s.serial] } }) },
@@ -330,7 +350,7 @@ async function templateOfA(setting: Setting): Promise<number> {
   const row = await t.server.ctx.db
     .insertInto('config_templates')
     .values({
-      company: 'domain:solarpros.example',
+      company: `company:${(await membershipOf(t.server.ctx.db, IDS.installerA))?.companyId}`,
       name: `Of A for ${setting.who} ${randomUUID()}`,
       model_id: 'HX-5000',
       settings: JSON.stringify({ maxChargeCurrent: 30 }),
@@ -340,6 +360,40 @@ async function templateOfA(setting: Setting): Promise<number> {
     .returning('id')
     .executeTakeFirstOrThrow();
   return row.id;
+}
+
+/** An open invitation of installer A's company, one per request. */
+async function invitationOfA(setting: Setting): Promise<number> {
+  const companyId = (await membershipOf(t.server.ctx.db, IDS.installerA))?.companyId ?? 0;
+  const row = await t.server.ctx.db
+    .insertInto('company_invitations')
+    .values({
+      company_id: companyId,
+      email: `open.${setting.who}.${randomUUID()}@matrix.example`,
+      role: 'viewer',
+      token_hash: randomUUID(),
+      expires_at: new Date(Date.now() + 86_400_000),
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** A new installer in installer A's company, one per request. */
+async function memberOfA(setting: Setting): Promise<number> {
+  const { db } = t.server.ctx;
+  const companyId = (await membershipOf(db, IDS.installerA))?.companyId ?? 0;
+  const user = await db
+    .insertInto('users')
+    .values({
+      main_email: `member.${setting.who}.${randomUUID()}@matrix.example`,
+      display_name: 'Member',
+      role: 'installer',
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await joinCompany(db, user.id, companyId, 'installer');
+  return user.id;
 }
 
 /** The catalogue model of a seeded serial number. */
