@@ -44,15 +44,29 @@ export const companyInvitationSchema = z.object({
 });
 export type CompanyInvitation = z.infer<typeof companyInvitationSchema>;
 
+/** A site offered to a company by its owner (or staff), until the company's admins decide. */
+export const siteHandoverSchema = z.object({
+  id: z.number().int(),
+  siteId: z.number().int(),
+  siteName: z.string(),
+  siteAddress: z.string(),
+  fromCompany: z.string().nullable(),
+  toCompany: z.string(),
+  requestedBy: z.string().nullable(),
+  requestedAt: z.string(),
+});
+export type SiteHandover = z.infer<typeof siteHandoverSchema>;
+
 /**
  * `GET /companies/mine`: the caller's company, their role in it, its members and (for its admins)
- * its open invitations.
+ * its open invitations and the sites offered to it.
  */
 export const myCompanySchema = z.object({
   company: companySchema,
   role: companyRoleSchema,
   members: z.array(companyMemberSchema),
   invitations: z.array(companyInvitationSchema),
+  handovers: z.array(siteHandoverSchema),
 });
 export type MyCompany = z.infer<typeof myCompanySchema>;
 
@@ -101,3 +115,7 @@ export const companyItemParamSchema = z.object({ id: idParamSchema });
 
 /** Answer of `POST /invitations/join`: the account made, and the company it joined. */
 export const acceptedInvitationSchema = z.object({ email: z.string(), company: z.string() });
+
+/** `POST /sites/{id}/handover`: the address of a member of the company to hand the site to. */
+export const handoverRequestSchema = z.object({ email: z.string().trim().toLowerCase().email().max(254) });
+export type HandoverRequest = z.infer<typeof handoverRequestSchema>;

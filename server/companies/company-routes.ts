@@ -28,6 +28,7 @@ import { ApiError, forbidden, notFound } from '../http/errors.ts';
 import type { AuthVariables } from '../http/guards.ts';
 import { validate } from '../http/validate.ts';
 import { describeRoute } from '../openapi/route-notes.ts';
+import { acceptHandover, decidingMembership, handoversTo } from './handovers.ts';
 import { joinCompany, leaveCompany, membershipOf, setMemberRole } from './memberships.ts';
 
 /** The app's screen an invitation link opens; the secret rides in the fragment, never in a log. */
@@ -121,6 +122,7 @@ async function companyView(db: Kysely<Database>, membership: Membership) {
       role: m.role,
       joinedAt: iso(m.joined_at),
     })),
+    handovers: mayRunCompany(membership) ? await handoversTo(db, membership.companyId) : [],
     invitations: invitations.map((i) => ({
       id: i.id,
       email: i.email,
@@ -396,6 +398,57 @@ export function companyRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariabl
       });
       await ctx.monitoring.live.announce({ sites: lost, users: [userId] });
       if (userId === caller.id) return c.body(null, 204);
+      return c.json(await companyView(db, membership));
+    },
+  );
+
+  app.post(
+    '/mine/handovers/:id/accept',
+    describeRoute({
+      summary:
+        'Accept a site offered to the company (its admins): the site is the company’s, the old company loses it, its past stays marked with who held it',
+      tag: 'companies',
+      responses: {
+        200: { description: 'The company', schema: myCompanySchema },
+        403: { description: 'Not an admin of the company' },
+        404: { description: 'No such open offer to the company' },
+      },
+    }),
+    validate('param', companyItemParamSchema),
+    async (c) => {
+      const caller = c.get('principal');
+      const membership = await decidingMembership(db, caller.id);
+      const siteId = await db
+        .transaction()
+        .execute((trx) => acceptHandover(trx, c.req.valid('param').id, membership.companyId, caller.id));
+      await ctx.monitoring.live.announce({ sites: [siteId] });
+      return c.json(await companyView(db, membership));
+    },
+  );
+
+  app.post(
+    '/mine/handovers/:id/decline',
+    describeRoute({
+      summary: 'Decline a site offered to the company (its admins)',
+      tag: 'companies',
+      responses: {
+        200: { description: 'The company', schema: myCompanySchema },
+        403: { description: 'Not an admin of the company' },
+        404: { description: 'No such open offer to the company' },
+      },
+    }),
+    validate('param', companyItemParamSchema),
+    async (c) => {
+      const caller = c.get('principal');
+      const membership = await decidingMembership(db, caller.id);
+      const done = await db
+        .updateTable('site_handovers')
+        .set({ outcome: 'declined', decided_by: caller.id, decided_at: new Date() })
+        .where('id', '=', c.req.valid('param').id)
+        .where('to_company_id', '=', membership.companyId)
+        .where('outcome', 'is', null)
+        .executeTakeFirst();
+      if (done.numUpdatedRows === 0n) throw notFound('Handover');
       return c.json(await companyView(db, membership));
     },
   );

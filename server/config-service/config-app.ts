@@ -9,6 +9,7 @@ import { reportRoutes } from '../commissioning/report-routes.ts';
 import { siteArchiveRoutes } from '../commissioning/site-archive-routes.ts';
 import { templateRoutes } from '../commissioning/template-routes.ts';
 import { companyRoutes, invitationRoutes } from '../companies/company-routes.ts';
+import { handoverSiteRoutes } from '../companies/handovers.ts';
 import type { ServerContext } from '../context.ts';
 import { handleNotFound } from '../http/errors.ts';
 import { type AuthVariables, requireApiKey, requireBearer } from '../http/guards.ts';
@@ -80,5 +81,6 @@ export function createConfigApp(ctx: ServerContext, publicDir: string): Hono<{ V
   app.route('/fleet/config-templates', templateRoutes(ctx, products));
   app.route('/fleet', reportRoutes(ctx, products));
   app.route('/companies', companyRoutes(ctx));
+  app.route('/sites', handoverSiteRoutes(ctx));
   return app;
 }

@@ -112,3 +112,25 @@ export async function fillCompanies(trx: Kysely<Database>, companyDomain: string
     trx,
   );
 }
+
+/**
+ * Migration 20, handing a site over: a site's owner (or staff) offers it to another installer
+ * company, whose admins accept or decline. Accepted, the site is the new company's, the old one
+ * loses access to it, and its installations end there and begin again for the new holder.
+ */
+export const SITE_HANDOVERS_SQL = `
+  CREATE TABLE site_handovers (
+    id serial PRIMARY KEY,
+    site_id integer NOT NULL REFERENCES sites(id) ON DELETE CASCADE,
+    from_company_id integer REFERENCES companies(id) ON DELETE SET NULL,
+    to_company_id integer NOT NULL REFERENCES companies(id) ON DELETE CASCADE,
+    requested_by integer REFERENCES users(id) ON DELETE SET NULL,
+    requested_at timestamptz NOT NULL DEFAULT now(),
+    -- accepted, declined or withdrawn: a handover is open until one of them.
+    outcome text CHECK (outcome IN ('accepted', 'declined', 'withdrawn')),
+    decided_by integer REFERENCES users(id) ON DELETE SET NULL,
+    decided_at timestamptz
+  );
+  CREATE UNIQUE INDEX site_handovers_open_key ON site_handovers (site_id) WHERE outcome IS NULL;
+  CREATE INDEX site_handovers_to_idx ON site_handovers (to_company_id) WHERE outcome IS NULL;
+`;

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import { CODE_HMAC_SQL } from './migration-code-hmac.ts';
 import { COMMISSIONING_SQL } from './migration-commissioning.ts';
-import { COMPANIES_SQL, fillCompanies } from './migration-companies.ts';
+import { COMPANIES_SQL, fillCompanies, SITE_HANDOVERS_SQL } from './migration-companies.ts';
 import { CONFIG_HISTORY_SQL } from './migration-config-history.ts';
 import { FLEET_CHANGES_SQL } from './migration-fleet-changes.ts';
 import { HISTORY_ORDER_SQL } from './migration-history-order.ts';
@@ -174,6 +174,7 @@ const migrations: {
     sql: COMPANIES_SQL,
     data: (trx, options) => fillCompanies(trx, options.companyDomain),
   },
+  { version: 20, name: 'handing a site over to another installer company', sql: SITE_HANDOVERS_SQL },
 ];
 
 /**

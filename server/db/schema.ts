@@ -234,6 +234,18 @@ export interface Database {
     role: CompanyRole;
     joined_at: CreatedAt;
   };
+  /** A site offered by its owner (or staff) to another installer company (migration 20). */
+  site_handovers: {
+    id: Generated<number>;
+    site_id: number;
+    from_company_id: number | null;
+    to_company_id: number;
+    requested_by: number | null;
+    requested_at: CreatedAt;
+    outcome: 'accepted' | 'declined' | 'withdrawn' | null;
+    decided_by: number | null;
+    decided_at: Date | null;
+  };
   company_invitations: {
     id: Generated<number>;
     company_id: number;

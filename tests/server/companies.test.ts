@@ -4,6 +4,7 @@ import { type MyCompany, myCompanySchema } from '../../contracts/companies.ts';
 import { sitePageSchema } from '../../contracts/sites.ts';
 import { openDatabase } from '../../server/db/database.ts';
 import { migrate } from '../../server/db/migrations.ts';
+import { pdfText } from '../pdf-text.ts';
 import { freshDatabase, IDS, startTestServer, type TestServer } from './harness.ts';
 
 let t: TestServer;
@@ -222,6 +223,91 @@ describe('installer companies', () => {
   });
 });
 
+describe('handing a site over', () => {
+  it('moves the site to the company that accepts; the old one loses it, its past stays marked', async () => {
+    const owner = (await t.login('owner')).access_token;
+    const site = IDS.siteOfOwner;
+    const serial = 'HX5K-26-000790';
+    expect(
+      (
+        await t.call('POST', `/config/fleet/sites/${site}/installs`, {
+          token: sam,
+          body: { serial, modelId: 'HX-5000', name: 'Unit' },
+        })
+      ).status,
+    ).toBe(201);
+    // Only the owner (or staff) offers it; the installer of the site does not.
+    const byInstaller = await t.call('POST', `/config/sites/${site}/handover`, {
+      token: sam,
+      body: { email: 'installer@brightvolt.example' },
+    });
+    expect(byInstaller.status).toBe(403);
+    const nobody = await t.call('POST', `/config/sites/${site}/handover`, {
+      token: owner,
+      body: { email: 'no.one@x.example' },
+    });
+    expect(nobody.status).toBe(422);
+    const offered = await t.call('POST', `/config/sites/${site}/handover`, {
+      token: owner,
+      body: { email: 'installer@brightvolt.example' },
+    });
+    expect(offered.status).toBe(201);
+    expect(offered.body).toMatchObject({
+      siteId: site,
+      fromCompany: 'Solar Pros Ltd',
+      toCompany: 'brightvolt.example',
+    });
+    expect(
+      (
+        await t.call('POST', `/config/sites/${site}/handover`, {
+          token: owner,
+          body: { email: 'installer@brightvolt.example' },
+        })
+      ).status,
+    ).toBe(409);
+    const renamed = await t.call('PUT', '/config/companies/mine', {
+      token: bea,
+      body: { name: 'Brightvolt Energy', address: '9 Volt St, Leeds' },
+    });
+    expect(renamed.status).toBe(200);
+    // Nothing changes hands until the company accepts; another company cannot accept it.
+    expect((await t.call('GET', `/config/fleet/sites/${site}`, { token: bea })).status).toBe(403);
+    const offer = (await mine(bea)).handovers.find((h) => h.siteId === site);
+    expect(offer).toBeDefined();
+    expect(
+      (await t.call('POST', `/config/companies/mine/handovers/${offer?.id}/accept`, { token: sam })).status,
+    ).toBe(404);
+    const accepted = await t.call('POST', `/config/companies/mine/handovers/${offer?.id}/accept`, {
+      token: bea,
+    });
+    expect(accepted.status).toBe(200);
+    expect((await t.call('GET', `/config/fleet/sites/${site}`, { token: bea })).status).toBe(200);
+    expect((await t.call('GET', `/config/fleet/sites/${site}`, { token: sam })).status).toBe(403);
+    expect((await t.call('GET', `/config/fleet/sites/${site}`, { token: owner })).status).toBe(200);
+    // The past stays, marked with who held the site; the new holder starts a stay of its own.
+    const stays = await t.server.ctx.db
+      .selectFrom('installations')
+      .innerJoin('companies', 'companies.id', 'installations.company_id')
+      .select(['companies.name', 'installations.ended_at'])
+      .where('serial', '=', serial)
+      .orderBy('installations.id')
+      .execute();
+    expect(stays.map((stay) => [stay.name, stay.ended_at === null])).toEqual([
+      ['Solar Pros Ltd', false],
+      ['Brightvolt Energy', true],
+    ]);
+    // The report names the company that holds the site now.
+    const report = await fetch(`${t.origin}/config/fleet/sites/${site}/commissioning-report`, {
+      headers: { 'api-key': t.server.ctx.env.API_KEY, authorization: `Bearer ${bea}` },
+    });
+    expect(report.status).toBe(200);
+    const text = pdfText(new Uint8Array(await report.arrayBuffer())).replace(/\s+/g, ' ');
+    expect(text).toContain('Company Brightvolt Energy');
+    expect(text).toContain('Company address 9 Volt St, Leeds');
+    expect(text).not.toContain('Solar Pros');
+  });
+});
+
 describe('migration 19 on data written before it', () => {
   it("makes one company per e-mail domain, gives it its installers' sites, templates and past", async () => {
     const { target, drop } = await freshDatabase();
@@ -244,7 +330,7 @@ describe('migration 19 on data written before it', () => {
         VALUES ('domain:solarpros.example', 'Winter', 'HX-5000', '{}', 'a@solarpros.example', 'a@solarpros.example')`.execute(
         db,
       );
-      expect(await migrate(db, { companyDomain: 'fleet.example' })).toEqual([19]);
+      expect(await migrate(db, { companyDomain: 'fleet.example', until: 19 })).toEqual([19]);
       const companies = await sql<{
         id: number;
         name: string;
