@@ -55,7 +55,8 @@ export function userVisible(eb: ExpressionBuilder<Database, 'users'>, viewer: Vi
 
 /**
  * The caller's own access record on a site, after checking the site exists and they see it.
- * @throws {ApiError} 404 when the site does not exist, 403 when the caller may not see it.
+ * @throws {ApiError} 404 when the site does not exist or the caller holds no record of it, 403 when
+ *   their access to it is switched off.
  */
 export async function requireSiteAccess(
   db: Kysely<Database>,
@@ -72,8 +73,12 @@ export async function requireSiteAccess(
     .executeTakeFirst();
   if (!row) throw notFound('Site');
   const grant = { roles: row.roles ?? [], access: row.access === true };
-  if (!maySeeSite(viewer, grant)) throw forbidden('You have no access to this site', 'site_forbidden');
-  return grant;
+  if (maySeeSite(viewer, grant)) return grant;
+  // A site the caller holds no record of is not theirs to know of (another company's, one handed
+  // away, one they were removed from): as unknown as one that does not exist. One whose access
+  // was switched off they know: they are told so.
+  if (row.roles === null) throw notFound('Site');
+  throw forbidden('You have no access to this site', 'site_forbidden');
 }
 
 /**

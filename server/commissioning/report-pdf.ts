@@ -166,7 +166,9 @@ export function reportDocument(data: ReportData): TDocumentDefinitions {
       note: { italics: true, color: '#444444' },
     },
     content: [
-      ...(data.company?.logo ? [{ image: data.company.logo, fit: [160, 60], margin: [0, 0, 0, 8] } as Content] : []),
+      ...(data.company?.logo
+        ? [{ image: data.company.logo, fit: [160, 60], margin: [0, 0, 0, 8] } as Content]
+        : []),
       { text: 'Commissioning report', style: 'title' },
       { ...say(siteName, { width: CONTENT_WIDTH, size: 14 }), style: 'siteName' },
       { table: { widths: [LABEL_WIDTH, '*'], body: summary }, layout: 'noBorders' },

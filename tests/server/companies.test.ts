@@ -105,7 +105,7 @@ describe('installer companies', () => {
     expect(given.status).toBe(200);
     expect(await seenSites(nia, niaId)).toEqual([IDS.siteOfA]);
     expect((await t.call('GET', `/config/fleet/sites/${IDS.siteOfA}`, { token: nia })).status).toBe(200);
-    expect((await t.call('GET', `/config/fleet/sites/${IDS.siteOfB}`, { token: nia })).status).toBe(403);
+    expect((await t.call('GET', `/config/fleet/sites/${IDS.siteOfB}`, { token: nia })).status).toBe(404);
     // A site Nia makes is the company's: the admin sees it at once.
     const made = await t.call('POST', '/config/sites', {
       token: nia,
@@ -118,8 +118,8 @@ describe('installer companies', () => {
     const removed = await t.call('DELETE', `/config/companies/mine/members/${niaId}`, { token: sam });
     expect(removed.status).toBe(200);
     expect(await seenSites(nia, niaId)).toEqual([]);
-    expect((await t.call('GET', `/config/fleet/sites/${IDS.siteOfA}`, { token: nia })).status).toBe(403);
-    expect((await t.call('GET', `/config/fleet/sites/${madeId}`, { token: nia })).status).toBe(403);
+    expect((await t.call('GET', `/config/fleet/sites/${IDS.siteOfA}`, { token: nia })).status).toBe(404);
+    expect((await t.call('GET', `/config/fleet/sites/${madeId}`, { token: nia })).status).toBe(404);
     expect((await t.call('GET', `/config/fleet/sites/${madeId}`, { token: sam })).status).toBe(200);
     expect((await t.call('GET', '/config/companies/mine', { token: nia })).status).toBe(404);
   });
@@ -271,7 +271,7 @@ describe('handing a site over', () => {
     });
     expect(renamed.status).toBe(200);
     // Nothing changes hands until the company accepts; another company cannot accept it.
-    expect((await t.call('GET', `/config/fleet/sites/${site}`, { token: bea })).status).toBe(403);
+    expect((await t.call('GET', `/config/fleet/sites/${site}`, { token: bea })).status).toBe(404);
     const offer = (await mine(bea)).handovers.find((h) => h.siteId === site);
     expect(offer).toBeDefined();
     expect(
@@ -282,7 +282,8 @@ describe('handing a site over', () => {
     });
     expect(accepted.status).toBe(200);
     expect((await t.call('GET', `/config/fleet/sites/${site}`, { token: bea })).status).toBe(200);
-    expect((await t.call('GET', `/config/fleet/sites/${site}`, { token: sam })).status).toBe(403);
+    // The first company's people get 404: the site is not theirs to know of any more.
+    expect((await t.call('GET', `/config/fleet/sites/${site}`, { token: sam })).status).toBe(404);
     expect((await t.call('GET', `/config/fleet/sites/${site}`, { token: owner })).status).toBe(200);
     // The past stays, marked with who held the site; the new holder starts a stay of its own.
     const stays = await t.server.ctx.db

@@ -80,10 +80,10 @@ const open = [200, 200, 200, 200, 200, 200] as const;
 const signedIn = [200, 200, 200, 200, 200, 401] as const;
 /** Lists through THE USER's eyes: whoever may see THE USER. */
 const seesUser = [200, 200, 403, 200, 403, 401] as const;
-/** Reading THE SITE: whoever has access to it. */
-const seesSite = [200, 200, 403, 200, 200, 401] as const;
+/** Reading THE SITE: whoever has access to it; to one with no record of it, it does not exist. */
+const seesSite = [200, 200, 404, 200, 200, 401] as const;
 /** Changing who has access to THE SITE: an admin or its installer. */
-const managesSite = [200, 200, 403, 403, 403, 401] as const;
+const managesSite = [200, 200, 404, 403, 403, 401] as const;
 /** Monitoring THE DEVICE or THE SITE: whoever sees the site; to anyone else it does not exist. */
 const seesDevice = [200, 200, 404, 200, 200, 401] as const;
 
@@ -111,7 +111,7 @@ const TABLE: Row[] = [
   { service: 'config', call: 'POST /sites',                            answers: [201, 201, 201, 403, 403, 401],
     request: () => ({ path: '/sites', body: site }) },
   // The owner's site role lets them edit the site; a viewer's does not.
-  { service: 'config', call: 'PUT /sites/{id}',                        answers: [200, 200, 403, 200, 403, 401],
+  { service: 'config', call: 'PUT /sites/{id}',                        answers: [200, 200, 404, 200, 403, 401],
     request: () => ({ path: `/sites/${SITE}`, body: { ...site, name: 'Okafor Residence' } }) },
   { service: 'config', call: 'GET /fleet/sites/all/{userId}/{page}',   answers: seesUser, request: () => ({ path: `/fleet/sites/all/${USER}/0` }) },
   { service: 'config', call: 'GET /fleet/site-list/{userId}/{page}',   answers: seesUser, request: () => ({ path: `/fleet/site-list/${USER}/0` }) },
@@ -213,6 +213,15 @@ const TABLE: Row[] = [
     request: async (s) => ({ path: `/companies/mine/members/${await memberOfA(s)}`, body: { role: 'viewer' } }) },
   { service: 'config', call: 'DELETE /companies/mine/members/{id}',    answers: [404, 200, 404, 404, 404, 401],
     request: async (s) => ({ path: `/companies/mine/members/${await memberOfA(s)}` }) },
+  // Handing a site over: its owner (or staff) offers it; the receiving company's admins decide.
+  { service: 'config', call: 'POST /sites/{id}/handover',              answers: [201, 403, 404, 201, 403, 401],
+    request: async (s) => ({ path: `/sites/${await emptySiteFor(s)}/handover`, body: { email: PASSWORDS.installerB[0] } }) },
+  { service: 'config', call: 'DELETE /sites/{id}/handover',            answers: [204, 403, 404, 204, 403, 401],
+    request: async (s) => ({ path: `/sites/${(await handoverToA(s)).siteId}/handover` }) },
+  { service: 'config', call: 'POST /companies/mine/handovers/{id}/accept', answers: [404, 200, 404, 404, 404, 401],
+    request: async (s) => ({ path: `/companies/mine/handovers/${(await handoverToA(s)).id}/accept` }) },
+  { service: 'config', call: 'POST /companies/mine/handovers/{id}/decline', answers: [404, 200, 404, 404, 404, 401],
+    request: async (s) => ({ path: `/companies/mine/handovers/${(await handoverToA(s)).id}/decline` }) },
   { service: 'config', call: 'POST /companies/invitations/accept',     answers: [404, 404, 404, 404, 404, 401],
     request: () => ({ path: '/companies/invitations/accept', body: { token: 'n'.repeat(43) } }) },
   { service: 'config', call: 'POST /invitations/view',                 answers: [404, 404, 404, 404, 404, 404],
@@ -360,6 +369,18 @@ async function templateOfA(setting: Setting): Promise<number> {
     .returning('id')
     .executeTakeFirstOrThrow();
   return row.id;
+}
+
+/** A site of THE SITE's access offered to installer A's company, one per request. */
+async function handoverToA(setting: Setting): Promise<{ id: number; siteId: number }> {
+  const siteId = await emptySiteFor(setting);
+  const companyId = (await membershipOf(t.server.ctx.db, IDS.installerA))?.companyId ?? 0;
+  const row = await t.server.ctx.db
+    .insertInto('site_handovers')
+    .values({ site_id: siteId, to_company_id: companyId, requested_by: USER })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return { id: row.id, siteId };
 }
 
 /** An open invitation of installer A's company, one per request. */

@@ -79,3 +79,15 @@ export async function acceptInvitation(api: ApiClient, token: string, signal?: A
     await api('/companies/invitations/accept', { method: 'POST', body: { token }, ...withSignal(signal) }),
   );
 }
+
+/** `POST /companies/mine/handovers/{id}/accept` or `…/decline` (the company's admins). @throws ApiError */
+export async function decideHandover(
+  api: ApiClient,
+  id: number,
+  decision: 'accept' | 'decline',
+  signal?: AbortSignal,
+) {
+  return myCompanySchema.parse(
+    await api(`/companies/mine/handovers/${id}/${decision}`, { method: 'POST', ...withSignal(signal) }),
+  );
+}

@@ -22,6 +22,7 @@ import {
   type CompanyMember,
   companyRoleSchema,
   type MyCompany,
+  type SiteHandover,
 } from '../../../contracts/companies.ts';
 import { useRuntime } from '../../app/runtime-context.tsx';
 import { useSave } from '../../app/use-save.ts';
@@ -32,6 +33,7 @@ import { EmptyState } from '../../components/page-state.tsx';
 import { ScreenHeader } from '../../components/screen-header.tsx';
 import { Fact, SectionCard } from '../../components/section-card.tsx';
 import {
+  decideHandover,
   inviteMember,
   removeMember,
   saveCompanyDetails,
@@ -64,6 +66,7 @@ export function CompanyScreen() {
       <ScreenHeader title={mine.company.name} description={`Your role: ${COMPANY_ROLE_LABELS[mine.role]}`} />
       <CompanyDetailsCard mine={mine} mayEdit={may.run} />
       <MembersCard mine={mine} myId={me.id} mayRun={may.run} />
+      {may.run && mine.handovers.length > 0 ? <HandoversCard handovers={mine.handovers} /> : null}
       {may.run ? <InvitationsCard invitations={mine.invitations} /> : null}
     </Stack>
   );
@@ -354,6 +357,63 @@ function WithdrawInvitation({ invitation }: { invitation: CompanyInvitation }) {
       >
         Withdraw
       </Button>
+      {save.error ? (
+        <Text size="xs" c="red" role="alert">
+          {save.error}
+        </Text>
+      ) : null}
+    </Stack>
+  );
+}
+
+/** Sites an owner offers the company: its admins accept (the site becomes the company's) or decline. */
+function HandoversCard({ handovers }: { handovers: SiteHandover[] }) {
+  const columns: Column<SiteHandover>[] = [
+    { key: 'site', header: 'Site', text: (h) => h.siteName },
+    { key: 'address', header: 'Address', text: (h) => h.siteAddress },
+    { key: 'from', header: 'Held by', text: (h) => h.fromCompany ?? 'No company' },
+    { key: 'by', header: 'Offered by', text: (h) => `${h.requestedBy ?? '—'}, ${formatDate(h.requestedAt)}` },
+    { key: 'decide', header: 'Decide', text: () => '', render: (h) => <DecideHandover handover={h} /> },
+  ];
+  return (
+    <SectionCard title="Sites offered to the company">
+      <Text size="sm" c="dimmed" mb="sm">
+        Accepted, a site is the company's: its admins see it at once, and the company that held it loses it.
+      </Text>
+      <DataList
+        label="Sites offered to the company"
+        columns={columns}
+        rows={handovers}
+        rowKey={(h) => h.id}
+      />
+    </SectionCard>
+  );
+}
+
+function DecideHandover({ handover }: { handover: SiteHandover }) {
+  const { configApi } = useRuntime();
+  const save = useSave();
+  return (
+    <Stack gap={4}>
+      <Group gap="xs">
+        <Button
+          size="xs"
+          loading={save.pending}
+          aria-label={`Accept ${handover.siteName}`}
+          onClick={() => save.save((signal) => decideHandover(configApi, handover.id, 'accept', signal))}
+        >
+          Accept
+        </Button>
+        <Button
+          size="xs"
+          variant="default"
+          disabled={save.pending}
+          aria-label={`Decline ${handover.siteName}`}
+          onClick={() => save.save((signal) => decideHandover(configApi, handover.id, 'decline', signal))}
+        >
+          Decline
+        </Button>
+      </Group>
       {save.error ? (
         <Text size="xs" c="red" role="alert">
           {save.error}
