@@ -102,7 +102,7 @@ describe('a company admin invites an installer by mail', () => {
     expect(await siteNamesSeen(invited)).toEqual([given.name]);
     // Another company's site is not theirs to open.
     await invited.goto(appUrl('/site-details/100'));
-    await invited.getByText("You don't have access to this site").waitFor();
+    await invited.getByText('No site 100').waitFor();
 
     // Removed: the next screen they open shows no site of the company, with the same session.
     await admin.reload();
@@ -114,7 +114,7 @@ describe('a company admin invites an installer by mail', () => {
     await admin.getByText('Nia Newcomer no longer sees').waitFor();
     expect(await siteNamesSeen(invited)).toEqual([]);
     await invited.goto(appUrl(`/site-details/${given.id}`));
-    await invited.getByText("You don't have access to this site").waitFor();
+    await invited.getByText(`No site ${given.id}`).waitFor();
     await invited.goto(appUrl('/company'));
     await invited.getByText('You belong to no company').waitFor();
     await invited.setViewportSize(PHONE);
