@@ -12,8 +12,20 @@ export type CompanyRole = z.infer<typeof companyRoleSchema>;
 /** How long an invitation's link works. */
 export const INVITATION_DAYS = 14;
 
-/** The largest company logo accepted (PNG or JPEG), in bytes. */
-export const LOGO_MAX_BYTES = 256 * 1024;
+/** The largest company logo accepted (PNG or JPEG), in bytes: it travels as base64 in a JSON body. */
+export const LOGO_MAX_BYTES = 32 * 1024;
+
+export const logoTypeSchema = z.enum(['image/png', 'image/jpeg']);
+
+/** `PUT /companies/mine/logo`: the image, base64, as printed on the commissioning report. */
+export const logoUploadSchema = z.object({
+  type: logoTypeSchema,
+  data: z
+    .string()
+    .max(Math.ceil(LOGO_MAX_BYTES / 3) * 4, `the logo may be at most ${LOGO_MAX_BYTES / 1024} KiB`)
+    .regex(/^[A-Za-z0-9+/]+={0,2}$/, 'not base64'),
+});
+export type LogoUpload = z.infer<typeof logoUploadSchema>;
 
 /** A company's own details, as its members and company staff read them. */
 export const companySchema = z.object({

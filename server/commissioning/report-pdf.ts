@@ -207,6 +207,19 @@ export function reportPdf(data: ReportData): Promise<Buffer> {
   return pdfmake.createPdf(reportDocument(data)).getBuffer();
 }
 
+/**
+ * Whether the report can print an image (a company's logo): laid out alone on a page, as the
+ * report would. A file that only looks like a PNG or JPEG is refused here, not when a report is made.
+ */
+export async function printableImage(dataUrl: string): Promise<boolean> {
+  try {
+    await pdfmake.createPdf({ content: [{ image: dataUrl, fit: [160, 60] }] }).getBuffer();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** A file name for the report: `commissioning-report-okafor-residence-2026-03-04.pdf`. */
 export function reportFileName(data: ReportData): string {
   const slug = data.site.name

@@ -13,12 +13,14 @@ import {
   invitationTokenSchema,
   invitationViewSchema,
   joinRequestSchema,
+  logoUploadSchema,
   memberRoleRequestSchema,
   myCompanySchema,
 } from '../../contracts/companies.ts';
 import { isCompanyStaffEmail } from '../../contracts/company-staff.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import { hitRateLimit } from '../auth/rate-limit.ts';
+import { printableImage } from '../commissioning/report-pdf.ts';
 import { uniqueEmail } from '../config-service/unique-email.ts';
 import type { ServerContext } from '../context.ts';
 import type { Database } from '../db/schema.ts';
@@ -219,6 +221,90 @@ export function companyRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariabl
         .returning(['id', 'name', 'address', 'logo_type'])
         .executeTakeFirstOrThrow();
       return c.json({ id: row.id, name: row.name, address: row.address, hasLogo: row.logo_type !== null });
+    },
+  );
+
+  app.put(
+    '/mine/logo',
+    describeRoute({
+      summary:
+        "Set the company's logo, printed on the commissioning report (its admins): PNG or JPEG, base64",
+      tag: 'companies',
+      example: { type: 'image/png', data: 'iVBORw0KGgo…' },
+      responses: {
+        200: { description: 'The company', schema: companySchema },
+        403: { description: 'Not an admin of the company' },
+        422: { description: 'Not a PNG or JPEG the report can print (logo_unreadable)' },
+      },
+    }),
+    validate('json', logoUploadSchema),
+    async (c) => {
+      const membership = await requireRunning(db, c.get('principal').id);
+      const body = c.req.valid('json');
+      const bytes = Buffer.from(body.data, 'base64');
+      const png = bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+      const jpeg = bytes.subarray(0, 3).equals(Buffer.from([0xff, 0xd8, 0xff]));
+      const matches = body.type === 'image/png' ? png : jpeg;
+      if (!matches || !(await printableImage(`data:${body.type};base64,${body.data}`)))
+        throw new ApiError(
+          422,
+          'logo_unreadable',
+          'The file is not a PNG or JPEG image the report can print',
+          'data',
+        );
+      const row = await db
+        .updateTable('companies')
+        .set({ logo: bytes, logo_type: body.type, updated_at: new Date() })
+        .where('id', '=', membership.companyId)
+        .returning(['id', 'name', 'address', 'logo_type'])
+        .executeTakeFirstOrThrow();
+      return c.json({ id: row.id, name: row.name, address: row.address, hasLogo: row.logo_type !== null });
+    },
+  );
+
+  app.delete(
+    '/mine/logo',
+    describeRoute({
+      summary: "Take the company's logo off its reports (its admins)",
+      tag: 'companies',
+      responses: {
+        200: { description: 'The company', schema: companySchema },
+        403: { description: 'Not an admin of the company' },
+      },
+    }),
+    async (c) => {
+      const membership = await requireRunning(db, c.get('principal').id);
+      const row = await db
+        .updateTable('companies')
+        .set({ logo: null, logo_type: null, updated_at: new Date() })
+        .where('id', '=', membership.companyId)
+        .returning(['id', 'name', 'address', 'logo_type'])
+        .executeTakeFirstOrThrow();
+      return c.json({ id: row.id, name: row.name, address: row.address, hasLogo: false });
+    },
+  );
+
+  app.get(
+    '/mine/logo',
+    describeRoute({
+      summary: "The company's logo (its members)",
+      tag: 'companies',
+      responses: {
+        200: { description: 'The image (PNG or JPEG)' },
+        404: { description: 'No company, or no logo' },
+      },
+    }),
+    async (c) => {
+      const membership = await requireMembership(db, c.get('principal').id);
+      const row = await db
+        .selectFrom('companies')
+        .select(['logo', 'logo_type'])
+        .where('id', '=', membership.companyId)
+        .executeTakeFirstOrThrow();
+      if (!row.logo || !row.logo_type) throw notFound('Logo');
+      c.header('Content-Type', row.logo_type);
+      c.header('Cache-Control', 'private, no-cache');
+      return c.body(new Uint8Array(row.logo));
     },
   );
 

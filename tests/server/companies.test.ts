@@ -7,6 +7,10 @@ import { migrate } from '../../server/db/migrations.ts';
 import { pdfText } from '../pdf-text.ts';
 import { freshDatabase, IDS, startTestServer, type TestServer } from './harness.ts';
 
+/** A PNG of one pixel. */
+const PIXEL =
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+
 let t: TestServer;
 let sam: string; // installer A: admin of solarpros.example (seeded)
 let bea: string; // installer B: admin of brightvolt.example (seeded)
@@ -297,15 +301,32 @@ describe('handing a site over', () => {
       ['Solar Pros Ltd', false],
       ['Brightvolt Energy', true],
     ]);
+    // Its logo: a PNG or JPEG the report can print, nothing that only starts like one.
+    const fake = Buffer.concat([
+      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+      Buffer.alloc(40, 7),
+    ]);
+    const refused = await t.call('PUT', '/config/companies/mine/logo', {
+      token: bea,
+      body: { type: 'image/png', data: fake.toString('base64') },
+    });
+    expect(refused.status).toBe(422);
+    const logo = await t.call('PUT', '/config/companies/mine/logo', {
+      token: bea,
+      body: { type: 'image/png', data: PIXEL },
+    });
+    expect(logo.body).toMatchObject({ hasLogo: true });
     // The report names the company that holds the site now.
     const report = await fetch(`${t.origin}/config/fleet/sites/${site}/commissioning-report`, {
       headers: { 'api-key': t.server.ctx.env.API_KEY, authorization: `Bearer ${bea}` },
     });
     expect(report.status).toBe(200);
-    const text = pdfText(new Uint8Array(await report.arrayBuffer())).replace(/\s+/g, ' ');
+    const bytes = new Uint8Array(await report.arrayBuffer());
+    const text = pdfText(bytes).replace(/\s+/g, ' ');
     expect(text).toContain('Company Brightvolt Energy');
     expect(text).toContain('Company address 9 Volt St, Leeds');
     expect(text).not.toContain('Solar Pros');
+    expect(Buffer.from(bytes).toString('latin1')).toMatch(/\/Subtype\s*\/Image/);
   });
 });
 

@@ -61,6 +61,10 @@ const historyRecord = () => ({
 });
 const base64 = (text: string) => Buffer.from(text).toString('base64');
 
+/** A PNG of one pixel (a company logo). */
+const PIXEL =
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+
 let t: TestServer;
 
 /** A fresh refresh token of a service, from a sign-in as the setting's user. */
@@ -205,6 +209,12 @@ const TABLE: Row[] = [
     request: () => ({ path: '/companies/mine' }) },
   { service: 'config', call: 'PUT /companies/mine',                    answers: [404, 200, 200, 404, 404, 401],
     request: (s) => ({ path: '/companies/mine', body: { name: `Renamed by ${s.who}` } }) },
+  { service: 'config', call: 'PUT /companies/mine/logo',               answers: [404, 200, 200, 404, 404, 401],
+    request: () => ({ path: '/companies/mine/logo', body: { type: 'image/png', data: PIXEL } }) },
+  { service: 'config', call: 'GET /companies/mine/logo',               answers: [404, 200, 200, 404, 404, 401],
+    request: () => ({ path: '/companies/mine/logo' }) },
+  { service: 'config', call: 'DELETE /companies/mine/logo',            answers: [404, 200, 200, 404, 404, 401],
+    request: () => ({ path: '/companies/mine/logo' }) },
   { service: 'config', call: 'POST /companies/mine/invitations',       answers: [404, 201, 201, 404, 404, 401],
     request: (s) => ({ path: '/companies/mine/invitations', body: { email: `invitee.${s.who}@matrix.example`, role: 'installer' } }) },
   { service: 'config', call: 'DELETE /companies/mine/invitations/{id}', answers: [404, 200, 404, 404, 404, 401],

@@ -6,6 +6,7 @@ import {
   type InvitationRequest,
   invitationViewSchema,
   type JoinRequest,
+  type LogoUpload,
   myCompanySchema,
 } from '../../../contracts/companies.ts';
 import type { ApiClient } from '../../api/api-client.ts';
@@ -90,4 +91,16 @@ export async function decideHandover(
   return myCompanySchema.parse(
     await api(`/companies/mine/handovers/${id}/${decision}`, { method: 'POST', ...withSignal(signal) }),
   );
+}
+
+/** `PUT /companies/mine/logo`: PNG or JPEG, printed on the commissioning report. @throws ApiError */
+export async function saveLogo(api: ApiClient, body: LogoUpload, signal?: AbortSignal) {
+  return companySchema.parse(
+    await api('/companies/mine/logo', { method: 'PUT', body, ...withSignal(signal) }),
+  );
+}
+
+/** `DELETE /companies/mine/logo`. @throws ApiError */
+export async function removeLogo(api: ApiClient, signal?: AbortSignal) {
+  return companySchema.parse(await api('/companies/mine/logo', { method: 'DELETE', ...withSignal(signal) }));
 }

@@ -2,6 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import {
   Alert,
   Button,
+  FileInput,
   Group,
   Modal,
   NativeSelect,
@@ -21,6 +22,8 @@ import {
   type CompanyInvitation,
   type CompanyMember,
   companyRoleSchema,
+  LOGO_MAX_BYTES,
+  logoTypeSchema,
   type MyCompany,
   type SiteHandover,
 } from '../../../contracts/companies.ts';
@@ -35,8 +38,10 @@ import { Fact, SectionCard } from '../../components/section-card.tsx';
 import {
   decideHandover,
   inviteMember,
+  removeLogo,
   removeMember,
   saveCompanyDetails,
+  saveLogo,
   setMemberRole,
   withdrawInvitation,
 } from './companies-api.ts';
@@ -81,19 +86,26 @@ function CompanyDetailsCard({ mine, mayEdit }: { mine: MyCompany; mayEdit: boole
         <Fact label="Address">{mine.company.address || '—'}</Fact>
       </SimpleGrid>
       <Text size="sm" c="dimmed" mt="sm">
-        The commissioning report prints the company's name and address.
+        The commissioning report prints the company's name, address and logo.
       </Text>
       {mayEdit ? (
-        <Group mt="md">
-          <Button
-            variant="light"
-            leftSection={<IconEdit size={16} aria-hidden />}
-            onClick={() => setEditing(true)}
-          >
-            Edit details
-          </Button>
-        </Group>
-      ) : null}
+        <Stack mt="md" gap="sm">
+          <Group>
+            <Button
+              variant="light"
+              leftSection={<IconEdit size={16} aria-hidden />}
+              onClick={() => setEditing(true)}
+            >
+              Edit details
+            </Button>
+          </Group>
+          <CompanyLogo hasLogo={mine.company.hasLogo} />
+        </Stack>
+      ) : (
+        <Text size="sm" mt="sm">
+          Logo on reports: {mine.company.hasLogo ? 'yes' : 'none'}
+        </Text>
+      )}
       <Modal opened={editing} onClose={() => setEditing(false)} title="Company details">
         <DetailsForm mine={mine} onDone={() => setEditing(false)} />
       </Modal>
@@ -417,6 +429,65 @@ function DecideHandover({ handover }: { handover: SiteHandover }) {
       {save.error ? (
         <Text size="xs" c="red" role="alert">
           {save.error}
+        </Text>
+      ) : null}
+    </Stack>
+  );
+}
+
+/** The file as base64, without the `data:` prefix. */
+function base64Of(file: File): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(String(reader.result).replace(/^data:[^,]*,/, ''));
+    reader.onerror = () => reject(reader.error ?? new Error('The file could not be read'));
+    reader.readAsDataURL(file);
+  });
+}
+
+/**
+ * The logo on the company's reports: choose a PNG or JPEG (checked here for type and size, by the
+ * server for what it holds), or take it off.
+ */
+function CompanyLogo({ hasLogo }: { hasLogo: boolean }) {
+  const { configApi } = useRuntime();
+  const save = useSave();
+  const [problem, setProblem] = useState<string | null>(null);
+  const choose = (file: File | null) => {
+    setProblem(null);
+    if (!file) return;
+    const type = logoTypeSchema.safeParse(file.type);
+    if (!type.success) return setProblem('Choose a PNG or JPEG image.');
+    if (file.size > LOGO_MAX_BYTES)
+      return setProblem(`The logo may be at most ${LOGO_MAX_BYTES / 1024} KiB.`);
+    save.save(async (signal) => saveLogo(configApi, { type: type.data, data: await base64Of(file) }, signal));
+  };
+  return (
+    <Stack gap="xs">
+      <Group align="flex-end" gap="sm">
+        <FileInput
+          label="Logo on reports"
+          description={`PNG or JPEG, at most ${LOGO_MAX_BYTES / 1024} KiB`}
+          placeholder={hasLogo ? 'A logo is set: choose another' : 'Choose an image'}
+          accept="image/png,image/jpeg"
+          disabled={save.pending}
+          onChange={choose}
+          w={{ base: '100%', sm: 320 }}
+        />
+        {hasLogo ? (
+          <Button
+            variant="subtle"
+            color="red"
+            loading={save.pending}
+            onClick={() => save.save((signal) => removeLogo(configApi, signal))}
+          >
+            Remove logo
+          </Button>
+        ) : null}
+      </Group>
+      {problem || save.error ? (
+        <Text size="sm" c="red" role="alert">
+          {problem ?? save.error}
         </Text>
       ) : null}
     </Stack>
