@@ -128,6 +128,30 @@ describe('installer companies', () => {
     expect((await t.call('GET', '/config/companies/mine', { token: nia })).status).toBe(404);
   });
 
+  it('do not give a removed member an archived site back when it is restored', async () => {
+    const rex = await join(sam, 'rex@solarpros.example', 'installer', 'Rex Installer');
+    const rexId = userIdOf(await mine(sam), 'rex@solarpros.example');
+    const made = await t.call('POST', '/config/sites', {
+      token: sam,
+      body: { name: 'Archived later', displayAddress: '2 Rex Rd', latitude: 1, longitude: 1 },
+    });
+    const siteId = (made.body as { id: number }).id;
+    await t.call('PUT', '/config/fleet/site-access/change-roles', {
+      token: sam,
+      body: { siteId, userId: rexId, roles: ['installer'] },
+    });
+    expect((await t.call('GET', `/config/fleet/sites/${siteId}`, { token: rex })).status).toBe(200);
+    const staff = (await t.login('admin')).access_token;
+    expect((await t.call('DELETE', `/config/sites/${siteId}`, { token: staff })).status).toBe(204);
+    expect((await t.call('DELETE', `/config/companies/mine/members/${rexId}`, { token: sam })).status).toBe(
+      200,
+    );
+    const restored = await t.call('POST', `/config/fleet/archived-sites/${siteId}/restore`, { token: staff });
+    expect(restored.status).toBe(200);
+    expect((await t.call('GET', `/config/fleet/sites/${siteId}`, { token: sam })).status).toBe(200);
+    expect((await t.call('GET', `/config/fleet/sites/${siteId}`, { token: rex })).status).toBe(404);
+  });
+
   it('give a member made admin every site of the company, and take them back with the role', async () => {
     const ada = await join(sam, 'ada@solarpros.example', 'admin', 'Ada Admin');
     const adaId = userIdOf(await mine(sam), 'ada@solarpros.example');
