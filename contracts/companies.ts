@@ -9,6 +9,11 @@ import { idParamSchema } from './ids.ts';
 export const companyRoleSchema = z.enum(['admin', 'installer', 'viewer']);
 export type CompanyRole = z.infer<typeof companyRoleSchema>;
 
+/** A company role as a sentence says it: "as an admin", "as an installer". */
+export function companyRoleWithArticle(role: CompanyRole): string {
+  return role === 'admin' || role === 'installer' ? `an ${role}` : `a ${role}`;
+}
+
 /** How long an invitation's link works. */
 export const INVITATION_DAYS = 14;
 

@@ -7,6 +7,7 @@ import {
   acceptedInvitationSchema,
   companyDetailsSchema,
   companyItemParamSchema,
+  companyRoleWithArticle,
   companySchema,
   INVITATION_DAYS,
   invitationRequestSchema,
@@ -368,7 +369,7 @@ export function companyRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariabl
               to: body.email,
               subject: `${caller.name} invites you to ${company.name} on Fleet Manager`,
               body: [
-                `${caller.name} (${caller.email}) invites you to join ${company.name} on Fleet Manager as ${body.role === 'admin' ? 'an admin' : `a ${body.role}`}.`,
+                `${caller.name} (${caller.email}) invites you to join ${company.name} on Fleet Manager as ${companyRoleWithArticle(body.role)}.`,
                 '',
                 'Open this link to accept:',
                 link,

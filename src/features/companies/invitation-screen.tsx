@@ -6,23 +6,23 @@ import { useSelector } from '@xstate/react';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
-import { type InvitationView, invitationTokenSchema } from '../../../contracts/companies.ts';
+import {
+  companyRoleWithArticle,
+  type InvitationView,
+  invitationTokenSchema,
+} from '../../../contracts/companies.ts';
 import { errorMessage } from '../../../contracts/error-message.ts';
 import { currentEmail, isSigningIn, loginError } from '../../../machines/auth/auth-selectors.ts';
 import { useRuntime } from '../../app/runtime-context.tsx';
 import { useSave } from '../../app/use-save.ts';
 import { fromTask, useTask } from '../../app/use-task.ts';
 import { acceptInvitation, joinByInvitation, viewInvitation } from './companies-api.ts';
-import { COMPANY_ROLE_LABELS } from './company-roles.ts';
 
 /** The secret of the link, from the fragment (`#token=…`), which no server ever receives in a request line. */
 function tokenOf(hash: string): string | null {
   const value = new URLSearchParams(hash.replace(/^#/, '')).get('token');
   return invitationTokenSchema.safeParse(value).success ? value : null;
 }
-
-const roleWords = (view: InvitationView) =>
-  view.role === 'admin' ? 'an admin' : `a ${COMPANY_ROLE_LABELS[view.role].toLowerCase()}`;
 
 /**
  * An invitation link from the mail: what it offers, then, for an address without an account, a
@@ -71,8 +71,8 @@ function Offer({ view, token }: { view: InvitationView; token: string }) {
   return (
     <Stack gap="md">
       <Text>
-        You are invited to join <strong>{view.company}</strong> as {roleWords(view)}, with the address{' '}
-        <strong>{view.email}</strong>.
+        You are invited to join <strong>{view.company}</strong> as {companyRoleWithArticle(view.role)}, with
+        the address <strong>{view.email}</strong>.
       </Text>
       {email !== null && email.toLowerCase() !== view.email.toLowerCase() ? (
         <Alert color="yellow" role="alert" title="Signed in with another address">
