@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { type Kysely, sql } from 'kysely';
-import { mayHandOverSite, mayRunCompany } from '../../contracts/access-policy.ts';
+import { mayHandOverSite, mayRunCompany, mayTakeOverSites } from '../../contracts/access-policy.ts';
 import {
   companyItemParamSchema,
   handoverRequestSchema,
@@ -242,7 +242,7 @@ export function handoverSiteRoutes(ctx: ServerContext): Hono<{ Variables: AuthVa
 export async function decidingMembership(db: Kysely<Database>, userId: number) {
   const membership = await membershipOf(db, userId);
   if (!membership) throw notFound('Company');
-  if (!mayRunCompany(membership))
+  if (!mayTakeOverSites(membership))
     throw new ApiError(403, 'company_admin_only', "Only the company's admins accept or decline sites");
   return membership;
 }
