@@ -61,7 +61,7 @@ describe('a company admin invites an installer by mail', () => {
     await admin.getByRole('link', { name: 'Company' }).click();
     await admin.getByText('Your role: Admin').waitFor();
     await admin.getByRole('textbox', { name: /^E-mail/ }).fill(email);
-    await admin.getByRole('combobox', { name: 'Role' }).selectOption('installer');
+    await admin.getByRole('combobox', { name: 'Role', exact: true }).selectOption('installer');
     await admin.getByRole('button', { name: 'Send invitation' }).click();
     await admin.getByRole('table', { name: 'Open invitations' }).getByText(email).waitFor();
     await expectAccessible(admin);
