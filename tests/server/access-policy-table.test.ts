@@ -3,6 +3,7 @@ import {
   type Actor,
   actorOf,
   isStaff,
+  mayBeLinkedToInstaller,
   mayAcknowledgeOnSite,
   mayChangeEmail,
   mayChangeRoles,
@@ -48,6 +49,7 @@ const PERSON_TABLE: [string, (actor: Actor) => boolean, Who[]][] = [
   ['changes roles', mayChangeRoles, ['admin']],
   ['creates their own keys', (a) => mayCreateKeys(a, a.id), ['admin', 'staff', 'installer', 'owner']],
   ["creates another user's keys", (a) => mayCreateKeys(a, 99), ['admin']],
+  ['is worth linking to an installer', mayBeLinkedToInstaller, ['staff', 'installer', 'owner']],
 ];
 
 describe('the access policy, person by person', () => {
