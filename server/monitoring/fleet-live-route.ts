@@ -7,6 +7,7 @@ import type { ServerContext } from '../context.ts';
 import { ApiError } from '../http/errors.ts';
 import type { AuthVariables } from '../http/guards.ts';
 import { describeRoute } from '../openapi/route-notes.ts';
+import { streamCaller } from './stream-caller.ts';
 
 /** A comment line every so often keeps proxies and the browser from closing a quiet stream. */
 const KEEP_ALIVE_MS = 15_000;
@@ -70,6 +71,17 @@ export function fleetLiveRoute(ctx: ServerContext): Hono<{ Variables: AuthVariab
           send,
           end: () => end(),
         });
+        // A sign-out, a revoked or ended sign-in (on whichever process): the stream checks again
+        // and ends unless the sign-in still holds with the same reach.
+        const signedIn = streamCaller(ctx, c);
+        const unwatch = ctx.monitoring.live.watchUser({
+          userId: principal.id,
+          recheck: async () => {
+            const actor = await signedIn();
+            if (!actor || seesEverything(actor) !== seesEverything(principal)) end();
+          },
+          end: () => end(),
+        });
         stream.onAbort(end);
         c.req.raw.signal.addEventListener('abort', end);
         // Said at once, so the client knows the stream is open before anything changes.
@@ -82,6 +94,7 @@ export function fleetLiveRoute(ctx: ServerContext): Hono<{ Variables: AuthVariab
           await ended;
         } finally {
           unsubscribe();
+          unwatch();
           clearInterval(keepAlive);
           clearTimeout(expiry);
           const left = (open.get(principal.id) ?? 1) - 1;

@@ -1,19 +1,18 @@
 import { Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
-import { actorOf } from '../../contracts/access-policy.ts';
 import {
   LIVE_EVENTS,
   type LiveReading,
   liveReadingSchema,
   serialParamsSchema,
 } from '../../contracts/monitoring.ts';
-import { loadPrincipal } from '../auth/sign-in.ts';
 import type { ServerContext } from '../context.ts';
 import { ApiError } from '../http/errors.ts';
 import type { AuthVariables } from '../http/guards.ts';
 import { validate } from '../http/validate.ts';
 import { describeRoute } from '../openapi/route-notes.ts';
 import { requireVisibleDevice } from './monitoring-scope.ts';
+import { streamCaller } from './stream-caller.ts';
 import { liveReading } from './telemetry/live-feed.ts';
 
 /** A comment line every so often keeps proxies and the browser from closing a quiet stream. */
@@ -98,12 +97,10 @@ export function liveRoute(ctx: ServerContext): Hono<{ Variables: AuthVariables }
         // Logout, a revoked sign-in, a changed role or site access, the device moving or leaving:
         // told of it (on whichever process it happened), the stream checks again and ends
         // unless the person still sees this very device.
-        const issuedAt = c.get('tokenIssuedAt');
-        const sessionId = c.get('sessionId');
+        const signedIn = streamCaller(ctx, c);
         const recheck = async () => {
-          const fresh = await loadPrincipal(ctx, principal.id);
-          if (!fresh || !(await ctx.sessions.isCurrentNow(principal.id, issuedAt, sessionId))) return end();
-          const actor = { ...fresh, staff: actorOf(fresh, ctx.env.COMPANY_DOMAIN).staff };
+          const actor = await signedIn();
+          if (!actor) return end();
           const still = await requireVisibleDevice(ctx, actor, device.serial).catch(() => undefined);
           if (still?.id !== device.id) end();
         };

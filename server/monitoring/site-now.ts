@@ -4,9 +4,9 @@ import type { MonitoringRole } from '../../contracts/monitoring-terms.ts';
 import type { ServerContext } from '../context.ts';
 import { dayClock, FIVE_MINUTES_MS } from './telemetry/time-buckets.ts';
 
-/** The power roles of the flow, and the charge. */
-const FLOW_ROLES = ['production', 'consumption', 'grid', 'battery', 'soc'] as const;
-type FlowRole = (typeof FLOW_ROLES)[number];
+/** The parts of the flow (the catalogue's power roles), and the charge. */
+const FLOW_PARTS = ['production', 'consumption', 'grid', 'battery', 'soc'] as const;
+type FlowRole = (typeof FLOW_PARTS)[number];
 
 /**
  * A reading counts as "now" for this many telemetry intervals: three missed, and some (the live
@@ -51,11 +51,11 @@ async function powerNow(ctx: ServerContext, devices: SiteDevices, now: number) {
   for (const row of rows.rows) {
     const roles = devices.find((d) => d.id === row.device_id)?.roles ?? {};
     at = Math.max(at ?? 0, new Date(row.received_at).getTime());
-    for (const role of FLOW_ROLES) {
-      const value = roles[role] === undefined ? undefined : row.vals[roles[role] as string];
+    for (const part of FLOW_PARTS) {
+      const value = roles[part] === undefined ? undefined : row.vals[roles[part] as string];
       if (value === undefined) continue;
-      if (role === 'soc') socs.push(value);
-      else power[role] = (power[role] ?? 0) + value;
+      if (part === 'soc') socs.push(value);
+      else power[part] = (power[part] ?? 0) + value;
     }
   }
   if (socs.length) power.soc = round(socs.reduce((a, b) => a + b) / socs.length, 1);
@@ -145,7 +145,7 @@ export async function siteNow(
   now = Date.now(),
 ): Promise<SiteNow> {
   const devices = await siteDevices(ctx, site.id);
-  const flow = devices.filter((d) => FLOW_ROLES.some((role) => d.roles[role] !== undefined));
+  const flow = devices.filter((d) => FLOW_PARTS.some((part) => d.roles[part] !== undefined));
   const [{ power, at, reporting }, today] = await Promise.all([
     powerNow(ctx, flow, now),
     energyToday(ctx, devices, site.timeZone, now),

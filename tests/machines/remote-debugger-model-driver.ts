@@ -244,11 +244,17 @@ export function remoteDebuggerModelDriver(): ModelDriver {
         ready('remote');
         expect(composedOpcode()).toBe(0x01);
       },
-      readyDemo: () => {
-        ready('demo');
+      offlineNoPath: () => {
+        idle();
+        expect(snap().context.device).toEqual(selected);
+        expect(snap().context.path).toBeNull();
+        expect(snap().can({ type: 'debugger.send' })).toBe(false);
         expect(snap().can({ type: 'debugger.selectPath', path: 'remote' })).toBe(false);
       },
-      remoteRefused: () => ready('demo'),
+      remoteRefused: () => {
+        idle();
+        expect(snap().context.path).toBeNull();
+      },
       bluetoothPath: () => ready('bluetooth'),
       opcodeTyped: () => {
         ready('remote');
@@ -264,12 +270,14 @@ export function remoteDebuggerModelDriver(): ModelDriver {
         const item = hybrid.config.rawData.find((r) => r.name === 'modbusAddress');
         expect(composed?.ok && item ? composed.frame[item.buffer.position] : null).toBe(7);
       },
-      rejectedLogged: () => {
+      badFrameHeld: () => {
         idle();
         expect(send.calls).toHaveLength(0);
-        expect(lastLine()).toMatchObject({
-          outcome: 'rejected',
-          message: 'Not sent: Payload: “xy” is not hex: use the digits 0–9 and the letters A–F.',
+        expect(snap().context.log).toHaveLength(logAtSend);
+        expect(snap().can({ type: 'debugger.send' })).toBe(false);
+        expect(snap().context.composed).toMatchObject({
+          ok: false,
+          message: expect.stringContaining('“xy” is not hex'),
         });
       },
       sending: () => {

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Device } from '../../contracts/devices.ts';
 import { IDS, PASSWORDS, startTestServer, type TestServer, type Who } from './harness.ts';
-import { openLive } from './live-stream.ts';
+import { openFleet, openLive } from './live-stream.ts';
 
 /**
- * An open live stream (`GET /monitoring/devices/{serial}/live`) ends as soon as its reader may no
- * longer read it: they sign out, their sign-in is revoked (a replayed refresh token), their access
+ * An open live stream (`GET /monitoring/devices/{serial}/live`, and the fleet's
+ * `GET /monitoring/fleet/live`) ends as soon as its reader may no longer read it: they sign out, their sign-in is revoked (a replayed refresh token), their access
  * to the site is switched off, or the device leaves the site. Before, it went on delivering until
  * the access token would have expired (15 minutes, up to 24 hours). Across processes:
  * tests/server/monitoring-two-processes.test.ts.
@@ -34,6 +34,19 @@ async function monitoringSignIn(who: Who) {
   expect(answer.status).toBe(200);
   return answer.body as { access_token: string; refresh_token: string };
 }
+
+describe('the fleet stream', () => {
+  it('ends when its reader signs out of the monitoring service', async () => {
+    const session = await monitoringSignIn('owner');
+    const stream = await openFleet(t.origin, session.access_token);
+    expect(stream.status).toBe(200);
+    const out = await t.call('POST', '/monitoring/auth/v2/logout', {
+      body: { refresh_token: session.refresh_token },
+    });
+    expect(out.status).toBe(204);
+    await stream.ended;
+  });
+});
 
 describe('a live stream', () => {
   it('ends when its reader signs out of the monitoring service', async () => {

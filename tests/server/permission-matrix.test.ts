@@ -224,6 +224,7 @@ const TABLE: Row[] = [
   { service: 'monitoring', call: 'GET /devices/{serial}/live',         answers: seesDevice, request: (s) => ({ path: `/devices/${s.serial}/live` }) },
   { service: 'monitoring', call: 'GET /sites/{siteId}/series',         answers: seesDevice,
     request: () => ({ path: `/sites/${SITE}/series?metric=production&${LAST_DAY}` }) },
+  { service: 'monitoring', call: 'GET /sites/{siteId}/now',            answers: seesDevice, request: () => ({ path: `/sites/${SITE}/now` }) },
   { service: 'monitoring', call: 'GET /alarms',                        answers: signedIn, request: () => ({ path: `/alarms?siteId=${SITE}` }) },
   // Everyone with access acknowledges but a viewer; each caller gets an alarm of its own to acknowledge.
   { service: 'monitoring', call: 'POST /alarms/{id}/acknowledge',      answers: [200, 200, 404, 200, 403, 401],

@@ -51,6 +51,14 @@ export function liveReading(serial: string, row: StoredReadingRow): LiveReading 
   };
 }
 
+/** A stream that is not a device's, watched for changes of its user's sign-in. */
+interface UserWatcher {
+  userId: number;
+  /** Checks the sign-in again and ends the stream when it no longer holds. */
+  recheck: () => Promise<void>;
+  end: () => void;
+}
+
 interface Subscriber {
   serial: string;
   /** Who follows, on which site: what an access change is matched against. */
@@ -74,6 +82,7 @@ interface Subscriber {
  */
 export class LiveFeed {
   private readonly subscribers = new Map<number, Set<Subscriber>>();
+  private readonly watchers = new Set<UserWatcher>();
   private pending: Set<number> | 'all' | undefined;
   private looking: Promise<void> | undefined;
   private listener: pg.Client | undefined;
@@ -160,6 +169,12 @@ export class LiveFeed {
     const users = new Set(change?.users);
     const sites = new Set(change?.sites);
     const devices = new Set(change?.devices);
+    const check = (stream: { recheck: () => Promise<void>; end: () => void }) =>
+      stream.recheck().catch((error: unknown) => {
+        // A stream whose check failed is ended: the client reconnects and is checked anew.
+        console.error('[live] checking a stream again failed:', (error as Error).message);
+        stream.end();
+      });
     for (const [deviceId, set] of this.subscribers)
       for (const subscriber of set)
         if (
@@ -168,11 +183,19 @@ export class LiveFeed {
           sites.has(subscriber.siteId) ||
           devices.has(deviceId)
         )
-          subscriber.recheck().catch((error: unknown) => {
-            // A stream whose check failed is ended: the client reconnects and is checked anew.
-            console.error('[live] checking a stream again failed:', (error as Error).message);
-            subscriber.end();
-          });
+          void check(subscriber);
+    for (const watcher of this.watchers)
+      if (change === null || users.has(watcher.userId)) void check(watcher);
+  }
+
+  /**
+   * Another stream of a user (the fleet's, whose sites are read at each change) that checks again
+   * when an access change concerns that user: a sign-out, a revoked or ended sign-in. Answers the
+   * function that stops watching.
+   */
+  watchUser(watcher: UserWatcher): () => void {
+    this.watchers.add(watcher);
+    return () => this.watchers.delete(watcher);
   }
 
   /** Readings of these devices (null: of any device) were stored: the streams that follow them look. */

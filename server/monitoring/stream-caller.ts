@@ -1,0 +1,24 @@
+import type { Context } from 'hono';
+import { type Actor, actorOf } from '../../contracts/access-policy.ts';
+import { loadPrincipal } from '../auth/sign-in.ts';
+import type { ServerContext } from '../context.ts';
+import type { AuthVariables } from '../http/guards.ts';
+
+/**
+ * For a long-lived answer (a live stream): a check of whether the sign-in that opened it still
+ * holds. The check answers the caller as they are now, or undefined once they signed out, their
+ * sign-in was revoked or ended (a new password, e-mail or role), or their account is gone.
+ */
+export function streamCaller(
+  ctx: ServerContext,
+  c: Context<{ Variables: AuthVariables }>,
+): () => Promise<Actor | undefined> {
+  const { id } = c.get('principal');
+  const issuedAt = c.get('tokenIssuedAt');
+  const sessionId = c.get('sessionId');
+  return async () => {
+    const fresh = await loadPrincipal(ctx, id);
+    if (!fresh || !(await ctx.sessions.isCurrentNow(id, issuedAt, sessionId))) return undefined;
+    return { ...fresh, staff: actorOf(fresh, ctx.env.COMPANY_DOMAIN).staff };
+  };
+}
