@@ -98,7 +98,8 @@ async function powerChart(page: Page) {
   const chart = history.getByRole('slider', { name: /^Power: / });
   await chart.waitFor();
   const summary = history.getByRole('region', { name: 'Power' }).locator('figcaption');
-  await summary.filter({ hasText: /^Last 24 hours\. / }).waitFor();
+  // A device installed minutes ago: the caption first says its data begins late ("Data from …").
+  await summary.filter({ hasText: /Last 24 hours\. / }).waitFor();
   return {
     points: Number(await chart.getAttribute('aria-valuemax')) + 1,
     summary: await summary.innerText(),

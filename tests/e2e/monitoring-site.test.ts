@@ -59,7 +59,7 @@ describe('a site in America/Chicago, seen from Berlin', () => {
     const { page } = installer;
     await openLiveSite(page);
     const facts = page.getByRole('region', { name: 'Site' });
-    await expect(facts.innerText()).resolves.toMatch(/Time zone\s+America\/Chicago \(C[SD]T\)/);
+    await expect(facts.innerText()).resolves.toMatch(/Time zone\s+America\/Chicago \(C[SD]T\)/i);
     const today = page.getByRole('region', { name: 'Energy today' });
     await today.waitFor();
     const chicagoDate = new Intl.DateTimeFormat('en-US', {
@@ -70,8 +70,9 @@ describe('a site in America/Chicago, seen from Berlin', () => {
     }).format(Date.now());
     const todayText = await today.innerText();
     expect(todayText).toContain(`since midnight at the site (${chicagoDate}, 12:00 AM C`);
+    // Nothing yet before sunrise at the site: the figure is there, whatever the hour of the run.
     const produced = numberOf(/Produced\s+([\d,.]+) kWh/.exec(todayText)?.[1]);
-    expect(produced).toBeGreaterThan(0);
+    expect(produced).toBeGreaterThanOrEqual(0);
     // The last bar of energy per day is the same day, from the same midnight, marked as so far.
     const energy = page.getByRole('region', { name: 'Energy per day' }).locator('figcaption');
     const latest = new RegExp(`latest ([\\d,.]+) kWh \\(${chicagoDate}, so far\\)`);
@@ -87,13 +88,14 @@ describe('a site in America/Chicago, seen from Berlin', () => {
     await openLiveSite(page);
     const flow = page.getByRole('region', { name: 'Power now' });
     await flow.getByText(/^As of .* at the site, from \d+ of \d+ devices?\.$/).waitFor({ timeout: 60_000 });
-    await expect(flow.getByTestId('direction-production').innerText()).resolves.toMatch(
+    // As a screen reader reads it: the arrow is drawn, its word ("to") is there to be read.
+    await expect(flow.getByTestId('direction-production').textContent()).resolves.toMatch(
       /^(producing, Solar to\s?Home|not producing)$/,
     );
-    await expect(flow.getByTestId('direction-grid').innerText()).resolves.toMatch(
+    await expect(flow.getByTestId('direction-grid').textContent()).resolves.toMatch(
       /^(importing, Grid to\s?Home|exporting, Home to\s?Grid|idle)$/,
     );
-    await expect(flow.getByTestId('direction-battery').innerText()).resolves.toMatch(
+    await expect(flow.getByTestId('direction-battery').textContent()).resolves.toMatch(
       /^(charging, Home to\s?Battery|discharging, Battery to\s?Home|idle)$/,
     );
     await expectAccessible(page);

@@ -47,7 +47,7 @@ describe('moving a device to another site', () => {
 
     await page.unroute(failing);
     await dialog.getByRole('button', { name: 'Try again' }).click();
-    const picker = dialog.getByRole('textbox', { name: 'New site' });
+    const picker = dialog.getByRole('combobox', { name: 'New site' });
     await picker.click();
     const options = await page.getByRole('option').allInnerTexts();
     expect(options.length).toBeGreaterThan(0);

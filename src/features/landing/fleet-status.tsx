@@ -7,6 +7,9 @@ import { AnchorLink } from '../../components/anchor-link.tsx';
 export const countText = (n: number, one: string, many = `${one}s`) =>
   `${n.toLocaleString()} ${n === 1 ? one : many}`;
 
+/** Links in the coloured alert take its text colour, underlined, so they read on every alert colour. */
+const ON_ALERT = { c: 'inherit', underline: 'always', fw: 500 } as const;
+
 /**
  * Home's first word on the fleet: all is well only when every device is online and no alarm is
  * open; otherwise what needs attention, how many, each linking to the list of them.
@@ -22,13 +25,13 @@ export function FleetStatus({ overview }: { overview: Overview }) {
   const problems = [
     devices.offline > 0 && (
       <List.Item key="offline">
-        <AnchorLink to="/devices-list" search={{ page: 0, state: 'offline' }}>
+        <AnchorLink {...ON_ALERT} to="/devices-list" search={{ page: 0, state: 'offline' }}>
           {countText(devices.offline, 'device')} offline
         </AnchorLink>
         {devices.neverConnected > 0 ? (
           <>
             {', '}
-            <AnchorLink to="/devices-list" search={{ page: 0, state: 'never' }}>
+            <AnchorLink {...ON_ALERT} to="/devices-list" search={{ page: 0, state: 'never' }}>
               {devices.neverConnected.toLocaleString()} of them never connected
             </AnchorLink>
           </>
@@ -37,14 +40,14 @@ export function FleetStatus({ overview }: { overview: Overview }) {
     ),
     devices.inAlarm > 0 && (
       <List.Item key="alarm">
-        <AnchorLink to="/devices-list" search={{ page: 0, state: 'alarm' }}>
+        <AnchorLink {...ON_ALERT} to="/devices-list" search={{ page: 0, state: 'alarm' }}>
           {countText(devices.inAlarm, 'device')} in alarm
         </AnchorLink>
       </List.Item>
     ),
     alarms.open > 0 && (
       <List.Item key="alarms">
-        <AnchorLink to="/alarms" search={{ page: 0, state: 'open' }}>
+        <AnchorLink {...ON_ALERT} to="/alarms" search={{ page: 0, state: 'open' }}>
           {countText(alarms.open, 'open alarm')}
         </AnchorLink>
         {alarms.active > 0

@@ -87,7 +87,7 @@ function FlowNode({ of: role, watts, extra }: { of: MonitoringRole; watts: numbe
               <>
                 {', '}
                 {flow.from}
-                <VisuallyHidden> to </VisuallyHidden>
+                <VisuallyHidden component="span"> to </VisuallyHidden>
                 <IconArrowRight
                   size={14}
                   aria-hidden
