@@ -2,7 +2,7 @@ import { readdirSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { expectAccessible } from './axe.ts';
-import { ARTIFACTS, appUrl, launchChromium, pathOf } from './browser.ts';
+import { appUrl, launchChromium, pathOf } from './browser.ts';
 import { heading, PHONE, screenshots, WIDE } from './screens-helpers.ts';
 
 let browser: Browser;
@@ -54,27 +54,6 @@ describe('no dead ends', () => {
     await page.goto(appUrl('/login'));
     await page.getByRole('link', { name: 'SunSpec configurator' }).click();
     await page.waitForURL('**/sunspec-config');
-  });
-
-  it('keeps Write in reach on a phone while the settings scroll under it', async () => {
-    await page.setViewportSize(PHONE);
-    await page.goto(appUrl('/device-details-old/HX5K-24-000123'));
-    await page.getByRole('button', { name: 'Use demo device' }).click();
-    await page.getByText('Connected to the demo device').waitFor();
-    await page.getByLabel('Device password').fill('0000');
-    await page.getByRole('button', { name: 'Unlock' }).click();
-    await page.getByText('Unlocked: the settings can be changed.').waitFor();
-    const write = page.getByRole('button', { name: 'Write', exact: true });
-    // At the first setting, the end of the form is screens away; Write is at the screen's bottom.
-    await page.getByRole('heading', { name: 'Settings' }).scrollIntoViewIfNeeded();
-    const box = await write.boundingBox();
-    expect(box).not.toBeNull();
-    expect((box?.y ?? 0) + (box?.height ?? 0)).toBeLessThanOrEqual(PHONE.height);
-    expect(box?.y ?? 0).toBeGreaterThan(PHONE.height / 2);
-    await page.screenshot({ path: `${ARTIFACTS}configure-write-bar-phone.png`, animations: 'disabled' });
-    await page.setViewportSize(WIDE);
-    await page.getByRole('heading', { name: 'Settings' }).scrollIntoViewIfNeeded();
-    await page.screenshot({ path: `${ARTIFACTS}configure-write-bar-wide.png`, animations: 'disabled' });
   });
 
   it('says what the open device page is for from its first paint, larger than anything drawn later', async () => {

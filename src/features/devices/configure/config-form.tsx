@@ -319,7 +319,7 @@ export function ConfigForm({ session }: { session: ConfigureSessionActor }) {
             The device holds exactly the new configuration.
           </Alert>
         ) : null}
-        <Group gap="sm" className="fm-write-bar">
+        <Group gap="sm">
           <Button
             type="submit"
             color={PRIMARY}
