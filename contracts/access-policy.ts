@@ -67,6 +67,9 @@ export const seesEverything = (actor: Actor): boolean => isAdmin(actor) || isSta
  */
 export const isInstaller = (user: { role: UserRole }): boolean => user.role === 'installer';
 
+/** Whether linking a user to an installer means anything: an admin sees every user already. */
+export const mayBeLinkedToInstaller = (user: { role: UserRole }): boolean => user.role !== 'admin';
+
 /** Whether a user may be a site's owner: owner accounts only. */
 export const mayOwnSites = (user: { role: UserRole }): boolean => user.role === 'owner';
 

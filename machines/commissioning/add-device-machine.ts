@@ -1,11 +1,14 @@
 import { assign, fromCallback, fromPromise, setup } from 'xstate';
 import type { InstalledDevice, InstallRequest } from '../../contracts/installs.ts';
+import type { BleTarget, BleTransport } from '../../src/ble/transport.ts';
 
-/** A model a device may be added as: its id, display name and serial prefix. */
+/** A model a device may be added as: its id, display name, serial prefix and Bluetooth target. */
 export interface ModelChoice {
   modelId: string;
   name: string;
   prefix: string;
+  /** What the browser's chooser looks for to read a device of this model over Bluetooth. */
+  target: BleTarget;
 }
 
 /** What a serial read from a code, typed or reported by a device says: the serial and its model. */
@@ -17,6 +20,8 @@ export interface ReadSerial {
 export interface AddDeviceContext {
   siteId: number;
   models: ModelChoice[];
+  /** The browser's Bluetooth, to read a device's serial; null where there is none. */
+  bluetooth: BleTransport | null;
   serial: string;
   modelId: string;
   name: string;
@@ -57,10 +62,30 @@ export function modelOfSerial(serial: string, models: readonly ModelChoice[]): s
 }
 
 export const ADD_DEVICE_MESSAGES = {
+  chooseModel: 'Choose the model first.',
+  noBluetooth: 'This browser has no Bluetooth: type the serial number, or scan its code.',
+  noneChosen: 'No device was chosen.',
   notASerial: (text: string) =>
     `The code holds “${text.slice(0, 60)}”, which is not a serial number (they look like HX5K-24-000123). Scan the serial's code, or type it.`,
   needsSerial: 'Give the serial number and the model first.',
 } as const;
+
+/**
+ * The serial a device reports over Bluetooth: the person chooses it in the browser's chooser,
+ * which shows the model's devices only; a device advertises its serial as its name.
+ * @throws an Error saying why nothing was read (no model, no Bluetooth, the chooser closed, or
+ *   the transport's own failure)
+ */
+export async function readSerialOverBluetooth(input: {
+  model: ModelChoice | undefined;
+  bluetooth: BleTransport | null;
+}): Promise<ReadSerial> {
+  if (!input.model) throw new Error(ADD_DEVICE_MESSAGES.chooseModel);
+  if (!input.bluetooth) throw new Error(ADD_DEVICE_MESSAGES.noBluetooth);
+  const link = await input.bluetooth.choose(input.model.target);
+  if (!link) throw new Error(ADD_DEVICE_MESSAGES.noneChosen);
+  return { serial: link.name, modelId: input.model.modelId };
+}
 
 /**
  * Adding a device to a site: the serial is typed, scanned from its QR code or barcode with the
@@ -72,15 +97,16 @@ export const addDeviceMachine = setup({
   types: {
     context: {} as AddDeviceContext,
     events: {} as AddDeviceEvent,
-    input: {} as { siteId: number; models: ModelChoice[] },
+    input: {} as { siteId: number; models: ModelChoice[]; bluetooth: BleTransport | null },
   },
   actors: {
     /** Opens the camera, reports its stream, then the first code it reads; closes it when stopped. */
     scanCode: fromCallback<AddDeviceEvent>(() => () => undefined),
     /** Lets the person choose a device over Bluetooth and answers the serial it reports. */
-    readOverBluetooth: fromPromise<ReadSerial, { model: ModelChoice | undefined }>(async () => {
-      throw new Error('The readOverBluetooth actor is not provided');
-    }),
+    readOverBluetooth: fromPromise<
+      ReadSerial,
+      { model: ModelChoice | undefined; bluetooth: BleTransport | null }
+    >(({ input }) => readSerialOverBluetooth(input)),
     install: fromPromise<InstalledDevice, { siteId: number; body: InstallRequest }>(async () => {
       throw new Error('The install actor is not provided');
     }),
@@ -102,6 +128,7 @@ export const addDeviceMachine = setup({
   context: ({ input }) => ({
     siteId: input.siteId,
     models: input.models,
+    bluetooth: input.bluetooth,
     serial: '',
     modelId: input.models[0]?.modelId ?? '',
     name: '',
@@ -163,7 +190,10 @@ export const addDeviceMachine = setup({
     reading: {
       invoke: {
         src: 'readOverBluetooth',
-        input: ({ context }) => ({ model: context.models.find((m) => m.modelId === context.modelId) }),
+        input: ({ context }) => ({
+          model: context.models.find((m) => m.modelId === context.modelId),
+          bluetooth: context.bluetooth,
+        }),
         onDone: { target: 'entering', actions: { type: 'take', params: ({ event }) => event.output } },
         onError: {
           target: 'entering',

@@ -14,7 +14,6 @@ import type { ServerContext } from '../context.ts';
 import { handleNotFound } from '../http/errors.ts';
 import { type AuthVariables, requireApiKey, requireBearer } from '../http/guards.ts';
 import { openApiRoute } from '../openapi/openapi-document.ts';
-import { PENDING_CONFIG_ROUTE_DOCS } from '../openapi/pending-route-docs.ts';
 import { describeRoute } from '../openapi/route-notes.ts';
 import { catalogueIn } from '../service-comms/catalogue-commands.ts';
 import { serviceCommsRoutes } from '../service-comms/service-comms-routes.ts';
@@ -42,7 +41,7 @@ export function createConfigApp(ctx: ServerContext, publicDir: string): Hono<{ V
   const app = new Hono<{ Variables: AuthVariables }>();
   const signedIn = requireBearer(ctx.configJwks, TOKEN_ISSUERS.config, ctx.sessions, ctx.env.COMPANY_DOMAIN);
 
-  app.route('/openapi.json', openApiRoute('config', app, PENDING_CONFIG_ROUTE_DOCS));
+  app.route('/openapi.json', openApiRoute('config', app));
   app.get(
     '/.well-known/jwks.json',
     describeRoute({

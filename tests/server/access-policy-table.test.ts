@@ -4,6 +4,7 @@ import {
   actorOf,
   isStaff,
   mayAcknowledgeOnSite,
+  mayBeLinkedToInstaller,
   mayChangeEmail,
   mayChangeRoles,
   mayConfigureOnSite,
@@ -53,6 +54,7 @@ const PERSON_TABLE: [string, (actor: Actor) => boolean, Who[]][] = [
   ['changes roles', mayChangeRoles, ['admin']],
   ['creates their own keys', (a) => mayCreateKeys(a, a.id), ['admin', 'staff', 'installer', 'owner']],
   ["creates another user's keys", (a) => mayCreateKeys(a, 99), ['admin']],
+  ['is worth linking to an installer', mayBeLinkedToInstaller, ['staff', 'installer', 'owner']],
 ];
 
 describe('the access policy, person by person', () => {
