@@ -4,7 +4,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { expectAccessible } from './axe.ts';
 import { appUrl, INSTALLER, launchChromium, signIn } from './browser.ts';
-import { heading, PHONE, screenshots, WIDE } from './screens-helpers.ts';
+import { dataList, heading, PHONE, screenshots, WIDE } from './screens-helpers.ts';
 import { accessToken, configCall } from './service-calls.ts';
 
 let browser: Browser;
@@ -65,7 +65,7 @@ describe('a company admin invites an installer by mail', () => {
     await admin.getByRole('button', { name: 'Send invitation' }).click();
     await admin.getByRole('table', { name: 'Open invitations' }).getByText(email).waitFor();
     await expectAccessible(admin);
-    await screenshots(admin, 'company-admin', () => admin.getByRole('table', { name: 'Members' }).waitFor());
+    await screenshots(admin, 'company-admin', () => dataList(admin, 'Members').waitFor());
 
     // The link from the outbox, opened signed out in another browser: a new account joins.
     const link = await mailedInvitation(email);

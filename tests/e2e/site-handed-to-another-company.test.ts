@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pdfText } from '../pdf-text.ts';
 import { expectAccessible } from './axe.ts';
 import { appUrl, INSTALLER, launchChromium, OWNER, signIn } from './browser.ts';
-import { heading, screenshots, WIDE } from './screens-helpers.ts';
+import { dataList, heading, screenshots, WIDE } from './screens-helpers.ts';
 import { accessToken, configCall } from './service-calls.ts';
 
 const OTHER_INSTALLER = { email: 'installer@brightvolt.example', password: 'Installer#2026' };
@@ -74,7 +74,9 @@ describe('an owner hands a site to another installer company', () => {
     await other.getByRole('link', { name: 'Company' }).click();
     const offers = other.getByRole('table', { name: 'Sites offered to the company' });
     await offers.getByText(name).waitFor();
-    await screenshots(other, 'company-site-offered', () => offers.waitFor());
+    await screenshots(other, 'company-site-offered', () =>
+      dataList(other, 'Sites offered to the company').getByText(name).waitFor(),
+    );
     const address = `${randomUUID().slice(0, 4)} Volt Street, Leeds`;
     await other.getByRole('button', { name: 'Edit details' }).click();
     await other.getByRole('textbox', { name: 'Address' }).fill(address);

@@ -473,6 +473,8 @@ function CompanyLogo({ hasLogo }: { hasLogo: boolean }) {
           disabled={save.pending}
           onChange={choose}
           w={{ base: '100%', sm: 320 }}
+          // A file field's placeholder is page text, not an attribute: it keeps 4.5:1 like the rest.
+          styles={{ placeholder: { color: 'var(--mantine-color-dimmed)' } }}
         />
         {hasLogo ? (
           <Button
