@@ -1,3 +1,4 @@
+import type { CompanyRole } from './companies.ts';
 import { isCompanyStaffEmail } from './company-staff.ts';
 import type { SiteRole } from './sites.ts';
 import type { UserRole } from './users.ts';
@@ -65,6 +66,9 @@ export const seesEverything = (actor: Actor): boolean => isAdmin(actor) || isSta
  * that an owner is linked to.
  */
 export const isInstaller = (user: { role: UserRole }): boolean => user.role === 'installer';
+
+/** Whether linking a user to an installer means anything: an admin sees every user already. */
+export const mayBeLinkedToInstaller = (user: { role: UserRole }): boolean => user.role !== 'admin';
 
 /** Whether a user may be a site's owner: owner accounts only. */
 export const mayOwnSites = (user: { role: UserRole }): boolean => user.role === 'owner';
@@ -183,3 +187,44 @@ export function wouldLockThemselvesOut(actor: Actor, change: AccessChange): fals
     return 'roles';
   return change.access === false ? 'access' : false;
 }
+
+/** An actor's place in an installer company: which company, and their company role. */
+export interface Membership {
+  companyId: number;
+  role: CompanyRole;
+}
+
+/** Company roles that see (and manage) every site of their company, and run the company. */
+export const RUNNING_COMPANY: readonly CompanyRole[] = ['admin'];
+
+/**
+ * Whether a member sees every site of their company, with the right to manage it: its admins.
+ * Everyone else in the company sees the sites they hold access to, as before.
+ */
+export function seesEveryCompanySite(membership: Membership | null | undefined): boolean {
+  return membership !== null && membership !== undefined && RUNNING_COMPANY.includes(membership.role);
+}
+
+/** Whether the actor may invite, remove, give company roles and change the company's details. */
+export function mayRunCompany(membership: Membership | null | undefined): boolean {
+  return seesEveryCompanySite(membership);
+}
+
+/**
+ * Whether someone may belong to an installer company: anyone but company staff (who see every
+ * site already) and site owners (customers of a company, not part of one).
+ */
+export function mayJoinCompany(user: Actor | { role: UserRole; staff: boolean }): boolean {
+  return !user.staff && !mayOwnSites(user);
+}
+
+/** The site roles a company admin holds on each site of the company (kept as `by_company`). */
+export const COMPANY_ADMIN_SITE_ROLES: readonly SiteRole[] = ['installer', 'configurator'];
+
+/** Whether the actor may hand a site to another company: the site's owner, or someone who sees everything. */
+export function mayHandOverSite(actor: Actor, grant: SiteGrant | null | undefined): boolean {
+  return seesEverything(actor) || holds(grant, ['owner']);
+}
+
+/** Whether a member may accept (or decline) a site handed to their company: its admins. */
+export const mayTakeOverSites = mayRunCompany;

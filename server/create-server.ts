@@ -262,7 +262,7 @@ export async function createServer(options: CreateServerOptions): Promise<FleetS
   if (usesDataDir) makeDataDirPrivate(env.DATA_DIR);
   const db = openDatabase(target);
   try {
-    await migrate(db, { fallbackZone: env.TELEMETRY_TIME_ZONE });
+    await migrate(db, { fallbackZone: env.TELEMETRY_TIME_ZONE, companyDomain: env.COMPANY_DOMAIN });
     if (usesDataDir) makeDataDirPrivate(env.DATA_DIR);
     const ctx = await buildContext({ ...options, services }, db, 'url' in target ? target.url : undefined);
     // Demo users have published passwords: only the embedded database outside production gets

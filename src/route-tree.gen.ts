@@ -12,9 +12,11 @@ import { Route as rootRouteImport } from './routes/__root'
 import { Route as IndexRouteImport } from './routes/index'
 import { Route as SplatRouteImport } from './routes/$'
 import { Route as ShellRouteImport } from './routes/_shell'
+import { Route as InvitationRouteImport } from './routes/invitation'
 import { Route as LoginRouteImport } from './routes/login'
 import { Route as SunspecConfigRouteImport } from './routes/sunspec-config'
 import { Route as ShellAlarmsRouteImport } from './routes/_shell/alarms'
+import { Route as ShellCompanyRouteImport } from './routes/_shell/company'
 import { Route as ShellCreateSiteRouteImport } from './routes/_shell/create-site'
 import { Route as ShellDevicesListRouteImport } from './routes/_shell/devices-list'
 import { Route as ShellLandingRouteImport } from './routes/_shell/landing'
@@ -43,6 +45,11 @@ const ShellRoute = ShellRouteImport.update({
   id: '/_shell',
   getParentRoute: () => rootRouteImport,
 } as any)
+const InvitationRoute = InvitationRouteImport.update({
+  id: '/invitation',
+  path: '/invitation',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const LoginRoute = LoginRouteImport.update({
   id: '/login',
   path: '/login',
@@ -56,6 +63,11 @@ const SunspecConfigRoute = SunspecConfigRouteImport.update({
 const ShellAlarmsRoute = ShellAlarmsRouteImport.update({
   id: '/alarms',
   path: '/alarms',
+  getParentRoute: () => ShellRoute,
+} as any)
+const ShellCompanyRoute = ShellCompanyRouteImport.update({
+  id: '/company',
+  path: '/company',
   getParentRoute: () => ShellRoute,
 } as any)
 const ShellCreateSiteRoute = ShellCreateSiteRouteImport.update({
@@ -130,9 +142,11 @@ const ShellUserDetailsUseridRoute = ShellUserDetailsUseridRouteImport.update({
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
   '/$': typeof SplatRoute
+  '/invitation': typeof InvitationRoute
   '/login': typeof LoginRoute
   '/sunspec-config': typeof SunspecConfigRoute
   '/alarms': typeof ShellAlarmsRoute
+  '/company': typeof ShellCompanyRoute
   '/create-site': typeof ShellCreateSiteRoute
   '/devices-list': typeof ShellDevicesListRoute
   '/landing': typeof ShellLandingRoute
@@ -150,9 +164,11 @@ export interface FileRoutesByFullPath {
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
   '/$': typeof SplatRoute
+  '/invitation': typeof InvitationRoute
   '/login': typeof LoginRoute
   '/sunspec-config': typeof SunspecConfigRoute
   '/alarms': typeof ShellAlarmsRoute
+  '/company': typeof ShellCompanyRoute
   '/create-site': typeof ShellCreateSiteRoute
   '/devices-list': typeof ShellDevicesListRoute
   '/landing': typeof ShellLandingRoute
@@ -172,9 +188,11 @@ export interface FileRoutesById {
   '/': typeof IndexRoute
   '/$': typeof SplatRoute
   '/_shell': typeof ShellRouteWithChildren
+  '/invitation': typeof InvitationRoute
   '/login': typeof LoginRoute
   '/sunspec-config': typeof SunspecConfigRoute
   '/_shell/alarms': typeof ShellAlarmsRoute
+  '/_shell/company': typeof ShellCompanyRoute
   '/_shell/create-site': typeof ShellCreateSiteRoute
   '/_shell/devices-list': typeof ShellDevicesListRoute
   '/_shell/landing': typeof ShellLandingRoute
@@ -194,9 +212,11 @@ export interface FileRouteTypes {
   fullPaths:
     | '/'
     | '/$'
+    | '/invitation'
     | '/login'
     | '/sunspec-config'
     | '/alarms'
+    | '/company'
     | '/create-site'
     | '/devices-list'
     | '/landing'
@@ -214,9 +234,11 @@ export interface FileRouteTypes {
   to:
     | '/'
     | '/$'
+    | '/invitation'
     | '/login'
     | '/sunspec-config'
     | '/alarms'
+    | '/company'
     | '/create-site'
     | '/devices-list'
     | '/landing'
@@ -235,9 +257,11 @@ export interface FileRouteTypes {
     | '/'
     | '/$'
     | '/_shell'
+    | '/invitation'
     | '/login'
     | '/sunspec-config'
     | '/_shell/alarms'
+    | '/_shell/company'
     | '/_shell/create-site'
     | '/_shell/devices-list'
     | '/_shell/landing'
@@ -257,6 +281,7 @@ export interface RootRouteChildren {
   IndexRoute: typeof IndexRoute
   SplatRoute: typeof SplatRoute
   ShellRoute: typeof ShellRouteWithChildren
+  InvitationRoute: typeof InvitationRoute
   LoginRoute: typeof LoginRoute
   SunspecConfigRoute: typeof SunspecConfigRoute
   DeviceDetailsOldDeviceidRoute: typeof DeviceDetailsOldDeviceidRoute
@@ -286,6 +311,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof ShellRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/invitation': {
+      id: '/invitation'
+      path: '/invitation'
+      fullPath: '/invitation'
+      preLoaderRoute: typeof InvitationRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/login': {
       id: '/login'
       path: '/login'
@@ -305,6 +337,13 @@ declare module '@tanstack/react-router' {
       path: '/alarms'
       fullPath: '/alarms'
       preLoaderRoute: typeof ShellAlarmsRouteImport
+      parentRoute: typeof ShellRoute
+    }
+    '/_shell/company': {
+      id: '/_shell/company'
+      path: '/company'
+      fullPath: '/company'
+      preLoaderRoute: typeof ShellCompanyRouteImport
       parentRoute: typeof ShellRoute
     }
     '/_shell/create-site': {
@@ -403,6 +442,7 @@ declare module '@tanstack/react-router' {
 
 interface ShellRouteChildren {
   ShellAlarmsRoute: typeof ShellAlarmsRoute
+  ShellCompanyRoute: typeof ShellCompanyRoute
   ShellCreateSiteRoute: typeof ShellCreateSiteRoute
   ShellDevicesListRoute: typeof ShellDevicesListRoute
   ShellLandingRoute: typeof ShellLandingRoute
@@ -418,6 +458,7 @@ interface ShellRouteChildren {
 
 const ShellRouteChildren: ShellRouteChildren = {
   ShellAlarmsRoute: ShellAlarmsRoute,
+  ShellCompanyRoute: ShellCompanyRoute,
   ShellCreateSiteRoute: ShellCreateSiteRoute,
   ShellDevicesListRoute: ShellDevicesListRoute,
   ShellLandingRoute: ShellLandingRoute,
@@ -437,6 +478,7 @@ const rootRouteChildren: RootRouteChildren = {
   IndexRoute: IndexRoute,
   SplatRoute: SplatRoute,
   ShellRoute: ShellRouteWithChildren,
+  InvitationRoute: InvitationRoute,
   LoginRoute: LoginRoute,
   SunspecConfigRoute: SunspecConfigRoute,
   DeviceDetailsOldDeviceidRoute: DeviceDetailsOldDeviceidRoute,

@@ -13,7 +13,7 @@ import type { Command } from '../../contracts/catalogue.ts';
 import type { TemplateSettings } from '../../contracts/config-templates.ts';
 import { targetOf } from '../../src/ble/device-commands.ts';
 import { configChanges } from '../../src/device-config/config-changes.ts';
-import { templateWriteValues } from '../../src/device-config/config-template.ts';
+import { templatePreview, templateWriteValues } from '../../src/device-config/config-template.ts';
 import type { FieldError } from '../../src/device-config/encode-form.ts';
 import { EXCLUDED_GROUPS } from '../../src/device-config/excluded-groups.ts';
 import { buildForm, type FormGroupModel, formDefaults } from '../../src/device-config/form-fields.ts';
@@ -89,13 +89,21 @@ const writeChild = writeMachine.provide({
   },
 });
 
+/** The password machine as the session runs it: it says when the form opens and shuts. */
+const passwordChild = passwordMachine.provide({
+  actions: {
+    reportOpen: sendParent({ type: 'password.opened' }),
+    reportShut: sendParent({ type: 'password.shut' }),
+  },
+});
+
 export interface ConfigureSessionContext {
   product: DeviceProduct;
   serialNumber: string | null;
   transports: ConfigureSessionInput['transports'];
   now: () => Date;
   connection: ActorRefFrom<typeof connectionChild>;
-  password: ActorRefFrom<typeof passwordMachine>;
+  password: ActorRefFrom<typeof passwordChild>;
   write: ActorRefFrom<typeof writeChild>;
   command: ActorRefFrom<typeof commandMachine>;
   history: ActorRefFrom<typeof configHistoryMachine> | null;
@@ -143,11 +151,11 @@ export type ConfigureSessionEvent =
   | { type: 'provision.dismiss' }
   | { type: 'history.refresh' }
   | { type: 'history.more' }
+  /** The password machine's reports: the device accepted its password (or has none), or locked again. */
+  | { type: 'password.opened' }
+  | { type: 'password.shut' }
   | ConnectionReport
   | WriteReport;
-
-const isOpen = (s: ReturnType<ActorRefFrom<typeof passwordMachine>['getSnapshot']>) =>
-  s.matches('unlocked') || s.matches('open');
 
 /** Fields and values read from a configuration: the form follows the device. */
 function formOf(context: ConfigureSessionContext, device: ReadConfiguration) {
@@ -189,7 +197,7 @@ export const configureSessionMachine = setup({
   },
   actors: {
     connection: connectionChild,
-    password: passwordMachine,
+    password: passwordChild,
     write: writeChild,
     command: commandMachine,
     history: configHistoryMachine,
@@ -205,7 +213,7 @@ export const configureSessionMachine = setup({
     }),
   },
   guards: {
-    unlocked: ({ context }) => isOpen(context.password.getSnapshot()),
+    unlocked: stateIn('#configureSession.lock.unlocked'),
     /** Only a real device is given a secret: the demo device is nobody's device. */
     provisionable: ({ context }) =>
       context.via === 'bluetooth' &&
@@ -217,6 +225,17 @@ export const configureSessionMachine = setup({
       return field !== undefined && !field.disabled;
     },
     writingEdits: ({ context }) => context.writingEdits,
+    /** A template can be written to the device read last, and would change something on it. */
+    templateApplies: ({ context, event }) => {
+      if (event.type !== 'template.write' || !context.device) return false;
+      const preview = templatePreview(
+        context.product.config,
+        context.groups,
+        event.settings,
+        context.device.decoded.values,
+      );
+      return preview.problems.length === 0 && preview.changes.length > 0;
+    },
     canConnect: ({ context }, { via }: { via: SessionVia }) => {
       const transport = via === 'demo' ? context.transports.demo : context.transports.bluetooth;
       return transport !== null && context.connection.getSnapshot().can({ type: 'ble.connect', transport });
@@ -410,6 +429,14 @@ export const configureSessionMachine = setup({
     },
   },
   states: {
+    /** Whether the device lets the form be changed and written, as the password machine reports. */
+    lock: {
+      initial: 'locked',
+      states: {
+        locked: { on: { 'password.opened': 'unlocked' } },
+        unlocked: { on: { 'password.shut': 'locked' } },
+      },
+    },
     /** The link as the connection reports it. */
     link: {
       initial: 'closed',
@@ -511,7 +538,7 @@ export const configureSessionMachine = setup({
               { guard: and([stateIn('#configureSession.link.open'), 'unlocked']), actions: 'showProblems' },
             ],
             'template.write': {
-              guard: and([stateIn('#configureSession.link.open'), 'unlocked']),
+              guard: and([stateIn('#configureSession.link.open'), 'unlocked', 'templateApplies']),
               target: 'writing',
               actions: {
                 type: 'startTemplateWrite',
@@ -537,7 +564,7 @@ export const configureSessionMachine = setup({
               { guard: and([stateIn('#configureSession.link.open'), 'unlocked']), actions: 'showProblems' },
             ],
             'template.write': {
-              guard: and([stateIn('#configureSession.link.open'), 'unlocked']),
+              guard: and([stateIn('#configureSession.link.open'), 'unlocked', 'templateApplies']),
               target: 'writing',
               actions: {
                 type: 'startTemplateWrite',
@@ -593,7 +620,7 @@ export function configureSessionWith(io: ConfigureSessionIo) {
   return configureSessionMachine.provide({
     actors: {
       connection: connectionChild.provide({ actors: io.ble.connection }),
-      password: passwordMachine.provide({ actors: io.ble.password }),
+      password: passwordChild.provide({ actors: io.ble.password }),
       write: writeChild.provide({ actors: io.ble.write }),
       command: commandMachine.provide({ actors: io.ble.command }),
       ...(io.history ? { history: configHistoryMachine.provide({ actors: io.history }) } : {}),
@@ -606,3 +633,11 @@ export function configureSessionWith(io: ConfigureSessionIo) {
 }
 
 export type ConfigureSessionActor = ActorRefFrom<typeof configureSessionMachine>;
+type ConfigureSessionSnapshot = ReturnType<ConfigureSessionActor['getSnapshot']>;
+
+/** The device accepted its password (or has none): what the views ask, and the guards. */
+export const deviceUnlocked = (s: ConfigureSessionSnapshot) => s.matches({ lock: 'unlocked' });
+
+/** The form's fields take input: the link is open, the device unlocked, and no write is on its way. */
+export const formEditable = (s: ConfigureSessionSnapshot) =>
+  s.matches({ link: 'open' }) && deviceUnlocked(s) && !s.matches({ form: 'writing' });

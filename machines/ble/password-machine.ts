@@ -60,6 +60,10 @@ export const passwordMachine = setup({
     hasLink: ({ context }) => context.link !== null,
   },
   actions: {
+    /** The form may be changed and written now; the session that runs this machine listens. */
+    reportOpen: () => undefined,
+    /** The form is read-only again. */
+    reportShut: () => undefined,
     rejectInput: assign((_, { password }: { password: string }) => ({ message: passwordProblem(password) })),
   },
 }).createMachine({
@@ -107,7 +111,7 @@ export const passwordMachine = setup({
       ],
     },
     /** The product has no password: the form is open as soon as the device is connected. */
-    open: {},
+    open: { entry: 'reportOpen', exit: 'reportShut' },
     locked: {
       on: {
         'password.submit': [
@@ -144,6 +148,6 @@ export const passwordMachine = setup({
         },
       },
     },
-    unlocked: {},
+    unlocked: { entry: 'reportOpen', exit: 'reportShut' },
   },
 });

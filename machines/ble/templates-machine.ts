@@ -15,6 +15,8 @@ export interface TemplatesContext {
   draft: TemplateSettings | null;
   /** The template whose differences from the device are shown, to write it. */
   selected: number | null;
+  /** The template whose deletion waits for the person's confirmation (the dialog is open). */
+  deleting: ConfigTemplate | null;
   error: string | null;
   /** What the last change did, in words. */
   notice: string | null;
@@ -26,6 +28,8 @@ export type TemplatesEvent =
   | { type: 'templates.refresh' }
   | { type: 'templates.draft'; settings: TemplateSettings }
   | { type: 'templates.cancel' }
+  /** Delete was pressed: ask before deleting (`templates.change` deletes, `templates.cancel` keeps it). */
+  | { type: 'templates.delete'; template: ConfigTemplate }
   | { type: 'templates.change'; change: TemplateChange }
   | { type: 'templates.select'; id: number | null }
   | { type: 'templates.refused'; reason: string };
@@ -42,7 +46,7 @@ const NOTICES: Record<TemplateChange['kind'], (change: TemplateChange) => string
  * The settings templates of one product in the Configure panel: listed from the service; a
  * device's settings (or the form as edited) saved under a name; renamed, deleted, imported from a
  * file (the view checks the file first and reports a refusal here); one selected to show what it
- * would change. A change the service refuses keeps the dialog's input and says why. The save
+ * would change. A deletion is asked first and confirmed (or cancelled) in a dialog. A change the service refuses keeps the dialog's input and says why. The save
  * dialog opens and closes, and a change starts, while the list is being read as well: a person's
  * click is never dropped because the list happened to be loading.
  */
@@ -63,7 +67,7 @@ export const templatesMachine = setup({
   actions: {
     beginChange: assign(({ event }) => {
       assertEvent(event, 'templates.change');
-      return { pending: event.change, error: null, notice: null };
+      return { pending: event.change, error: null, notice: null, deleting: null };
     }),
   },
 }).createMachine({
@@ -73,6 +77,7 @@ export const templatesMachine = setup({
     templates: null,
     draft: null,
     selected: null,
+    deleting: null,
     error: null,
     notice: null,
     pending: null,
@@ -84,7 +89,10 @@ export const templatesMachine = setup({
     'templates.draft': {
       actions: assign({ draft: ({ event }) => event.settings, error: null, notice: null }),
     },
-    'templates.cancel': { actions: assign({ draft: null, error: null }) },
+    'templates.delete': {
+      actions: assign({ deleting: ({ event }) => event.template, notice: null }),
+    },
+    'templates.cancel': { actions: assign({ draft: null, deleting: null, error: null }) },
   },
   states: {
     loading: {

@@ -6,12 +6,15 @@ import {
   printedClaimCode,
 } from '../../contracts/claims.ts';
 import type { ClaimedDevice, ClaimRequest } from '../../contracts/installs.ts';
+import type { BleTarget, BleTransport } from '../../src/ble/transport.ts';
 
-/** A model a device may be added as: its id, display name and serial prefix. */
+/** A model a device may be added as: its id, display name, serial prefix and Bluetooth target. */
 export interface ModelChoice {
   modelId: string;
   name: string;
   prefix: string;
+  /** What the browser's chooser looks for to read a device of this model over Bluetooth. */
+  target: BleTarget;
 }
 
 /**
@@ -27,6 +30,8 @@ export interface ReadSerial {
 export interface AddDeviceContext {
   siteId: number;
   models: ModelChoice[];
+  /** The browser's Bluetooth, to read a device's serial; null where there is none. */
+  bluetooth: BleTransport | null;
   serial: string;
   /** The claim code printed on the device's label, as typed or scanned. */
   claimCode: string;
@@ -69,12 +74,32 @@ export function modelOfSerial(serial: string, models: readonly ModelChoice[]): s
 }
 
 export const ADD_DEVICE_MESSAGES = {
+  chooseModel: 'Choose the model first.',
+  noBluetooth: 'This browser has no Bluetooth: type the serial number, or scan its code.',
+  noneChosen: 'No device was chosen.',
   notASerial: (text: string) =>
     `The code holds “${text.slice(0, 60)}”, which is not a serial number (they look like HX5K-24-000123). Scan the serial's code, or type it.`,
   needsSerial: 'Give the serial number and the claim code from the label first.',
   badClaimCode:
     'The claim code has 16 letters and digits, printed on the label beside the serial (such as K7M2-Q9XD-4TRW-8HNB).',
 } as const;
+
+/**
+ * The serial a device reports over Bluetooth: the person chooses it in the browser's chooser,
+ * which shows the model's devices only; a device advertises its serial as its name.
+ * @throws an Error saying why nothing was read (no model, no Bluetooth, the chooser closed, or
+ *   the transport's own failure)
+ */
+export async function readSerialOverBluetooth(input: {
+  model: ModelChoice | undefined;
+  bluetooth: BleTransport | null;
+}): Promise<ReadSerial> {
+  if (!input.model) throw new Error(ADD_DEVICE_MESSAGES.chooseModel);
+  if (!input.bluetooth) throw new Error(ADD_DEVICE_MESSAGES.noBluetooth);
+  const link = await input.bluetooth.choose(input.model.target);
+  if (!link) throw new Error(ADD_DEVICE_MESSAGES.noneChosen);
+  return { serial: link.name, modelId: input.model.modelId };
+}
 
 /**
  * Adding a device to a site: its serial and claim code are scanned from the label's QR code with
@@ -87,15 +112,16 @@ export const addDeviceMachine = setup({
   types: {
     context: {} as AddDeviceContext,
     events: {} as AddDeviceEvent,
-    input: {} as { siteId: number; models: ModelChoice[] },
+    input: {} as { siteId: number; models: ModelChoice[]; bluetooth: BleTransport | null },
   },
   actors: {
     /** Opens the camera, reports its stream, then the first code it reads; closes it when stopped. */
     scanCode: fromCallback<AddDeviceEvent>(() => () => undefined),
     /** Lets the person choose a device over Bluetooth and answers the serial it reports. */
-    readOverBluetooth: fromPromise<ReadSerial, { model: ModelChoice | undefined }>(async () => {
-      throw new Error('The readOverBluetooth actor is not provided');
-    }),
+    readOverBluetooth: fromPromise<
+      ReadSerial,
+      { model: ModelChoice | undefined; bluetooth: BleTransport | null }
+    >(({ input }) => readSerialOverBluetooth(input)),
     claim: fromPromise<ClaimedDevice, { siteId: number; body: ClaimRequest }>(async () => {
       throw new Error('The claim actor is not provided');
     }),
@@ -120,6 +146,7 @@ export const addDeviceMachine = setup({
   context: ({ input }) => ({
     siteId: input.siteId,
     models: input.models,
+    bluetooth: input.bluetooth,
     serial: '',
     claimCode: '',
     modelId: input.models[0]?.modelId ?? '',
@@ -184,7 +211,10 @@ export const addDeviceMachine = setup({
     reading: {
       invoke: {
         src: 'readOverBluetooth',
-        input: ({ context }) => ({ model: context.models.find((m) => m.modelId === context.modelId) }),
+        input: ({ context }) => ({
+          model: context.models.find((m) => m.modelId === context.modelId),
+          bluetooth: context.bluetooth,
+        }),
         onDone: { target: 'entering', actions: { type: 'take', params: ({ event }) => event.output } },
         onError: {
           target: 'entering',

@@ -32,7 +32,7 @@ export type DeviceActionEvent =
  * dialog that says what happens to the history and asks for confirmation, then runs once; a
  * refusal keeps the dialog open with the service's reason. A rename or move reruns the page's
  * loaders (`refresh`) and closes the dialog; a replacement shows the new unit's secret, and a
- * removal is left for the page to leave.
+ * removal leaves the device's page for its site's (`leave`): the device is no longer there.
  */
 export const deviceActionMachine = setup({
   types: {
@@ -46,9 +46,15 @@ export const deviceActionMachine = setup({
     /** Runs every loader on the page again, as after any save; provided by the app. */
     refresh: fromPromise<void>(async () => undefined),
   },
+  actions: {
+    /** Goes from the device's page to its site's; provided by the app. */
+    leave: () => undefined,
+  },
   guards: {
     /** A rename or a move: the device stays on this page, which shows it again. */
     changed: (_, result: ActionResult) => result.kind === 'changed',
+    /** Taken off the site: this page has nothing left to show. */
+    removed: (_, result: ActionResult) => result.kind === 'removed',
   },
 }).createMachine({
   id: 'deviceAction',
@@ -82,7 +88,12 @@ export const deviceActionMachine = setup({
             target: 'refreshing',
             actions: assign({ result: ({ event }) => event.output, error: null }),
           },
-          // A replacement's secret is shown and a removal leaves the page: this page is not shown again.
+          // A removal leaves the page, and a replacement's secret is shown: this page is not shown again.
+          {
+            guard: { type: 'removed', params: ({ event }) => event.output },
+            target: 'done',
+            actions: [assign({ result: ({ event }) => event.output, error: null }), 'leave'],
+          },
           { target: 'done', actions: assign({ result: ({ event }) => event.output, error: null }) },
         ],
         onError: {

@@ -3,6 +3,7 @@ import {
   type Actor,
   isManager,
   maySeeSite,
+  RUNNING_COMPANY,
   type SiteGrant,
   seesEverything,
 } from '../../contracts/access-policy.ts';
@@ -23,8 +24,9 @@ export function siteVisible(viewer: Viewer, attachedOnly = false) {
 }
 
 /**
- * Users a viewer may see: all for one who sees everything; a manager (installer) sees themself and
- * the users they created or were linked to; an owner only themself.
+ * Users a viewer may see: all for one who sees everything; a manager (installer) sees themself,
+ * the users they created or were linked to, and, running an installer company, its members; an
+ * owner only themself.
  */
 export function userVisible(eb: ExpressionBuilder<Database, 'users'>, viewer: Viewer) {
   if (seesEverything(viewer)) return sql<boolean>`true`;
@@ -39,12 +41,22 @@ export function userVisible(eb: ExpressionBuilder<Database, 'users'>, viewer: Vi
         .whereRef('user_installers.user_id', '=', 'users.id')
         .where('user_installers.installer_id', '=', viewer.id),
     ),
+    eb.exists(
+      eb
+        .selectFrom('company_members as them')
+        .innerJoin('company_members as me', 'me.company_id', 'them.company_id')
+        .select(sql`1`.as('one'))
+        .whereRef('them.user_id', '=', 'users.id')
+        .where('me.user_id', '=', viewer.id)
+        .where('me.role', 'in', [...RUNNING_COMPANY]),
+    ),
   ]);
 }
 
 /**
  * The caller's own access record on a site, after checking the site exists and they see it.
- * @throws {ApiError} 404 when the site does not exist, 403 when the caller may not see it.
+ * @throws {ApiError} 404 when the site does not exist or the caller holds no record of it, 403 when
+ *   their access to it is switched off.
  */
 export async function requireSiteAccess(
   db: Kysely<Database>,
@@ -61,8 +73,12 @@ export async function requireSiteAccess(
     .executeTakeFirst();
   if (!row) throw notFound('Site');
   const grant = { roles: row.roles ?? [], access: row.access === true };
-  if (!maySeeSite(viewer, grant)) throw forbidden('You have no access to this site', 'site_forbidden');
-  return grant;
+  if (maySeeSite(viewer, grant)) return grant;
+  // A site the caller holds no record of is not theirs to know of (another company's, one handed
+  // away, one they were removed from): as unknown as one that does not exist. One whose access
+  // was switched off they know: they are told so.
+  if (row.roles === null) throw notFound('Site');
+  throw forbidden('You have no access to this site', 'site_forbidden');
 }
 
 /**

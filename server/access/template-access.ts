@@ -1,50 +1,19 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Principal } from '../auth/access-tokens.ts';
+import { domainKeyOf } from '../companies/domain-key.ts';
+import { membershipOf } from '../companies/memberships.ts';
 import type { Database } from '../db/schema.ts';
 import { notFound } from '../http/errors.ts';
 
 /**
- * Mail providers anyone can sign up with: an address there says nothing about a company, so its
- * holder's company is that one address (they share templates with no one).
+ * A user's company, as settings templates are shared: their installer company
+ * (`company:12`), or for someone in none (an admin, a person removed from theirs) the domain of
+ * their sign-in e-mail (`domain:solarpros.example`), or at a public mail provider the address
+ * itself (`person:sam@gmail.com`), as before companies were records.
  */
-export const PUBLIC_MAIL_DOMAINS: ReadonlySet<string> = new Set([
-  'gmail.com',
-  'googlemail.com',
-  'outlook.com',
-  'hotmail.com',
-  'live.com',
-  'msn.com',
-  'yahoo.com',
-  'ymail.com',
-  'icloud.com',
-  'me.com',
-  'mac.com',
-  'aol.com',
-  'proton.me',
-  'protonmail.com',
-  'gmx.com',
-  'gmx.net',
-  'gmx.de',
-  'web.de',
-  'mail.com',
-  'zoho.com',
-  'yandex.com',
-  'yandex.ru',
-  'qq.com',
-  '163.com',
-]);
-
-/**
- * A user's company, as settings templates are shared: the domain of their sign-in e-mail
- * (`installer@solarpros.example` → `domain:solarpros.example`), or, at a public mail provider,
- * the address itself (`person:sam@gmail.com`). The data model has no company of its own; the
- * e-mail domain is what an installer's colleagues have in common (docs/api.md).
- * @example companyOf('Sam@SolarPros.example') // 'domain:solarpros.example'
- */
-export function companyOf(email: string): string {
-  const address = email.trim().toLowerCase();
-  const domain = address.slice(address.lastIndexOf('@') + 1);
-  return PUBLIC_MAIL_DOMAINS.has(domain) ? `person:${address}` : `domain:${domain}`;
+export async function templateCompanyOf(db: Kysely<Database>, principal: Principal): Promise<string> {
+  const membership = await membershipOf(db, principal.id);
+  return membership ? `company:${membership.companyId}` : domainKeyOf(principal.email).origin;
 }
 
 /**
@@ -60,7 +29,7 @@ export async function requireCompanyTemplate(
     .selectFrom('config_templates')
     .selectAll()
     .where('id', '=', id)
-    .where('company', '=', companyOf(principal.email))
+    .where('company', '=', await templateCompanyOf(db, principal))
     .executeTakeFirst();
   if (!template) throw notFound('Template');
   return template;

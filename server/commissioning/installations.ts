@@ -12,13 +12,17 @@ import type { Database } from '../db/schema.ts';
  *
  * The database keeps them (migration 15): putting a device on a site begins one, a move ends it
  * and begins one at the new site, a replacement or a removal ends it; each history and audit
- * record is stamped with its serial's installation as it is written. A site belongs to a company
- * (today its installer's, by e-mail domain, as templates are shared); when companies become
- * records of their own, a site handed to another company ends its installations here.
+ * record is stamped with its serial's installation as it is written. A site belongs to an
+ * installer company (migration 19, `sites.company_id`), and each installation remembers the
+ * company that held its site: a site handed to another company ends its installations there and
+ * begins new ones for the new holder (`server/companies/handovers.ts`), so its past stays, marked
+ * with who held the site when.
  *
  * Who reads what: company staff read every installation's records; anyone else those of the
- * installations at sites they see now, so a new holder starts with an empty past, and the owner of
- * the site a device moved to does not read what was written at the site it came from.
+ * installations at sites they see now that were held by the site's company of now, so a new
+ * holder (a device put on another company's site, or a site handed over) starts with an empty
+ * past, and the owner of the site a device moved to does not read what was written at the site
+ * it came from.
  *
  * Telemetry and alarms are kept by device row, which a move keeps (a new install or a replacement
  * makes a new one, so its past starts empty anyway). What a caller sees of them starts where the
@@ -36,8 +40,10 @@ export async function readableInstallations(
   if (serials.length === 0) return [];
   const stays = await db
     .selectFrom('installations')
-    .select(['id', 'site_id'])
-    .where('serial', 'in', [...serials])
+    .leftJoin('sites', 'sites.id', 'installations.site_id')
+    .select(['installations.id', 'installations.site_id'])
+    .where('installations.serial', 'in', [...serials])
+    .where(sql<boolean>`installations.company_id IS NOT DISTINCT FROM sites.company_id`)
     .execute();
   const seen = await visibleSiteIds(
     db,

@@ -46,8 +46,8 @@ export interface ReportData {
   site: { id: number; name: string; address: string; timeZone: string };
   owner: { name: string; email: string } | null;
   installer: { name: string; email: string } | null;
-  /** The installer's company: their e-mail domain. */
-  company: string | null;
+  /** The installer company the site belongs to, with its logo as a data URL (PNG or JPEG). */
+  company: { name: string; address: string; logo: string | null } | null;
   date: Date;
   /** At most {@link REPORT_LIMITS}.devices, in the order they were installed. */
   devices: ReportDevice[];
@@ -130,7 +130,12 @@ export async function reportData(
     .selectFrom('sites')
     .leftJoin('users as owner', 'owner.id', 'sites.owner_id')
     .leftJoin('users as installer', 'installer.id', 'sites.installer_id')
+    .leftJoin('companies', 'companies.id', 'sites.company_id')
     .select([
+      'companies.name as company_name',
+      'companies.address as company_address',
+      'companies.logo as company_logo',
+      'companies.logo_type as company_logo_type',
       'sites.id',
       'sites.name',
       'sites.display_address',
@@ -177,7 +182,17 @@ export async function reportData(
     site: { id: site.id, name: site.name, address: site.display_address, timeZone: site.time_zone },
     owner: site.owner_email ? { name: site.owner_name ?? '', email: site.owner_email } : null,
     installer: installerEmail ? { name: site.installer_name ?? '', email: installerEmail } : null,
-    company: installerEmail ? installerEmail.slice(installerEmail.lastIndexOf('@') + 1).toLowerCase() : null,
+    company:
+      site.company_name === null
+        ? null
+        : {
+            name: site.company_name,
+            address: site.company_address ?? '',
+            logo:
+              site.company_logo && site.company_logo_type
+                ? `data:${site.company_logo_type};base64,${Buffer.from(site.company_logo).toString('base64')}`
+                : null,
+          },
     date: new Date(),
     devices,
     moreDevices: Math.max(0, rows.length - REPORT_LIMITS.devices),

@@ -140,7 +140,8 @@ export function reportDocument(data: ReportData): TDocumentDefinitions {
     [label('Address'), say(data.site.address)],
     [label('Owner'), person(data.owner)],
     [label('Installer'), person(data.installer)],
-    [label('Company'), say(data.company ?? '—')],
+    [label('Company'), data.company ? say(oneLine(data.company.name)) : '—'],
+    ...(data.company?.address ? [[label('Company address'), say(data.company.address)]] : []),
     [label('Date'), reportTime(data.date, zone)],
     [label('Time zone'), `${zone}: the times in this report are the site's`],
     [label('Devices'), String(data.devices.length + data.moreDevices)],
@@ -165,6 +166,9 @@ export function reportDocument(data: ReportData): TDocumentDefinitions {
       note: { italics: true, color: '#444444' },
     },
     content: [
+      ...(data.company?.logo
+        ? [{ image: data.company.logo, fit: [160, 60], margin: [0, 0, 0, 8] } as Content]
+        : []),
       { text: 'Commissioning report', style: 'title' },
       { ...say(siteName, { width: CONTENT_WIDTH, size: 14 }), style: 'siteName' },
       { table: { widths: [LABEL_WIDTH, '*'], body: summary }, layout: 'noBorders' },
@@ -201,6 +205,19 @@ export function reportDocument(data: ReportData): TDocumentDefinitions {
 /** The report as PDF bytes. */
 export function reportPdf(data: ReportData): Promise<Buffer> {
   return pdfmake.createPdf(reportDocument(data)).getBuffer();
+}
+
+/**
+ * Whether the report can print an image (a company's logo): laid out alone on a page, as the
+ * report would. A file that only looks like a PNG or JPEG is refused here, not when a report is made.
+ */
+export async function printableImage(dataUrl: string): Promise<boolean> {
+  try {
+    await pdfmake.createPdf({ content: [{ image: dataUrl, fit: [160, 60] }] }).getBuffer();
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** A file name for the report: `commissioning-report-okafor-residence-2026-03-04.pdf`. */

@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { type Kysely, sql } from 'kysely';
 import { z } from 'zod';
-import { type Actor, isStaff } from '../../contracts/access-policy.ts';
+import { type Actor, actorOf, isStaff, mayJoinCompany } from '../../contracts/access-policy.ts';
 import { idParamSchema } from '../../contracts/ids.ts';
 import { archivedSiteListSchema, SITE_HAS_DEVICES } from '../../contracts/installs.ts';
 import { siteSchema } from '../../contracts/sites.ts';
@@ -186,8 +186,28 @@ export function siteArchiveRoutes(ctx: ServerContext): Hono<{ Variables: AuthVar
           .returningAll()
           .executeTakeFirstOrThrow();
         const accessColumns = await columnsOf(trx, 'site_access');
+        // Someone who has since left the site's company (or joined another) does not get it back;
+        // people outside companies (its owner) do.
+        const companyId = typeof site.company_id === 'number' ? site.company_id : null;
+        const people = await trx
+          .selectFrom('users')
+          .leftJoin('company_members', 'company_members.user_id', 'users.id')
+          .select(['users.id', 'users.role', 'users.main_email', 'company_members.company_id'])
+          .where('users.id', 'in', [0, ...users])
+          .execute();
+        const returning = new Set(
+          people
+            .filter(
+              (p) =>
+                companyId === null ||
+                p.company_id === companyId ||
+                !mayJoinCompany(actorOf({ ...p, email: p.main_email }, ctx.env.COMPANY_DOMAIN)),
+            )
+            .map((p) => p.id),
+        );
+        const stillOfCompany = (userId: unknown) => typeof userId === 'number' && returning.has(userId);
         const access = archived.access
-          .filter((entry) => kept(entry.user_id) !== null)
+          .filter((entry) => kept(entry.user_id) !== null && stillOfCompany(entry.user_id))
           .map((entry) => fitted(entry, accessColumns));
         if (access.length > 0)
           await trx

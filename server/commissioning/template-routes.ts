@@ -22,7 +22,7 @@ import { EXCLUDED_GROUPS } from '../../src/device-config/excluded-groups.ts';
 import { buildForm } from '../../src/device-config/form-fields.ts';
 import { allowOnly } from '../access/allow-only.ts';
 import { type DeviceRights, deviceRights } from '../access/device-access.ts';
-import { companyOf, requireCompanyTemplate } from '../access/template-access.ts';
+import { requireCompanyTemplate, templateCompanyOf } from '../access/template-access.ts';
 import { hitRateLimit } from '../auth/rate-limit.ts';
 import type { ServerContext } from '../context.ts';
 import type { Database } from '../db/schema.ts';
@@ -104,7 +104,7 @@ const templateExample = {
 
 /**
  * Settings templates, mounted at `/fleet/config-templates`: shared by the admins and installers
- * of the creator's company (`companyOf`), invisible (404) to everyone else; owners make none.
+ * of the creator's company (`templateCompanyOf`), invisible (404) to everyone else; owners make none.
  */
 export function templateRoutes(
   ctx: ServerContext,
@@ -131,7 +131,7 @@ export function templateRoutes(
       let query = db
         .selectFrom('config_templates')
         .selectAll()
-        .where('company', '=', companyOf(c.get('principal').email));
+        .where('company', '=', await templateCompanyOf(db, c.get('principal')));
       if (modelId) query = query.where('model_id', '=', modelId);
       const rows = await query.orderBy('model_id').orderBy('name').orderBy('id').limit(500).execute();
       return c.json({ items: rows.map(toTemplate) });
@@ -156,11 +156,12 @@ export function templateRoutes(
       const principal = c.get('principal');
       const body = c.req.valid('json');
       await requireValidSettings(catalogue, body.modelId, body.settings);
+      const company = await templateCompanyOf(db, principal);
       const row = await uniqueName(body.name, () =>
         db
           .insertInto('config_templates')
           .values({
-            company: companyOf(principal.email),
+            company,
             name: body.name,
             model_id: body.modelId,
             settings: JSON.stringify(body.settings),

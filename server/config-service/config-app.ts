@@ -10,11 +10,12 @@ import { productCatalogueIn } from '../commissioning/product-catalogue.ts';
 import { reportRoutes } from '../commissioning/report-routes.ts';
 import { siteArchiveRoutes } from '../commissioning/site-archive-routes.ts';
 import { templateRoutes } from '../commissioning/template-routes.ts';
+import { companyRoutes, invitationRoutes } from '../companies/company-routes.ts';
+import { handoverSiteRoutes } from '../companies/handovers.ts';
 import type { ServerContext } from '../context.ts';
 import { handleNotFound } from '../http/errors.ts';
 import { type AuthVariables, requireApiKey, requireBearer } from '../http/guards.ts';
 import { openApiRoute } from '../openapi/openapi-document.ts';
-import { PENDING_CONFIG_ROUTE_DOCS } from '../openapi/pending-route-docs.ts';
 import { describeRoute } from '../openapi/route-notes.ts';
 import { catalogueIn } from '../service-comms/catalogue-commands.ts';
 import { serviceCommsRoutes } from '../service-comms/service-comms-routes.ts';
@@ -42,7 +43,7 @@ export function createConfigApp(ctx: ServerContext, publicDir: string): Hono<{ V
   const app = new Hono<{ Variables: AuthVariables }>();
   const signedIn = requireBearer(ctx.configJwks, TOKEN_ISSUERS.config, ctx.sessions, ctx.env.COMPANY_DOMAIN);
 
-  app.route('/openapi.json', openApiRoute('config', app, PENDING_CONFIG_ROUTE_DOCS));
+  app.route('/openapi.json', openApiRoute('config', app));
   app.get(
     '/.well-known/jwks.json',
     describeRoute({
@@ -63,6 +64,7 @@ export function createConfigApp(ctx: ServerContext, publicDir: string): Hono<{ V
   // The whole sign-in prefix is public: an unknown call there is a 404, not a request for a token.
   app.all('/auth/*', handleNotFound);
   app.route('/users', passwordRoutes(ctx));
+  app.route('/invitations', invitationRoutes(ctx));
 
   app.use(signedIn);
   app.route('/sites', siteRoutes(ctx));
@@ -81,5 +83,7 @@ export function createConfigApp(ctx: ServerContext, publicDir: string): Hono<{ V
   app.route('/', siteArchiveRoutes(ctx));
   app.route('/fleet/config-templates', templateRoutes(ctx, products));
   app.route('/fleet', reportRoutes(ctx, products));
+  app.route('/companies', companyRoutes(ctx));
+  app.route('/sites', handoverSiteRoutes(ctx));
   return app;
 }

@@ -1,9 +1,13 @@
 import { Hono } from 'hono';
+import { createMiddleware } from 'hono/factory';
 import { sql } from 'kysely';
+import { z } from 'zod';
 import {
   type ConfigChange,
   type ConfigHistoryEntry,
   type ConfigHistoryPage,
+  configHistoryEntrySchema,
+  configHistoryPageSchema,
   configHistoryQuerySchema,
   configHistoryRecordSchema,
   MAX_HISTORY_PAGE_BYTES,
@@ -18,8 +22,11 @@ import type { ServerContext } from '../context.ts';
 import { clientAddress } from '../http/client-address.ts';
 import { ApiError, notFound } from '../http/errors.ts';
 import type { AuthVariables } from '../http/guards.ts';
-import { readBody, readInput } from '../http/validate.ts';
+import { validate } from '../http/validate.ts';
 import { limitChecks } from '../limits/request-limits.ts';
+import { describeRoute } from '../openapi/route-notes.ts';
+
+const historyParams = z.object({ serial: serialParam });
 
 interface HistoryRow {
   id: string;
@@ -90,14 +97,16 @@ function boundedWrittenAt(writtenAt: string, receivedAt: number): Date {
 export function configHistoryRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariables }> {
   const app = new Hono<{ Variables: AuthVariables }>();
 
-  app.post('/fleet/devices/:serial/config-history', async (c) => {
-    const receivedAt = Date.now();
-    const serial = readInput(c.req.param('serial'), serialParam, 'serial');
+  /**
+   * Who may record, and how often, are checked before the body is read: a caller without the
+   * right is refused whatever they sent.
+   */
+  const mayRecord = createMiddleware<{ Variables: AuthVariables }>(async (c, next) => {
     const principal = c.get('principal');
     const device = await requireConfiguringRight(
       ctx.db,
       principal,
-      serial,
+      c.req.param('serial') ?? '',
       'Recording configuration history',
     );
     await hitRateLimit(
@@ -108,67 +117,115 @@ export function configHistoryRoutes(ctx: ServerContext): Hono<{ Variables: AuthV
         historyWritePerAddress: clientAddress(c, ctx.env.TRUST_PROXY),
       }),
     );
-    const record = await readBody(c, configHistoryRecordSchema);
-    const writtenAt = boundedWrittenAt(record.writtenAt, receivedAt);
-    await sql`
+    await next();
+  });
+
+  app.post(
+    '/fleet/devices/:serial/config-history',
+    describeRoute({
+      summary: 'Record what a verified Bluetooth write changed on a device',
+      tag: 'devices',
+      example: {
+        id: '0b6c3c1e-4a52-4d8e-9a43-3f1f0e6c2d11',
+        writtenAt: '2026-11-23T10:15:00.000Z',
+        transport: 'web-bluetooth',
+        changes: [{ field: 'maxChargeCurrent', label: 'Max charge current', oldValue: '40', newValue: '35' }],
+      },
+      responses: {
+        201: {
+          description: 'The stored record (the same record again for an id already stored)',
+          schema: configHistoryEntrySchema,
+        },
+        403: {
+          description: 'The caller sees the device without the installer or configurator role on its site',
+        },
+        404: { description: 'No such device, or the caller may not see it' },
+        409: { description: 'Another record already has this id' },
+        429: { description: 'Too many records from this user, for this device or from this address' },
+      },
+    }),
+    validate('param', historyParams),
+    mayRecord,
+    validate('json', configHistoryRecordSchema),
+    async (c) => {
+      const receivedAt = Date.now();
+      const { serial } = c.req.valid('param');
+      const principal = c.get('principal');
+      const record = c.req.valid('json');
+      const writtenAt = boundedWrittenAt(record.writtenAt, receivedAt);
+      await sql`
       INSERT INTO config_history (id, serial, user_id, user_email, transport, template_name, written_at, changes)
       VALUES (${record.id}, ${serial}, ${principal.id}, ${principal.email}, ${record.transport},
               ${record.template ?? null}, ${writtenAt.toISOString()}, ${JSON.stringify(record.changes)}::jsonb)
       ON CONFLICT (id) DO NOTHING`.execute(ctx.db);
-    const stored = await sql<HistoryRow>`SELECT ${ROW} FROM config_history WHERE id = ${record.id}`.execute(
-      ctx.db,
-    );
-    const row = stored.rows[0];
-    // The same id sent again (the offline queue retrying) is the same record; another device's is not.
-    if (!row || row.serial !== serial || row.user_id !== principal.id)
-      throw new ApiError(409, 'history_conflict', 'A different history record already has this id', 'id');
-    return c.json(toEntry(row), 201);
-  });
+      const stored = await sql<HistoryRow>`SELECT ${ROW} FROM config_history WHERE id = ${record.id}`.execute(
+        ctx.db,
+      );
+      const row = stored.rows[0];
+      // The same id sent again (the offline queue retrying) is the same record; another device's is not.
+      if (!row || row.serial !== serial || row.user_id !== principal.id)
+        throw new ApiError(409, 'history_conflict', 'A different history record already has this id', 'id');
+      return c.json(toEntry(row), 201);
+    },
+  );
 
-  app.get('/fleet/devices/:serial/config-history', async (c) => {
-    const serial = readInput(c.req.param('serial'), serialParam, 'serial');
-    const query = readInput(
-      { cursor: c.req.query('cursor') || undefined, pageSize: c.req.query('pageSize') },
-      configHistoryQuerySchema,
-      'query',
-    );
-    const viewer = c.get('principal');
-    const device = await deviceRights(ctx.db, viewer, serial);
-    // A device taken off its site keeps its history, for company staff to read.
-    if (!device?.sees && !(await staffReadsRetired(ctx.db, viewer, serial))) throw notFound('Device');
-    await hitRateLimit(
-      ctx.db,
-      limitChecks('history-read', {
-        historyReadPerUser: viewer.id,
-        historyReadPerAddress: clientAddress(c, ctx.env.TRUST_PROXY),
-      }),
-    );
-    const after = query.cursor ? sql`AND seq < ${query.cursor}::bigint` : sql``;
-    // The serial's past as this reader may read it: the installations at sites they see.
-    const readable = await readableInstallations(ctx.db, viewer, [serial]);
-    const within = readable === 'all' ? sql`` : sql`AND installation_id = ANY(${readable}::int[])`;
-    // One more than a page: whether there is a next one.
-    const result = await sql<HistoryRow>`
+  app.get(
+    '/fleet/devices/:serial/config-history',
+    describeRoute({
+      summary: "A device's configuration history, a page at a time, newest received first",
+      tag: 'devices',
+      responses: {
+        200: {
+          description: 'One page of entries and where the next starts',
+          schema: configHistoryPageSchema,
+        },
+        404: { description: 'No such device, or the caller may not see it' },
+        429: { description: 'Too many reads from this user or address' },
+      },
+    }),
+    validate('param', historyParams),
+    validate('query', configHistoryQuerySchema),
+    async (c) => {
+      const { serial } = c.req.valid('param');
+      const query = c.req.valid('query');
+      const viewer = c.get('principal');
+      const device = await deviceRights(ctx.db, viewer, serial);
+      // A device taken off its site keeps its history, for company staff to read.
+      if (!device?.sees && !(await staffReadsRetired(ctx.db, viewer, serial))) throw notFound('Device');
+      await hitRateLimit(
+        ctx.db,
+        limitChecks('history-read', {
+          historyReadPerUser: viewer.id,
+          historyReadPerAddress: clientAddress(c, ctx.env.TRUST_PROXY),
+        }),
+      );
+      const after = query.cursor ? sql`AND seq < ${query.cursor}::bigint` : sql``;
+      // The serial's past as this reader may read it: the installations at sites they see.
+      const readable = await readableInstallations(ctx.db, viewer, [serial]);
+      const within = readable === 'all' ? sql`` : sql`AND installation_id = ANY(${readable}::int[])`;
+      // One more than a page: whether there is a next one.
+      const result = await sql<HistoryRow>`
       SELECT ${ROW} FROM config_history WHERE serial = ${serial} ${within} ${after}
       ORDER BY seq DESC LIMIT ${query.pageSize + 1}`.execute(ctx.db);
-    const items: ConfigHistoryEntry[] = [];
-    let bytes = 0;
-    let last: HistoryRow | undefined;
-    for (const row of result.rows.slice(0, query.pageSize)) {
-      const entry = toEntry(row);
-      bytes += JSON.stringify(entry).length;
-      // A page ends before it grows past the cap; it always holds at least one entry.
-      if (items.length > 0 && bytes > MAX_HISTORY_PAGE_BYTES) break;
-      items.push(entry);
-      last = row;
-    }
-    const more = result.rows.length > items.length;
-    const body: ConfigHistoryPage = {
-      items,
-      nextCursor: more && last ? last.position : null,
-    };
-    return c.json(body);
-  });
+      const items: ConfigHistoryEntry[] = [];
+      let bytes = 0;
+      let last: HistoryRow | undefined;
+      for (const row of result.rows.slice(0, query.pageSize)) {
+        const entry = toEntry(row);
+        bytes += JSON.stringify(entry).length;
+        // A page ends before it grows past the cap; it always holds at least one entry.
+        if (items.length > 0 && bytes > MAX_HISTORY_PAGE_BYTES) break;
+        items.push(entry);
+        last = row;
+      }
+      const more = result.rows.length > items.length;
+      const body: ConfigHistoryPage = {
+        items,
+        nextCursor: more && last ? last.position : null,
+      };
+      return c.json(body);
+    },
+  );
 
   return app;
 }

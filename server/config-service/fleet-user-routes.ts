@@ -1,6 +1,12 @@
 import { Hono } from 'hono';
 import type { Kysely } from 'kysely';
-import { isManager, mayCreateInstallers, seesEverything } from '../../contracts/access-policy.ts';
+import {
+  actorOf,
+  isManager,
+  mayCreateInstallers,
+  mayJoinCompany,
+  seesEverything,
+} from '../../contracts/access-policy.ts';
 import {
   acceptedSchema,
   accessCodeRequestSchema,
@@ -15,6 +21,7 @@ import { userVisible, type Viewer } from '../access/scope.ts';
 import { requireAdminForCompanyAddress } from '../access/user-rights.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import { hitRateLimit } from '../auth/rate-limit.ts';
+import { joinCompanyOfAddress } from '../companies/memberships.ts';
 import type { ServerContext } from '../context.ts';
 import type { Database } from '../db/schema.ts';
 import { ApiError } from '../http/errors.ts';
@@ -80,19 +87,25 @@ export function fleetUserRoutes(ctx: ServerContext): Hono<{ Variables: AuthVaria
       const caller = c.get('principal');
       const body = c.req.valid('json');
       const password_hash = body.password ? await hashPassword(body.password, ctx.scryptCost) : null;
+      // An installer an admin creates joins the company of their e-mail domain (or starts one).
       const user = await uniqueEmail(() =>
-        db
-          .insertInto('users')
-          .values({
-            main_email: body.main_email,
-            display_name: body.name,
-            phone: body.phone ?? null,
-            role: 'installer',
-            password_hash,
-            created_by: caller.id,
-          })
-          .returningAll()
-          .executeTakeFirstOrThrow(),
+        db.transaction().execute(async (trx) => {
+          const made = await trx
+            .insertInto('users')
+            .values({
+              main_email: body.main_email,
+              display_name: body.name,
+              phone: body.phone ?? null,
+              role: 'installer',
+              password_hash,
+              created_by: caller.id,
+            })
+            .returningAll()
+            .executeTakeFirstOrThrow();
+          if (mayJoinCompany(actorOf({ ...made, email: made.main_email }, ctx.env.COMPANY_DOMAIN)))
+            await joinCompanyOfAddress(trx, made);
+          return made;
+        }),
       );
       if (!body.password) await sendAccessCode(ctx, user);
       return c.json(toUser(user), 201);

@@ -63,7 +63,7 @@ export function siteAccessRoutes(ctx: ServerContext): Hono<{ Variables: AuthVari
         return trx
           .insertInto('site_access')
           .values({ site_id: body.siteId, user_id: body.userId, roles, access: true })
-          .onConflict((oc) => oc.columns(['site_id', 'user_id']).doUpdateSet({ roles }))
+          .onConflict((oc) => oc.columns(['site_id', 'user_id']).doUpdateSet({ roles, by_company: false }))
           .returningAll()
           .executeTakeFirstOrThrow();
       });

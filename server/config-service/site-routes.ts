@@ -12,6 +12,7 @@ import {
 } from '../../contracts/sites.ts';
 import { allowOnly } from '../access/allow-only.ts';
 import { requireSiteAccess, requireSiteRight } from '../access/scope.ts';
+import { giveAdminsSites, membershipOf } from '../companies/memberships.ts';
 import type { ServerContext } from '../context.ts';
 import { forbidden } from '../http/errors.ts';
 import type { AuthVariables } from '../http/guards.ts';
@@ -102,8 +103,10 @@ export function siteRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariables 
       const body = c.req.valid('json');
       await checkOwner(db, viewer, body.ownerId);
       const timeZone = await zoneToSave(ctx, body);
-      // The site, the installer's roles and the owner's role exist together or not at all.
+      // The site, the installer's roles and the owner's role exist together or not at all. It
+      // belongs to its maker's company, whose admins see it at once.
       const site = await db.transaction().execute(async (trx) => {
+        const membership = await membershipOf(trx, viewer.id);
         const row = await trx
           .insertInto('sites')
           .values({
@@ -111,6 +114,7 @@ export function siteRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariables 
             time_zone: timeZone,
             owner_id: body.ownerId,
             installer_id: isInstaller(viewer) ? viewer.id : null,
+            company_id: membership?.companyId ?? null,
           })
           .returningAll()
           .executeTakeFirstOrThrow();
@@ -126,6 +130,7 @@ export function siteRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariables 
             .execute();
         }
         if (body.ownerId !== null) await attachOwner(trx, row.id, body.ownerId);
+        if (membership) await giveAdminsSites(trx, membership.companyId, [row.id]);
         return row;
       });
       return c.json(toSite(site), 201);

@@ -2,6 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import { CLAIM_CODES_SQL } from './migration-claim-codes.ts';
 import { CODE_HMAC_SQL } from './migration-code-hmac.ts';
 import { COMMISSIONING_SQL } from './migration-commissioning.ts';
+import { COMPANIES_SQL, fillCompanies, SITE_HANDOVERS_SQL } from './migration-companies.ts';
 import { CONFIG_HISTORY_SQL } from './migration-config-history.ts';
 import { FLEET_CHANGES_SQL } from './migration-fleet-changes.ts';
 import { HISTORY_ORDER_SQL } from './migration-history-order.ts';
@@ -22,6 +23,8 @@ import type { Database } from './schema.ts';
 export interface MigrateOptions {
   /** `TELEMETRY_TIME_ZONE`: the zone of a site with neither a position nor a known country. */
   fallbackZone?: string;
+  /** `COMPANY_DOMAIN`: staff addresses, which join no installer company. */
+  companyDomain?: string;
   /** The newest version to reach (a test of a migration starts from the one before it). */
   until?: number;
 }
@@ -35,7 +38,7 @@ const migrations: {
   version: number;
   name: string;
   sql: string;
-  data?: (trx: Kysely<Database>, options: { fallbackZone: string }) => Promise<void>;
+  data?: (trx: Kysely<Database>, options: { fallbackZone: string; companyDomain: string }) => Promise<void>;
 }[] = [
   {
     version: 1,
@@ -166,6 +169,13 @@ const migrations: {
   },
   { version: 17, name: 'silence alarms: never connected, whole sites, the watch', sql: SILENCE_ALARMS_SQL },
   { version: 18, name: 'the sites that changed, notified for live screens', sql: FLEET_CHANGES_SQL },
+  {
+    version: 19,
+    name: 'installer companies: members, invitations, sites',
+    sql: COMPANIES_SQL,
+    data: (trx, options) => fillCompanies(trx, options.companyDomain),
+  },
+  { version: 20, name: 'handing a site over to another installer company', sql: SITE_HANDOVERS_SQL },
   { version: 21, name: 'claim codes: manufacturing lists, claimed devices', sql: CLAIM_CODES_SQL },
 ];
 
@@ -175,7 +185,10 @@ const migrations: {
  * find nothing left to do.
  */
 export async function migrate(db: Kysely<Database>, options: MigrateOptions = {}): Promise<number[]> {
-  const settings = { fallbackZone: options.fallbackZone ?? 'UTC' };
+  const settings = {
+    fallbackZone: options.fallbackZone ?? 'UTC',
+    companyDomain: options.companyDomain ?? '',
+  };
   const until = options.until ?? Number.POSITIVE_INFINITY;
   return db.connection().execute(async (conn) => {
     await sql`SELECT pg_advisory_lock(7261001)`.execute(conn);

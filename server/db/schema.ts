@@ -1,4 +1,5 @@
 import type { ColumnType, Generated } from 'kysely';
+import type { CompanyRole } from '../../contracts/companies.ts';
 import type { UserRole } from '../../contracts/users.ts';
 
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
@@ -40,6 +41,8 @@ export interface Database {
     time_zone: string;
     owner_id: number | null;
     installer_id: number | null;
+    /** The installer company the site belongs to (migration 19); null for one made by staff. */
+    company_id: Generated<number | null>;
     device_count: Generated<number>;
     created_at: CreatedAt;
     updated_at: Generated<Date>;
@@ -49,6 +52,8 @@ export interface Database {
     user_id: number;
     roles: string[];
     access: boolean;
+    /** Held because the user runs the site's company (an admin of it), not given on the site. */
+    by_company: Generated<boolean>;
   };
   devices: {
     id: Generated<number>;
@@ -216,6 +221,53 @@ export interface Database {
     device_id: number;
     started_at: DefaultNow;
     ended_at: Date | null;
+    /** The company that held the site during the stay (migration 19). */
+    company_id: Generated<number | null>;
+  };
+  /** Installer companies (migration 19). */
+  companies: {
+    id: Generated<number>;
+    name: string;
+    address: Generated<string>;
+    logo: Buffer | null;
+    logo_type: 'image/png' | 'image/jpeg' | null;
+    /** The e-mail domain key it was made from (`domain:…` / `person:…`), or null. */
+    origin: string | null;
+    created_at: CreatedAt;
+    updated_at: Generated<Date>;
+  };
+  /** A user's one company and their role in it. */
+  company_members: {
+    user_id: number;
+    company_id: number;
+    role: CompanyRole;
+    joined_at: CreatedAt;
+  };
+  /** A site offered by its owner (or staff) to another installer company (migration 20). */
+  site_handovers: {
+    id: Generated<number>;
+    site_id: number;
+    from_company_id: number | null;
+    to_company_id: number;
+    requested_by: number | null;
+    requested_at: CreatedAt;
+    outcome: 'accepted' | 'declined' | 'withdrawn' | null;
+    decided_by: number | null;
+    decided_at: Date | null;
+  };
+  company_invitations: {
+    id: Generated<number>;
+    company_id: number;
+    email: string;
+    role: CompanyRole;
+    /** SHA-256 (hex) of the link's secret. */
+    token_hash: string;
+    invited_by: number | null;
+    created_at: CreatedAt;
+    expires_at: Timestamp;
+    accepted_at: Date | null;
+    accepted_by: number | null;
+    revoked_at: Date | null;
   };
   config_templates: {
     id: Generated<number>;

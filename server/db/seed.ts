@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import { hashPassword, type ScryptCost } from '../auth/passwords.ts';
+import { joinCompanyOfAddress, membershipOf } from '../companies/memberships.ts';
 import type { Database } from './schema.ts';
 import {
   demoDeviceName,
@@ -80,6 +81,14 @@ export async function seedDemo(db: Kysely<Database>, cost: ScryptCost): Promise<
     }
     const [, installerA, ownerId, installerB] = ids as [number, number, number, number];
     await trx.insertInto('user_installers').values({ user_id: ownerId, installer_id: installerA }).execute();
+    // Each installer runs the company of their e-mail domain (Solarpros, Brightvolt).
+    const companyOf = new Map<number, number | null>();
+    for (const [index, id] of ids.entries()) {
+      const account = DEMO_ACCOUNTS[index];
+      if (account?.role !== 'installer') continue;
+      await joinCompanyOfAddress(trx, { id, main_email: account.email, display_name: account.name });
+      companyOf.set(id, (await membershipOf(trx, id))?.companyId ?? null);
+    }
     const random = seededRandom(2026);
     let n = 0;
     let serial = 100;
@@ -88,7 +97,12 @@ export async function seedDemo(db: Kysely<Database>, cost: ScryptCost): Promise<
         const owned = which === 0 && i < 3;
         const site = await trx
           .insertInto('sites')
-          .values({ ...demoSite(n, random), installer_id: installerId, owner_id: owned ? ownerId : null })
+          .values({
+            ...demoSite(n, random),
+            installer_id: installerId,
+            owner_id: owned ? ownerId : null,
+            company_id: companyOf.get(installerId) ?? null,
+          })
           .returning('id')
           .executeTakeFirstOrThrow();
         const access = [

@@ -124,19 +124,3 @@ export function validate<T extends InputTarget, S extends z.ZodType>(
   };
   return withNote(middleware, { kind: 'input', target, schema });
 }
-
-/**
- * Parse the JSON body with a schema inside a handler.
- * @throws {ApiError} 400 `invalid_json`, or `invalid_input` naming the field.
- */
-export async function readBody<S extends z.ZodType>(c: Context, schema: S): Promise<z.output<S>> {
-  return parseInput(await readJson(c), schema, 'body');
-}
-
-/**
- * Parse a value read inside a handler (a path parameter, a query value) with a schema.
- * @throws {ApiError} 400 `invalid_input` naming the field (`where` for a bare value).
- */
-export function readInput<S extends z.ZodType>(value: unknown, schema: S, where: string): z.output<S> {
-  return parseInput(value, schema, where);
-}

@@ -3,7 +3,6 @@ import { TrieRouter } from 'hono/router/trie-router';
 import { z } from 'zod';
 import { errorBodySchema } from '../../contracts/auth.ts';
 import { SERVICE_MOUNTS, type ServiceName } from '../../contracts/services.ts';
-import type { PendingRouteDoc } from './pending-route-docs.ts';
 import {
   describeRoute,
   type InputTarget,
@@ -38,7 +37,6 @@ const TITLES: Record<ServiceName, string> = {
 export function documentedRoutes(
   // biome-ignore lint/suspicious/noExplicitAny: any app's variables
   app: Hono<any>,
-  pending: Readonly<Record<string, PendingRouteDoc>> = {},
 ): DocumentedRoute[] {
   const guards = new TrieRouter<{ index: number; scheme: SecurityScheme }>();
   const routes = new Map<string, { first: number; method: string; path: string; notes: RouteNote[] }>();
@@ -55,9 +53,7 @@ export function documentedRoutes(
   });
   const documented: DocumentedRoute[] = [];
   for (const route of routes.values()) {
-    const described = pending[`${route.method} ${route.path}`];
-    const description =
-      route.notes.find((note) => note.kind === 'description')?.description ?? described?.description;
+    const description = route.notes.find((note) => note.kind === 'description')?.description;
     if (!description) continue;
     const mounted = guards
       .match(route.method, route.path)[0]
@@ -66,7 +62,7 @@ export function documentedRoutes(
       .sort((a, b) => a.index - b.index)
       .map((guard) => guard.scheme);
     const own = route.notes.flatMap((note) => (note.kind === 'guard' ? [note.scheme] : []));
-    const inputs: DocumentedRoute['inputs'] = { ...described?.inputs };
+    const inputs: DocumentedRoute['inputs'] = {};
     for (const note of route.notes) if (note.kind === 'input') inputs[note.target] = note.schema;
     documented.push({
       method: route.method.toLowerCase(),
@@ -140,11 +136,10 @@ export function openApiDocument(
   service: ServiceName,
   // biome-ignore lint/suspicious/noExplicitAny: any app's variables
   app: Hono<any>,
-  pending?: Readonly<Record<string, PendingRouteDoc>>,
 ): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   const schemes = new Set<SecurityScheme>();
-  for (const route of documentedRoutes(app, pending)) {
+  for (const route of documentedRoutes(app)) {
     for (const scheme of route.security) schemes.add(scheme);
     const body = route.inputs.json;
     const operation = {
@@ -190,7 +185,6 @@ export function openApiRoute(
   service: ServiceName,
   // biome-ignore lint/suspicious/noExplicitAny: any app's variables
   app: Hono<any>,
-  pending?: Readonly<Record<string, PendingRouteDoc>>,
 ): Hono {
   const route = new Hono();
   let document: string | undefined;
@@ -202,7 +196,7 @@ export function openApiRoute(
       responses: { 200: { description: 'OpenAPI 3.1 document' } },
     }),
     (c) => {
-      document ??= JSON.stringify(openApiDocument(service, app, pending));
+      document ??= JSON.stringify(openApiDocument(service, app));
       return c.body(document, 200, { 'content-type': 'application/json' });
     },
   );

@@ -170,3 +170,27 @@ export function templateWriteValues(
   const fields = templatableFields(groups);
   return Object.fromEntries(Object.entries(settings).filter(([name]) => fields.has(name)));
 }
+
+/** What writing a template to a device would do: why it cannot be written, and what it changes. */
+export interface TemplatePreview {
+  problems: TemplateProblem[];
+  changes: SettingDiff[];
+}
+
+/**
+ * A template against the device's values: its problems (`checkTemplate`) and its changes
+ * (`templateDiff`). It can be written when it has no problem and changes something.
+ * @example templatePreview(config, groups, { maxChargeCurrent: 35 }, deviceValues)
+ * // { problems: [], changes: [{ field: 'maxChargeCurrent', label: 'Max charge current', current: '40 A', template: '35 A' }] }
+ */
+export function templatePreview(
+  config: DeviceConfig,
+  groups: readonly FormGroupModel[],
+  settings: TemplateValues,
+  deviceValues: Readonly<Record<string, unknown>>,
+): TemplatePreview {
+  return {
+    problems: checkTemplate(groups, settings),
+    changes: templateDiff(config, groups, settings, deviceValues),
+  };
+}

@@ -16,5 +16,7 @@ export const theme = createTheme({
     // A dialog's close button is an icon: it needs a name for screen readers (axe: button-name).
     // A plain object, not Modal.extend, so the sign-in screen does not load the Modal component.
     Modal: { defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } },
+    // A toast's close button too.
+    Notification: { defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } },
   },
 });

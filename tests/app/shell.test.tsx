@@ -41,7 +41,7 @@ describe('shell', () => {
     const links = within(menu())
       .getAllByRole('link')
       .map((link) => link.textContent);
-    expect(links).toEqual(['Home', 'Sites', 'Devices', 'Users', 'Alarms']);
+    expect(links).toEqual(['Home', 'Sites', 'Devices', 'Users', 'Alarms', 'Company']);
     screen.getByRole('button', { name: 'Logout' });
   });
 

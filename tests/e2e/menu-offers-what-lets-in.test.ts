@@ -12,6 +12,7 @@ const SCREENS: Record<string, string> = {
   Devices: '/devices-list',
   Users: '/users-list',
   Alarms: '/alarms',
+  Company: '/company',
   'Site Manager': '/site-manager',
   'Remote Debugger': '/remote-debugger',
 };

@@ -4,6 +4,10 @@ import { ARTIFACTS, appUrl, signIn } from './browser.ts';
 /** A screen's main heading. */
 export const heading = (page: Page, name: string | RegExp) => page.getByRole('heading', { level: 1, name });
 
+/** A list of the app (DataList): a table when wide, a list of cards on a phone. */
+export const dataList = (page: Page, name: string) =>
+  page.getByRole('table', { name }).or(page.getByRole('list', { name }));
+
 export const WIDE = { width: 1280, height: 800 };
 export const PHONE = { width: 390, height: 844 };
 

@@ -54,7 +54,14 @@ describe('the shell', () => {
     const page = await signedInPage(INSTALLER);
     await menu(page).getByRole('link', { name: 'Users' }).waitFor();
     const names = await menu(page).getByRole('link').allInnerTexts();
-    expect(names.map((name) => name.trim())).toEqual(['Home', 'Sites', 'Devices', 'Users', 'Alarms']);
+    expect(names.map((name) => name.trim())).toEqual([
+      'Home',
+      'Sites',
+      'Devices',
+      'Users',
+      'Alarms',
+      'Company',
+    ]);
   });
 
   it('keeps the catalogue refresh disabled for 20 seconds after a refresh', async () => {

@@ -10,9 +10,11 @@ import {
   type ModelChoice,
   modelOfSerial,
   type ReadSerial,
+  readSerialOverBluetooth,
 } from '../../machines/commissioning/add-device-machine.ts';
 import { claimDevice } from '../../src/api/commissioning-api.ts';
 import { targetOf } from '../../src/ble/device-commands.ts';
+import type { BleTransport } from '../../src/ble/transport.ts';
 import { WebBluetoothTransport } from '../../src/ble/web-bluetooth-transport.ts';
 import type {
   BluetoothDeviceLike,
@@ -36,6 +38,7 @@ const MODELS: ModelChoice[] = products.map((p) => ({
   modelId: p.modelId,
   name: p.entry.name,
   prefix: p.entry.serialPrefix,
+  target: targetOf(p.entry),
 }));
 const SITE = IDS.siteOfA;
 const NAME = 'Garage inverter';
@@ -114,7 +117,6 @@ export function addDeviceModelDriver(): ModelDriver {
   const cameras: { report: (event: AddDeviceEvent) => void; open: boolean }[] = [];
   const chooser = new PersonsChooser();
   const reads: Promise<ReadSerial>[] = [];
-  const entries = new Map(products.map((p) => [p.modelId, p.entry]));
   const actor = createActor(
     addDeviceMachine.provide({
       actors: {
@@ -127,21 +129,21 @@ export function addDeviceModelDriver(): ModelDriver {
         }),
         claim: claim.logic,
         refresh: refresh.logic,
-        // As the add-device dialog reads a device's serial over Bluetooth.
-        readOverBluetooth: fromPromise<ReadSerial, { model: ModelChoice | undefined }>(({ input }) => {
-          const read = (async () => {
-            const entry = input.model && entries.get(input.model.modelId);
-            if (!input.model || !entry) throw new Error('Choose the model first.');
-            const link = await new WebBluetoothTransport(chooser).choose(targetOf(entry));
-            if (!link) throw new Error('No device was chosen.');
-            return { serial: link.name, modelId: input.model.modelId };
-          })();
+        // The machine's own reading, through the real Web Bluetooth transport; kept to wait for its end.
+        readOverBluetooth: fromPromise<
+          ReadSerial,
+          { model: ModelChoice | undefined; bluetooth: BleTransport | null }
+        >(({ input }) => {
+          const read = readSerialOverBluetooth(input);
           reads.push(read);
           return read;
         }),
       },
     }),
-    { input: { siteId: SITE, models: MODELS }, inspect: recordCoverage },
+    {
+      input: { siteId: SITE, models: MODELS, bluetooth: new WebBluetoothTransport(chooser) },
+      inspect: recordCoverage,
+    },
   ).start();
   const snap = () => actor.getSnapshot();
   const camera = () => {

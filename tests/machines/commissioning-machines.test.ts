@@ -14,9 +14,15 @@ import { buildForm } from '../../src/device-config/form-fields.ts';
 import { readTemplateFile, readTemplateUpload } from '../../src/features/devices/configure/template-file.ts';
 import { bundledProducts } from '../device-config/bundled-products.ts';
 
+const target = (namePrefix: string) => ({
+  service: 'fff0',
+  characteristic: 'fff1',
+  bufferSize: 255,
+  namePrefix,
+});
 const MODELS = [
-  { modelId: 'HX-5000', name: 'Helios HX-5000', prefix: 'HX5K' },
-  { modelId: 'BX-10', name: 'Basalt BX-10', prefix: 'BX10' },
+  { modelId: 'HX-5000', name: 'Helios HX-5000', prefix: 'HX5K', target: target('HX5K') },
+  { modelId: 'BX-10', name: 'Basalt BX-10', prefix: 'BX10', target: target('BX10') },
 ];
 
 /** The add-device machine with a camera that "sees" `text` and a service that answers `claim`. */
@@ -32,11 +38,18 @@ function addDevice(options: { seen?: string; claim?: (body: ClaimRequest) => Pro
         ),
       },
     }),
-    { input: { siteId: 5, models: MODELS } },
+    { input: { siteId: 5, models: MODELS, bluetooth: null } },
   ).start();
 }
 
 describe('adding a device', () => {
+  it('reads over Bluetooth by itself, and says so where the browser has none', async () => {
+    const actor = addDevice({});
+    actor.send({ type: 'add.bluetooth' });
+    await waitFor(actor, (s) => s.matches('entering'));
+    expect(actor.getSnapshot().context.error).toBe(ADD_DEVICE_MESSAGES.noBluetooth);
+  });
+
   it('takes the serial and its model from a scanned code, inside longer text too', async () => {
     expect(serialFromText('SN: bx10-26-000123', MODELS)).toEqual({
       serial: 'BX10-26-000123',
@@ -133,7 +146,7 @@ describe('adding a device', () => {
           }),
         },
       }),
-      { input: { siteId: 5, models: MODELS } },
+      { input: { siteId: 5, models: MODELS, bluetooth: null } },
     ).start();
     actor.send({ type: 'add.scan' });
     actor.send({ type: 'add.edit', serial: 'bx10-26-000321' });

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { waitFor } from 'xstate';
+import { deviceUnlocked, formEditable } from '../../machines/ble/configure-session-machine.ts';
 import { GET_CONFIG_INTERVAL_MS } from '../../machines/ble/connection-machine.ts';
 import { WRITE_MESSAGES } from '../../machines/ble/write-machine.ts';
 import { decodeConfiguration } from '../../src/device-config/decode-values.ts';
@@ -186,5 +187,33 @@ describe('the Configure session machine', () => {
     h.session.send({ type: 'password.submit', password: PASSWORD });
     await waitFor(h.children().password, (s) => s.matches('unlocked'));
     expect(h.session.getSnapshot().can(ask)).toBe(true);
+  });
+
+  it('takes a template only when it can be written and changes something: the rule that disables Write template', async () => {
+    const h = await unlocked();
+    const write = (settings: Record<string, number>) =>
+      ({ type: 'template.write', name: 'Barn standard', settings }) as const;
+    // The device holds 80 A: a template of 80 A changes nothing, one of 120 A is out of range,
+    // one naming a setting the product lacks cannot be written.
+    expect(form(h).device?.decoded.values.maxChargeCurrent).toBe(80);
+    expect(h.session.getSnapshot().can(write({ maxChargeCurrent: 80 }))).toBe(false);
+    expect(h.session.getSnapshot().can(write({ maxChargeCurrent: 120 }))).toBe(false);
+    expect(h.session.getSnapshot().can(write({ maxChargeCurrent: 35, turbo: 1 }))).toBe(false);
+    h.session.send(write({ maxChargeCurrent: 120 }));
+    expect(h.session.getSnapshot().matches({ form: 'following' })).toBe(true);
+    expect(h.session.getSnapshot().can(write({ maxChargeCurrent: 35 }))).toBe(true);
+  });
+
+  it('unlocks the form when the password machine opens it, and locks it again when the link closes', async () => {
+    const h = await connected();
+    expect(deviceUnlocked(h.session.getSnapshot())).toBe(false);
+    expect(formEditable(h.session.getSnapshot())).toBe(false);
+    h.session.send({ type: 'password.submit', password: PASSWORD });
+    await waitFor(h.children().password, (s) => s.matches('unlocked'));
+    expect(deviceUnlocked(h.session.getSnapshot())).toBe(true);
+    expect(formEditable(h.session.getSnapshot())).toBe(true);
+    h.session.send({ type: 'session.disconnect' });
+    await waitFor(h.session, (s) => s.matches({ link: 'closed' }));
+    expect(deviceUnlocked(h.session.getSnapshot())).toBe(false);
   });
 });

@@ -8,12 +8,8 @@ import {
   deviceActionMachine,
 } from '../../machines/commissioning/device-action-machine.ts';
 import { statusOf } from '../../src/api/api-error.ts';
-import {
-  installDevice,
-  removeInstall,
-  replaceInstall,
-  updateInstall,
-} from '../../src/api/commissioning-api.ts';
+import { installDevice, removeInstall } from '../../src/api/commissioning-api.ts';
+import { performDeviceAction } from '../../src/features/devices/device-action-actors.ts';
 import { IDS } from '../server/harness.ts';
 import { commissioningService, letGo } from './commissioning-service.ts';
 import { controlledActor } from './fakes.ts';
@@ -34,8 +30,16 @@ const NEW_NAME = 'Garage inverter';
 export function deviceActionModelDriver(): ModelDriver {
   const perform = controlledActor<ActionResult, DeviceAction>();
   const refresh = controlledActor<void, unknown>();
+  let left = 0;
   const actor = createActor(
-    deviceActionMachine.provide({ actors: { perform: perform.logic, refresh: refresh.logic } }),
+    deviceActionMachine.provide({
+      actors: { perform: perform.logic, refresh: refresh.logic },
+      actions: {
+        leave: () => {
+          left += 1;
+        },
+      },
+    }),
     { inspect: recordCoverage },
   ).start();
   const snap = () => actor.getSnapshot();
@@ -47,19 +51,9 @@ export function deviceActionModelDriver(): ModelDriver {
     );
     return installed;
   };
-  /** What the device page's `perform` does with a confirmed action. */
-  const performs = async (action: DeviceAction): Promise<ActionResult> => {
-    const { api } = await commissioningService();
-    const { id } = await device();
-    if (action.kind === 'remove') {
-      await removeInstall(api, id);
-      return { kind: 'removed' };
-    }
-    if (action.kind === 'replace')
-      return { kind: 'replaced', device: await replaceInstall(api, id, action.serial) };
-    const body = action.kind === 'rename' ? { name: action.name } : { siteId: action.siteId };
-    return { kind: 'changed', device: await updateInstall(api, id, body) };
-  };
+  /** What the device page's `perform` does with a confirmed action: the app's own calls. */
+  const performs = async (action: DeviceAction): Promise<ActionResult> =>
+    performDeviceAction((await commissioningService()).api, (await device()).id, action);
   let confirmed: DeviceAction | null = null;
   let replacement = '';
   const confirm = async (action: DeviceAction) => {
@@ -172,6 +166,7 @@ export function deviceActionModelDriver(): ModelDriver {
         const result = snap().context.result;
         expect(result?.kind).toBe('replaced');
         expect(refresh.calls).toHaveLength(0);
+        expect(left).toBe(0);
         const unit = result?.kind === 'replaced' ? result.device : null;
         // The new unit takes the old one's name and place, with a secret of its own.
         expect(unit).toMatchObject({ serial: replacement, name: 'Roof', siteId: SITE, modelId: 'HX-5000' });
@@ -183,7 +178,8 @@ export function deviceActionModelDriver(): ModelDriver {
       removed: async () => {
         expect(snap().value).toBe('done');
         expect(snap().context).toEqual({ open: 'remove', error: null, result: { kind: 'removed' } });
-        // The page is left for the site's: its own loaders do not run again.
+        // The page is left for the site's, once: its own loaders do not run again.
+        expect(left).toBe(1);
         expect(refresh.calls).toHaveLength(0);
         expect(await unitNow((await device()).serial)).toBeNull();
       },

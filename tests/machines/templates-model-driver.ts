@@ -160,6 +160,12 @@ export function templatesModelDriver(): ModelDriver {
       'name.taken': () => send({ kind: 'create', name: 'Standard', settings: snap().context.draft ?? {} }),
       'template.chosen': async () => actor.send({ type: 'templates.select', id: await standardId() }),
       'rename.submitted': async () => send({ kind: 'rename', id: await standardId(), name: RENAMED }),
+      'delete.pressed': async () => {
+        const id = await standardId();
+        const template = snap().context.templates?.find((t) => t.id === id) ?? (await standard());
+        actor.send({ type: 'templates.delete', template });
+      },
+      'delete.kept': () => actor.send({ type: 'templates.cancel' }),
       'delete.confirmed': async () => send({ kind: 'delete', id: await standardId() }),
       'file.refused': () => actor.send({ type: 'templates.refused', reason: REFUSAL }),
       'file.imported': async () => {
@@ -217,7 +223,7 @@ export function templatesModelDriver(): ModelDriver {
         expect(kept?.id).toBe(await idOf(created));
       },
       fileRefused: () => shown(['Standard'], { draft: null, error: REFUSAL, notice: null }),
-      chosen: async () => shown(['Standard'], { selected: await standardId(), error: null }),
+      chosen: async () => shown(['Standard'], { selected: await standardId(), error: null, deleting: null }),
       renaming: async () => changing({ kind: 'rename', id: await standardId(), name: RENAMED }),
       renamingWithDialog: async () => {
         await changing({ kind: 'rename', id: await standardId(), name: RENAMED });
@@ -241,7 +247,18 @@ export function templatesModelDriver(): ModelDriver {
       renamed: async () =>
         // The chosen template is still chosen under its new name.
         shown([RENAMED], { selected: await standardId(), notice: `Renamed the template to “${RENAMED}”.` }),
-      deleting: async () => changing({ kind: 'delete', id: await standardId() }),
+      askingDelete: async () => {
+        shown(['Standard'], { selected: await standardId(), error: null, pending: null });
+        expect(snap().context.deleting?.id).toBe(await standardId());
+      },
+      askingDeleteWhileReloading: async () => {
+        loading();
+        expect(snap().context.deleting?.id).toBe(await standardId());
+      },
+      deleting: async () => {
+        await changing({ kind: 'delete', id: await standardId() });
+        expect(snap().context.deleting).toBeNull();
+      },
       deletingWhileReloading: async () => changing({ kind: 'delete', id: await standardId() }),
       deletedReloading: () => {
         loading();

@@ -4,6 +4,7 @@ import {
   actorOf,
   isStaff,
   mayAcknowledgeOnSite,
+  mayBeLinkedToInstaller,
   mayChangeEmail,
   mayChangeRoles,
   mayConfigureOnSite,
@@ -12,14 +13,19 @@ import {
   mayCreateSites,
   mayEditSite,
   mayEditUser,
+  mayHandOverSite,
   mayInstallOnSite,
+  mayJoinCompany,
   mayManageSiteAccess,
   mayOpenRemoteDebugger,
   mayOpenSiteManager,
+  mayRunCompany,
   maySeeSite,
   maySendRawFrames,
+  mayTakeOverSites,
   mayUpdateFirmware,
   type SiteGrant,
+  seesEveryCompanySite,
   seesEverything,
   wouldLockThemselvesOut,
 } from '../../contracts/access-policy.ts';
@@ -48,6 +54,7 @@ const PERSON_TABLE: [string, (actor: Actor) => boolean, Who[]][] = [
   ['changes roles', mayChangeRoles, ['admin']],
   ['creates their own keys', (a) => mayCreateKeys(a, a.id), ['admin', 'staff', 'installer', 'owner']],
   ["creates another user's keys", (a) => mayCreateKeys(a, 99), ['admin']],
+  ['is worth linking to an installer', mayBeLinkedToInstaller, ['staff', 'installer', 'owner']],
 ];
 
 describe('the access policy, person by person', () => {
@@ -143,5 +150,42 @@ describe('locking oneself out of a site', () => {
       expect(wouldLockThemselvesOut(me, { userId: me.id, roles: [] })).toBe(false);
       expect(wouldLockThemselvesOut(me, { userId: me.id, access: false })).toBe(false);
     }
+  });
+});
+
+describe('installer companies', () => {
+  it('are run by their admins, who see every site of theirs; installers and viewers do neither', () => {
+    const asked = (['admin', 'installer', 'viewer'] as const).map((role) => {
+      const membership = { companyId: 7, role };
+      return [
+        role,
+        seesEveryCompanySite(membership),
+        mayRunCompany(membership),
+        mayTakeOverSites(membership),
+      ];
+    });
+    expect(asked).toEqual([
+      ['admin', true, true, true],
+      ['installer', false, false, false],
+      ['viewer', false, false, false],
+    ]);
+    expect([seesEveryCompanySite(null), mayRunCompany(undefined)]).toEqual([false, false]);
+  });
+
+  it('take anyone but staff and site owners', () => {
+    expect(WHO.filter((who) => mayJoinCompany(ACTORS[who]))).toEqual(['admin', 'installer']);
+  });
+
+  it('get a site handed over by its owner, or by one who sees everything', () => {
+    const owner: SiteGrant = { roles: ['owner'], access: true };
+    const installer: SiteGrant = { roles: ['installer'], access: true };
+    expect(WHO.filter((who) => mayHandOverSite(ACTORS[who], owner))).toEqual([
+      'admin',
+      'staff',
+      'installer',
+      'owner',
+    ]);
+    expect(WHO.filter((who) => mayHandOverSite(ACTORS[who], installer))).toEqual(['admin', 'staff']);
+    expect(mayHandOverSite(ACTORS.owner, { roles: ['owner'], access: false })).toBe(false);
   });
 });

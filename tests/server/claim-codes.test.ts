@@ -7,6 +7,7 @@ import type { ClaimedDevice, InstalledDevice } from '../../contracts/installs.ts
 import { claimCodeHash } from '../../server/commissioning/claim-codes.ts';
 import { readManufacturingList, registerDevices } from '../../server/commissioning/manufacturing-list.ts';
 import { deviceSocketUrl } from '../../server/commissioning/provisioning-routes.ts';
+import { giveAdminsSites, joinCompany, membershipOf } from '../../server/companies/memberships.ts';
 import { REQUEST_LIMITS } from '../../server/limits/request-limits.ts';
 import { catalogueIn } from '../../server/service-comms/catalogue-commands.ts';
 import { checkDeviceSecret } from '../../server/service-comms/device-secrets.ts';
@@ -102,6 +103,71 @@ describe('claiming a device', () => {
       .executeTakeFirstOrThrow();
     for (const named of ['brightvolt', siteB.name.toLowerCase(), String(IDS.siteOfB)])
       expect(text).not.toContain(named);
+  });
+
+  it("compares the companies' records, not their people's addresses", async () => {
+    const { db } = t.server.ctx;
+    const companyOf = async (userId: number) => (await membershipOf(db, userId))?.companyId ?? 0;
+    /** A site of `companyId` made by a new member of it, whose address is at `domain`. */
+    const siteMadeBy = async (domain: string, companyId: number) => {
+      const user = await db
+        .insertInto('users')
+        .values({
+          main_email: `moved.${randomBytes(4).toString('hex')}@${domain}`,
+          display_name: 'Moved',
+          role: 'installer',
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await joinCompany(db, user.id, companyId, 'installer');
+      const site = await db
+        .insertInto('sites')
+        .values({
+          name: `Made at ${domain}`,
+          display_address: '1 Moved Rd',
+          street_number: '1',
+          street_name: 'Moved Rd',
+          postal_code: '',
+          locality: '',
+          state: '',
+          country: '',
+          place_id: null,
+          latitude: 0,
+          longitude: 0,
+          time_zone: 'UTC',
+          owner_id: IDS.owner,
+          installer_id: user.id,
+          company_id: companyId,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await giveAdminsSites(db, companyId, [site.id]);
+      return site.id;
+    };
+    // Someone at solarpros.example who works for Brightvolt: their site is Brightvolt's.
+    const brightvoltSite = await siteMadeBy('solarpros.example', await companyOf(IDS.installerB));
+    expect(
+      (await claim('installerB', brightvoltSite, { serial: serial(13), claimCode: codeOf(serial(13)) }))
+        .status,
+    ).toBe(201);
+    const refused = await claim('installerA', IDS.siteOfA, {
+      serial: serial(13),
+      claimCode: codeOf(serial(13)),
+    });
+    expect(refused.status).toBe(409);
+    expect(refused.body).toMatchObject({ code: 'device_claimed_elsewhere' });
+    // And someone at brightvolt.example who works for Solarpros: their site is Solarpros'.
+    const solarprosSite = await siteMadeBy('brightvolt.example', await companyOf(IDS.installerA));
+    expect(
+      (await claim('installerA', solarprosSite, { serial: serial(14), claimCode: codeOf(serial(14)) }))
+        .status,
+    ).toBe(201);
+    const told = await claim('installerA', IDS.siteOfA, {
+      serial: serial(14),
+      claimCode: codeOf(serial(14)),
+    });
+    expect(told.status).toBe(409);
+    expect(told.body).toMatchObject({ code: 'device_installed_elsewhere' });
   });
 
   it("tells a device on another of the company's own sites as an install does, naming the site", async () => {

@@ -105,6 +105,16 @@ describe('configuration history', () => {
     expect((await page(ownersSerial, installerA)).items.every((e) => e.userId !== IDS.owner)).toBe(true);
   });
 
+  it('refuses a caller without the right before it reads the body: a bad body tells them nothing', async () => {
+    const bad = { changes: 'not a list' };
+    expect((await post(ownersSerial, installerB, bad)).status).toBe(404);
+    const forged = await post(ownersSerial, owner, bad);
+    expect(forged.status).toBe(403);
+    expect(forged.body).toMatchObject({ code: 'site_role_forbidden' });
+    // The same body from someone who may record it is refused for what it is.
+    expect((await post(ownersSerial, installerA, bad)).status).toBe(400);
+  });
+
   it('lets an admin read and write any device history', async () => {
     expect((await t.call('GET', path(ownersSerial), { token: admin })).status).toBe(200);
     expect((await post(ownersSerial, admin, record())).status).toBe(201);

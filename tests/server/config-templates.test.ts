@@ -2,8 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConfigHistoryPage } from '../../contracts/config-history.ts';
 import type { ConfigTemplate, RemoteApplyResult } from '../../contracts/config-templates.ts';
 import type { InstalledDevice } from '../../contracts/installs.ts';
-import { companyOf } from '../../server/access/template-access.ts';
 import { hashPassword } from '../../server/auth/passwords.ts';
+import { domainKeyOf } from '../../server/companies/domain-key.ts';
+import { joinCompany, membershipOf } from '../../server/companies/memberships.ts';
 import type { SocketDevice } from '../../src/device-sim/online/socket-device.ts';
 import { IDS, startTestServer, type TestServer } from './harness.ts';
 import { connectDevice } from './service-comms-devices.ts';
@@ -19,8 +20,8 @@ const online: SocketDevice[] = [];
 
 beforeAll(async () => {
   t = await startTestServer();
-  // A second installer of installer A's company (same e-mail domain).
-  await t.server.ctx.db
+  // A second installer of installer A's company, a member of it.
+  const colleagueRow = await t.server.ctx.db
     .insertInto('users')
     .values({
       main_email: 'colleague@solarpros.example',
@@ -29,7 +30,10 @@ beforeAll(async () => {
       password_hash: await hashPassword('Colleague#2026', t.server.ctx.scryptCost),
       created_by: IDS.admin,
     })
-    .execute();
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const companyOfA = await membershipOf(t.server.ctx.db, IDS.installerA);
+  await joinCompany(t.server.ctx.db, colleagueRow.id, companyOfA?.companyId ?? 0, 'installer');
   for (const who of ['admin', 'installerA', 'installerB', 'owner'] as const)
     token[who] = (await t.login(who)).access_token;
   const colleague = await t.call('POST', '/config/auth/v2/login', {
@@ -49,8 +53,8 @@ const settings = { maxChargeCurrent: 35, batteryFloatVoltage: 54.5, workMode: 2 
 
 describe('a company', () => {
   it('is the e-mail domain, or the one address at a public mail provider', () => {
-    expect(companyOf('Sam@SolarPros.example')).toBe('domain:solarpros.example');
-    expect(companyOf('sam@gmail.com')).toBe('person:sam@gmail.com');
+    expect(domainKeyOf('Sam@SolarPros.example').origin).toBe('domain:solarpros.example');
+    expect(domainKeyOf('sam@gmail.com').origin).toBe('person:sam@gmail.com');
   });
 });
 

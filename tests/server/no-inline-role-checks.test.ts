@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const SERVER = join(ROOT, 'server');
+const APP = join(ROOT, 'src');
 
 /** Seeds and migrations write roles as data; they decide nothing about a caller. */
 const DATA_FILES = /^server\/db\/(seed|migration)/;
@@ -24,35 +25,54 @@ const INLINE_ROLE_CHECKS: [string, RegExp][] = [
   ['lists roles allowed', /\.includes\(\s*\w+\.role\b/],
 ];
 
-function serverFiles(dir: string): string[] {
+function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) return serverFiles(path);
-    return entry.name.endsWith('.ts') ? [path] : [];
+    if (entry.isDirectory()) return sourceFiles(path);
+    return /\.tsx?$/.test(entry.name) ? [path] : [];
   });
 }
 
+const read = (path: string) => ({
+  name: relative(ROOT, path).split('\\').join('/'),
+  text: readFileSync(path, 'utf8'),
+});
+
+/**
+ * In the app, what decides who may do what about a user role: a user role compared, or a list
+ * of them searched. (The app's other "roles", a counter's or a site's in the site-access table,
+ * are data it shows.)
+ */
+const APP_ROLE_CHECKS = INLINE_ROLE_CHECKS.filter(([what]) =>
+  ['compares with a user role', 'lists roles allowed'].includes(what),
+);
+
 /** Each line of the server that decides access itself, as `file:line: what`. */
-function inlineRoleChecks(files: { name: string; text: string }[]): string[] {
+function inlineRoleChecks(files: { name: string; text: string }[], checks = INLINE_ROLE_CHECKS): string[] {
   return files.flatMap(({ name, text }) =>
     text
       .split('\n')
       .flatMap((line, index) =>
-        INLINE_ROLE_CHECKS.filter(([, pattern]) => pattern.test(line)).map(
-          ([what]) => `${name}:${index + 1}: ${what}: ${line.trim()}`,
-        ),
+        checks
+          .filter(([, pattern]) => pattern.test(line))
+          .map(([what]) => `${name}:${index + 1}: ${what}: ${line.trim()}`),
       ),
   );
 }
 
 describe('one access policy on the server', () => {
   it('finds no role compared anywhere on the server outside the policy', () => {
-    const files = serverFiles(SERVER)
-      .map((path) => ({ name: relative(ROOT, path).split('\\').join('/'), path }))
-      .filter(({ name }) => !DATA_FILES.test(name))
-      .map(({ name, path }) => ({ name, text: readFileSync(path, 'utf8') }));
+    const files = sourceFiles(SERVER)
+      .map(read)
+      .filter(({ name }) => !DATA_FILES.test(name));
     expect(files.length).toBeGreaterThan(100);
     expect(inlineRoleChecks(files)).toEqual([]);
+  });
+
+  it('finds no user role compared in the app either: its screens ask the policy too', () => {
+    const files = sourceFiles(APP).map(read);
+    expect(files.length).toBeGreaterThan(100);
+    expect(inlineRoleChecks(files, APP_ROLE_CHECKS)).toEqual([]);
   });
 
   it('would find each way of writing a rule inline', () => {

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SERVICE_MOUNTS, SERVICE_NAMES, type ServiceName } from '../../contracts/services.ts';
 import { hashPassword } from '../../server/auth/passwords.ts';
 import { claimCodeHash } from '../../server/commissioning/claim-codes.ts';
+import { joinCompany, membershipOf } from '../../server/companies/memberships.ts';
 import { IDS, PASSWORDS, startTestServer, type TestServer } from './harness.ts';
 
 /**
@@ -61,6 +62,10 @@ const historyRecord = () => ({
 });
 const base64 = (text: string) => Buffer.from(text).toString('base64');
 
+/** A PNG of one pixel (a company logo). */
+const PIXEL =
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+
 let t: TestServer;
 
 /** A fresh refresh token of a service, from a sign-in as the setting's user. */
@@ -80,10 +85,10 @@ const open = [200, 200, 200, 200, 200, 200] as const;
 const signedIn = [200, 200, 200, 200, 200, 401] as const;
 /** Lists through THE USER's eyes: whoever may see THE USER. */
 const seesUser = [200, 200, 403, 200, 403, 401] as const;
-/** Reading THE SITE: whoever has access to it. */
-const seesSite = [200, 200, 403, 200, 200, 401] as const;
+/** Reading THE SITE: whoever has access to it; to one with no record of it, it does not exist. */
+const seesSite = [200, 200, 404, 200, 200, 401] as const;
 /** Changing who has access to THE SITE: an admin or its installer. */
-const managesSite = [200, 200, 403, 403, 403, 401] as const;
+const managesSite = [200, 200, 404, 403, 403, 401] as const;
 /** Monitoring THE DEVICE or THE SITE: whoever sees the site; to anyone else it does not exist. */
 const seesDevice = [200, 200, 404, 200, 200, 401] as const;
 
@@ -111,7 +116,7 @@ const TABLE: Row[] = [
   { service: 'config', call: 'POST /sites',                            answers: [201, 201, 201, 403, 403, 401],
     request: () => ({ path: '/sites', body: site }) },
   // The owner's site role lets them edit the site; a viewer's does not.
-  { service: 'config', call: 'PUT /sites/{id}',                        answers: [200, 200, 403, 200, 403, 401],
+  { service: 'config', call: 'PUT /sites/{id}',                        answers: [200, 200, 404, 200, 403, 401],
     request: () => ({ path: `/sites/${SITE}`, body: { ...site, name: 'Okafor Residence' } }) },
   { service: 'config', call: 'GET /fleet/sites/all/{userId}/{page}',   answers: seesUser, request: () => ({ path: `/fleet/sites/all/${USER}/0` }) },
   { service: 'config', call: 'GET /fleet/site-list/{userId}/{page}',   answers: seesUser, request: () => ({ path: `/fleet/site-list/${USER}/0` }) },
@@ -204,6 +209,40 @@ const TABLE: Row[] = [
     request: async (s) => ({ path: `/fleet/config-templates/${await templateOfA(s)}`, body: { name: `Renamed ${s.who}` } }) },
   { service: 'config', call: 'DELETE /fleet/config-templates/{id}',    answers: [404, 204, 404, 403, 403, 401],
     request: async (s) => ({ path: `/fleet/config-templates/${await templateOfA(s)}` }) },
+  // Installer companies: staff and owners belong to none (404); only a company's admins run it.
+  { service: 'config', call: 'GET /companies/mine',                    answers: [404, 200, 200, 404, 404, 401],
+    request: () => ({ path: '/companies/mine' }) },
+  { service: 'config', call: 'PUT /companies/mine',                    answers: [404, 200, 200, 404, 404, 401],
+    request: (s) => ({ path: '/companies/mine', body: { name: `Renamed by ${s.who}` } }) },
+  { service: 'config', call: 'PUT /companies/mine/logo',               answers: [404, 200, 200, 404, 404, 401],
+    request: () => ({ path: '/companies/mine/logo', body: { type: 'image/png', data: PIXEL } }) },
+  { service: 'config', call: 'GET /companies/mine/logo',               answers: [404, 200, 200, 404, 404, 401],
+    request: () => ({ path: '/companies/mine/logo' }) },
+  { service: 'config', call: 'DELETE /companies/mine/logo',            answers: [404, 200, 200, 404, 404, 401],
+    request: () => ({ path: '/companies/mine/logo' }) },
+  { service: 'config', call: 'POST /companies/mine/invitations',       answers: [404, 201, 201, 404, 404, 401],
+    request: (s) => ({ path: '/companies/mine/invitations', body: { email: `invitee.${s.who}@matrix.example`, role: 'installer' } }) },
+  { service: 'config', call: 'DELETE /companies/mine/invitations/{id}', answers: [404, 200, 404, 404, 404, 401],
+    request: async (s) => ({ path: `/companies/mine/invitations/${await invitationOfA(s)}` }) },
+  { service: 'config', call: 'PUT /companies/mine/members/{id}',       answers: [404, 200, 404, 404, 404, 401],
+    request: async (s) => ({ path: `/companies/mine/members/${await memberOfA(s)}`, body: { role: 'viewer' } }) },
+  { service: 'config', call: 'DELETE /companies/mine/members/{id}',    answers: [404, 200, 404, 404, 404, 401],
+    request: async (s) => ({ path: `/companies/mine/members/${await memberOfA(s)}` }) },
+  // Handing a site over: its owner (or staff) offers it; the receiving company's admins decide.
+  { service: 'config', call: 'POST /sites/{id}/handover',              answers: [201, 403, 404, 201, 403, 401],
+    request: async (s) => ({ path: `/sites/${await emptySiteFor(s)}/handover`, body: { email: PASSWORDS.installerB[0] } }) },
+  { service: 'config', call: 'DELETE /sites/{id}/handover',            answers: [204, 403, 404, 204, 403, 401],
+    request: async (s) => ({ path: `/sites/${(await handoverToA(s)).siteId}/handover` }) },
+  { service: 'config', call: 'POST /companies/mine/handovers/{id}/accept', answers: [404, 200, 404, 404, 404, 401],
+    request: async (s) => ({ path: `/companies/mine/handovers/${(await handoverToA(s)).id}/accept` }) },
+  { service: 'config', call: 'POST /companies/mine/handovers/{id}/decline', answers: [404, 200, 404, 404, 404, 401],
+    request: async (s) => ({ path: `/companies/mine/handovers/${(await handoverToA(s)).id}/decline` }) },
+  { service: 'config', call: 'POST /companies/invitations/accept',     answers: [404, 404, 404, 404, 404, 401],
+    request: () => ({ path: '/companies/invitations/accept', body: { token: 'n'.repeat(43) } }) },
+  { service: 'config', call: 'POST /invitations/view',                 answers: [404, 404, 404, 404, 404, 404],
+    request: () => ({ path: '/invitations/view', body: { token: 'n'.repeat(43) } }) },
+  { service: 'config', call: 'POST /invitations/join',                 answers: [404, 404, 404, 404, 404, 404],
+    request: () => ({ path: '/invitations/join', body: { token: 'n'.repeat(43), name: 'Nobody', password: 'Nobody#2026' } }) },
   // THE DEVICE is offline: the run answers 200 with its failure.
   { service: 'config', call: 'POST /fleet/config-templates/{id}/apply', answers: [404, 200, 404, 403, 403, 401],
     request: async (s) => ({ path: `/fleet/config-templates/${await templateOfA(s)}/apply`, body: { serials: [s.serial] } }) },
@@ -346,7 +385,7 @@ async function templateOfA(setting: Setting): Promise<number> {
   const row = await t.server.ctx.db
     .insertInto('config_templates')
     .values({
-      company: 'domain:solarpros.example',
+      company: `company:${(await membershipOf(t.server.ctx.db, IDS.installerA))?.companyId}`,
       name: `Of A for ${setting.who} ${randomUUID()}`,
       model_id: 'HX-5000',
       settings: JSON.stringify({ maxChargeCurrent: 30 }),
@@ -356,6 +395,52 @@ async function templateOfA(setting: Setting): Promise<number> {
     .returning('id')
     .executeTakeFirstOrThrow();
   return row.id;
+}
+
+/** A site of THE SITE's access offered to installer A's company, one per request. */
+async function handoverToA(setting: Setting): Promise<{ id: number; siteId: number }> {
+  const siteId = await emptySiteFor(setting);
+  const companyId = (await membershipOf(t.server.ctx.db, IDS.installerA))?.companyId ?? 0;
+  const row = await t.server.ctx.db
+    .insertInto('site_handovers')
+    .values({ site_id: siteId, to_company_id: companyId, requested_by: USER })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return { id: row.id, siteId };
+}
+
+/** An open invitation of installer A's company, one per request. */
+async function invitationOfA(setting: Setting): Promise<number> {
+  const companyId = (await membershipOf(t.server.ctx.db, IDS.installerA))?.companyId ?? 0;
+  const row = await t.server.ctx.db
+    .insertInto('company_invitations')
+    .values({
+      company_id: companyId,
+      email: `open.${setting.who}.${randomUUID()}@matrix.example`,
+      role: 'viewer',
+      token_hash: randomUUID(),
+      expires_at: new Date(Date.now() + 86_400_000),
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** A new installer in installer A's company, one per request. */
+async function memberOfA(setting: Setting): Promise<number> {
+  const { db } = t.server.ctx;
+  const companyId = (await membershipOf(db, IDS.installerA))?.companyId ?? 0;
+  const user = await db
+    .insertInto('users')
+    .values({
+      main_email: `member.${setting.who}.${randomUUID()}@matrix.example`,
+      display_name: 'Member',
+      role: 'installer',
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await joinCompany(db, user.id, companyId, 'installer');
+  return user.id;
 }
 
 /** The catalogue model of a seeded serial number. */

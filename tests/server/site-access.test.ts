@@ -30,7 +30,8 @@ describe('site access', () => {
 
   it('gives an owner a site with change-roles; the new role shows in the site details', async () => {
     const site = IDS.siteOfA;
-    expect((await t.call('GET', `/config/fleet/sites/${site}`, { token: owner })).status).toBe(403);
+    // Not theirs to know of until they are given it.
+    expect((await t.call('GET', `/config/fleet/sites/${site}`, { token: owner })).status).toBe(404);
     const changed = await t.call('PUT', '/config/fleet/site-access/change-roles', {
       token: installer,
       body: { siteId: site, userId: IDS.owner, roles: ['viewer', 'viewer'] },

@@ -55,6 +55,7 @@ describe('company staff who are not admins', () => {
       token: other.token,
       body: { siteId: IDS.siteOfB, userId: IDS.installerA, roles: ['viewer'] },
     });
-    expect(refused.status).toBe(403);
+    // A site they hold no record of is not theirs to know of.
+    expect(refused.status).toBe(404);
   });
 });

@@ -3,6 +3,7 @@ import {
   IconAlarm,
   IconBug,
   IconBuildingFactory2,
+  IconBuildingStore,
   IconDevices,
   IconHome,
   IconLogout,
@@ -13,7 +14,12 @@ import {
 import { Link, useRouterState } from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';
 import type { ReactNode } from 'react';
-import { type Actor, mayOpenRemoteDebugger, mayOpenSiteManager } from '../../../contracts/access-policy.ts';
+import {
+  type Actor,
+  mayJoinCompany,
+  mayOpenRemoteDebugger,
+  mayOpenSiteManager,
+} from '../../../contracts/access-policy.ts';
 import { currentEmail, currentUserName, isAuthenticated } from '../../../machines/auth/auth-selectors.ts';
 import { currentUserOf, sameUser } from '../../app/current-user.ts';
 import { useRuntime } from '../../app/runtime-context.tsx';
@@ -25,6 +31,7 @@ type MenuPath =
   | '/sites-list'
   | '/devices-list'
   | '/users-list'
+  | '/company'
   | '/site-manager'
   | '/remote-debugger';
 
@@ -42,6 +49,12 @@ const MENU_ITEMS: MenuItem[] = [
   { label: 'Devices', to: '/devices-list', icon: <IconDevices size={18} aria-hidden /> },
   { label: 'Users', to: '/users-list', icon: <IconUsers size={18} aria-hidden /> },
   { label: 'Alarms', to: '/alarms', icon: <IconAlarm size={18} aria-hidden /> },
+  {
+    label: 'Company',
+    to: '/company',
+    icon: <IconBuildingStore size={18} aria-hidden />,
+    may: mayJoinCompany,
+  },
   {
     label: 'Site Manager',
     to: '/site-manager',

@@ -1,20 +1,15 @@
 import { Alert, Button, Code, Group, Loader, Modal, Select, Stack, Text, TextInput } from '@mantine/core';
 import { useNavigate } from '@tanstack/react-router';
 import { useActor } from '@xstate/react';
-import { useEffect, useMemo, useState } from 'react';
-import { fromPromise } from 'xstate';
+import { useMemo, useState } from 'react';
 import type { Device } from '../../../contracts/devices.ts';
-import {
-  type ActionResult,
-  type DeviceAction,
-  deviceActionMachine,
-} from '../../../machines/commissioning/device-action-machine.ts';
+import type { DeviceAction } from '../../../machines/commissioning/device-action-machine.ts';
 import type { ApiClient } from '../../api/api-client.ts';
-import { removeInstall, replaceInstall, updateInstall } from '../../api/commissioning-api.ts';
 import { usePageRefresh } from '../../app/page-refresh.ts';
 import { useRuntime } from '../../app/runtime-context.tsx';
 import { fromTask, useTask } from '../../app/use-task.ts';
 import { LoadFailed } from '../../components/page-state.tsx';
+import { deviceActionsFor } from './device-action-actors.ts';
 import { fetchMoveTargets } from './devices-api.ts';
 
 const TITLES: Record<DeviceAction['kind'], string> = {
@@ -191,32 +186,17 @@ export function DeviceInstallActions({ device, userId }: { device: Device; userI
   const navigate = useNavigate();
   const machine = useMemo(
     () =>
-      deviceActionMachine.provide({
-        actors: {
-          refresh,
-          perform: fromPromise<ActionResult, DeviceAction>(async ({ input }) => {
-            if (input.kind === 'remove') {
-              await removeInstall(configApi, device.id);
-              return { kind: 'removed' };
-            }
-            if (input.kind === 'replace')
-              return {
-                kind: 'replaced',
-                device: await replaceInstall(configApi, device.id, input.serial, input.claimCode),
-              };
-            const body = input.kind === 'rename' ? { name: input.name } : { siteId: input.siteId };
-            return { kind: 'changed', device: await updateInstall(configApi, device.id, body) };
-          }),
-        },
+      deviceActionsFor({
+        api: configApi,
+        deviceId: device.id,
+        refresh,
+        leave: () =>
+          void navigate({ to: '/site-details/$siteid', params: { siteid: String(device.siteId) } }),
       }),
-    [configApi, device.id, refresh],
+    [configApi, device.id, device.siteId, navigate, refresh],
   );
   const [state, send] = useActor(machine);
   const { open, error, result } = state.context;
-  useEffect(() => {
-    if (result?.kind === 'removed')
-      void navigate({ to: '/site-details/$siteid', params: { siteid: String(device.siteId) } });
-  }, [result, navigate, device.siteId]);
   const replaced = result?.kind === 'replaced' ? result.device : null;
   return (
     <>

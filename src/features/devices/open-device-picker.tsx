@@ -1,11 +1,12 @@
 import '../../styles/mantine-all.css';
+import { zodResolver } from '@hookform/resolvers/zod';
 import { Button, Select, Stack, Text, TextInput } from '@mantine/core';
 import { getRouteApi } from '@tanstack/react-router';
-import { type FormEvent, useState } from 'react';
-import { serialNumberPattern } from '../../../contracts/catalogue.ts';
+import { useMemo } from 'react';
+import { Controller, useForm } from 'react-hook-form';
 import { OpenScreen } from '../../components/open-screen.tsx';
 import { ScreenHeader } from '../../components/screen-header.tsx';
-import { modelOfSerial } from './open-device.ts';
+import { type OpenDeviceForm, openDeviceSchema } from './open-device.ts';
 
 const route = getRouteApi('/device-details-old/');
 
@@ -17,31 +18,14 @@ const route = getRouteApi('/device-details-old/');
 export function OpenDevicePicker() {
   const models = route.useLoaderData();
   const navigate = route.useNavigate();
-  const [modelId, setModelId] = useState<string | null>(null);
-  const [serial, setSerial] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const open = (event: FormEvent) => {
-    event.preventDefault();
-    const typed = serial.trim().toUpperCase();
-    if (typed) {
-      if (!serialNumberPattern.test(typed)) {
-        setError('A serial number looks like HX5K-24-000123: the model prefix, the year, six digits.');
-        return;
-      }
-      const model = modelOfSerial(models, typed);
-      if (!model)
-        return setError(`No model of the catalogue has serial numbers starting ${typed.split('-')[0]}.`);
-      if (modelId && model.id !== modelId) {
-        return setError(
-          `${typed} is a serial number of ${model.entry.name}, not of ${models[modelId]?.name}.`,
-        );
-      }
-      void navigate({ to: '/device-details-old/$deviceid', params: { deviceid: typed } });
-      return;
-    }
-    if (!modelId) return setError('Pick the model, or type the serial number.');
-    void navigate({ to: '/device-details-old/$deviceid', params: { deviceid: modelId } });
-  };
+  const schema = useMemo(() => openDeviceSchema(models), [models]);
+  const form = useForm<OpenDeviceForm, unknown, string>({
+    resolver: zodResolver(schema),
+    defaultValues: { modelId: null, serial: '' },
+  });
+  const open = form.handleSubmit((deviceid) =>
+    navigate({ to: '/device-details-old/$deviceid', params: { deviceid } }),
+  );
   return (
     <OpenScreen>
       <Stack gap="lg" maw={520}>
@@ -51,29 +35,31 @@ export function OpenDevicePicker() {
         />
         <form onSubmit={open} noValidate aria-label="Pick a device">
           <Stack>
-            <Select
-              label="Model"
-              placeholder="Pick the model"
-              searchable
-              data={Object.entries(models).map(([id, entry]) => ({
-                value: id,
-                label: `${entry.name} (${id})`,
-              }))}
-              value={modelId}
-              onChange={(value) => {
-                setModelId(value);
-                setError(null);
-              }}
+            <Controller
+              control={form.control}
+              name="modelId"
+              render={({ field }) => (
+                <Select
+                  label="Model"
+                  placeholder="Pick the model"
+                  searchable
+                  data={Object.entries(models).map(([id, entry]) => ({
+                    value: id,
+                    label: `${entry.name} (${id})`,
+                  }))}
+                  value={field.value}
+                  onChange={(value) => {
+                    field.onChange(value);
+                    form.clearErrors('serial');
+                  }}
+                />
+              )}
             />
             <TextInput
               label="Serial number"
               description="Optional: e.g. HX5K-24-000123. Without it, you pick any device of the model nearby."
-              value={serial}
-              onChange={(event) => {
-                setSerial(event.currentTarget.value);
-                setError(null);
-              }}
-              error={error}
+              {...form.register('serial', { onChange: () => form.clearErrors('serial') })}
+              error={form.formState.errors.serial?.message}
               autoCapitalize="characters"
               spellCheck={false}
             />

@@ -1,5 +1,6 @@
 import { notFound } from '@tanstack/react-router';
 import { waitFor } from 'xstate';
+import { z } from 'zod';
 import { type DeviceEntry, serialNumberPattern } from '../../../contracts/catalogue.ts';
 import { ownValue } from '../../../contracts/own-value.ts';
 import {
@@ -24,6 +25,39 @@ export function modelOfSerial(
   const prefix = serial.split('-')[0];
   const found = Object.entries(models).find(([, entry]) => entry.serialPrefix === prefix);
   return found ? { id: found[0], entry: found[1] } : null;
+}
+
+/** What the picker of `/device-details-old` holds: the model picked (if any) and the serial as typed. */
+export interface OpenDeviceForm {
+  modelId: string | null;
+  serial: string;
+}
+
+/**
+ * The picker's rule over the catalogue's models: a serial (any case) must be one, of a model the
+ * catalogue knows, and of the model picked if one is; without a serial, a model is needed. Its
+ * output is the id to open: the serial in capitals, or the model's id.
+ * @example openDeviceSchema(models).parse({ modelId: null, serial: 'hx5k-24-000123' }) // 'HX5K-24-000123'
+ */
+export function openDeviceSchema(models: Record<string, DeviceEntry>) {
+  return z
+    .object({ modelId: z.string().nullable(), serial: z.string() })
+    .superRefine(({ modelId, serial }, ctx) => {
+      const typed = serial.trim().toUpperCase();
+      const problem = (message: string) => ctx.addIssue({ code: 'custom', path: ['serial'], message });
+      if (!typed) {
+        if (!modelId) problem('Pick the model, or type the serial number.');
+        return;
+      }
+      if (!serialNumberPattern.test(typed))
+        return problem('A serial number looks like HX5K-24-000123: the model prefix, the year, six digits.');
+      const model = modelOfSerial(models, typed);
+      if (!model)
+        return problem(`No model of the catalogue has serial numbers starting ${typed.split('-')[0]}.`);
+      if (modelId && model.id !== modelId)
+        problem(`${typed} is a serial number of ${model.entry.name}, not of ${models[modelId]?.name}.`);
+    })
+    .transform(({ modelId, serial }) => serial.trim().toUpperCase() || (modelId ?? ''));
 }
 
 /**

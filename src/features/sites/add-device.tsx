@@ -3,13 +3,8 @@ import { IconBluetooth, IconCamera } from '@tabler/icons-react';
 import { useActor, useSelector } from '@xstate/react';
 import { useEffect, useMemo, useRef } from 'react';
 import { fromPromise } from 'xstate';
-import type { DeviceEntry } from '../../../contracts/catalogue.ts';
 import { catalogueModels, e1CatalogueModels } from '../../../machines/catalogue/catalogue-selectors.ts';
-import {
-  addDeviceMachine,
-  type ModelChoice,
-  type ReadSerial,
-} from '../../../machines/commissioning/add-device-machine.ts';
+import { addDeviceMachine, type ModelChoice } from '../../../machines/commissioning/add-device-machine.ts';
 import { claimDevice } from '../../api/commissioning-api.ts';
 import { usePageRefresh } from '../../app/page-refresh.ts';
 import { useRuntime } from '../../app/runtime-context.tsx';
@@ -18,20 +13,21 @@ import { WebBluetoothTransport } from '../../ble/web-bluetooth-transport.ts';
 import { browserBluetooth } from '../../ble/web-bluetooth-types.ts';
 import { scanCode } from './code-scanner.ts';
 
-/** Every model of both devices lists, with its entry. */
-function useModels(): { choices: ModelChoice[]; entries: Map<string, DeviceEntry> } {
+/** Every model of both devices lists, as the dialog offers them. */
+function useModels(): ModelChoice[] {
   const { catalogue } = useRuntime();
   const models = useSelector(catalogue, catalogueModels);
   const e1Models = useSelector(catalogue, e1CatalogueModels);
-  return useMemo(() => {
-    const entries = new Map(Object.entries({ ...models, ...e1Models }));
-    const choices = [...entries].map(([modelId, entry]) => ({
-      modelId,
-      name: entry.name,
-      prefix: entry.serialPrefix,
-    }));
-    return { choices, entries };
-  }, [models, e1Models]);
+  return useMemo(
+    () =>
+      Object.entries({ ...models, ...e1Models }).map(([modelId, entry]) => ({
+        modelId,
+        name: entry.name,
+        prefix: entry.serialPrefix,
+        target: targetOf(entry),
+      })),
+    [models, e1Models],
+  );
 }
 
 /** The camera's picture while a code is looked for. */
@@ -75,7 +71,7 @@ function Claimed({ serial, onDone }: { serial: string; onDone: () => void }) {
 export function AddDevice({ siteId, onClose }: { siteId: number; onClose: () => void }) {
   const { configApi } = useRuntime();
   const refresh = usePageRefresh();
-  const { choices, entries } = useModels();
+  const choices = useModels();
   const machine = useMemo(
     () =>
       addDeviceMachine.provide({
@@ -83,20 +79,13 @@ export function AddDevice({ siteId, onClose }: { siteId: number; onClose: () => 
           scanCode,
           refresh,
           claim: fromPromise(({ input }) => claimDevice(configApi, input.siteId, input.body)),
-          readOverBluetooth: fromPromise<ReadSerial, { model: ModelChoice | undefined }>(
-            async ({ input }) => {
-              const entry = input.model && entries.get(input.model.modelId);
-              if (!input.model || !entry) throw new Error('Choose the model first.');
-              const link = await new WebBluetoothTransport(browserBluetooth()).choose(targetOf(entry));
-              if (!link) throw new Error('No device was chosen.');
-              return { serial: link.name, modelId: input.model.modelId };
-            },
-          ),
         },
       }),
-    [configApi, entries, refresh],
+    [configApi, refresh],
   );
-  const [state, send] = useActor(machine, { input: { siteId, models: choices } });
+  const [state, send] = useActor(machine, {
+    input: { siteId, models: choices, bluetooth: new WebBluetoothTransport(browserBluetooth()) },
+  });
   const { serial, claimCode, modelId, name, error, installed, stream } = state.context;
   if (installed) return <Claimed serial={installed.serial} onDone={onClose} />;
   const scanning = state.matches('scanning');

@@ -1,6 +1,7 @@
 import {
   isManager,
   mayEditSite,
+  mayHandOverSite,
   mayInstallOnSite,
   mayManageSiteAccess,
 } from '../../../contracts/access-policy.ts';
@@ -39,6 +40,7 @@ export async function loadSiteDetails(runtime: AppRuntime, siteid: string) {
     install: mayInstallOnSite(user, grant),
     edit: mayEditSite(user, grant),
     manageAccess: mayManageSiteAccess(user, grant),
+    handOver: mayHandOverSite(user, grant),
   };
   return { user, site, installs, owners, statuses, may };
 }

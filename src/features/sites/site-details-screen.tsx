@@ -23,6 +23,7 @@ import { ScreenHeader } from '../../components/screen-header.tsx';
 import { Fact, SectionCard } from '../../components/section-card.tsx';
 import { SiteAccessTable } from '../../components/site-access/site-access-table.tsx';
 import { AddDevice } from './add-device.tsx';
+import { HandOverSite } from './hand-over-site.tsx';
 import { ReportActions } from './report-actions.tsx';
 import { siteChartsLoader } from './site-charts.ts';
 import { SiteCounts } from './site-counts.tsx';
@@ -177,6 +178,7 @@ export function SiteDetailsScreen() {
             siteName={site.name}
             canSend={mayInstall && site.ownerId !== null}
           />
+          {may.handOver ? <HandOverSite siteId={site.id} siteName={site.name} /> : null}
         </Group>
       </SectionCard>
       <FleetLiveStatus actor={live} />

@@ -10,7 +10,6 @@ import {
   ADDRESS_PART_KEYS,
   type AddressParts,
   composeAddressLine,
-  sameParts,
 } from '../../components/address/address-line.ts';
 import {
   type AddressRecord,
@@ -20,9 +19,17 @@ import {
 import { countries, countryCodeOf } from '../../components/address/countries.ts';
 import type { AutocompleteOptions } from '../../components/address/maps-loader.ts';
 import { useUnsavedWork } from '../../components/leave-guard.tsx';
-import { NO_POSITION, suggestedZone } from '../../time-zones/site-zone.ts';
 import { OwnerSelect } from './owner-select.tsx';
-import { coordinateOf, type SiteFormValues, siteFormSchema } from './site-form-schema.ts';
+import {
+  addressLine,
+  afterPartEdited,
+  type KnownLine,
+  partsOf,
+  savedLine,
+  siteZone,
+  zoneSuggestedFor,
+} from './site-address.ts';
+import { type SiteFormValues, siteFormSchema } from './site-form-schema.ts';
 import { TimeZoneSelect } from './time-zone-select.tsx';
 
 interface SiteFormProps {
@@ -41,35 +48,6 @@ interface SiteFormProps {
 }
 
 const SUGGEST: AutocompleteOptions = { types: ['address'] };
-
-/** The line as saved or picked, while the parts are still the ones it was made with. */
-interface KnownLine {
-  line: string;
-  parts: AddressParts;
-  /** Picked from the maps suggestions now (its position came with it), not the saved one. */
-  picked: boolean;
-}
-
-const partsOf = (values: Pick<SiteFormValues, keyof AddressParts>): AddressParts =>
-  Object.fromEntries(ADDRESS_PART_KEYS.map((key) => [key, values[key]])) as unknown as AddressParts;
-
-/** A coordinate as typed (a decimal point or comma), as a number; undefined when blank or not a number. */
-const typedCoordinate = (text: string) => {
-  const value = coordinateOf(text);
-  return Number.isNaN(value) ? undefined : value;
-};
-
-/** The zone suggested for what the form holds: from its position (both halves typed), else its country. */
-const zoneSuggestedFor = (values: SiteFormValues) => {
-  const latitude = typedCoordinate(values.latitude);
-  const longitude = typedCoordinate(values.longitude);
-  const whole = latitude !== undefined && longitude !== undefined;
-  return suggestedZone({
-    latitude: whole ? latitude : NO_POSITION,
-    longitude: whole ? longitude : NO_POSITION,
-    country: values.country,
-  });
-};
 
 /**
  * The site form. The address is structured: street and number, postal code, town, state and
@@ -96,38 +74,28 @@ export function SiteForm({
     { id: 'site-form', kind: 'form', label: mode === 'create' ? 'New site' : 'Site address' },
     save.holdsEdits(isDirty),
   );
-  const [known, setKnown] = useState<KnownLine | null>(
-    defaultValues.displayAddress
-      ? { line: defaultValues.displayAddress, parts: partsOf(defaultValues), picked: false }
-      : null,
-  );
+  const [known, setKnown] = useState<KnownLine | null>(() => savedLine(defaultValues));
   const [positionNote, setPositionNote] = useState(false);
   // A zone the person picked stays; otherwise the zone follows the position and country.
   const [zonePicked, setZonePicked] = useState(false);
   const values = form.watch();
-  const parts = partsOf(values);
   const suggested = zoneSuggestedFor(values);
-  const moved =
-    values.latitude !== defaultValues.latitude ||
-    values.longitude !== defaultValues.longitude ||
-    values.country !== defaultValues.country;
-  const zone = zonePicked || (!moved && values.timeZone) ? values.timeZone : (suggested ?? values.timeZone);
-  const line = known && sameParts(known.parts, parts) ? known.line : composeAddressLine(parts);
+  const zone = siteZone(values, defaultValues, zonePicked);
+  const line = addressLine(known, partsOf(values));
 
   const set = (name: keyof SiteFormValues, value: string) =>
     form.setValue(name, value, { shouldDirty: true, shouldValidate: form.formState.isSubmitted });
   /** A part changed by hand: a line or place picked for other parts no longer describes them. */
   const partChanged = (name: keyof AddressParts, value: string) => {
     set(name, value);
-    const next = { ...partsOf(form.getValues()), [name]: value };
-    if (!known || sameParts(known.parts, next)) return;
-    if (known.picked) {
+    const edit = afterPartEdited(known, partsOf(form.getValues()));
+    if (edit.clearPosition) {
       set('latitude', '');
       set('longitude', '');
       setPositionNote(true);
     }
-    set('placeId', '');
-    setKnown(null);
+    if (edit.clearPlace) set('placeId', '');
+    setKnown(edit.known);
   };
   const fillFromPlace = (
     record: AddressRecord,

@@ -1,3 +1,4 @@
+import { siteHandoverSchema } from '../../../contracts/companies.ts';
 import { devicePageSchema } from '../../../contracts/devices.ts';
 import { type SitePayloadInput, sitePageSchema, siteSchema } from '../../../contracts/sites.ts';
 import { userPageSchema } from '../../../contracts/users.ts';
@@ -48,4 +49,15 @@ export async function updateSite(
 /** Owners the caller may attach to a site (`GET /users/role/owner`); empty for an owner. @throws ApiError */
 export async function fetchOwners(api: ApiClient) {
   return userPageSchema.parse(await api('/users/role/owner', { query: { pageSize: 100 } })).items;
+}
+
+/** `POST /sites/{id}/handover`: offer the site to the company of a member's address. @throws ApiError */
+export async function offerSite(api: ApiClient, siteId: number, email: string, signal?: AbortSignal) {
+  return siteHandoverSchema.parse(
+    await api(`/sites/${siteId}/handover`, {
+      method: 'POST',
+      body: { email },
+      ...(signal ? { signal } : {}),
+    }),
+  );
 }

@@ -4,6 +4,7 @@ import { notifications } from '@mantine/notifications';
 import { useNavigate } from '@tanstack/react-router';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
+import type { ApiClient } from '../../api/api-client.ts';
 import { useRuntime } from '../../app/runtime-context.tsx';
 import { useSave } from '../../app/use-save.ts';
 import { useUnsavedWork } from '../../components/leave-guard.tsx';
@@ -22,13 +23,43 @@ type Values = z.infer<typeof schema>;
 /** What a creation answers: the address created and the words to say about it. */
 type Created = { email: string; message: string };
 
+/** The kinds of user the Users screen creates. */
+export type NewUserKind = 'installer' | 'owner';
+
+type NewUser = { main_email: string; name: string; phone?: string };
+
+/** What differs between creating an installer and an owner: the words, and the service's call. */
+export const NEW_USER: Record<
+  NewUserKind,
+  {
+    title: string;
+    created: string;
+    create: (api: ApiClient, body: NewUser, signal: AbortSignal) => Promise<string>;
+  }
+> = {
+  installer: {
+    title: 'Create installer',
+    created: 'Installer created',
+    create: async (api, body, signal) => {
+      await createInstaller(api, body, signal);
+      return `${body.main_email} can sign in with the access code on its way to them.`;
+    },
+  },
+  owner: {
+    title: 'Create owner',
+    created: 'Owner invited',
+    // The service says no more than that a code is on its way: it does not tell whether the address had an account.
+    create: (api, body, signal) => createOwner(api, body, signal),
+  },
+};
+
 /**
  * Create an installer (admin) or an owner (installer or admin). The new user gets an access code
  * by e-mail and chooses a password. Both end in the same place: a message saying the access code
  * is on its way, and the users list opened on that address (for an owner the server says no more,
  * since it does not tell whether the address had an account).
  */
-export function CreateUserForm({ role, onClose }: { role: 'installer' | 'owner'; onClose: () => void }) {
+export function CreateUserForm({ kind, onClose }: { kind: NewUserKind; onClose: () => void }) {
   const { configApi } = useRuntime();
   const navigate = useNavigate();
   const form = useForm<Values>({
@@ -36,12 +67,12 @@ export function CreateUserForm({ role, onClose }: { role: 'installer' | 'owner';
     defaultValues: { main_email: '', name: '', phone: '' },
   });
   const { errors, isDirty } = form.formState;
-  const title = role === 'installer' ? 'Create installer' : 'Create owner';
+  const { title, created, create } = NEW_USER[kind];
   const save = useSave<Created>({
     onSaved: async ({ email, message }) => {
       notifications.show({
         color: 'teal',
-        title: role === 'installer' ? 'Installer created' : 'Owner invited',
+        title: created,
         message,
       });
       onClose();
@@ -55,16 +86,12 @@ export function CreateUserForm({ role, onClose }: { role: 'installer' | 'owner';
       name: values.name,
       ...(values.phone ? { phone: values.phone } : {}),
     };
-    save.save(async (signal): Promise<Created> => {
-      if (role === 'installer') {
-        await createInstaller(configApi, body, signal);
-        return {
-          email: values.main_email,
-          message: `${values.main_email} can sign in with the access code on its way to them.`,
-        };
-      }
-      return { email: values.main_email, message: await createOwner(configApi, body, signal) };
-    });
+    save.save(
+      async (signal): Promise<Created> => ({
+        email: values.main_email,
+        message: await create(configApi, body, signal),
+      }),
+    );
   });
   return (
     <form onSubmit={submit} noValidate>

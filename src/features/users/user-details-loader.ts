@@ -1,4 +1,9 @@
-import { isManager, mayChangeRoles, mayEditUser } from '../../../contracts/access-policy.ts';
+import {
+  isManager,
+  mayBeLinkedToInstaller,
+  mayChangeRoles,
+  mayEditUser,
+} from '../../../contracts/access-policy.ts';
 import { ApiError } from '../../api/api-error.ts';
 import type { AppRuntime } from '../../app/app-runtime.ts';
 import { requireCurrentUser } from '../../app/current-user.ts';
@@ -27,6 +32,7 @@ export async function loadUserDetails(runtime: AppRuntime, userid: string) {
     changeRole: mayChangeRoles(me),
     /** Send another user an access code, link them to an installer. */
     manage: isManager(me) && me.id !== user.id,
+    linkInstaller: mayBeLinkedToInstaller(user),
   };
   return { me, user, sites, installers, may };
 }

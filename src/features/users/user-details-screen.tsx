@@ -81,7 +81,7 @@ export function UserDetailsScreen() {
         <SectionCard title="Manage">
           <Stack gap="md">
             <SendAccessCode user={user} />
-            {user.role === 'admin' ? null : <LinkInstaller user={user} installers={installers} />}
+            {may.linkInstaller ? <LinkInstaller user={user} installers={installers} /> : null}
           </Stack>
         </SectionCard>
       ) : null}

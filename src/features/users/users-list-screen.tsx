@@ -7,7 +7,7 @@ import type { UserRole } from '../../../contracts/users.ts';
 import { useRuntime } from '../../app/runtime-context.tsx';
 import { PagedList } from '../../components/lists/paged-list.tsx';
 import { ScreenHeader } from '../../components/screen-header.tsx';
-import { CreateUserForm } from './create-user-form.tsx';
+import { CreateUserForm, NEW_USER, type NewUserKind } from './create-user-form.tsx';
 import { USER_COLUMNS, USER_SORT_OPTIONS } from './user-columns.tsx';
 import { fetchUsersByRole, fetchUsersPage } from './users-api.ts';
 import type { UsersSearch } from './users-search.ts';
@@ -27,11 +27,11 @@ export function UsersListScreen() {
   const { user, page, may } = route.useLoaderData();
   const search = route.useSearch();
   const navigate = route.useNavigate();
-  const [creating, setCreating] = useState<'installer' | 'owner'>('owner');
+  const [creating, setCreating] = useState<NewUserKind>('owner');
   const [opened, { open, close }] = useDisclosure(false);
   const go = (next: UsersSearch) => void navigate({ search: next });
-  const startCreate = (role: 'installer' | 'owner') => {
-    setCreating(role);
+  const startCreate = (kind: NewUserKind) => {
+    setCreating(kind);
     open();
   };
   return (
@@ -102,12 +102,8 @@ export function UsersListScreen() {
             : fetchUsersPage(configApi, user.id, { ...search, page: n }, size)
         }
       />
-      <Modal
-        opened={opened}
-        onClose={close}
-        title={creating === 'installer' ? 'Create installer' : 'Create owner'}
-      >
-        <CreateUserForm role={creating} onClose={close} />
+      <Modal opened={opened} onClose={close} title={NEW_USER[creating].title}>
+        <CreateUserForm kind={creating} onClose={close} />
       </Modal>
     </Stack>
   );

@@ -1,5 +1,5 @@
 import { USER_SORT_KEYS } from '../../../contracts/list-sort-keys.ts';
-import type { UserRole } from '../../../contracts/users.ts';
+import { type UserRole, userRoleSchema } from '../../../contracts/users.ts';
 import { type ListSearch, listSearchValidator } from '../../components/lists/list-search.ts';
 
 /** The users list URL: the list state, plus `?role=` to list users by role. */
@@ -10,9 +10,6 @@ export interface UsersSearch extends ListSearch {
 const base = listSearchValidator(USER_SORT_KEYS);
 
 export function usersSearch(search: Record<string, unknown>): UsersSearch {
-  const role = search.role;
-  return {
-    ...base(search),
-    ...(role === 'admin' || role === 'installer' || role === 'owner' ? { role } : {}),
-  };
+  const role = userRoleSchema.safeParse(search.role);
+  return { ...base(search), ...(role.success ? { role: role.data } : {}) };
 }

@@ -15,7 +15,10 @@ import {
 import { useSelector } from '@xstate/react';
 import { type FormEvent, type ReactNode, useId } from 'react';
 import { flushSync } from 'react-dom';
-import type { ConfigureSessionActor } from '../../../../machines/ble/configure-session-machine.ts';
+import {
+  type ConfigureSessionActor,
+  formEditable,
+} from '../../../../machines/ble/configure-session-machine.ts';
 import { valueText } from '../../../device-config/config-changes.ts';
 import { templateFromValues } from '../../../device-config/config-template.ts';
 import { EXCLUDED_GROUPS } from '../../../device-config/excluded-groups.ts';
@@ -240,11 +243,9 @@ export function ConfigForm({ session }: { session: ConfigureSessionActor }) {
   const canWrite = useSelector(session, (s) => s.can({ type: 'form.write' }));
   const canRevert = useSelector(session, (s) => s.can({ type: 'form.revert' }));
   const writing = useSelector(session, (s) => s.matches({ form: 'writing' }));
-  const linked = useSelector(session, (s) => s.matches({ link: 'open' }));
-  const passwordRef = useSelector(session, (s) => s.context.password);
+  const editable = useSelector(session, formEditable);
   const writeRef = useSelector(session, (s) => s.context.write);
   const templates = useSelector(session, (s) => s.context.templates);
-  const unlocked = useSelector(passwordRef, (s) => s.matches('unlocked') || s.matches('open'));
   const done = useSelector(writeRef, (s) => s.matches('done'));
   const failure = useSelector(writeRef, (s) =>
     s.matches('failed') || s.matches('invalid') ? s.context.failure : null,
@@ -270,10 +271,7 @@ export function ConfigForm({ session }: { session: ConfigureSessionActor }) {
             {changedCount === 0 ? 'No changes' : `${changedCount} changed`}
           </Text>
         </Group>
-        <fieldset
-          disabled={!unlocked || !linked || writing}
-          style={{ border: 0, padding: 0, margin: 0, minWidth: 0 }}
-        >
+        <fieldset disabled={!editable} style={{ border: 0, padding: 0, margin: 0, minWidth: 0 }}>
           <Stack gap="lg">
             {groups.map((group) => (
               <fieldset key={group.title} style={GROUP_STYLE}>

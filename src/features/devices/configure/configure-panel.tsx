@@ -1,6 +1,6 @@
 import { Card, Divider, Loader, Stack, Text, Title } from '@mantine/core';
 import { useActorRef, useSelector } from '@xstate/react';
-import { type ComponentProps, lazy, type ReactNode, Suspense, useDeferredValue, useEffect } from 'react';
+import { type ComponentProps, lazy, type ReactNode, Suspense, useDeferredValue } from 'react';
 import type { ApiClient } from '../../../api/api-client.ts';
 import { useRuntime } from '../../../app/runtime-context.tsx';
 import { fromTask, useTask } from '../../../app/use-task.ts';
@@ -35,8 +35,6 @@ export interface ConfigurePanelProps {
    * and the company's settings templates of the model.
    */
   withHistory?: boolean | undefined;
-  /** Told whether a device is connected, whenever that changes (a page may warn before it is left). */
-  onLinkChange?: ((connected: boolean) => void) | undefined;
 }
 
 // Shown only to someone signed in: their code, and the service's schemas with it, is not part of
@@ -115,23 +113,16 @@ export function ConfigureSessionView({
   loaded,
   subtitle,
   api,
-  onLinkChange,
 }: {
   loaded: LoadedPanel;
   subtitle: string;
   /** Signed in: the configuration service, for writing a template to devices online. */
   api?: ApiClient | undefined;
-  onLinkChange?: ConfigurePanelProps['onLinkChange'];
 }) {
   const session = useActorRef(loaded.session.logic, { input: loaded.session.input });
-  const connected = useSelector(session, (s) => s.matches({ link: 'open' }));
   const history = useSelector(session, (s) => s.context.history);
   const templates = useSelector(session, (s) => s.context.templates);
   const provision = useSelector(session, (s) => s.context.provision);
-  // Only tells: a callback that is new on every render of the page changes nothing else.
-  useEffect(() => {
-    onLinkChange?.(connected);
-  }, [connected, onLinkChange]);
   return (
     <Stack gap="lg">
       <PanelCard subtitle={subtitle}>
@@ -174,12 +165,7 @@ export function ConfigureSessionView({
  * history follows the panel. Give it a `key` of the device: another device is another session.
  * @example <ConfigurePanel key={serial} serialNumber="HX5K-24-000123" withHistory />
  */
-export function ConfigurePanel({
-  serialNumber,
-  productId,
-  withHistory = false,
-  onLinkChange,
-}: ConfigurePanelProps) {
+export function ConfigurePanel({ serialNumber, productId, withHistory = false }: ConfigurePanelProps) {
   const { configApi } = useRuntime();
   const state = useTask(loadPanel, {
     serialNumber,
@@ -192,12 +178,7 @@ export function ConfigurePanel({
   if (loaded) {
     const subtitle = `${loaded.product.entry.name}${serialNumber ? ` · ${serialNumber}` : ''}`;
     return (
-      <ConfigureSessionView
-        loaded={loaded}
-        subtitle={subtitle}
-        api={withHistory ? configApi : undefined}
-        onLinkChange={onLinkChange}
-      />
+      <ConfigureSessionView loaded={loaded} subtitle={subtitle} api={withHistory ? configApi : undefined} />
     );
   }
   return (

@@ -49,7 +49,14 @@ export function ConnectionSection({ session }: { session: ConfigureSessionActor 
   const rssi = useSelector(connection, (s) => (s.matches('ready') ? s.context.rssi : undefined));
   const problem = useSelector(connection, (s) => s.context.problem);
   const failed = useSelector(connection, (s) => s.matches('failed'));
-  const canConnect = useSelector(connection, (s) => s.matches('idle') || s.matches('failed'));
+  // The buttons ask the session; its guard reads the connection, so they are asked again whenever
+  // the connection's state changes.
+  const canConnect = useSelector(connection, () =>
+    session.getSnapshot().can({ type: 'session.connect', via: 'bluetooth' }),
+  );
+  const canUseDemo = useSelector(connection, () =>
+    session.getSnapshot().can({ type: 'session.connect', via: 'demo' }),
+  );
   const inUse = useSelector(connection, linkInUse);
   const canRetry = useSelector(connection, (s) => s.can({ type: 'ble.reconnect' }));
   return (
@@ -73,7 +80,7 @@ export function ConnectionSection({ session }: { session: ConfigureSessionActor 
         <Button
           variant={hasBluetooth ? 'default' : 'filled'}
           color={hasBluetooth ? undefined : PRIMARY}
-          disabled={!canConnect}
+          disabled={!canUseDemo}
           onClick={() => session.send({ type: 'session.connect', via: 'demo' })}
           aria-describedby="demo-device-note"
         >

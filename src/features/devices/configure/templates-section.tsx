@@ -18,13 +18,16 @@ import type { ActorRefFrom } from 'xstate';
 import type { ConfigTemplate, RemoteApplyResult } from '../../../../contracts/config-templates.ts';
 import { errorMessage } from '../../../../contracts/error-message.ts';
 import { onlineDevicesSchema } from '../../../../contracts/service-comms.ts';
-import type { ConfigureSessionActor } from '../../../../machines/ble/configure-session-machine.ts';
+import {
+  type ConfigureSessionActor,
+  deviceUnlocked,
+} from '../../../../machines/ble/configure-session-machine.ts';
 import type { templatesMachine } from '../../../../machines/ble/templates-machine.ts';
 import type { ApiClient } from '../../../api/api-client.ts';
 import { applyTemplateRemotely } from '../../../api/commissioning-api.ts';
 import { type Save, useSave } from '../../../app/use-save.ts';
 import { fromTask, useTask } from '../../../app/use-task.ts';
-import { checkTemplate, templateDiff } from '../../../device-config/config-template.ts';
+import { templatePreview } from '../../../device-config/config-template.ts';
 import { EXCLUDED_GROUPS } from '../../../device-config/excluded-groups.ts';
 import { buildForm } from '../../../device-config/form-fields.ts';
 import { PRIMARY, READABLE_ALERT } from './readable-styles.ts';
@@ -102,18 +105,22 @@ function ApplyPreview({ session, template }: { session: ConfigureSessionActor; t
   const product = useSelector(session, (s) => s.context.product);
   const config = useSelector(session, (s) => s.context.device);
   const groups = useSelector(session, (s) => s.context.groups);
-  const link = useSelector(session, (s) => s.matches({ link: 'open' }));
-  const password = useSelector(session, (s) => s.context.password);
-  const unlocked = useSelector(password, (s) => s.matches('unlocked') || s.matches('open'));
+  const unlocked = useSelector(session, deviceUnlocked);
   const writing = useSelector(session, (s) => s.matches({ form: 'writing' }));
-  if (!config)
+  const write = { type: 'template.write', name: template.name, settings: template.settings } as const;
+  // The button asks the session: its guard is the rule (link open, unlocked, no problem, a change).
+  const canWrite = useSelector(session, (s) => s.can(write));
+  const preview = useMemo(
+    () => (config ? templatePreview(product.config, groups, template.settings, config.decoded.values) : null),
+    [config, groups, product, template],
+  );
+  if (!preview)
     return (
       <Text size="sm" c="gray.7">
         Connect to the device to see what “{template.name}” would change.
       </Text>
     );
-  const problems = checkTemplate(groups, template.settings);
-  const diff = templateDiff(product.config, groups, template.settings, config.decoded.values);
+  const { problems, changes } = preview;
   return (
     <Stack gap="xs" aria-label={`What “${template.name}” would change`} component="section">
       <Title order={4} size="h5">
@@ -123,7 +130,7 @@ function ApplyPreview({ session, template }: { session: ConfigureSessionActor; t
         <Alert styles={READABLE_ALERT} color="red" role="alert" title="This template cannot be written here">
           Nothing will be written: {problems.map((p) => p.message).join('; ')}.
         </Alert>
-      ) : diff.length === 0 ? (
+      ) : changes.length === 0 ? (
         <Text size="sm">The device already holds every setting of this template.</Text>
       ) : (
         <Table striped withTableBorder aria-label={`Settings “${template.name}” changes`}>
@@ -135,7 +142,7 @@ function ApplyPreview({ session, template }: { session: ConfigureSessionActor; t
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
-            {diff.map((row) => (
+            {changes.map((row) => (
               <Table.Tr key={row.field}>
                 <Table.Td>{row.label}</Table.Td>
                 <Table.Td>{row.current || '(empty)'}</Table.Td>
@@ -145,24 +152,52 @@ function ApplyPreview({ session, template }: { session: ConfigureSessionActor; t
           </Table.Tbody>
         </Table>
       )}
-      {!unlocked && problems.length === 0 && diff.length > 0 ? (
+      {!unlocked && problems.length === 0 && changes.length > 0 ? (
         <Text size="sm" c="gray.7">
           Give the device password above to write it.
         </Text>
       ) : null}
       <Group>
-        <Button
-          color={PRIMARY}
-          loading={writing}
-          disabled={!link || !unlocked || problems.length > 0 || diff.length === 0}
-          onClick={() =>
-            session.send({ type: 'template.write', name: template.name, settings: template.settings })
-          }
-        >
+        <Button color={PRIMARY} loading={writing} disabled={!canWrite} onClick={() => session.send(write)}>
           Write template
         </Button>
       </Group>
     </Stack>
+  );
+}
+
+/** Asks before a template is deleted; the machine holds which one, and deletes it on Delete. */
+function DeleteDialog({ templates }: { templates: TemplatesActor }) {
+  const deleting = useSelector(templates, (s) => s.context.deleting);
+  const change = deleting ? ({ kind: 'delete', id: deleting.id } as const) : null;
+  const canDelete = useSelector(templates, (s) =>
+    change ? s.can({ type: 'templates.change', change }) : false,
+  );
+  return (
+    <Modal
+      closeButtonProps={{ 'aria-label': 'Close' }}
+      opened={deleting !== null}
+      onClose={() => templates.send({ type: 'templates.cancel' })}
+      title="Delete template"
+    >
+      <Stack gap="sm">
+        <Text size="sm">Delete the template “{deleting?.name}”? What it wrote stays in the history.</Text>
+        <Group justify="flex-end">
+          <Button variant="default" onClick={() => templates.send({ type: 'templates.cancel' })}>
+            Keep it
+          </Button>
+          <Button
+            color="red.8"
+            disabled={!canDelete}
+            onClick={() => {
+              if (change) templates.send({ type: 'templates.change', change });
+            }}
+          >
+            Delete
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
   );
 }
 
@@ -437,17 +472,7 @@ export function TemplatesSection({
                     <Button
                       size="xs"
                       variant="default"
-                      onClick={() => {
-                        if (
-                          window.confirm(
-                            `Delete the template “${template.name}”? What it wrote stays in the history.`,
-                          )
-                        )
-                          templates.send({
-                            type: 'templates.change',
-                            change: { kind: 'delete', id: template.id },
-                          });
-                      }}
+                      onClick={() => templates.send({ type: 'templates.delete', template })}
                     >
                       Delete
                     </Button>
@@ -470,6 +495,7 @@ export function TemplatesSection({
       ) : null}
       {chosen ? <ApplyPreview session={session} template={chosen} /> : null}
       <SaveDialog templates={templates} />
+      <DeleteDialog templates={templates} />
       <Modal
         closeButtonProps={{ 'aria-label': 'Close' }}
         opened={renaming !== null}

@@ -1,0 +1,100 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Alert, Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { IconArrowsExchange } from '@tabler/icons-react';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { z } from 'zod';
+import { useRuntime } from '../../app/runtime-context.tsx';
+import { useSave } from '../../app/use-save.ts';
+import { useUnsavedWork } from '../../components/leave-guard.tsx';
+import { offerSite } from './sites-api.ts';
+
+const schema = z.object({
+  email: z.string().trim().min(1, 'Enter an e-mail address').email('Enter a valid e-mail address'),
+});
+
+/**
+ * "Hand over": the site's owner (or staff) offers the site to another installer company, named by
+ * the address of one of its people. The site changes hands when one of that company's admins
+ * accepts on their Company screen; until then nothing changes.
+ */
+export function HandOverSite({ siteId, siteName }: { siteId: number; siteName: string }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <Button
+        variant="light"
+        leftSection={<IconArrowsExchange size={16} aria-hidden />}
+        onClick={() => setOpen(true)}
+      >
+        Hand over
+      </Button>
+      <Modal opened={open} onClose={() => setOpen(false)} title="Hand the site to another installer company">
+        <HandOverForm siteId={siteId} siteName={siteName} onDone={() => setOpen(false)} />
+      </Modal>
+    </>
+  );
+}
+
+function HandOverForm({
+  siteId,
+  siteName,
+  onDone,
+}: {
+  siteId: number;
+  siteName: string;
+  onDone: () => void;
+}) {
+  const { configApi } = useRuntime();
+  const form = useForm<z.infer<typeof schema>>({
+    resolver: zodResolver(schema),
+    defaultValues: { email: '' },
+  });
+  const { errors, isDirty } = form.formState;
+  const save = useSave<string>({
+    refreshes: false,
+    onSaved: (company) => {
+      notifications.show({
+        color: 'teal',
+        title: 'Site offered',
+        message: `${siteName} is offered to ${company}. It is theirs once one of its admins accepts.`,
+      });
+      onDone();
+    },
+  });
+  useUnsavedWork({ id: 'hand-over', kind: 'form', label: 'Hand over' }, save.holdsEdits(isDirty));
+  const submit = form.handleSubmit(({ email }) =>
+    save.save(async (signal) => (await offerSite(configApi, siteId, email.toLowerCase(), signal)).toCompany),
+  );
+  return (
+    <form onSubmit={submit} noValidate>
+      <Stack gap="sm">
+        <Text size="sm">
+          The company you hand {siteName} to sees it and works on it once one of its admins accepts; the
+          company that has it now loses it then. Its history stays, marked with who held the site.
+        </Text>
+        <TextInput
+          label="E-mail of someone at the new company"
+          type="email"
+          required
+          {...form.register('email')}
+          error={errors.email?.message}
+        />
+        {save.error ? (
+          <Alert color="red" role="alert" title="The site was not offered">
+            {save.error}
+          </Alert>
+        ) : null}
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onDone}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={save.pending}>
+            Offer the site
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
