@@ -130,7 +130,7 @@ export type JoinRequest = z.infer<typeof joinRequestSchema>;
 /** Path parameter of a member or invitation. */
 export const companyItemParamSchema = z.object({ id: idParamSchema });
 
-/** Answer of `POST /invitations/join`: the account made, and the company it joined. */
+/** Answer of `POST /auth/invitations/join`: the account made, and the company it joined. */
 export const acceptedInvitationSchema = z.object({ email: z.string(), company: z.string() });
 
 /** `POST /sites/{id}/handover`: the address of a member of the company to hand the site to. */

@@ -604,9 +604,9 @@ async function accept(
 }
 
 /**
- * What the holder of an invitation link may do before signing in, mounted at `/invitations`
- * (behind the api-key only): read what it offers, and, for an address with no account yet, make
- * the account and join in one step.
+ * What the holder of an invitation link may do before signing in, mounted at `/auth/invitations`
+ * (behind the api-key only, public like the sign-in calls): read what it offers, and, for an
+ * address with no account yet, make the account and join in one step.
  */
 export function invitationRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariables }> {
   const app = new Hono<{ Variables: AuthVariables }>();

@@ -61,10 +61,11 @@ export function createConfigApp(ctx: ServerContext, publicDir: string): Hono<{ V
   app.use(requireApiKey(ctx.env.API_KEY));
   app.route('/auth', configAuthRoutes(ctx));
   app.route('/auth', sessionRoutes(ctx, 'config'));
+  // An invitation link's holder reads it and makes their account before they have a token.
+  app.route('/auth/invitations', invitationRoutes(ctx));
   // The whole sign-in prefix is public: an unknown call there is a 404, not a request for a token.
   app.all('/auth/*', handleNotFound);
   app.route('/users', passwordRoutes(ctx));
-  app.route('/invitations', invitationRoutes(ctx));
 
   app.use(signedIn);
   app.route('/sites', siteRoutes(ctx));

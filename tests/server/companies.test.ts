@@ -44,7 +44,7 @@ async function invite(token: string, email: string, role: string) {
 async function join(admin: string, email: string, role: string, name = 'New Member'): Promise<string> {
   expect((await invite(admin, email, role)).status).toBe(201);
   const token = await invitationTokenFor(email);
-  const joined = await t.call('POST', '/config/invitations/join', {
+  const joined = await t.call('POST', '/config/auth/invitations/join', {
     body: { token, name, password: 'Member#2026x' },
   });
   expect(joined.status).toBe(201);
@@ -199,9 +199,9 @@ describe('installer companies', () => {
     expect((await invite(sam, 'installer@brightvolt.example', 'installer')).status).toBe(201);
     expect((await invite(sam, 'installer@brightvolt.example', 'installer')).status).toBe(409);
     const token = await invitationTokenFor('installer@brightvolt.example');
-    const view = await t.call('POST', '/config/invitations/view', { body: { token } });
+    const view = await t.call('POST', '/config/auth/invitations/view', { body: { token } });
     expect(view.body).toMatchObject({ company: 'Solar Pros Ltd', account: true, role: 'installer' });
-    const join = await t.call('POST', '/config/invitations/join', {
+    const join = await t.call('POST', '/config/auth/invitations/join', {
       body: { token, name: 'X', password: 'whatever#1' },
     });
     expect(join.status).toBe(409);
@@ -222,11 +222,11 @@ describe('installer companies', () => {
     expect(
       (await t.call('DELETE', `/config/companies/mine/invitations/${open?.id}`, { token: sam })).status,
     ).toBe(200);
-    expect((await t.call('POST', '/config/invitations/view', { body: { token } })).status).toBe(404);
+    expect((await t.call('POST', '/config/auth/invitations/view', { body: { token } })).status).toBe(404);
     expect(
-      (await t.call('POST', '/config/invitations/view', { body: { token: 'x'.repeat(43) } })).status,
+      (await t.call('POST', '/config/auth/invitations/view', { body: { token: 'x'.repeat(43) } })).status,
     ).toBe(404);
-    expect((await t.call('POST', '/config/invitations/view', { body: { token: 'short' } })).status).toBe(400);
+    expect((await t.call('POST', '/config/auth/invitations/view', { body: { token: 'short' } })).status).toBe(400);
   });
 
   it('move an existing account that accepts out of its old company and its sites', async () => {

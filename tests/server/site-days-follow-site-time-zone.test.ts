@@ -298,17 +298,23 @@ describe('sites made before sites had time zones', () => {
       .orderBy('id')
       .execute();
     expect(zones.map((row) => row.time_zone)).toEqual(['Europe/Berlin', 'Asia/Tokyo', 'Pacific/Auckland']);
-    // The demo's sites lie in Texas, Arizona, California, Colorado, New Mexico and Nevada.
+    // The demo's sites lie in Texas, Arizona, California, Colorado, New Mexico and Nevada (the
+    // tests above made sites in 'Austin' anywhere in the world: they are left out).
     const seeded = await db
       .selectFrom('sites')
       .select(['locality', 'time_zone'])
       .where('locality', 'in', ['Austin', 'Phoenix', 'Denver'])
+      .where('name', '!=', 'Zone test')
       .execute();
-    const zoneOf = Object.fromEntries(seeded.map((row) => [row.locality, row.time_zone]));
-    expect(zoneOf).toEqual({
-      Austin: 'America/Chicago',
-      Phoenix: 'America/Phoenix',
-      Denver: 'America/Denver',
+    const zonesOf: Record<string, string[]> = {};
+    for (const row of seeded) {
+      const zones = (zonesOf[row.locality] ??= []);
+      if (!zones.includes(row.time_zone)) zones.push(row.time_zone);
+    }
+    expect(zonesOf).toEqual({
+      Austin: ['America/Chicago'],
+      Phoenix: ['America/Phoenix'],
+      Denver: ['America/Denver'],
     });
   });
 });

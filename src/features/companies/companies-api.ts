@@ -55,14 +55,14 @@ export async function removeMember(api: ApiClient, userId: number, signal?: Abor
   await api(`/companies/mine/members/${userId}`, { method: 'DELETE', ...withSignal(signal) });
 }
 
-/** `POST /invitations/view`: what the link offers (no sign-in needed). @throws ApiError */
+/** `POST /auth/invitations/view`: what the link offers (no sign-in needed). @throws ApiError */
 export async function viewInvitation(api: ApiClient, token: string, signal?: AbortSignal) {
   return invitationViewSchema.parse(
-    await api('/invitations/view', { method: 'POST', body: { token }, ...withSignal(signal) }),
+    await api('/auth/invitations/view', { method: 'POST', body: { token }, ...withSignal(signal) }),
   );
 }
 
-/** `POST /invitations/join`: make the account and join. @throws ApiError */
+/** `POST /auth/invitations/join`: make the account and join. @throws ApiError */
 export async function joinByInvitation(
   api: ApiClient,
   token: string,
@@ -70,7 +70,7 @@ export async function joinByInvitation(
   signal?: AbortSignal,
 ) {
   return acceptedInvitationSchema.parse(
-    await api('/invitations/join', { method: 'POST', body: { token, ...body }, ...withSignal(signal) }),
+    await api('/auth/invitations/join', { method: 'POST', body: { token, ...body }, ...withSignal(signal) }),
   );
 }
 
