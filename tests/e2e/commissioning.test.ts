@@ -49,8 +49,9 @@ function qrVideo(text: string, path: string) {
   const { modules } = QRCode.create(text, { errorCorrectionLevel: 'M' });
   const scale = Math.floor(360 / (modules.size + 8));
   const side = (modules.size + 8) * scale;
-  const left = (width - side) / 2;
-  const top = (height - side) / 2;
+  // Whole pixels: half of an odd margin would index between the bytes and draw nothing.
+  const left = Math.floor((width - side) / 2);
+  const top = Math.floor((height - side) / 2);
   const luma = Buffer.alloc(width * height, 235);
   for (let y = 0; y < side; y += 1)
     for (let x = 0; x < side; x += 1) {

@@ -1,6 +1,7 @@
 import { Alert, Code, List, Text } from '@mantine/core';
 import { ageText } from '../../components/devices/device-status-columns.tsx';
 import { formatDateTime } from '../../components/format-date.ts';
+import { READABLE_ALERT } from './configure/readable-styles.ts';
 
 /**
  * A device claimed for its site that has not been heard from: since when, and what to check
@@ -17,7 +18,12 @@ export function SilentDevice({
 }) {
   const since = ageText(Math.max(0, now - Date.parse(claimedAt)));
   return (
-    <Alert color="yellow" title={`Claimed ${since}; nothing heard from it yet`} role="status">
+    <Alert
+      styles={READABLE_ALERT}
+      color="yellow"
+      title={`Claimed ${since}; nothing heard from it yet`}
+      role="status"
+    >
       <Text size="sm">
         It was claimed for this site on {formatDateTime(claimedAt)} and has not connected since. It comes
         online by itself once it is powered, on a network, and holds this service's address. Check:
