@@ -1,6 +1,6 @@
 import { Alert, SimpleGrid, Stack, Text } from '@mantine/core';
 import { getRouteApi } from '@tanstack/react-router';
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import type { Device } from '../../../contracts/devices.ts';
 import type { Alarm, LatestReading } from '../../../contracts/monitoring.ts';
 import type { Page } from '../../../contracts/page.ts';
@@ -32,6 +32,9 @@ const ChartsPanel = lazy(() => import('../../components/charts/charts-panel.tsx'
 function Monitoring({ device, latest }: { device: Device; latest: LatestReading | null }) {
   const { monitoringApi, config } = useRuntime();
   const serial = device.serial;
+  // Whether the device was claimed and never heard from when the page showed it. Its first reading
+  // runs the page's loaders again (the fleet changed), and the page goes on saying it came online.
+  const [silentWhenShown] = useState(() => Boolean(device.claimedAt) && latest?.receivedAt === null);
   if (!latest)
     return (
       <SectionCard title="Live values">
@@ -48,7 +51,7 @@ function Monitoring({ device, latest }: { device: Device; latest: LatestReading 
           units={latest.units}
           roles={latest.roles}
           // A claimed device never heard from says what to check, until its first reading.
-          {...(device.claimedAt && latest.receivedAt === null
+          {...(device.claimedAt && silentWhenShown
             ? {
                 silent: {
                   claimedAt: device.claimedAt,

@@ -89,7 +89,7 @@ export function LiveTiles({
   const status = refused
     ? refused
     : fresh && silent
-      ? `Online: its first reading arrived ${age} (${at}).`
+      ? `Online: its first reading arrived. Last reading ${age} (${at}).`
       : fresh
         ? `Last reading ${age} (${at}).`
         : stale && latest
