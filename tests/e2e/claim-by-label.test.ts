@@ -89,6 +89,15 @@ describe('claiming a device by its label', () => {
     await refused.getByText('this serial number and claim code do not belong together').waitFor();
     await expect(dialog.getByLabel(/^Name/).inputValue()).resolves.toBe('Loft battery');
     await screenshots(page, 'claim-wrong-code', () => refused.waitFor());
+    // The app logs the refused call as it logs any (after the browser's own line for the 400);
+    // nothing else went wrong.
+    await expect
+      .poll(() => installer.errors.some((line) => line.includes('/claims failed: claimCode')))
+      .toBe(true);
+    expect(
+      installer.errors.filter((line) => !/400 \(Bad Request\)|\/claims failed: claimCode/.test(line)),
+    ).toEqual([]);
+    installer.errors.length = 0;
     // Typed as people type it from a label: lower case, spaces for dashes.
     await dialog.getByLabel(/^Claim code/).fill(label.claimCode.toLowerCase().replace(/-/g, ' '));
     await dialog.getByRole('button', { name: 'Add device' }).click();
