@@ -111,10 +111,9 @@ async function main(): Promise<number> {
   const work = mkdtempSync(join(tmpdir(), 'fleet-chaos-'));
   const postgres = await benchPostgres();
   if (!postgres.local) throw new Error('the fault run restarts PostgreSQL: unset DATABASE_URL');
-  const admin = new pg.Client({ connectionString: postgres.url });
-  await admin.connect();
+  const admin = (statement: string) => withClient(postgres.url, (client) => client.query(statement));
   const dbName = `fleet_chaos_${randomBytes(4).toString('hex')}`;
-  await admin.query(`CREATE DATABASE ${dbName}`);
+  await admin(`CREATE DATABASE ${dbName}`);
   const url = new URL(postgres.url);
   url.pathname = `/${dbName}`;
   const servers: ServerProcess[] = [];
@@ -141,17 +140,16 @@ async function main(): Promise<number> {
       );
     // The first migrates and seeds the demo users; the bench's devices are the installer's.
     await servers[0]?.start({ SEED_DEMO: '1' });
-    const db = new pg.Client({ connectionString: url.toString() });
-    db.on('error', (error) => log(`run connection: ${error.message}`));
-    await db.connect();
     const secret = randomBytes(32).toString('base64url');
-    const ids = await seedBenchDevices(db, DEVICES, secret);
+    const ids = await withClient(url.toString(), (db) => seedBenchDevices(db, DEVICES, secret));
     await Promise.all(servers.slice(1).map((server) => server.start()));
     const balancerPort = await freePort();
+    // Each device one connection, and room for the health checks and a reconnect wave.
     haproxy = startHaproxy(
       work,
       balancerPort,
       servers.map((s) => s.port),
+      DEVICES + 100,
     );
     link = await TcpLink.open(balancerPort);
     log(
@@ -192,7 +190,7 @@ async function main(): Promise<number> {
         });
         devices?.once('exit', (code) => reject(new Error(`the devices' process exited (${code})`)));
       });
-    await fromDevices('online', 10 * 60_000);
+    await Promise.race([fromDevices('online', 10 * 60_000), haproxy.failed]);
     const t0 = Date.now();
     log(`all ${DEVICES} devices online; the run begins`);
 
@@ -232,8 +230,7 @@ async function main(): Promise<number> {
     if (kept > 0) log(`${kept} readings still unacknowledged after ${seconds(DRAIN_MS)}`);
 
     const produced = JSON.parse(readFileSync(producedFile, 'utf8')) as ProducedFile;
-    failed = !(await report(db, ids, produced, faults, t0));
-    await db.end();
+    failed = !(await withClient(url.toString(), (db) => report(db, ids, produced, faults, t0)));
     return failed ? 1 : 0;
   } finally {
     devices?.kill('SIGTERM');
@@ -242,10 +239,23 @@ async function main(): Promise<number> {
     await Promise.all(servers.map((server) => server.kill('SIGTERM')));
     for (const server of servers) server.saveLog();
     if (failed) log(`server logs kept in ${work}`);
-    await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch(() => {});
-    await admin.end();
+    await admin(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch(() => {});
     postgres.stop();
     if (!failed) rmSync(work, { recursive: true, force: true });
+  }
+}
+
+/**
+ * A connection for one piece of work, then closed: one held across the run would die with
+ * PostgreSQL's restart (a fault of the run).
+ */
+async function withClient<T>(url: string, use: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await use(client);
+  } finally {
+    await client.end();
   }
 }
 

@@ -1,5 +1,5 @@
 /**
- * Migration 16: the database says which sites changed, so that screens showing counts, alarms
+ * Migration 18: the database says which sites changed, so that screens showing counts, alarms
  * and online badges update live on every process (`server/monitoring/fleet-feed.ts`).
  *
  * Triggers NOTIFY `fleet_changes` with `{"s": [site ids]}` (or `{"s": null}`: too many to list,

@@ -1,5 +1,5 @@
 /**
- * Migration 15: silence raises alarms for every device and for whole sites.
+ * Migration 17: silence raises alarms for every device and for whole sites.
  *
  * - `alarms.site_id`: a site's own alarm (every device at the site silent) has a site and no
  *   device; a device's alarm has a device and takes its site from it. Exactly one of the two is

@@ -3,7 +3,7 @@ import { siteZone } from '../sites/site-zones.ts';
 import type { Database } from './schema.ts';
 
 /**
- * Migration 15: every site has an IANA time zone (`sites.time_zone`), whose midnight starts its
+ * Migration 16: every site has an IANA time zone (`sites.time_zone`), whose midnight starts its
  * days: daily rollups, energy per day, "today", the charts' clock, alarm times and reports.
  * Existing sites get the zone at their position, else their country's, else the configured
  * `TELEMETRY_TIME_ZONE` (what their days were counted in so far). The lookup is JavaScript (an

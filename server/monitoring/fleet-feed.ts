@@ -1,11 +1,11 @@
 import type { Kysely, RawBuilder } from 'kysely';
 import { sql } from 'kysely';
-import pg from 'pg';
 import { z } from 'zod';
 import { listenOnEmbedded } from '../db/database.ts';
+import { notePayload, PgListener } from '../db/pg-listener.ts';
 import type { Database } from '../db/schema.ts';
 
-/** The channel the database's triggers NOTIFY (migration 16): `{"s": [site ids] | null}`. */
+/** The channel the database's triggers NOTIFY (migration 18): `{"s": [site ids] | null}`. */
 export const FLEET_CHANNEL = 'fleet_changes';
 
 /** Changes that come close together are told together: at most one event this often per stream. */
@@ -38,9 +38,8 @@ export class FleetFeed {
   private changed: Set<number> | 'all' | undefined;
   private gathering: NodeJS.Timeout | undefined;
   private telling: Promise<void> = Promise.resolve();
-  private listener: pg.Client | undefined;
+  private listener: PgListener | undefined;
   private unlisten: (() => void) | undefined;
-  private retry: NodeJS.Timeout | undefined;
   private stopped = false;
 
   constructor(
@@ -56,44 +55,21 @@ export class FleetFeed {
       );
       return;
     }
-    const client = new pg.Client({ connectionString: this.databaseUrl });
-    client.on('notification', (note) => this.onNotification(note.payload));
-    client.on('error', (error) => {
-      console.error('[fleet] listener connection lost:', error.message);
-      this.restartSoon();
+    this.listener = new PgListener({
+      url: this.databaseUrl,
+      channels: [FLEET_CHANNEL],
+      label: 'fleet',
+      onNote: (_channel, payload) => this.onNotification(payload),
+      // Changes made while no one listened: every stream looks again.
+      onListening: () => this.onNotification(null),
     });
-    await client.connect();
-    await client.query(`LISTEN ${FLEET_CHANNEL}`);
-    this.listener = client;
-    // Changes made while no one listened: every stream looks again.
-    this.onNotification(null);
-  }
-
-  private restartSoon(): void {
-    if (this.stopped || this.retry) return;
-    this.listener?.end().catch(() => {});
-    this.listener = undefined;
-    this.retry = setTimeout(() => {
-      this.retry = undefined;
-      this.start().catch((error: unknown) => {
-        console.error('[fleet] listener reconnect failed:', (error as Error).message);
-        this.restartSoon();
-      });
-    }, 1000);
-    this.retry.unref();
+    await this.listener.start();
   }
 
   /** A notification (null: unknown or lost, treated as every site). */
   private onNotification(payload: string | null | undefined): void {
     if (this.subscribers.size === 0) return;
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(payload ?? '');
-    } catch {
-      parsed = undefined;
-    }
-    const message = payloadSchema.safeParse(parsed);
-    const sites = message.success ? message.data.s : null;
+    const sites = notePayload(payloadSchema, payload)?.s ?? null;
     if (sites === null) this.changed = 'all';
     else if (this.changed !== 'all') {
       this.changed ??= new Set();
@@ -155,11 +131,9 @@ export class FleetFeed {
   async close(): Promise<void> {
     this.endStreams();
     this.stopped = true;
-    if (this.retry) clearTimeout(this.retry);
     if (this.gathering) clearTimeout(this.gathering);
     this.unlisten?.();
-    await this.listener?.end().catch(() => {});
-    this.listener = undefined;
+    await this.listener?.close();
     await this.telling;
   }
 }

@@ -1,5 +1,4 @@
 import { Hono } from 'hono';
-import { streamSSE } from 'hono/streaming';
 import {
   LIVE_EVENTS,
   type LiveReading,
@@ -7,22 +6,16 @@ import {
   serialParamsSchema,
 } from '../../contracts/monitoring.ts';
 import type { ServerContext } from '../context.ts';
-import { ApiError } from '../http/errors.ts';
 import type { AuthVariables } from '../http/guards.ts';
 import { validate } from '../http/validate.ts';
 import { describeRoute } from '../openapi/route-notes.ts';
 import { requireVisibleDevice } from './monitoring-scope.ts';
+import { personStreams } from './person-streams.ts';
 import { streamCaller } from './stream-caller.ts';
 import { liveReading } from './telemetry/live-feed.ts';
 
-/** A comment line every so often keeps proxies and the browser from closing a quiet stream. */
-const KEEP_ALIVE_MS = 15_000;
-/** Streams one person may hold open on one process at once. */
-const STREAMS_PER_USER = 10;
 /** A reconnecting stream (Last-Event-ID) catches up on at most the last hour. */
 const CATCH_UP_MS = 3_600_000;
-/** Events waiting for a client that does not read: past this the stream ends (it reconnects and catches up). */
-const MAX_UNSENT = 200;
 
 /**
  * `GET /devices/{serial}/live`: Server-Sent Events, `event: reading` with a {@link LiveReading} for
@@ -35,7 +28,8 @@ const MAX_UNSENT = 200;
  */
 export function liveRoute(ctx: ServerContext): Hono<{ Variables: AuthVariables }> {
   const app = new Hono<{ Variables: AuthVariables }>();
-  const open = new Map<number, number>();
+  // Ten a person per process; past 200 events unread the stream ends (it reconnects and catches up).
+  const openStream = personStreams('live', { perUser: 10, maxUnsent: 200 });
 
   app.get(
     '/devices/:serial/live',
@@ -56,8 +50,6 @@ export function liveRoute(ctx: ServerContext): Hono<{ Variables: AuthVariables }
     async (c) => {
       const principal = c.get('principal');
       const device = await requireVisibleDevice(ctx, principal, c.req.valid('param').serial);
-      if ((open.get(principal.id) ?? 0) >= STREAMS_PER_USER)
-        throw new ApiError(429, 'rate_limited', `At most ${STREAMS_PER_USER} live streams at once`);
       const lastEventId = Number(c.req.header('last-event-id'));
       const { live } = ctx.monitoring;
       const latest = await ctx.db
@@ -65,26 +57,9 @@ export function liveRoute(ctx: ServerContext): Hono<{ Variables: AuthVariables }
         .select(['device_id', 'device_time', 'received_at', 'flags', 'vals'])
         .where('device_id', '=', device.id)
         .executeTakeFirst();
-      c.header('X-Accel-Buffering', 'no');
-      open.set(principal.id, (open.get(principal.id) ?? 0) + 1);
-      return streamSSE(c, async (stream) => {
-        let end = () => {};
-        const ended = new Promise<void>((resolve) => {
-          end = resolve;
-        });
-        let chain: Promise<unknown> = Promise.resolve();
-        let unsent = 0;
-        const send = (reading: LiveReading, at: number) => {
-          if (unsent >= MAX_UNSENT) return end();
-          unsent += 1;
-          chain = chain
-            .then(() =>
-              stream.writeSSE({ event: LIVE_EVENTS.reading, id: String(at), data: JSON.stringify(reading) }),
-            )
-            .finally(() => {
-              unsent -= 1;
-            });
-        };
+      return openStream(c, (sink) => {
+        const send = (reading: LiveReading, at: number) =>
+          sink.send({ event: LIVE_EVENTS.reading, id: String(at), data: JSON.stringify(reading) });
         // Nothing from before the caller sees the device (at a site they do not see) is sent.
         const seenFrom = device.seenFrom ?? 0;
         let since: number;
@@ -100,31 +75,14 @@ export function liveRoute(ctx: ServerContext): Hono<{ Variables: AuthVariables }
         const signedIn = streamCaller(ctx, c);
         const recheck = async () => {
           const actor = await signedIn();
-          if (!actor) return end();
+          if (!actor) return sink.end();
           const still = await requireVisibleDevice(ctx, actor, device.serial).catch(() => undefined);
-          if (still?.id !== device.id) end();
+          if (still?.id !== device.id) sink.end();
         };
-        const unsubscribe = live.subscribe(device, { userId: principal.id, recheck }, since, send, () =>
-          end(),
-        );
+        const unsubscribe = live.subscribe(device, { userId: principal.id, recheck }, since, send, sink.end);
         // Anything stored between reading the latest and following the device is looked at now.
         live.published([device.id]);
-        stream.onAbort(end);
-        c.req.raw.signal.addEventListener('abort', end);
-        const keepAlive = setInterval(() => {
-          chain = chain.then(() => stream.write(': keep-alive\n\n'));
-        }, KEEP_ALIVE_MS);
-        const expiry = setTimeout(end, Math.max(0, c.get('tokenExpiresAt') * 1000 - Date.now()));
-        try {
-          await ended;
-        } finally {
-          unsubscribe();
-          clearInterval(keepAlive);
-          clearTimeout(expiry);
-          const left = (open.get(principal.id) ?? 1) - 1;
-          if (left > 0) open.set(principal.id, left);
-          else open.delete(principal.id);
-        }
+        return unsubscribe;
       });
     },
   );

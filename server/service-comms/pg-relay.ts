@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
-import pg from 'pg';
 import { z } from 'zod';
+import { notePayload, PgListener } from '../db/pg-listener.ts';
 import type { Database } from '../db/schema.ts';
 import { AwaitedAnswers, type Delivery, timedOut } from './delivery.ts';
 
@@ -34,20 +34,26 @@ export function relayChannel(holder: string): string {
  * 1 KiB of text, far under NOTIFY's 8000 bytes).
  */
 export class PgRelay {
-  private listener: pg.Client | undefined;
+  private readonly listener: PgListener;
   private readonly answers = new AwaitedAnswers();
-  private stopped = false;
-  private retry: NodeJS.Timeout | undefined;
 
   constructor(
-    private readonly url: string,
+    url: string,
     private readonly db: Kysely<Database>,
     private readonly holder: string,
     /** Deliver a command for a device this process holds. */
     private readonly deliverHere: (serial: string, data: number[]) => Promise<Delivery>,
     /** Close the socket of a device this process holds (its secret was replaced). */
     private readonly dropHere: (serial: string) => void,
-  ) {}
+  ) {
+    this.listener = new PgListener({
+      url,
+      channels: [relayChannel(holder)],
+      label: 'service-comms relay',
+      onNote: (_channel, payload) => this.onNotification(payload),
+      onListening: () => {},
+    });
+  }
 
   /** Ask the process holding a device to close its socket. */
   async drop(holder: string, serial: string): Promise<void> {
@@ -56,30 +62,7 @@ export class PgRelay {
 
   /** Start listening on this process's channel; reconnects after a lost connection. */
   async start(): Promise<void> {
-    const client = new pg.Client({ connectionString: this.url });
-    client.on('notification', (note) => this.onNotification(note.payload));
-    client.on('error', (error) => {
-      console.error('[service-comms] relay connection lost:', error.message);
-      this.restartSoon();
-    });
-    await client.connect();
-    await client.query(`LISTEN ${relayChannel(this.holder)}`);
-    this.listener = client;
-  }
-
-  private restartSoon(): void {
-    if (this.stopped || this.retry) return;
-    const old = this.listener;
-    this.listener = undefined;
-    old?.end().catch(() => {});
-    this.retry = setTimeout(() => {
-      this.retry = undefined;
-      this.start().catch((error: unknown) => {
-        console.error('[service-comms] relay reconnect failed:', (error as Error).message);
-        this.restartSoon();
-      });
-    }, 1000);
-    this.retry.unref();
+    await this.listener.start();
   }
 
   /** Send a command to the process holding the device and wait for its answer (or time out). */
@@ -98,18 +81,11 @@ export class PgRelay {
   }
 
   private onNotification(payload: string | undefined): void {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(payload ?? '');
-    } catch {
-      parsed = undefined;
-    }
-    const message = relayMessageSchema.safeParse(parsed);
-    if (!message.success) {
+    const m = notePayload(relayMessageSchema, payload);
+    if (!m) {
       console.warn('[service-comms] ignored a relay message of the wrong shape');
       return;
     }
-    const m = message.data;
     if (m.t === 'drop') {
       this.dropHere(m.serial);
       return;
@@ -134,10 +110,7 @@ export class PgRelay {
   }
 
   async close(): Promise<void> {
-    this.stopped = true;
-    if (this.retry) clearTimeout(this.retry);
     this.answers.settleAll(timedOut);
-    await this.listener?.end().catch(() => {});
-    this.listener = undefined;
+    await this.listener.close();
   }
 }

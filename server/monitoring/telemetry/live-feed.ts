@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
-import pg from 'pg';
 import { z } from 'zod';
 import type { LiveReading } from '../../../contracts/monitoring.ts';
+import { notePayload, PgListener } from '../../db/pg-listener.ts';
 import type { Database } from '../../db/schema.ts';
 import { READINGS_CHANNEL } from './ingest.ts';
 import { READING_FLAGS } from './read-frame.ts';
@@ -85,8 +85,7 @@ export class LiveFeed {
   private readonly watchers = new Set<UserWatcher>();
   private pending: Set<number> | 'all' | undefined;
   private looking: Promise<void> | undefined;
-  private listener: pg.Client | undefined;
-  private retry: NodeJS.Timeout | undefined;
+  private listener: PgListener | undefined;
   private stopped = false;
 
   constructor(
@@ -97,57 +96,21 @@ export class LiveFeed {
   /** With PostgreSQL, listen for batches stored by any process; reconnects after a lost connection. */
   async start(): Promise<void> {
     if (!this.databaseUrl || this.stopped) return;
-    const client = new pg.Client({ connectionString: this.databaseUrl });
-    client.on('notification', (note) =>
-      note.channel === ACCESS_CHANNEL ? this.onAccessNote(note.payload) : this.onNotification(note.payload),
-    );
-    client.on('error', (error) => {
-      console.error('[live] listener connection lost:', error.message);
-      this.restartSoon();
+    this.listener = new PgListener({
+      url: this.databaseUrl,
+      channels: [READINGS_CHANNEL, ACCESS_CHANNEL],
+      label: 'live',
+      onNote: (channel, payload) =>
+        channel === ACCESS_CHANNEL
+          ? this.accessChanged(notePayload(accessChangeSchema, payload) ?? null)
+          : this.published(notePayload(payloadSchema, payload)?.d ?? null),
+      // Readings stored, and access changed, while no one listened: every stream looks once.
+      onListening: () => {
+        this.published(null);
+        this.accessChanged(null);
+      },
     });
-    await client.connect();
-    await client.query(`LISTEN ${READINGS_CHANNEL}`);
-    await client.query(`LISTEN ${ACCESS_CHANNEL}`);
-    this.listener = client;
-    // Readings stored, and access changed, while no one listened: every stream looks once.
-    this.published(null);
-    this.accessChanged(null);
-  }
-
-  private restartSoon(): void {
-    if (this.stopped || this.retry) return;
-    this.listener?.end().catch(() => {});
-    this.listener = undefined;
-    this.retry = setTimeout(() => {
-      this.retry = undefined;
-      this.start().catch((error: unknown) => {
-        console.error('[live] listener reconnect failed:', (error as Error).message);
-        this.restartSoon();
-      });
-    }, 1000);
-    this.retry.unref();
-  }
-
-  private onNotification(payload: string | undefined): void {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(payload ?? '');
-    } catch {
-      parsed = undefined;
-    }
-    const message = payloadSchema.safeParse(parsed);
-    this.published(message.success ? message.data.d : null);
-  }
-
-  private onAccessNote(payload: string | undefined): void {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(payload ?? '');
-    } catch {
-      parsed = undefined;
-    }
-    const change = accessChangeSchema.safeParse(parsed);
-    this.accessChanged(change.success ? change.data : null);
+    await this.listener.start();
   }
 
   /**
@@ -306,9 +269,7 @@ export class LiveFeed {
   async close(): Promise<void> {
     this.endStreams();
     this.stopped = true;
-    if (this.retry) clearTimeout(this.retry);
-    await this.listener?.end().catch(() => {});
-    this.listener = undefined;
+    await this.listener?.close();
     await this.looking;
   }
 }

@@ -68,7 +68,8 @@ function FlowNode({ of: role, watts, extra }: { of: MonitoringRole; watts: numbe
         <span style={{ color: look.colour, display: 'inline-flex' }}>
           <Icon size={20} aria-hidden />
         </span>
-        <Text size="sm" fw={600}>
+        {/* Two tiles a row on a phone: "Home consumption" is hyphenated there, not cut anywhere. */}
+        <Text size="sm" fw={600} style={{ hyphens: 'auto' }}>
           {look.name}
         </Text>
       </Group>
