@@ -16,9 +16,14 @@ function stepMs(step: SeriesStep, intervalS: number): number {
  */
 const UNFOLDED_MS = 15 * 60_000;
 
-/** Where to look for steps not folded yet: from `from`, at most {@link UNFOLDED_MS} back. */
-export function unfoldedFrom(from: number, now = Date.now()): string {
-  return new Date(Math.max(from, now - UNFOLDED_MS)).toISOString();
+/**
+ * Where to look for steps not folded yet: from `from`, at most {@link UNFOLDED_MS} back, or to
+ * `today` (the start of the day under way) when that is further: every step of the day under way
+ * counts, folded or not, so today's energy per day is the sum of today's 5-minute steps however
+ * far the fold lags (a device sending the readings it kept, a busy database).
+ */
+export function unfoldedFrom(from: number, now = Date.now(), today = now): string {
+  return new Date(Math.max(from, Math.min(now - UNFOLDED_MS, today))).toISOString();
 }
 
 /** A named step may give up to a tenth more than the points an unnamed one stays under. */
@@ -128,6 +133,7 @@ export async function rollupPoints(
   const perDevice = value === 'increase' ? sql`sum(r.increase)` : sql`sum(r.total) / nullif(sum(r.n), 0)`;
   const combine = across === 'sum' ? sql`sum(v)` : sql`avg(v)`;
   if (step === '1day') {
+    const now = Date.now();
     // A day is its folded steps (telemetry_1d) and the 5-minute steps not folded into it yet.
     const rows = await sql<{ day: string; v: number | null }>`
       SELECT day::text AS day, ${combine} AS v FROM (
@@ -142,7 +148,8 @@ export async function rollupPoints(
           FROM telemetry_5m f JOIN unnest(${devices}, ${metrics}, ${firsts}) AS s(device_id, metric, first)
             ON f.device_id = s.device_id
           CROSS JOIN LATERAL (SELECT array_position(f.metrics, s.metric) AS i) p
-          WHERE p.i IS NOT NULL AND NOT f.folded AND f.bucket >= ${unfoldedFrom(days.startOf(days.dayOf(from)))}::timestamptz
+          WHERE p.i IS NOT NULL AND NOT f.folded
+            AND f.bucket >= ${unfoldedFrom(days.startOf(days.dayOf(from)), now, days.startOf(days.dayOf(now)))}::timestamptz
             AND f.bucket < ${new Date(to).toISOString()}::timestamptz AND f.bucket >= s.first) r
         GROUP BY r.device_id, r.day) per_device
       WHERE v IS NOT NULL

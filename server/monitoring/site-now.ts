@@ -1,7 +1,10 @@
 import { sql } from 'kysely';
+import type { Actor } from '../../contracts/access-policy.ts';
 import type { SiteEnergyToday, SiteNow, SitePower } from '../../contracts/monitoring.ts';
 import type { MonitoringRole } from '../../contracts/monitoring-terms.ts';
 import type { ServerContext } from '../context.ts';
+import { readingsSince } from './monitoring-scope.ts';
+import { rollupPoints } from './series.ts';
 import { dayClock, FIVE_MINUTES_MS } from './telemetry/time-buckets.ts';
 
 /** The parts of the flow (the catalogue's power roles), and the charge. */
@@ -20,11 +23,15 @@ const kwh = (value: number | null) => (value === null ? null : round(value, 3));
 const share = (part: number, whole: number | null) =>
   whole === null || whole <= 0 ? null : round(Math.min(100, Math.max(0, (100 * part) / whole)), 1);
 
-/** Each device of the site with the item it reports for each role (the catalogue's roles). */
-async function siteDevices(ctx: ServerContext, siteId: number) {
+/**
+ * Each device of the site with the item it reports for each role (the catalogue's roles), and
+ * from when the caller sees its readings (epoch ms; undefined: all of them, installations.ts).
+ */
+export async function siteDevices(ctx: ServerContext, siteId: number, principal: Actor) {
   const rows = await ctx.db
     .selectFrom('devices')
     .select(['id', 'model_id'])
+    .select(readingsSince(principal, sql.ref('devices.id')).as('seen_from'))
     .where('site_id', '=', siteId)
     .execute();
   return rows.map((row) => ({
@@ -32,10 +39,42 @@ async function siteDevices(ctx: ServerContext, siteId: number) {
     roles: (ctx.monitoring.catalogue.product(row.model_id)?.spec?.roles ?? {}) as Partial<
       Record<MonitoringRole, string>
     >,
+    since: row.seen_from === null ? undefined : new Date(row.seen_from).getTime(),
   }));
 }
 
-type SiteDevices = Awaited<ReturnType<typeof siteDevices>>;
+/** The series of one role at a site: each device that reports it, with its item and from when it counts. */
+export function roleSeries(devices: SiteDevices, role: MonitoringRole) {
+  return devices.flatMap((device) => {
+    const metric = device.roles[role];
+    return metric ? [{ deviceId: device.id, metric, since: device.since }] : [];
+  });
+}
+
+/**
+ * Energy its counters produced each day: their increase per day, added up across the devices. The
+ * chart's energy per day and today's "produced" are this one query, so they cannot disagree.
+ */
+export function producedPerDay(
+  ctx: ServerContext,
+  zone: string,
+  devices: SiteDevices,
+  from: number,
+  to: number,
+) {
+  return rollupPoints(
+    ctx.db,
+    zone,
+    roleSeries(devices, 'producedEnergy'),
+    '1day',
+    'increase',
+    'sum',
+    from,
+    to,
+  );
+}
+
+export type SiteDevices = Awaited<ReturnType<typeof siteDevices>>;
 
 /** The latest readings of the last moments, added up by role (the charge averaged). */
 async function powerNow(ctx: ServerContext, devices: SiteDevices, now: number) {
@@ -65,9 +104,12 @@ async function powerNow(ctx: ServerContext, devices: SiteDevices, now: number) {
 }
 
 /**
- * Energy since the site's midnight, step by step: each 5-minute step's average power of the
- * site's devices by role, times the step's length (the step under way only as far as now); the
- * grid's and battery's steps split by sign into imported and exported, charged and discharged.
+ * Energy since the site's midnight. Produced: today's point of {@link producedPerDay} (the bar of
+ * energy per day), else the production power over time. The rest step by step: each 5-minute
+ * step's average power of the site's devices by role, times the step's length (the step under way
+ * only as far as now); the grid's and battery's steps split by sign into imported and exported,
+ * charged and discharged. As in every series, a device counts today only if the caller sees all
+ * of its day (series.ts: a day holding anything older is left out).
  */
 async function energyToday(
   ctx: ServerContext,
@@ -78,24 +120,20 @@ async function energyToday(
   const clock = dayClock(zone);
   const day = clock.dayOf(now);
   const from = clock.startOf(day);
-  const steps = await sql<{
-    device_id: number;
-    t: number;
-    metrics: string[];
-    n: number[];
-    total: number[];
-    increase: (number | null)[];
-  }>`
-    SELECT device_id, (extract(epoch from bucket) * 1000)::float8 AS t, metrics, n, total, increase
+  const seen = devices.filter((device) => device.since === undefined || device.since <= from);
+  const has = (role: MonitoringRole) => devices.some((d) => d.roles[role] !== undefined);
+  const [steps, perDay] = await Promise.all([
+    sql<{ device_id: number; t: number; metrics: string[]; n: number[]; total: number[] }>`
+    SELECT device_id, (extract(epoch from bucket) * 1000)::float8 AS t, metrics, n, total
     FROM telemetry_5m
-    WHERE device_id = ANY(${devices.map((d) => d.id)}::int[])
+    WHERE device_id = ANY(${seen.map((d) => d.id)}::int[])
       AND bucket >= ${new Date(from).toISOString()}::timestamptz AND bucket <= ${new Date(now).toISOString()}::timestamptz`.execute(
-    ctx.db,
-  );
+      ctx.db,
+    ),
+    has('producedEnergy') ? producedPerDay(ctx, zone, devices, from, now) : undefined,
+  ]);
   // The site's power by role in each step: its devices' averages added up.
   const byStep = new Map<number, Partial<Record<FlowRole, number>>>();
-  let counted: number | null = null;
-  const has = (role: MonitoringRole) => devices.some((d) => d.roles[role] !== undefined);
   for (const row of steps.rows) {
     const roles = devices.find((d) => d.id === row.device_id)?.roles ?? {};
     const t = Math.round(row.t);
@@ -106,8 +144,6 @@ async function energyToday(
       const n = row.n[i] ?? 0;
       if (i >= 0 && n > 0) step[role] = (step[role] ?? 0) + (row.total[i] ?? 0) / n;
     }
-    const energy = roles.producedEnergy === undefined ? -1 : row.metrics.indexOf(roles.producedEnergy);
-    if (energy >= 0) counted = (counted ?? 0) + (row.increase[energy] ?? 0);
   }
   const sums = { production: 0, consumption: 0, imported: 0, exported: 0, charged: 0, discharged: 0 };
   for (const [t, step] of byStep) {
@@ -120,7 +156,8 @@ async function energyToday(
     sums.charged += kwhOf(Math.max(0, step.battery ?? 0));
     sums.discharged += kwhOf(Math.max(0, -(step.battery ?? 0)));
   }
-  const produced = has('producedEnergy') ? (counted ?? 0) : has('production') ? sums.production : null;
+  const counted = perDay ? (perDay.find(([t]) => t === from)?.[1] ?? 0) : undefined;
+  const produced = counted ?? (has('production') ? sums.production : null);
   const consumed = has('consumption') ? sums.consumption : null;
   const grid = has('grid');
   const battery = has('battery');
@@ -142,9 +179,10 @@ async function energyToday(
 export async function siteNow(
   ctx: ServerContext,
   site: { id: number; timeZone: string },
+  principal: Actor,
   now = Date.now(),
 ): Promise<SiteNow> {
-  const devices = await siteDevices(ctx, site.id);
+  const devices = await siteDevices(ctx, site.id, principal);
   const flow = devices.filter((d) => FLOW_PARTS.some((part) => d.roles[part] !== undefined));
   const [{ power, at, reporting }, today] = await Promise.all([
     powerNow(ctx, flow, now),

@@ -1,5 +1,4 @@
 import { Hono } from 'hono';
-import { sql } from 'kysely';
 import {
   type SiteMetric,
   type SiteSeries,
@@ -13,9 +12,9 @@ import type { ServerContext } from '../context.ts';
 import type { AuthVariables } from '../http/guards.ts';
 import { validate } from '../http/validate.ts';
 import { describeRoute } from '../openapi/route-notes.ts';
-import { readingsSince, requireVisibleSite } from './monitoring-scope.ts';
+import { requireVisibleSite } from './monitoring-scope.ts';
 import { chooseStep, lastStepPartial, rollupPoints } from './series.ts';
-import { siteNow } from './site-now.ts';
+import { producedPerDay, roleSeries, siteDevices, siteNow } from './site-now.ts';
 
 /** How a site adds its devices up: powers and energy summed, state of charge averaged. */
 const ACROSS: Record<SiteMetric, 'sum' | 'avg'> = {
@@ -50,19 +49,10 @@ export function siteRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariables 
     async (c) => {
       const site = await requireVisibleSite(ctx, c.get('principal'), c.req.valid('param').siteId);
       const query = c.req.valid('query');
-      const devices = await ctx.db
-        .selectFrom('devices')
-        .select(['id', 'model_id'])
-        .select(readingsSince(c.get('principal'), sql.ref('devices.id')).as('seen_from'))
-        .where('site_id', '=', site.id)
-        .execute();
       // Each product names the item that plays the role (the catalogue's monitoring roles); each
       // device counts from when the caller sees its readings.
-      const series = devices.flatMap((device) => {
-        const metric = ctx.monitoring.catalogue.product(device.model_id)?.spec?.roles[query.metric];
-        const since = device.seen_from === null ? undefined : new Date(device.seen_from).getTime();
-        return metric ? [{ deviceId: device.id, metric, since }] : [];
-      });
+      const devices = await siteDevices(ctx, site.id, c.get('principal'));
+      const series = roleSeries(devices, query.metric);
       const step = chooseStep(
         query.from,
         query.to,
@@ -71,16 +61,20 @@ export function siteRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariables 
         query.step,
       );
       const energy = query.metric === 'producedEnergy';
-      const points = await rollupPoints(
-        ctx.db,
-        site.timeZone,
-        series,
-        step === 'raw' ? '5min' : step,
-        energy ? 'increase' : 'average',
-        ACROSS[query.metric],
-        query.from,
-        query.to,
-      );
+      // Energy per day is the query today's "produced" of the site's now is (site-now.ts).
+      const points =
+        energy && step === '1day'
+          ? await producedPerDay(ctx, site.timeZone, devices, query.from, query.to)
+          : await rollupPoints(
+              ctx.db,
+              site.timeZone,
+              series,
+              step === 'raw' ? '5min' : step,
+              energy ? 'increase' : 'average',
+              ACROSS[query.metric],
+              query.from,
+              query.to,
+            );
       const body: SiteSeries = {
         siteId: site.id,
         devices: series.length,
@@ -114,7 +108,7 @@ export function siteRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariables 
     async (c) => {
       const site = await requireVisibleSite(ctx, c.get('principal'), c.req.valid('param').siteId);
       c.header('Cache-Control', 'no-store');
-      return c.json(await siteNow(ctx, site));
+      return c.json(await siteNow(ctx, site, c.get('principal')));
     },
   );
   return app;

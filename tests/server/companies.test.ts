@@ -226,7 +226,9 @@ describe('installer companies', () => {
     expect(
       (await t.call('POST', '/config/auth/invitations/view', { body: { token: 'x'.repeat(43) } })).status,
     ).toBe(404);
-    expect((await t.call('POST', '/config/auth/invitations/view', { body: { token: 'short' } })).status).toBe(400);
+    expect((await t.call('POST', '/config/auth/invitations/view', { body: { token: 'short' } })).status).toBe(
+      400,
+    );
   });
 
   it('move an existing account that accepts out of its old company and its sites', async () => {

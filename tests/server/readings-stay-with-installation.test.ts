@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InstalledDevice } from '../../contracts/installs.ts';
-import type { Alarm, DeviceStatus, LatestReading, Series, SiteSeries } from '../../contracts/monitoring.ts';
+import type {
+  Alarm,
+  DeviceStatus,
+  LatestReading,
+  Series,
+  SiteNow,
+  SiteSeries,
+} from '../../contracts/monitoring.ts';
 import type { Page } from '../../contracts/page.ts';
 import type { Reading } from '../../server/monitoring/telemetry/read-frame.ts';
 import { storeBatch } from '../../server/monitoring/telemetry/store-batch.ts';
@@ -147,6 +154,25 @@ describe("a device moved to another company's site", () => {
       `/sites/${IDS.siteOfB}/series?metric=production&step=5min&${range()}`,
     );
     expect(site.points.every(([at]) => at >= moved)).toBe(true);
+  });
+
+  it("counts the new holder's energy today as their energy per day does: not the first site's part", async () => {
+    const produced: Partial<Record<Who, number | null>> = {};
+    for (const who of ['installerB', 'installerA'] as const) {
+      const now = await get<SiteNow>(who, `/sites/${IDS.siteOfB}/now`);
+      const from = new Date(Date.now() - 86_400_000).toISOString();
+      const perDay = await get<SiteSeries>(
+        who,
+        `/sites/${IDS.siteOfB}/series?metric=producedEnergy&step=1day&from=${from}&to=${new Date().toISOString()}`,
+      );
+      const today = perDay.points.find(([at]) => at === Date.parse(now.today.from))?.[1] ?? 0;
+      expect(now.today.producedKwh).toBeCloseTo(today, 3);
+      produced[who] = now.today.producedKwh;
+    }
+    // The day of the move holds readings of the first site's: the new holder counts from the next.
+    expect(produced.installerB).toBe(0);
+    // Whoever sees both sites counts the whole day (the counter went from 123 to 500 at the move).
+    expect(produced.installerA).toBeGreaterThan(377);
   });
 
   it("shows the new holder none of the first site's alarms, in the list or the counts", async () => {
