@@ -1,8 +1,8 @@
 import { mayJoinCompany, mayRunCompany } from '../../../contracts/access-policy.ts';
 import { ApiError } from '../../api/api-error.ts';
+import { fetchMyCompany } from '../../api/companies-api.ts';
 import type { AppRuntime } from '../../app/app-runtime.ts';
 import { requireCurrentUser } from '../../app/current-user.ts';
-import { fetchMyCompany } from './companies-api.ts';
 
 /**
  * The signed-in user's company (null for someone in none) and what they may do in it. Company

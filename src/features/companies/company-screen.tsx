@@ -27,14 +27,6 @@ import {
   type MyCompany,
   type SiteHandover,
 } from '../../../contracts/companies.ts';
-import { useRuntime } from '../../app/runtime-context.tsx';
-import { useSave } from '../../app/use-save.ts';
-import { formatDate } from '../../components/format-date.ts';
-import { useUnsavedWork } from '../../components/leave-guard.tsx';
-import { type Column, DataList } from '../../components/lists/data-list.tsx';
-import { EmptyState } from '../../components/page-state.tsx';
-import { ScreenHeader } from '../../components/screen-header.tsx';
-import { Fact, SectionCard } from '../../components/section-card.tsx';
 import {
   decideHandover,
   inviteMember,
@@ -44,7 +36,15 @@ import {
   saveLogo,
   setMemberRole,
   withdrawInvitation,
-} from './companies-api.ts';
+} from '../../api/companies-api.ts';
+import { useRuntime } from '../../app/runtime-context.tsx';
+import { useSave } from '../../app/use-save.ts';
+import { formatDate } from '../../components/format-date.ts';
+import { useUnsavedWork } from '../../components/leave-guard.tsx';
+import { type Column, DataList } from '../../components/lists/data-list.tsx';
+import { EmptyState } from '../../components/page-state.tsx';
+import { ScreenHeader } from '../../components/screen-header.tsx';
+import { Fact, SectionCard } from '../../components/section-card.tsx';
 import { COMPANY_ROLE_LABELS, ROLE_CHOICES } from './company-roles.ts';
 
 const route = getRouteApi('/_shell/company');

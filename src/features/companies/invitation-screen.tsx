@@ -13,10 +13,10 @@ import {
 } from '../../../contracts/companies.ts';
 import { errorMessage } from '../../../contracts/error-message.ts';
 import { currentEmail, isSigningIn, loginError } from '../../../machines/auth/auth-selectors.ts';
+import { acceptInvitation, joinByInvitation, viewInvitation } from '../../api/companies-api.ts';
 import { useRuntime } from '../../app/runtime-context.tsx';
 import { useSave } from '../../app/use-save.ts';
 import { fromTask, useTask } from '../../app/use-task.ts';
-import { acceptInvitation, joinByInvitation, viewInvitation } from './companies-api.ts';
 
 /** The secret of the link, from the fragment (`#token=…`), which no server ever receives in a request line. */
 function tokenOf(hash: string): string | null {

@@ -6,6 +6,7 @@ import {
   mayManageSiteAccess,
 } from '../../../contracts/access-policy.ts';
 import { errorMessage } from '../../../contracts/error-message.ts';
+import { fetchMyCompany } from '../../api/companies-api.ts';
 import { fetchCounts, fetchDeviceStatuses } from '../../api/monitoring-api.ts';
 import type { AppRuntime } from '../../app/app-runtime.ts';
 import { requireCurrentUser } from '../../app/current-user.ts';
@@ -14,8 +15,9 @@ import { parseSiteId } from './site-id.ts';
 import { fetchInstalls, fetchOwners } from './sites-api.ts';
 
 /**
- * A site, its installs, (for installers and the admin) the owners that may be attached, and what
- * the access policy lets the person do on it. @throws ApiError
+ * A site, its installs, (for installers and the admin) the owners that may be attached, what the
+ * access policy lets the person do on it and, for who manages its access, the members of their
+ * company who could be given it. @throws ApiError
  */
 export async function loadSiteDetails(runtime: AppRuntime, siteid: string) {
   const user = requireCurrentUser(runtime);
@@ -42,5 +44,14 @@ export async function loadSiteDetails(runtime: AppRuntime, siteid: string) {
     manageAccess: mayManageSiteAccess(user, grant),
     handOver: mayHandOverSite(user, grant),
   };
-  return { user, site, installs, owners, statuses, may };
+  // Who of the caller's company may still be given access here (none for staff, owners, or a
+  // failed read: the people already with access are shown either way).
+  const mine = may.manageAccess ? await fetchMyCompany(api).catch(() => null) : null;
+  const company = mine
+    ? {
+        name: mine.company.name,
+        members: mine.members.filter((m) => !site.access.some((row) => row.userId === m.userId)),
+      }
+    : null;
+  return { user, site, installs, owners, statuses, may, company };
 }

@@ -22,6 +22,7 @@ import { EmptyState, PageLoading } from '../../components/page-state.tsx';
 import { ScreenHeader } from '../../components/screen-header.tsx';
 import { Fact, SectionCard } from '../../components/section-card.tsx';
 import { SiteAccessTable } from '../../components/site-access/site-access-table.tsx';
+import { AddCompanyMember } from './add-company-member.tsx';
 import { AddDevice } from './add-device.tsx';
 import { HandOverSite } from './hand-over-site.tsx';
 import { ReportActions } from './report-actions.tsx';
@@ -112,7 +113,7 @@ const ACCESS_CSV: CsvColumn<AccessRow>[] = [
 
 /** Site details: the address and position, its devices, and who has access with which roles. */
 export function SiteDetailsScreen() {
-  const { user, site, installs, owners, statuses, may } = route.useLoaderData();
+  const { user, site, installs, owners, statuses, may, company } = route.useLoaderData();
   const { configApi } = useRuntime();
   // Its devices' states, counts and badges follow what happens at the site.
   const live = useFleetLive(site.id);
@@ -228,6 +229,9 @@ export function SiteDetailsScreen() {
           ) : null}
         </Group>
         <SiteAccessTable site={site} canManage={may.manageAccess} me={user} />
+        {company && company.members.length > 0 ? (
+          <AddCompanyMember key={site.id} siteId={site.id} company={company.name} members={company.members} />
+        ) : null}
       </Stack>
       <AuditRecords of={{ siteId: site.id }} version={installs.total} />
       <Modal

@@ -8,9 +8,9 @@ import {
   type JoinRequest,
   type LogoUpload,
   myCompanySchema,
-} from '../../../contracts/companies.ts';
-import type { ApiClient } from '../../api/api-client.ts';
-import { statusOf } from '../../api/api-error.ts';
+} from '../../contracts/companies.ts';
+import type { ApiClient } from './api-client.ts';
+import { statusOf } from './api-error.ts';
 
 const withSignal = (signal?: AbortSignal) => (signal ? { signal } : {});
 
