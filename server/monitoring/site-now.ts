@@ -88,8 +88,12 @@ async function powerNow(ctx: ServerContext, devices: SiteDevices, now: number) {
   const socs: number[] = [];
   let at: number | null = null;
   for (const row of rows.rows) {
-    const roles = devices.find((d) => d.id === row.device_id)?.roles ?? {};
-    at = Math.max(at ?? 0, new Date(row.received_at).getTime());
+    const device = devices.find((d) => d.id === row.device_id);
+    const received = new Date(row.received_at).getTime();
+    // A reading from before the caller may see the device (its last moments at another site).
+    if (!device || (device.since !== undefined && received < device.since)) continue;
+    const roles = device.roles;
+    at = Math.max(at ?? 0, received);
     for (const part of FLOW_PARTS) {
       const value = roles[part] === undefined ? undefined : row.vals[roles[part] as string];
       if (value === undefined) continue;

@@ -109,6 +109,17 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 describe("a device moved to another company's site", () => {
+  it("shows the new holder no power now from the first site's last moments", async () => {
+    // A reading taken a moment before the move, received after it: the first site's.
+    await store([moved - 1_000], 123);
+    before = [...before, moved - 1_000];
+    const seenBy = async (who: Who) =>
+      (await get<SiteNow>(who, `/sites/${IDS.siteOfB}/now`)).power.production;
+    expect(await seenBy('installerB')).toBeNull();
+    // Whoever sees both sites sees it.
+    expect(await seenBy('installerA')).toBe(1000);
+  });
+
   it('shows the new holder no reading from before the move until one comes, live or stored', async () => {
     const latest = await get<LatestReading>('installerB', `/devices/${SERIAL}/latest`);
     expect(latest).toMatchObject({ receivedAt: null, values: {} });
