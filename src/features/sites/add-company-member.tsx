@@ -7,9 +7,6 @@ import { useSave } from '../../app/use-save.ts';
 import { changeRoles } from '../../components/site-access/site-access-api.ts';
 import { SITE_ROLES } from '../../components/site-access/site-access-table.tsx';
 
-/** The site roles a person can be given here: the owner is the site's owner, set on the site itself. */
-const GIVEN_ROLES = SITE_ROLES.filter((role) => role.value !== 'owner');
-
 /**
  * Gives a member of the caller's installer company access to a site, with roles (`change-roles`
  * makes their access, switched on): how an installer of the company comes to work on a site. The
@@ -50,7 +47,7 @@ export function AddCompanyMember({
         />
         <Checkbox.Group value={roles} onChange={setRoles} label="Roles">
           <Group gap="sm" mt={6}>
-            {GIVEN_ROLES.map((role) => (
+            {SITE_ROLES.map((role) => (
               <Checkbox key={role.value} value={role.value} label={role.label} />
             ))}
           </Group>
