@@ -3,7 +3,9 @@ import {
   mayEditSite,
   mayHandOverSite,
   mayInstallOnSite,
+  mayJoinCompany,
   mayManageSiteAccess,
+  seesEverything,
 } from '../../../contracts/access-policy.ts';
 import { errorMessage } from '../../../contracts/error-message.ts';
 import { fetchMyCompany } from '../../api/companies-api.ts';
@@ -44,9 +46,12 @@ export async function loadSiteDetails(runtime: AppRuntime, siteid: string) {
     manageAccess: mayManageSiteAccess(user, grant),
     handOver: mayHandOverSite(user, grant),
   };
-  // Who of the caller's company may still be given access here (none for staff, owners, or a
-  // failed read: the people already with access are shown either way).
-  const mine = may.manageAccess ? await fetchMyCompany(api).catch(() => null) : null;
+  // Who of the caller's company may still be given access here (staff and owners belong to none;
+  // after a failed read, the people already with access are shown all the same).
+  const mine =
+    may.manageAccess && mayJoinCompany(user) && !seesEverything(user)
+      ? await fetchMyCompany(api).catch(() => null)
+      : null;
   const company = mine
     ? {
         name: mine.company.name,
