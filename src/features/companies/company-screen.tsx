@@ -221,11 +221,7 @@ function MemberRole({ member }: { member: CompanyMember }) {
         size="xs"
         w={140}
       />
-      {save.error ? (
-        <Text size="xs" c="red" role="alert">
-          {save.error}
-        </Text>
-      ) : null}
+      <RowError error={save.error} />
     </Stack>
   );
 }
@@ -369,11 +365,7 @@ function WithdrawInvitation({ invitation }: { invitation: CompanyInvitation }) {
       >
         Withdraw
       </Button>
-      {save.error ? (
-        <Text size="xs" c="red" role="alert">
-          {save.error}
-        </Text>
-      ) : null}
+      <RowError error={save.error} />
     </Stack>
   );
 }
@@ -426,11 +418,7 @@ function DecideHandover({ handover }: { handover: SiteHandover }) {
           Decline
         </Button>
       </Group>
-      {save.error ? (
-        <Text size="xs" c="red" role="alert">
-          {save.error}
-        </Text>
-      ) : null}
+      <RowError error={save.error} />
     </Stack>
   );
 }
@@ -494,4 +482,13 @@ function CompanyLogo({ hasLogo }: { hasLogo: boolean }) {
       ) : null}
     </Stack>
   );
+}
+
+/** Why a change made in a row of a list failed, under its control; nothing while there is none. */
+function RowError({ error }: { error: string | null }) {
+  return error ? (
+    <Text size="xs" c="red" role="alert">
+      {error}
+    </Text>
+  ) : null;
 }
