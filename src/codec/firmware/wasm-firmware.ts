@@ -114,6 +114,8 @@ export function createWasmFirmware(wasm: CodecExports): FirmwareCodec {
     let payloadEnd = -1;
     let hashedEnd = -1;
     let failed: FirmwareImageError | undefined;
+    /** The header's fields, kept: another reader's header overwrites the module's image region. */
+    let fields = new Uint32Array(9);
 
     function refuse(error: FirmwareImageError): never {
       failed = error;
@@ -136,8 +138,9 @@ export function createWasmFirmware(wasm: CodecExports): FirmwareCodec {
         refuse(new FirmwareImageError('image-header', 'the header size is below the 32 bytes of a header'));
       if (result !== WasmResult.ok)
         refuse(new FirmwareImageError('image-size', 'the header gives sizes that do not fit 32 bits'));
-      payloadEnd = (image[0] as number) + (image[2] as number);
-      hashedEnd = payloadEnd + (image[1] as number);
+      fields = image.slice(0, 9);
+      payloadEnd = (fields[0] as number) + (fields[2] as number);
+      hashedEnd = payloadEnd + (fields[1] as number);
       wasm.sha256Begin();
       own.set(state);
     }
@@ -207,7 +210,7 @@ export function createWasmFirmware(wasm: CodecExports): FirmwareCodec {
         );
       state.set(own);
       wasm.sha256End();
-      const protectedLength = image[1] as number;
+      const protectedLength = fields[1] as number;
       io.set(tlvs.subarray(0, tlvLength));
       const result = wasm.imageTlvs(protectedLength, tlvLength);
       if (result !== WasmResult.ok) refuse(tlvError(result, wasm.errorIndex(), protectedLength));
@@ -223,21 +226,21 @@ export function createWasmFirmware(wasm: CodecExports): FirmwareCodec {
           ),
         );
       const version = {
-        major: image[4] as number,
-        minor: image[5] as number,
-        revision: image[6] as number,
-        build: image[7] as number,
+        major: fields[4] as number,
+        minor: fields[5] as number,
+        revision: fields[6] as number,
+        build: fields[7] as number,
       };
       return {
         modelId,
         version,
         versionText: versionText(version),
         size: received,
-        headerSize: image[0] as number,
-        payloadSize: image[2] as number,
+        headerSize: fields[0] as number,
+        payloadSize: fields[2] as number,
         protectedTlvSize: protectedLength,
-        flags: image[3] as number,
-        loadAddress: image[8] as number,
+        flags: fields[3] as number,
+        loadAddress: fields[8] as number,
         sha256: digest.slice(),
         keyHash: at(11, 32),
         signature: at(10, 64),
