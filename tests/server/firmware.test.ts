@@ -228,6 +228,39 @@ describe('uploading a firmware image', () => {
     expect(await storedCount()).toBe(before);
   });
 
+  it('stops reading a body sent without a length once it passes the cap, or once the bytes are no image', async () => {
+    const streamed = async (bytes: Uint8Array) => {
+      const response = await fetch(`${t.origin}/config/fleet/firmware?model=HX-5000&channel=stable`, {
+        method: 'POST',
+        headers: {
+          'api-key': t.server.ctx.env.API_KEY,
+          authorization: `Bearer ${tokens.admin}`,
+          'content-type': 'application/octet-stream',
+        },
+        // Chunked: the server learns the size only by reading.
+        body: new ReadableStream<Uint8Array>({
+          start(controller) {
+            for (let at = 0; at < bytes.length; at += 4096) controller.enqueue(bytes.slice(at, at + 4096));
+            controller.close();
+          },
+        }),
+        duplex: 'half',
+      } as RequestInit);
+      return { status: response.status, body: (await response.json()) as { code: string; message: string } };
+    };
+    const before = await storedCount();
+    expect(await streamed(signed('4.1.0', 'HX-5000', Buffer.alloc(MAX_BYTES + 1000, 2)))).toMatchObject({
+      status: 413,
+      body: { code: 'firmware_too_large' },
+    });
+    expect(await streamed(Buffer.alloc(MAX_BYTES * 2, 0x50))).toMatchObject({
+      status: 400,
+      body: { code: 'firmware_invalid', message: expect.stringMatching(/^not an MCUboot image/) },
+    });
+    expect((await streamed(signed('4.2.0'))).status).toBe(201);
+    expect(await storedCount()).toBe(before + 1);
+  });
+
   it('takes only application/octet-stream, and only a model of the catalogue', async () => {
     expect(
       (await upload(signed('5.0.0'), 'model=HX-5000&channel=stable', tokens.admin, 'application/json'))
