@@ -1,5 +1,6 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_FIRMWARE } from '../../contracts/firmware.ts';
 import { expectAccessible } from './axe.ts';
 import { ADMIN, appUrl, INSTALLER, launchChromium, pathOf, signIn } from './browser.ts';
 import { heading, PHONE, screenshots, signedInPage, WIDE } from './screens-helpers.ts';
@@ -33,7 +34,14 @@ describe('screens that read alike', () => {
     await page.goto(appUrl('/devices-list'));
     const devices = page.getByRole('table', { name: 'Devices' });
     await devices.waitFor();
-    expect(await headers(page, 'Devices')).toEqual(['Serial', 'Model', 'Name', 'Site', 'Installed']);
+    expect(await headers(page, 'Devices')).toEqual([
+      'Serial',
+      'Model',
+      'Name',
+      'Site',
+      'Installed',
+      'Firmware',
+    ]);
     const installed = await devices.locator('tbody tr td:nth-child(5)').first().innerText();
     expect(installed).toMatch(DATE);
     const rows = await devices
@@ -42,7 +50,7 @@ describe('screens that read alike', () => {
         trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent ?? '')),
       );
     // (Rows of a long list are virtual: the spacer rows have no cells of their own.)
-    const devicesShown = rows.filter((cells) => cells.length === 5);
+    const devicesShown = rows.filter((cells) => cells.length === 6);
     expect(devicesShown.length).toBeGreaterThan(0);
     for (const [, model = '', name = ''] of devicesShown) expect(name).not.toContain(model);
 
@@ -115,6 +123,13 @@ describe('screens that read alike', () => {
     const listBadge = page.getByRole('table', { name: 'Devices' }).getByText('Online', { exact: true });
     await listBadge.waitFor();
     expect(await listBadge.evaluate((el) => getComputedStyle(el).backgroundColor)).toBe(style);
+    // Online, it has said its firmware version in its hello: the list and its details show it.
+    const row = page.getByRole('table', { name: 'Devices' }).getByRole('row', { name: new RegExp(ONLINE) });
+    expect(await row.locator('td').nth(5).innerText()).toBe(DEMO_FIRMWARE.running);
+    await page.goto(appUrl(`/device-details/HX-5000?serial=${ONLINE}`));
+    await heading(page, ONLINE).waitFor();
+    const firmware = page.getByText('Firmware', { exact: true }).locator('xpath=following-sibling::*[1]');
+    expect(await firmware.innerText()).toBe(DEMO_FIRMWARE.running);
   });
 
   it('ends creating an installer where creating an owner ends: the users list on that address', async () => {

@@ -2,6 +2,7 @@ import type { Device } from '../../../contracts/devices.ts';
 import { AnchorLink } from '../anchor-link.tsx';
 import { formatDate } from '../format-date.ts';
 import type { Column } from '../lists/data-list.tsx';
+import { FirmwareUnknown } from './firmware-version.tsx';
 import { OnlineBadge } from './online-badge.tsx';
 
 export const DEVICE_SORT_OPTIONS = [
@@ -14,6 +15,7 @@ export const DEVICE_SORT_OPTIONS = [
 /**
  * Columns of a list of devices (the devices screen, a site's devices), its cards and its CSV;
  * model names come from the catalogue.
+ * Its firmware version is what the device said when it last connected; empty in the CSV until then.
  * With `isOnline`, a device connected to the service now shows "Online" beside its serial.
  */
 export function deviceColumns(
@@ -51,5 +53,11 @@ export function deviceColumns(
       ),
     },
     { key: 'installed', header: 'Installed', text: (device) => formatDate(device.installedAt) },
+    {
+      key: 'firmware',
+      header: 'Firmware',
+      text: (device) => device.firmwareVersion ?? '',
+      render: (device) => device.firmwareVersion ?? <FirmwareUnknown />,
+    },
   ];
 }

@@ -10,6 +10,7 @@ import { alarmColumns } from '../../components/alarms/alarm-columns.tsx';
 import { AnchorLink } from '../../components/anchor-link.tsx';
 import { AuditRecords } from '../../components/audit/audit-records.tsx';
 import { deviceColumns } from '../../components/devices/device-columns.tsx';
+import { FirmwareUnknown } from '../../components/devices/firmware-version.tsx';
 import { useModelName } from '../../components/devices/model-names.ts';
 import { OnlineBadge } from '../../components/devices/online-badge.tsx';
 import { DeviceOnlineBadge } from '../../components/devices/online-devices.tsx';
@@ -143,6 +144,7 @@ function OneDevice({
             </AnchorLink>
           </Fact>
           <Fact label="Installed">{formatDateTime(device.installedAt)}</Fact>
+          <Fact label="Firmware">{device.firmwareVersion ?? <FirmwareUnknown long />}</Fact>
         </SimpleGrid>
         {mayInstall ? (
           <Stack mt="md" gap="xs">
