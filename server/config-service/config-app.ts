@@ -13,12 +13,14 @@ import { templateRoutes } from '../commissioning/template-routes.ts';
 import { companyRoutes, invitationRoutes } from '../companies/company-routes.ts';
 import { handoverSiteRoutes } from '../companies/handovers.ts';
 import type { ServerContext } from '../context.ts';
+import { apiKeyGateOf } from '../http/api-key-guard.ts';
 import { handleNotFound } from '../http/errors.ts';
 import { type AuthVariables, requireApiKey, requireBearer } from '../http/guards.ts';
 import { openApiRoute } from '../openapi/openapi-document.ts';
 import { describeRoute } from '../openapi/route-notes.ts';
 import { catalogueIn } from '../service-comms/catalogue-commands.ts';
 import { serviceCommsRoutes } from '../service-comms/service-comms-routes.ts';
+import { apiKeyRoutes } from './api-key-routes.ts';
 import { configAuthRoutes } from './auth-routes.ts';
 import { catalogueRoute } from './catalogue-route.ts';
 import { configHistoryRoutes } from './config-history-routes.ts';
@@ -41,7 +43,14 @@ const jwksSchema = z.object({ keys: z.array(z.record(z.string(), z.unknown())) }
  */
 export function createConfigApp(ctx: ServerContext, publicDir: string): Hono<{ Variables: AuthVariables }> {
   const app = new Hono<{ Variables: AuthVariables }>();
-  const signedIn = requireBearer(ctx.configJwks, TOKEN_ISSUERS.config, ctx.sessions, ctx.env.COMPANY_DOMAIN);
+  const apiKeys = apiKeyGateOf(ctx);
+  const signedIn = requireBearer(
+    ctx.configJwks,
+    TOKEN_ISSUERS.config,
+    ctx.sessions,
+    ctx.env.COMPANY_DOMAIN,
+    apiKeys,
+  );
 
   app.route('/openapi.json', openApiRoute('config', app));
   app.get(
@@ -58,7 +67,7 @@ export function createConfigApp(ctx: ServerContext, publicDir: string): Hono<{ V
   app.use('/service-comms/*', signedIn);
   app.route('/', serviceCommsRoutes(ctx, catalogueIn(publicDir)));
 
-  app.use(requireApiKey(ctx.env.API_KEY));
+  app.use(requireApiKey(ctx.env.API_KEY, apiKeys));
   app.route('/auth', configAuthRoutes(ctx));
   app.route('/auth', sessionRoutes(ctx, 'config'));
   // An invitation link's holder reads it and makes their account before they have a token.
@@ -84,6 +93,7 @@ export function createConfigApp(ctx: ServerContext, publicDir: string): Hono<{ V
   app.route('/', siteArchiveRoutes(ctx));
   app.route('/fleet/config-templates', templateRoutes(ctx, products));
   app.route('/fleet', reportRoutes(ctx, products));
+  app.route('/fleet/api-keys', apiKeyRoutes(ctx));
   app.route('/companies', companyRoutes(ctx));
   app.route('/sites', handoverSiteRoutes(ctx));
   return app;
