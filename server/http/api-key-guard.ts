@@ -41,7 +41,7 @@ const READS = new Set(['GET', 'HEAD']);
  * empty (with `Retry-After` and the draft `RateLimit-Policy` / `RateLimit` headers, which every
  * answer to a key carries), 403 for a read key's call that would change state. A first call from
  * a new address is audited.
- * @throws {ApiError} 401 `api_key_invalid`, 429 `rate_limited`, 403 `api_key_read_only`.
+ * @throws {ApiError} 401 `pat_invalid`, 429 `rate_limited`, 403 `api_key_read_only`.
  */
 export async function actAsApiKey(
   c: Context<{ Variables: AuthVariables }>,
@@ -51,7 +51,7 @@ export async function actAsApiKey(
   const address = clientAddress(c, gate.trustProxy);
   const use = await spendApiKey(gate.db, gate.codeKey, text, address, gate.bucket);
   if (use.kind === 'unknown')
-    throw unauthorized('The API key is unknown, revoked or expired', 'api_key_invalid');
+    throw unauthorized('The API key is unknown, revoked or expired', 'pat_invalid');
   c.header('RateLimit-Policy', `"key";q=${gate.bucket.limit};w=${gate.bucket.windowSeconds}`);
   c.header(
     'RateLimit',

@@ -36,10 +36,10 @@ export function requireApiKey(
 
 /**
  * Require `Authorization: Bearer <access token>` or `Bearer fm_pat_…` (an API key, which acts as
- * its owner: see `actAsApiKey`); the verified user goes into the `principal` variable. Verified tokens are remembered until they expire; a token issued before its user's
- * sessions were ended (password or e-mail change), or of a sign-in that was signed out, answers
- * 401 `session_ended`. Mounted like
- * `requireApiKey`: the public calls are registered before it.
+ * its owner: see `actAsApiKey`); the verified user goes into the `principal` variable. Verified
+ * tokens are remembered until they expire; a token issued before its user's sessions were ended
+ * (password or e-mail change), or of a sign-in that was signed out, answers 401 `session_ended`.
+ * Mounted like `requireApiKey`: the public calls are registered before it.
  */
 export function requireBearer(
   keys: JWTVerifyGetKey,

@@ -128,7 +128,7 @@ describe('API keys', () => {
     for (const path of ['/monitoring/me', `/config/fleet/sites/${IDS.siteOfOwner}`]) {
       const answer = await withKey('GET', path, created.key);
       expect(answer.status).toBe(401);
-      expect(answer.body).toMatchObject({ code: 'api_key_invalid' });
+      expect(answer.body).toMatchObject({ code: 'pat_invalid' });
     }
     const list = await t.call('GET', '/config/fleet/api-keys', { token: tokens.owner });
     expect(JSON.stringify(list.body)).not.toContain(created.id);
