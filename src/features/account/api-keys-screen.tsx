@@ -134,10 +134,14 @@ function KeyItem({ apiKey, actor }: { apiKey: ApiKey; actor: KeysRef }) {
             <Text fw={600} style={{ overflowWrap: 'anywhere' }}>
               {apiKey.name}
             </Text>
-            <Badge variant="light" color={apiKey.scope === 'write' ? 'orange' : 'blue'}>
+            <Badge variant="light" color={apiKey.scope === 'write' ? 'red' : 'blue'}>
               {apiKey.scope === 'write' ? 'Read and write' : 'Read only'}
             </Badge>
-            {expired ? <Badge color="gray">Expired</Badge> : null}
+            {expired ? (
+              <Badge variant="light" color="gray">
+                Expired
+              </Badge>
+            ) : null}
           </Group>
           <Text size="sm" c="dimmed">
             Created {formatDate(apiKey.createdAt)} ·{' '}
