@@ -76,6 +76,8 @@ export const apiKeysMachine = setup({
   },
   guards: {
     nameIsBlank: ({ context }) => context.form.name.trim() === '',
+    keyIsListed: ({ context, event }) =>
+      event.type === 'keys.revoke' && context.keys.some((key) => key.id === event.id),
   },
 }).createMachine({
   id: 'apiKeys',
@@ -111,6 +113,7 @@ export const apiKeysMachine = setup({
               actions: assign({ form: EMPTY_KEY_FORM, nameError: null, error: null }),
             },
             'keys.revoke': {
+              guard: 'keyIsListed',
               target: 'confirmingRevoke',
               actions: assign({
                 revoking: ({ context, event }) => context.keys.find((key) => key.id === event.id) ?? null,
