@@ -50,8 +50,7 @@ export async function actAsApiKey(
 ): Promise<void> {
   const address = clientAddress(c, gate.trustProxy);
   const use = await spendApiKey(gate.db, gate.codeKey, text, address, gate.bucket);
-  if (use.kind === 'unknown')
-    throw unauthorized('The API key is unknown, revoked or expired', 'pat_invalid');
+  if (use.kind === 'unknown') throw unauthorized('The API key is unknown, revoked or expired', 'pat_invalid');
   c.header('RateLimit-Policy', `"key";q=${gate.bucket.limit};w=${gate.bucket.windowSeconds}`);
   c.header(
     'RateLimit',
