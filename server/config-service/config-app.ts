@@ -13,6 +13,7 @@ import { templateRoutes } from '../commissioning/template-routes.ts';
 import { companyRoutes, invitationRoutes } from '../companies/company-routes.ts';
 import { handoverSiteRoutes } from '../companies/handovers.ts';
 import type { ServerContext } from '../context.ts';
+import { firmwareRoutes } from '../firmware/firmware-routes.ts';
 import { apiKeyGateOf } from '../http/api-key-guard.ts';
 import { handleNotFound } from '../http/errors.ts';
 import { type AuthVariables, requireApiKey, requireBearer } from '../http/guards.ts';
@@ -94,6 +95,7 @@ export function createConfigApp(ctx: ServerContext, publicDir: string): Hono<{ V
   app.route('/fleet/config-templates', templateRoutes(ctx, products));
   app.route('/fleet', reportRoutes(ctx, products));
   app.route('/fleet/api-keys', apiKeyRoutes(ctx));
+  app.route('/fleet', firmwareRoutes(ctx, publicDir));
   app.route('/companies', companyRoutes(ctx));
   app.route('/sites', handoverSiteRoutes(ctx));
   return app;
