@@ -44,6 +44,12 @@ export const claimCodeSchema = z
 export const CLAIM_NOT_MATCHED = 'claim_not_matched';
 /** What a claim is refused with when another company holds the device. */
 export const CLAIMED_ELSEWHERE = 'device_claimed_elsewhere';
+/**
+ * What a person is told when another company holds the device: neither the company nor its site
+ * is named, but what to do next is.
+ */
+export const claimedElsewhereMessage = (serial: string) =>
+  `${serial} is on another company's site. It can be claimed here once they take it off that site: ask whoever installed it, or ask company staff to release it, giving the serial and the claim code on the label.`;
 /** What a bare install of a serial that has a claim code is refused with. */
 export const CLAIM_CODE_NEEDED = 'claim_code_needed';
 
