@@ -319,7 +319,7 @@ export function ConfigForm({ session }: { session: ConfigureSessionActor }) {
             The device holds exactly the new configuration.
           </Alert>
         ) : null}
-        <Group gap="sm">
+        <Group gap="sm" className="fm-write-bar">
           <Button
             type="submit"
             color={PRIMARY}
