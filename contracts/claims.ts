@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { serialNumberPattern } from './catalogue.ts';
 
 /**
  * Claim codes: every device's label carries its serial and a claim code, also as a QR code. The
@@ -59,7 +60,8 @@ export interface LabelText {
   claimCode: string | null;
 }
 
-const SERIAL_IN_TEXT = /[A-Z0-9]{2,8}-\d{2}-\d{6}/;
+/** A serial number anywhere in a text (the form of `serialNumberPattern`, unanchored). */
+const SERIAL_IN_TEXT = new RegExp(serialNumberPattern.source.replace(/^\^|\$$/g, ''));
 const CODE_IN_TEXT = /(?:^|[^A-Z0-9])(?:CC|CLAIM)\s*[:=]\s*([0-9A-Z]{4}(?:[\s-]?[0-9A-Z]{4}){3})(?![0-9A-Z])/;
 
 /**
