@@ -362,9 +362,13 @@ describe('configuring the demo device (simulated transport), signed out, on a ph
         `Write on screen, ${share * 100} % into the form`,
       ).toBe(true);
     }
-    await page.screenshot({ path: `${ARTIFACTS}ble-write-bar-390x844.png` });
     await write.click();
-    await page.getByText('Written and verified').waitFor();
+    // Its result shows beside it, where the person is, not at the form's end.
+    const written = page.getByText('Written and verified');
+    await written.waitFor();
+    const shown = await written.boundingBox();
+    expect(shown && shown.y >= 0 && shown.y + shown.height <= 844).toBe(true);
+    await page.screenshot({ path: `${ARTIFACTS}ble-write-bar-390x844.png` });
     const kept = await page.evaluate((key) => window.localStorage.getItem(key), `demo-device:${SERIAL}`);
     expect(JSON.parse(kept ?? '{}')).toMatchObject(THREE_SETTINGS);
     await expectAccessible(page);
