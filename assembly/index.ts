@@ -4,4 +4,16 @@ export { crc16 } from './crc';
 export { errorIndex } from './errors';
 export { decodeFields, encodeFields } from './fields';
 export { buildFrame, passwordCodes } from './frame';
-export { descriptorPointer, ioPointer, ioSize, maxFields, valuePointer } from './layout';
+export { imageHeader, imageTlvs } from './image';
+export {
+  descriptorPointer,
+  digestPointer,
+  imagePointer,
+  ioPointer,
+  ioSize,
+  maxFields,
+  sha256StatePointer,
+  sha256StateSize,
+  valuePointer,
+} from './layout';
+export { sha256Begin, sha256End, sha256Update } from './sha256';

@@ -34,3 +34,28 @@ export function valuePointer(): usize {
 export function maxFields(): i32 {
   return MAX_FIELDS;
 }
+
+/** SHA-256 state: eight u32 words, a 64-byte block being filled, the u64 byte count, the bytes in the block. */
+export const SHA_STATE_SIZE: i32 = 112;
+export const SHA_STATE: usize = memory.data(SHA_STATE_SIZE, 16);
+/** The last SHA-256 digest (32 bytes), written by sha256End. */
+export const DIGEST: usize = memory.data(32, 16);
+/** What imageHeader and imageTlvs found: IMAGE_FIELDS u32 slots (assembly/image.ts names them). */
+export const IMAGE_FIELDS: i32 = 16;
+export const IMAGE: usize = memory.data(IMAGE_FIELDS << 2, 16);
+
+export function sha256StatePointer(): usize {
+  return SHA_STATE;
+}
+
+export function sha256StateSize(): i32 {
+  return SHA_STATE_SIZE;
+}
+
+export function digestPointer(): usize {
+  return DIGEST;
+}
+
+export function imagePointer(): usize {
+  return IMAGE;
+}

@@ -121,6 +121,12 @@ export function mayUpdateFirmware(actor: Actor, grant: SiteGrant | null | undefi
 }
 
 /**
+ * Whether the actor may upload firmware images for the fleet: company staff only (an image goes
+ * to every device of its model that someone updates).
+ */
+export const mayUploadFirmware = isStaff;
+
+/**
  * Whether the actor may create an API key for a user: their own (a key never acts beyond its
  * owner's current rights), or, for an admin, anyone's.
  */

@@ -14,6 +14,11 @@ export const deviceSchema = z.object({
   installedAt: z.string(),
   /** When it was claimed for its site with its label's claim code; absent when put on by serial alone. */
   claimedAt: z.string().optional(),
+  /**
+   * The firmware version the device said in its last hello on the device socket (`1.2.0`, or
+   * `1.2.0+7` with a build number); null until it has connected and said it. Never typed by anyone.
+   */
+  firmwareVersion: z.string().nullable(),
 });
 export type Device = z.infer<typeof deviceSchema>;
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { serialNumberPattern } from './catalogue.ts';
+import { firmwareVersionSchema } from './firmware.ts';
 
 /**
  * Devices online (DESIGN.md §10, specification §7): devices hold a WebSocket to the configuration
@@ -85,6 +86,8 @@ export const deviceHelloSchema = z.object({
   serialNumber: serviceCommsSerialSchema,
   modelId: z.string().min(1).max(32),
   secret: z.string().min(16).max(200),
+  /** The version of the firmware the device runs (its MCUboot image's); shown as the device's version. */
+  firmwareVersion: firmwareVersionSchema.optional(),
 });
 export type DeviceHello = z.infer<typeof deviceHelloSchema>;
 

@@ -1,5 +1,6 @@
 import type { JWTVerifyGetKey } from 'jose';
 import type { Kysely } from 'kysely';
+import type { FirmwareCodec } from '../src/codec/firmware/image-types.ts';
 import type { ScryptCost } from './auth/passwords.ts';
 import type { SessionCutoffs } from './auth/sessions.ts';
 import type { SigningKey } from './auth/signing-keys.ts';
@@ -9,6 +10,7 @@ import type { ReportCache } from './commissioning/report-cache.ts';
 import type { ReportPool } from './commissioning/report-pool.ts';
 import type { Database } from './db/schema.ts';
 import type { Env } from './env.ts';
+import type { FirmwareTrust } from './firmware/firmware-keys.ts';
 import type { Mailer } from './mail/mailer.ts';
 import type { AlarmService } from './monitoring/alarms/alarm-store.ts';
 import type { FleetFeed } from './monitoring/fleet-feed.ts';
@@ -39,6 +41,8 @@ export interface ServerContext {
   lists: { pages: PageCache; anchors: PageAnchors; deviceAnchors: PageAnchors<DeviceKey> };
   /** Commissioning reports: built in worker threads, the newest of each site kept. */
   reports: { pool: ReportPool; cache: ReportCache };
+  /** Firmware images: the keys they must be signed with, and the Wasm parser that reads them. */
+  firmware: { trust: FirmwareTrust; codec: FirmwareCodec };
   /** Devices online: device sockets, presence, and commands to devices (DESIGN.md §10). */
   comms: ServiceComms;
   /** Monitoring (DESIGN.md §11): telemetry in, its live stream, alarms. */

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { generateKeyPairSync, type KeyObject, randomBytes } from 'node:crypto';
 import { Hono, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
@@ -6,7 +6,7 @@ import { etag } from 'hono/etag';
 import { createLocalJWKSet, createRemoteJWKSet } from 'jose';
 import type { Kysely } from 'kysely';
 import type { AppConfig } from '../contracts/app-config.ts';
-import { loadCodec } from '../src/codec/load-node.ts';
+import { loadCodec, loadFirmwareCodec } from '../src/codec/load-node.ts';
 import { loadCodeKey } from './auth/code-key.ts';
 import { DEFAULT_SCRYPT_COST, type ScryptCost } from './auth/passwords.ts';
 import { pruneExpired } from './auth/rate-limit.ts';
@@ -26,6 +26,8 @@ import type { Database } from './db/schema.ts';
 import { seedDemo, wantsDemoSeed } from './db/seed.ts';
 import { seedTelemetryHistory } from './db/seed-telemetry.ts';
 import type { Env } from './env.ts';
+import { seedDemoFirmware } from './firmware/demo-firmware.ts';
+import { type FirmwareTrust, loadFirmwareTrust, trustOnly } from './firmware/firmware-keys.ts';
 import { compressJson } from './http/compress-json.ts';
 import { ApiError, handleError, handleNotFound } from './http/errors.ts';
 import { securityHeaders } from './http/security-headers.ts';
@@ -50,6 +52,9 @@ import {
 } from './service-comms/simulated-devices-file.ts';
 import { serveApp } from './static-app.ts';
 
+/** The upload of firmware images: its body is an image, read with FIRMWARE_MAX_BYTES as its cap. */
+const FIRMWARE_UPLOAD_PATH = '/config/fleet/firmware';
+
 /** How many seeded devices `npm start` runs as simulated devices. */
 const SIMULATED_DEVICE_COUNT = 4;
 
@@ -65,7 +70,7 @@ export interface CreateServerOptions {
    * Signing keys; loaded from `SIGNING_KEY` or generated into `DATA_DIR` when absent. With given
    * keys and no `codes` key, one-time codes are keyed with a random key of this process.
    */
-  keys?: { config: SigningKey; monitoring: SigningKey; codes?: Buffer };
+  keys?: { config: SigningKey; monitoring: SigningKey; codes?: Buffer; firmware?: KeyObject };
   scryptCost?: ScryptCost;
   /**
    * Seed the demo data into an empty database. Default: `SEED_DEMO` when set, else only the
@@ -170,6 +175,7 @@ async function buildContext(
     { maxAttempts: env.MAIL_MAX_ATTEMPTS, firstDelaySeconds: 30, maxDelaySeconds: 3600 },
     codeKey,
   );
+  const firmware = { trust: firmwareTrust(options), codec: await loadFirmwareCodec() };
   const monitoring = await buildMonitoring(env, db, databaseUrl, mailer, options.publicDir ?? 'public');
   const sessions = new SessionCutoffs(db);
   // Whoever's sessions end (logout, a revoked sign-in, a password, e-mail or role change): their
@@ -180,6 +186,7 @@ async function buildContext(
     db,
     env,
     codeKey,
+    firmware,
     configKey: keys.config,
     monitoringKey: keys.monitoring,
     configJwks,
@@ -203,6 +210,21 @@ async function buildContext(
     }),
     monitoring,
   };
+}
+
+/**
+ * The keys firmware images must be signed with: `FIRMWARE_PUBLIC_KEYS`, else the development key
+ * of DATA_DIR; a start with given keys (a test) and no firmware key signs with a key of this process.
+ */
+function firmwareTrust(options: CreateServerOptions): FirmwareTrust {
+  const { env } = options;
+  if (options.keys && env.FIRMWARE_PUBLIC_KEYS.length === 0)
+    return trustOnly(options.keys.firmware ?? generateKeyPairSync('ed25519').privateKey);
+  return loadFirmwareTrust({
+    dataDir: env.DATA_DIR,
+    publicKeys: env.FIRMWARE_PUBLIC_KEYS,
+    production: env.NODE_ENV === 'production',
+  });
 }
 
 /** How many demo devices get a telemetry history (the simulated ones first). */
@@ -279,6 +301,8 @@ export async function createServer(options: CreateServerOptions): Promise<FleetS
       await writeSimulatedDevices(db, env.DATA_DIR, await issueDemoSecrets(db, SIMULATED_DEVICE_COUNT));
     else if (demo && usesDataDir) await placeSimulatedDevices(db, env.DATA_DIR);
     if (seeded && (options.seedHistory ?? usesDataDir)) await seedHistory(ctx);
+    // The demo's newer firmware for each demo model, signed now with the development key.
+    if (demo) await seedDemoFirmware(ctx);
     const app = new Hono();
     // The one error handler of the whole server: services and middleware throw `ApiError`
     // (an `HTTPException`) and register none of their own.
@@ -312,8 +336,13 @@ export async function createServer(options: CreateServerOptions): Promise<FleetS
       },
     });
     // Reading `body` makes the adapter build a full Request: skip the check where there is none.
+    // A firmware upload is the one binary body: its route streams it with its own cap.
     const limitBodies: MiddlewareHandler = (c, next) =>
-      c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : limit(c, next);
+      c.req.method === 'GET' ||
+      c.req.method === 'HEAD' ||
+      (c.req.method === 'POST' && c.req.path === FIRMWARE_UPLOAD_PATH)
+        ? next()
+        : limit(c, next);
     app.use('/config/*', limitBodies);
     app.use('/monitoring/*', limitBodies);
     app.use('/config/*', compressJson());

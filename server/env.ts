@@ -1,4 +1,16 @@
+import { createPublicKey } from 'node:crypto';
 import { z } from 'zod';
+
+/** A PEM public key's body or its header-less base64: either is base64 of DER SubjectPublicKeyInfo. */
+function ed25519PublicKey(text: string): boolean {
+  const base64 = text.replace(/-----(BEGIN|END) PUBLIC KEY-----/g, '').replace(/\s+/g, '');
+  try {
+    const key = createPublicKey({ key: Buffer.from(base64, 'base64'), format: 'der', type: 'spki' });
+    return key.asymmetricKeyType === 'ed25519';
+  } catch {
+    return false;
+  }
+}
 
 const optionalText = z
   .string()
@@ -159,6 +171,32 @@ export const envSchema = z.object({
   HTTP_REQUEST_TIMEOUT_S: z.coerce.number().int().min(2).max(3600).default(120),
   /** Worker threads that build commissioning reports; default: the cores but one, at least one. */
   REPORT_WORKERS: z.coerce.number().int().min(1).max(64).optional(),
+  /**
+   * The public keys firmware images must be signed with, comma-separated: each an Ed25519 public
+   * key as base64 DER SubjectPublicKeyInfo (a PEM file's body; `MCowBQYDK2VwAyEA…`). Unset, the
+   * server makes a development key in DATA_DIR (`firmware-signing-key.pem`) and trusts its public
+   * half; refused unset when NODE_ENV=production.
+   */
+  FIRMWARE_PUBLIC_KEYS: z
+    .string()
+    .default('')
+    .transform((value) =>
+      value
+        .split(',')
+        .map((key) => key.trim())
+        .filter(Boolean),
+    )
+    .refine(
+      (keys) => keys.every(ed25519PublicKey),
+      'FIRMWARE_PUBLIC_KEYS must be Ed25519 public keys, base64 DER (a PEM body), comma-separated',
+    ),
+  /** The largest firmware image an upload may send, in bytes. */
+  FIRMWARE_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(4096)
+    .max(256 * 1024 * 1024)
+    .default(8 * 1024 * 1024),
   NODE_ENV: optionalText,
 });
 export type Env = z.infer<typeof envSchema>;
@@ -190,6 +228,11 @@ function refuseDevDefaultsInProduction(env: Env, ctx: z.RefinementCtx): void {
     refuse('LINK_KEY', 'set a key of your own: the dev-* default is refused when NODE_ENV=production');
   if (env.MAIL_LOG_CODES)
     refuse('MAIL_LOG_CODES', 'printing one-time codes is for development: refused when NODE_ENV=production');
+  if (env.FIRMWARE_PUBLIC_KEYS.length === 0)
+    refuse(
+      'FIRMWARE_PUBLIC_KEYS',
+      'name the public keys firmware images are signed with: the development key is refused when NODE_ENV=production',
+    );
   if (!env.PUBLIC_APP_URL)
     refuse(
       'PUBLIC_APP_URL',

@@ -52,5 +52,6 @@ export function toDevice(row: Selectable<Database['devices']> & { site_name: str
     siteName: row.site_name,
     installedAt: new Date(row.installed_at).toISOString(),
     ...(row.claimed_at ? { claimedAt: new Date(row.claimed_at).toISOString() } : {}),
+    firmwareVersion: row.firmware_version ?? null,
   };
 }

@@ -115,6 +115,7 @@ export const asDevice = (
     site_id: number;
     installed_at: Date | string;
     claimed_at?: Date | string | null;
+    firmware_version?: string | null;
   },
   siteName: string,
 ): Device => ({
@@ -126,6 +127,7 @@ export const asDevice = (
   siteName,
   installedAt: new Date(row.installed_at).toISOString(),
   ...(row.claimed_at ? { claimedAt: new Date(row.claimed_at).toISOString() } : {}),
+  firmwareVersion: row.firmware_version ?? null,
 });
 
 /**

@@ -13,6 +13,7 @@ import { templateRoutes } from '../commissioning/template-routes.ts';
 import { companyRoutes, invitationRoutes } from '../companies/company-routes.ts';
 import { handoverSiteRoutes } from '../companies/handovers.ts';
 import type { ServerContext } from '../context.ts';
+import { firmwareRoutes } from '../firmware/firmware-routes.ts';
 import { handleNotFound } from '../http/errors.ts';
 import { type AuthVariables, requireApiKey, requireBearer } from '../http/guards.ts';
 import { openApiRoute } from '../openapi/openapi-document.ts';
@@ -84,6 +85,7 @@ export function createConfigApp(ctx: ServerContext, publicDir: string): Hono<{ V
   app.route('/', siteArchiveRoutes(ctx));
   app.route('/fleet/config-templates', templateRoutes(ctx, products));
   app.route('/fleet', reportRoutes(ctx, products));
+  app.route('/fleet', firmwareRoutes(ctx, publicDir));
   app.route('/companies', companyRoutes(ctx));
   app.route('/sites', handoverSiteRoutes(ctx));
   return app;

@@ -4,6 +4,7 @@ import { CODE_HMAC_SQL } from './migration-code-hmac.ts';
 import { COMMISSIONING_SQL } from './migration-commissioning.ts';
 import { COMPANIES_SQL, fillCompanies, SITE_HANDOVERS_SQL } from './migration-companies.ts';
 import { CONFIG_HISTORY_SQL } from './migration-config-history.ts';
+import { FIRMWARE_SQL } from './migration-firmware.ts';
 import { FLEET_CHANGES_SQL } from './migration-fleet-changes.ts';
 import { HISTORY_ORDER_SQL } from './migration-history-order.ts';
 import { HISTORY_SEQUENCE_SQL } from './migration-history-sequence.ts';
@@ -177,6 +178,7 @@ const migrations: {
   },
   { version: 20, name: 'handing a site over to another installer company', sql: SITE_HANDOVERS_SQL },
   { version: 21, name: 'claim codes: manufacturing lists, claimed devices', sql: CLAIM_CODES_SQL },
+  { version: 23, name: "firmware images, and each device's firmware version", sql: FIRMWARE_SQL },
 ];
 
 /**

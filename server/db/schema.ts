@@ -65,6 +65,25 @@ export interface Database {
     installed_at: DefaultNow;
     /** When it was claimed for its site with its claim code; null when put on by serial alone. */
     claimed_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+    /** What the device said in its last hello (`1.2.0`, `1.2.0+7`); null until it says. */
+    firmware_version: ColumnType<string | null, string | null | undefined, string | null>;
+  };
+  /** Firmware image bytes, once each, by SHA-256 (hex). */
+  firmware_blobs: {
+    sha256: string;
+    size: number;
+    bytes: Uint8Array;
+  };
+  /** An uploaded firmware image: one per model and version. */
+  firmware_images: {
+    id: Generated<number>;
+    model_id: string;
+    version: string;
+    sha256: string;
+    size: number;
+    channel: string;
+    uploaded_by: number | null;
+    uploaded_at: DefaultNow;
   };
   /** A manufacturing list's serials: model and claim-code hash (SHA-256, hex). */
   device_registrations: {

@@ -142,6 +142,7 @@ export function openApiDocument(
   for (const route of documentedRoutes(app)) {
     for (const scheme of route.security) schemes.add(scheme);
     const body = route.inputs.json;
+    const binaryBody = route.description.binaryBody;
     const operation = {
       summary: route.description.summary,
       tags: [route.description.tag],
@@ -155,6 +156,17 @@ export function openApiDocument(
             'application/json': {
               schema: schemaOf(body, 'input'),
               ...(route.description.example && { example: route.description.example }),
+            },
+          },
+        },
+      }),
+      ...(binaryBody && {
+        requestBody: {
+          required: true,
+          description: binaryBody.description,
+          content: {
+            [binaryBody.contentType]: {
+              schema: { type: 'string', contentMediaType: binaryBody.contentType },
             },
           },
         },

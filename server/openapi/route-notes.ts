@@ -13,6 +13,8 @@ export interface RouteDescription {
   tag: string;
   /** A valid body: shown in the document, and the starting point of the random-input test. */
   example?: Record<string, unknown>;
+  /** A body that is not JSON (a firmware image): its media type and what it holds. */
+  binaryBody?: { contentType: string; description: string };
   /**
    * Success and the failures particular to this call; 400 and 401 are added where they apply. A
    * success that is not JSON names its `contentType` (a PDF), documented as a binary body.

@@ -7,6 +7,7 @@ import { errorMessage } from '../../contracts/error-message.ts';
 import { DEVICE_CLOSE, type DeviceWelcome, deviceHelloSchema } from '../../contracts/service-comms.ts';
 import { overRateLimit } from '../auth/rate-limit.ts';
 import type { Database } from '../db/schema.ts';
+import { recordFirmwareVersion } from '../firmware/device-version.ts';
 import { requestAddress } from '../http/client-address.ts';
 import { plainHttpFallback } from '../http/plain-http.ts';
 import { limitChecks } from '../limits/request-limits.ts';
@@ -288,6 +289,8 @@ export class ServiceComms {
         `this serial number is a ${check.device.modelId}, not the model the hello names`,
         serialNumber,
       );
+    if (hello.data.firmwareVersion)
+      await recordFirmwareVersion(this.options.db, check.device.id, hello.data.firmwareVersion);
     await this.online(socket, check.device);
   }
 

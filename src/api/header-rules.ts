@@ -15,9 +15,13 @@ import type { AccessToken } from '../../machines/auth/tokens.ts';
  */
 export { isPublicPath, normalisePath };
 
-/** The firmware endpoint gets no auth headers at all: a path with a `firmware` segment. */
+/**
+ * The specification's firmware endpoint gets no auth headers at all: a path that starts with a
+ * `firmware` segment. The fleet's own firmware calls (`/fleet/firmware…`: uploads, images for
+ * those who may update a device) carry both, as every signed-in call does.
+ */
 export function isFirmwarePath(path: string): boolean {
-  return /(^|\/)firmware(\/|$)/.test(normalisePath(path));
+  return /^\/firmware(\/|$)/.test(normalisePath(path));
 }
 
 /** `api-key` goes on every configuration call whose path does not contain `/service-comms`. */

@@ -35,6 +35,15 @@ const EXPORT_NAMES: { readonly [Name in keyof CodecExports]: true } = {
   descriptorPointer: true,
   valuePointer: true,
   maxFields: true,
+  sha256Begin: true,
+  sha256Update: true,
+  sha256End: true,
+  sha256StatePointer: true,
+  sha256StateSize: true,
+  digestPointer: true,
+  imageHeader: true,
+  imageTlvs: true,
+  imagePointer: true,
 };
 
 /** Result codes of assembly/errors.ts. */
@@ -48,6 +57,16 @@ export const WasmResult = {
   passwordCharacter: 6,
   opcode: 7,
   bufferSize: 8,
+  imageMagic: 9,
+  imageHeader: 10,
+  imageSize: 11,
+  tlvMagic: 12,
+  tlvLength: 13,
+  tlvMissing: 14,
+  tlvDuplicate: 15,
+  tlvPlace: 16,
+  tlvValue: 17,
+  hash: 18,
 } as const;
 
 /** Names of every export the face needs, in the order a missing one is reported. */

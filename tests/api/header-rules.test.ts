@@ -25,6 +25,8 @@ describe('header rules (specification §7)', () => {
     ['/service-comms/devices/HX5K-24-000123', false, true],
     ['/fleet/service-comms', false, true],
     ['/firmware/HX-5000/latest', false, false],
+    ['/fleet/firmware?model=HX-5000', true, true],
+    ['/fleet/firmware/3/image', true, true],
   ])('configuration %s: api-key %s, Bearer %s', (path, apiKey, bearer) => {
     const headers = headersFor('config', path);
     expect(headers['Content-Type']).toBe('application/json');

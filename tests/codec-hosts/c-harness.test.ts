@@ -12,6 +12,7 @@ import { telemetryMessage } from '../../src/codec/telemetry-message.ts';
 import { findTool } from '../find-tool.ts';
 import { bundledConfig, telemetryFrame } from '../server/telemetry-frames.ts';
 import { crc, fields, frames, passwords } from '../vectors/describe-vectors.ts';
+import { firmwareVectors } from '../vectors/firmware-vectors.ts';
 import { GCC, WABT, wasm2cRuntime } from './c-toolchain.ts';
 
 const vectorsDir = fileURLToPath(new URL('../vectors/', import.meta.url));
@@ -64,6 +65,9 @@ describe('the codec in C (wasm2c + gcc)', () => {
       fields.rejected.length +
       passwords.valid.length +
       passwords.rejected.length +
+      firmwareVectors.sha256.length +
+      firmwareVectors.images.valid.length +
+      firmwareVectors.images.rejected.length +
       2; // the command line's example, encoded and decoded
     const run = harnessOn(vectorsDir);
     expect(run.stderr).toBe('');

@@ -121,6 +121,7 @@ describe('adding a device', () => {
       serial: body.serial.toUpperCase(),
       name: body.name ?? '',
       siteId: 5,
+      firmwareVersion: null,
       siteName: 'Farm',
       installedAt: new Date(0).toISOString(),
       claimedAt: new Date(0).toISOString(),

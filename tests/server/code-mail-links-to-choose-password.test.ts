@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EnvError, parseEnv, publicAppUrl } from '../../server/env.ts';
 import { logTransport } from '../../server/mail/transports.ts';
@@ -79,7 +80,14 @@ describe('PUBLIC_APP_URL', () => {
       'https://fleet.example.com',
     );
     expect(() => parseEnv({ PUBLIC_APP_URL: 'javascript:alert(1)' })).toThrow(/PUBLIC_APP_URL/);
-    const production = { NODE_ENV: 'production', API_KEY: 'k3y-of-our-own', LINK_KEY: 'fleet:s3cret-link' };
+    const production = {
+      NODE_ENV: 'production',
+      API_KEY: 'k3y-of-our-own',
+      LINK_KEY: 'fleet:s3cret-link',
+      FIRMWARE_PUBLIC_KEYS: generateKeyPairSync('ed25519')
+        .publicKey.export({ type: 'spki', format: 'der' })
+        .toString('base64'),
+    };
     expect(() => parseEnv(production)).toThrow(EnvError);
     expect(() => parseEnv(production)).toThrow(/PUBLIC_APP_URL: set the address people open the app at/);
     expect(parseEnv({ ...production, PUBLIC_APP_URL: 'https://fleet.example.com' }).PUBLIC_APP_URL).toBe(

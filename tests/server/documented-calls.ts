@@ -21,7 +21,7 @@ export interface DocumentedCall {
 interface Operation {
   security: Record<string, string[]>[];
   parameters: { name: string; in: 'path' | 'query' | 'header' }[];
-  requestBody?: { content: { 'application/json': { example?: Record<string, unknown> } } };
+  requestBody?: { content: { 'application/json'?: { example?: Record<string, unknown> } } };
 }
 
 /** Every call of both services, read from their served OpenAPI documents (which are public). */
@@ -36,7 +36,8 @@ export async function documentedCalls(t: TestServer): Promise<DocumentedCall[]> 
           operation.parameters
             .filter((parameter) => parameter.in === where)
             .map((parameter) => parameter.name);
-        const example = operation.requestBody?.content['application/json'].example;
+        // A binary body (a firmware image) has no JSON example.
+        const example = operation.requestBody?.content['application/json']?.example;
         calls.push({
           service,
           method,

@@ -176,6 +176,15 @@ const TABLE: Row[] = [
     request: async (s) => ({ path: `/fleet/sites/${SITE}/claims`, body: await claimableFor(s, 6) }) },
   { service: 'config', call: 'POST /fleet/devices/{serial}/provisioning', answers: [201, 201, 404, 403, 403, 401],
     request: (s) => ({ path: `/fleet/devices/${s.serial}/provisioning` }) },
+  // Firmware: company staff upload (here a JSON body, which staff get 415 for: past the 403 that
+  // everyone else gets; tests/server/firmware.test.ts uploads images). Whoever may update a device
+  // of a model reads its images: installer B, too, updates that model at sites of their own.
+  { service: 'config', call: 'POST /fleet/firmware',                  answers: [415, 403, 403, 403, 403, 401],
+    request: () => ({ path: '/fleet/firmware?model=HX-5000&channel=stable', body: {} }) },
+  { service: 'config', call: 'GET /fleet/firmware',                   answers: signedIn,
+    request: () => ({ path: '/fleet/firmware' }) },
+  { service: 'config', call: 'GET /fleet/firmware/{id}/image',        answers: [200, 200, 200, 404, 404, 401],
+    request: async (s) => ({ path: `/fleet/firmware/${await firmwareOf(s.serial)}/image` }) },
   { service: 'config', call: 'PUT /fleet/installs/{deviceId}',        answers: [200, 200, 404, 403, 403, 401],
     request: async (s) => ({ path: `/fleet/installs/${await deviceFor(s, 2)}`, body: { name: 'Renamed' } }) },
   { service: 'config', call: 'POST /fleet/installs/{deviceId}/replace', answers: [201, 201, 404, 403, 403, 401],
@@ -314,6 +323,17 @@ async function activeAlarm(serial: string): Promise<number> {
 }
 
 /** A serial of its own for each caller and use (`HX5K-27-00` + caller + use + `00`). */
+/** The id of the demo's firmware image for the model of the device `serial`. */
+async function firmwareOf(serial: string): Promise<number> {
+  const row = await t.server.ctx.db
+    .selectFrom('firmware_images')
+    .innerJoin('devices', 'devices.model_id', 'firmware_images.model_id')
+    .select('firmware_images.id')
+    .where('devices.serial', '=', serial)
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
 function serialFor(setting: Setting, use: number): string {
   return `HX5K-27-00${CALLERS.indexOf(setting.who)}${use}00`;
 }

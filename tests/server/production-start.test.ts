@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { generateKeyPairSync } from 'node:crypto';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,6 +18,10 @@ const keys = async () => ({
   config: (await generateSigningKey()).key,
   monitoring: (await generateSigningKey()).key,
 });
+/** A deployment's own firmware key (its public half, as FIRMWARE_PUBLIC_KEYS names it). */
+const FIRMWARE_PUBLIC_KEYS = generateKeyPairSync('ed25519')
+  .publicKey.export({ type: 'spki', format: 'der' })
+  .toString('base64');
 const mode = (path: string) => statSync(path).mode & 0o777;
 
 function runMain(env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
@@ -46,6 +51,7 @@ describe('a production start', () => {
       API_KEY: 'k3y-of-our-own',
       LINK_KEY: 'fleet:s3cret-link',
       PUBLIC_APP_URL: 'https://fleet.example.com',
+      FIRMWARE_PUBLIC_KEYS,
     });
     expect(own.API_KEY).toBe('k3y-of-our-own');
     expect(parseEnv({ NODE_ENV: 'development' }).API_KEY).toBe('dev-api-key');
@@ -82,6 +88,7 @@ describe('a production start', () => {
           API_KEY: 'k3y-of-our-own',
           LINK_KEY: 'fleet:s3cret-link',
           PUBLIC_APP_URL: 'https://fleet.example.com',
+          FIRMWARE_PUBLIC_KEYS,
           DATA_DIR: join(temp, 'unused'),
           ...extra,
         }),

@@ -13,7 +13,7 @@ let fleet: Promise<SimulatorFleet> | undefined;
 /** A simulated device of the bundled catalogue, online over the socket; resolves once welcomed. */
 export async function connectDevice(
   origin: string,
-  device: { serialNumber: string; modelId: string; secret: string },
+  device: { serialNumber: string; modelId: string; secret: string; firmwareVersion?: string },
 ): Promise<SocketDevice> {
   fleet ??= bundledFleet();
   const simulated = (await fleet).device(device.serialNumber);

@@ -1,5 +1,6 @@
 /*
- * Checks every test vector of the codec through build/codec.wasm translated to C by wasm2c,
+ * Checks every test vector of the codec (frames, fields, passwords, SHA-256 and MCUboot images)
+ * through build/codec.wasm translated to C by wasm2c,
  * calling the module's raw exports as docs/codec.md describes them: no TypeScript involved.
  *
  *   wasm2c build/codec.wasm -n codec -o build/codec.c
@@ -11,6 +12,7 @@
  * (each failure is printed), 2 when a file cannot be read.
  */
 #include <math.h>
+#include <stdint.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,11 +32,13 @@ enum { VIEW_LENGTH = 254, PASSWORD_LENGTH = 16, MAX_BYTES = 65536 };
 static const char *const RESULTS[] = {
     "ok",          "invalid-width",     "position-out-of-range", "value-out-of-range", "frame-length",
     "password-too-long", "password-character", "invalid-opcode", "invalid-buffer-size",
+    "image-magic", "image-header", "image-size", "tlv-magic", "tlv-length", "tlv-missing",
+    "tlv-duplicate", "tlv-place", "tlv-value", "hash-mismatch",
 };
 
 static Z_codec_instance_t codec;
 static u8 *memory;
-static u32 io, io_size, descriptors, values;
+static u32 io, io_size, descriptors, values, digest, image_slots;
 
 static int vectors, failures;
 
@@ -248,6 +252,82 @@ static void check_passwords(const json *root) {
   }
 }
 
+/* SHA-256 of `n` bytes through the module, fed a region at a time; the digest is at `digest`. */
+static void sha256_of(const u8 *bytes, size_t n) {
+  Z_codecZ_sha256Begin(&codec);
+  for (size_t at = 0; at < n; at += io_size) {
+    u32 chunk = (u32)(n - at < io_size ? n - at : io_size);
+    memcpy(memory + io, bytes + at, chunk);
+    Z_codecZ_sha256Update(&codec, chunk);
+  }
+  Z_codecZ_sha256End(&codec);
+}
+
+static u32 slot(u32 index) {
+  u32 value;
+  memcpy(&value, memory + image_slots + 4 * index, 4);
+  return value;
+}
+
+/*
+ * Reads an MCUboot image as docs/codec.md describes it: the header, the hash of the header,
+ * payload and protected TLVs, then the TLV area. Answers a result name ("ok" when it is good).
+ */
+static const char *read_image(const u8 *bytes, size_t n) {
+  if (n < 32) return "image-size";
+  memcpy(memory + io, bytes, 32);
+  u32 result = Z_codecZ_imageHeader(&codec);
+  if (result) return result_name(result);
+  uint64_t payload_end = (uint64_t)slot(0) + slot(2), protected_size = slot(1);
+  uint64_t hashed_end = payload_end + protected_size;
+  if (n < hashed_end + 4 || n - payload_end > io_size) return "image-size";
+  sha256_of(bytes, (size_t)hashed_end);
+  memcpy(memory + io, bytes + payload_end, n - payload_end);
+  return result_name(Z_codecZ_imageTlvs(&codec, (u32)protected_size, (u32)(n - payload_end)));
+}
+
+static void check_firmware(const json *root) {
+  static u8 input[1 << 20];
+  static char got[65];
+  const json *sha = json_get(root, "sha256"), *images = json_get(root, "images");
+  for (size_t i = 0; i < count(sha); i++) {
+    const json *v = &sha->items[i];
+    size_t part = from_hex(text(json_get(v, "input")), input, sizeof input);
+    u32 repeat = whole(json_get(v, "repeat"), 0);
+    size_t n = part == SIZE_MAX || repeat == 0 || part * repeat > sizeof input ? SIZE_MAX : part * repeat;
+    if (n != SIZE_MAX)
+      for (u32 k = 1; k < repeat; k++) memcpy(input + k * part, input, part);
+    if (n != SIZE_MAX) sha256_of(input, n);
+    to_hex(memory + digest, n == SIZE_MAX ? 0 : 32, got);
+    expect(n != SIZE_MAX && strcmp(got, text(json_get(v, "digest"))) == 0, "firmware.json",
+           "SHA-256 of %s: %s, expected %s", text(json_get(v, "name")), got, text(json_get(v, "digest")));
+  }
+  const json *valid = json_get(images, "valid"), *rejected = json_get(images, "rejected");
+  for (size_t i = 0; i < count(valid); i++) {
+    const json *v = &valid->items[i];
+    size_t n = from_hex(text(json_get(v, "image")), input, sizeof input);
+    const char *problem = n == SIZE_MAX ? "unreadable" : read_image(input, n);
+    char version[48] = "";
+    if (strcmp(problem, "ok") == 0) {
+      snprintf(version, sizeof version, slot(7) ? "%u.%u.%u+%u" : "%u.%u.%u", slot(4), slot(5), slot(6), slot(7));
+      to_hex(memory + digest, 32, got);
+    }
+    char model[65] = "";
+    u32 model_length = strcmp(problem, "ok") == 0 && slot(13) < sizeof model ? slot(13) : 0;
+    if (model_length) memcpy(model, memory + io + slot(12), model_length);
+    expect(strcmp(problem, "ok") == 0 && strcmp(version, text(json_get(v, "version"))) == 0 &&
+               strcmp(model, text(json_get(v, "modelId"))) == 0 && strcmp(got, text(json_get(v, "sha256"))) == 0,
+           "firmware.json", "image %s: %s, %s %s", text(json_get(v, "name")), problem, model, version);
+  }
+  for (size_t i = 0; i < count(rejected); i++) {
+    const json *v = &rejected->items[i];
+    size_t n = from_hex(text(json_get(v, "image")), input, sizeof input);
+    const char *problem = n == SIZE_MAX ? "unreadable" : read_image(input, n);
+    expect(strcmp(problem, text(json_get(v, "error"))) == 0, "firmware.json", "image %s: %s, expected %s",
+           text(json_get(v, "name")), problem, text(json_get(v, "error")));
+  }
+}
+
 static char *read_text(const char *dir, const char *name) {
   char path[4096];
   snprintf(path, sizeof path, "%s/%s", dir, name);
@@ -349,6 +429,8 @@ int main(int argc, char **argv) {
   io_size = Z_codecZ_ioSize(&codec);
   descriptors = Z_codecZ_descriptorPointer(&codec);
   values = Z_codecZ_valuePointer(&codec);
+  digest = Z_codecZ_digestPointer(&codec);
+  image_slots = Z_codecZ_imagePointer(&codec);
 
   struct {
     const char *file, *with;
@@ -358,6 +440,7 @@ int main(int argc, char **argv) {
       {"frames.json", "", check_frames},
       {"fields.json", "", check_fields},
       {"passwords.json", "", check_passwords},
+      {"firmware.json", "", check_firmware},
       {"cli-example.json", " (with descriptors.json and values.json)", NULL},
   };
   int total = 0, total_failures = 0;

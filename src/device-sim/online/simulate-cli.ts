@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { DEMO_FIRMWARE, firmwareVersionSchema } from '../../../contracts/firmware.ts';
 import {
   SIMULATED_DEVICES_FILE,
   type SimulatedPlace,
@@ -12,6 +13,7 @@ const USAGE = `Usage: npm run simulate -- --serial <serial> --model <model id> [
        npm run simulate -- --file data/${SIMULATED_DEVICES_FILE} [--url <ws url>]
        npm run simulate -- --count <n> (--file <file> | --serial <first serial> --model <id> --secret <secret>)
        options: --quiet (no line per device), --binary (telemetry as binary messages),
+                --firmware <x.y.z> (the firmware version the devices say they run; default ${DEMO_FIRMWARE.running}),
                 --kept-minutes <m> (start as after a link down for m minutes: the readings of those
                 minutes are kept, and sent first),
                 --stats (print {"readingsTaken", "messagesSent", "acknowledged", "kept", "backlogDropped"}
@@ -109,6 +111,7 @@ async function main(): Promise<void> {
       stats: { type: 'boolean' },
       binary: { type: 'boolean' },
       'kept-minutes': { type: 'string' },
+      firmware: { type: 'string', default: DEMO_FIRMWARE.running },
       'spread-addresses': { type: 'boolean' },
       help: { type: 'boolean' },
       'with-parent': { type: 'boolean' },
@@ -119,6 +122,9 @@ async function main(): Promise<void> {
     return;
   }
   const wanted = wantedDevices(values);
+  const firmware = firmwareVersionSchema.safeParse(values.firmware);
+  if (!firmware.success)
+    fail(`--firmware ${values.firmware}: ${firmware.error.issues[0]?.message ?? 'invalid'}.`);
   const keptMinutes = values['kept-minutes'] === undefined ? 0 : Number(values['kept-minutes']);
   if (!Number.isFinite(keptMinutes) || keptMinutes < 0 || keptMinutes > 1440)
     fail('--kept-minutes must be 0 to 1440 (a day).');
@@ -158,6 +164,7 @@ async function main(): Promise<void> {
       serialNumber,
       modelId,
       secret,
+      firmwareVersion: firmware.data,
       device: fleet.device(serialNumber, place),
       kept,
       ...(spread ? { firstTelemetryMs: Math.random() * interval * 1000 } : {}),

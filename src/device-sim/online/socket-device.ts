@@ -30,6 +30,8 @@ export interface SocketDeviceOptions {
   serialNumber: string;
   modelId: string;
   secret: string;
+  /** The firmware version said in the hello (the version of the image the device runs). */
+  firmwareVersion?: string;
   device: FrameAnswerer;
   /** Drop the socket when the service sent no ping for this long (default 45 s). */
   silenceMs?: number;
@@ -173,7 +175,14 @@ export class SocketDevice {
     const socket = new WebSocket(url, this.options.headers ? { headers: this.options.headers } : {});
     this.socket = socket;
     socket.on('open', () => {
-      const hello: DeviceHello = { type: 'hello', serialNumber, modelId, secret };
+      const { firmwareVersion } = this.options;
+      const hello: DeviceHello = {
+        type: 'hello',
+        serialNumber,
+        modelId,
+        secret,
+        ...(firmwareVersion ? { firmwareVersion } : {}),
+      };
       socket.send(JSON.stringify(hello));
       this.expectPing();
     });

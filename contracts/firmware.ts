@@ -1,0 +1,44 @@
+import { z } from 'zod';
+import { modelIdSchema } from './devices.ts';
+
+/**
+ * A firmware version as MCUboot's header holds it and as a device says it in its hello:
+ * `major.minor.revision`, with `+build` when the build number is not 0.
+ */
+export const firmwareVersionSchema = z
+  .string()
+  .max(32)
+  .regex(/^\d{1,3}\.\d{1,3}\.\d{1,5}(\+\d{1,10})?$/, 'a version such as 1.2.0 or 1.2.0+7');
+
+/** Which devices an image is offered to first: every device (`stable`) or testers (`beta`). */
+export const firmwareChannelSchema = z.enum(['stable', 'beta']);
+export type FirmwareChannel = z.infer<typeof firmwareChannelSchema>;
+
+/** `POST /fleet/firmware?model=&channel=`: the model the image must be for, and its channel. */
+export const firmwareUploadQuerySchema = z.object({
+  model: modelIdSchema,
+  channel: firmwareChannelSchema,
+});
+
+/** `GET /fleet/firmware?model=`: one model's images, or (without `model`) every model's the caller may update. */
+export const firmwareListQuerySchema = z.object({ model: modelIdSchema.optional() });
+
+/** An uploaded firmware image, as the upload and the list answer it. */
+export const firmwareImageSchema = z.object({
+  id: z.number().int(),
+  modelId: z.string(),
+  version: z.string(),
+  /** SHA-256 of the image's header, payload and protected TLVs (hex): the image's own hash TLV. */
+  sha256: z.string(),
+  /** Bytes of the whole image file. */
+  size: z.number().int(),
+  channel: firmwareChannelSchema,
+  uploadedAt: z.string(),
+});
+export type FirmwareImageInfo = z.infer<typeof firmwareImageSchema>;
+
+/** `GET /fleet/firmware`: newest upload first. */
+export const firmwareListSchema = z.object({ images: z.array(firmwareImageSchema) });
+
+/** The firmware the demo's devices run, and the newer image the demo ships for each demo model. */
+export const DEMO_FIRMWARE = { running: '1.0.0', offered: '1.1.0' } as const;
