@@ -1,3 +1,4 @@
+import type { ApiKeyScope } from './api-keys.ts';
 import type { CompanyRole } from './companies.ts';
 import { isCompanyStaffEmail } from './company-staff.ts';
 import type { SiteRole } from './sites.ts';
@@ -18,6 +19,8 @@ export interface Actor {
   role: UserRole;
   /** The sign-in e-mail ends with `@` and the company domain (`isCompanyStaffEmail`). */
   staff: boolean;
+  /** Set when the call came with an API key rather than a person's sign-in: the key's scope. */
+  key?: ApiKeyScope;
 }
 
 /**
@@ -128,10 +131,28 @@ export const mayUploadFirmware = isStaff;
 
 /**
  * Whether the actor may create an API key for a user: their own (a key never acts beyond its
- * owner's current rights), or, for an admin, anyone's.
+ * owner's current rights), or, for an admin, anyone's. A key never creates keys.
  */
 export function mayCreateKeys(actor: Actor, forUserId: number): boolean {
-  return actor.id === forUserId || isAdmin(actor);
+  return actor.key === undefined && (actor.id === forUserId || isAdmin(actor));
+}
+
+/** Whether the actor may list and revoke their API keys: a person signed in, never a key. */
+export function mayManageKeys(actor: Actor): boolean {
+  return actor.key === undefined;
+}
+
+/** Whether the actor may change a sign-in's password or e-mail: a person signed in, never a key. */
+export function mayChangeSignIn(actor: Actor): boolean {
+  return actor.key === undefined;
+}
+
+/**
+ * Whether the actor may make a call that changes state (any method but GET and HEAD): everyone
+ * but a read-only key. Each route still asks whether the caller may change the thing itself.
+ */
+export function mayChangeState(actor: Actor): boolean {
+  return actor.key !== 'read';
 }
 
 /** Whether the actor may send any frame to a device, not only its model's catalogue commands. */
@@ -168,6 +189,7 @@ export const mayGiveCompanyAddress = isAdmin;
  * needed: an admin anyone's without it, a user their own with it.
  */
 export function mayChangeEmail(actor: Actor, targetId: number): 'yes' | 'with-password' | 'no' {
+  if (!mayChangeSignIn(actor)) return 'no';
   if (isAdmin(actor)) return 'yes';
   return actor.id === targetId ? 'with-password' : 'no';
 }

@@ -105,6 +105,11 @@ export const envSchema = z.object({
   LOGIN_LIMIT_PER_ACCOUNT: z.coerce.number().int().min(1).default(10),
   LOGIN_LIMIT_PER_ADDRESS: z.coerce.number().int().min(1).default(100),
   /**
+   * Calls one API key may make per minute: its token bucket holds this many and fills again at
+   * this rate, shared by every process (the bucket is in the database).
+   */
+  API_KEY_RATE_LIMIT: z.coerce.number().int().min(1).max(1_000_000).default(600),
+  /**
    * Failed sign-ins on one account from all addresses per 15 minutes; past it, every address that
    * failed on the account is refused for it (an address without failures still signs in).
    */

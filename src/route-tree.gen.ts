@@ -16,6 +16,7 @@ import { Route as InvitationRouteImport } from './routes/invitation'
 import { Route as LoginRouteImport } from './routes/login'
 import { Route as SunspecConfigRouteImport } from './routes/sunspec-config'
 import { Route as ShellAlarmsRouteImport } from './routes/_shell/alarms'
+import { Route as ShellApiKeysRouteImport } from './routes/_shell/api-keys'
 import { Route as ShellCompanyRouteImport } from './routes/_shell/company'
 import { Route as ShellCreateSiteRouteImport } from './routes/_shell/create-site'
 import { Route as ShellDevicesListRouteImport } from './routes/_shell/devices-list'
@@ -63,6 +64,11 @@ const SunspecConfigRoute = SunspecConfigRouteImport.update({
 const ShellAlarmsRoute = ShellAlarmsRouteImport.update({
   id: '/alarms',
   path: '/alarms',
+  getParentRoute: () => ShellRoute,
+} as any)
+const ShellApiKeysRoute = ShellApiKeysRouteImport.update({
+  id: '/api-keys',
+  path: '/api-keys',
   getParentRoute: () => ShellRoute,
 } as any)
 const ShellCompanyRoute = ShellCompanyRouteImport.update({
@@ -146,6 +152,7 @@ export interface FileRoutesByFullPath {
   '/login': typeof LoginRoute
   '/sunspec-config': typeof SunspecConfigRoute
   '/alarms': typeof ShellAlarmsRoute
+  '/api-keys': typeof ShellApiKeysRoute
   '/company': typeof ShellCompanyRoute
   '/create-site': typeof ShellCreateSiteRoute
   '/devices-list': typeof ShellDevicesListRoute
@@ -168,6 +175,7 @@ export interface FileRoutesByTo {
   '/login': typeof LoginRoute
   '/sunspec-config': typeof SunspecConfigRoute
   '/alarms': typeof ShellAlarmsRoute
+  '/api-keys': typeof ShellApiKeysRoute
   '/company': typeof ShellCompanyRoute
   '/create-site': typeof ShellCreateSiteRoute
   '/devices-list': typeof ShellDevicesListRoute
@@ -192,6 +200,7 @@ export interface FileRoutesById {
   '/login': typeof LoginRoute
   '/sunspec-config': typeof SunspecConfigRoute
   '/_shell/alarms': typeof ShellAlarmsRoute
+  '/_shell/api-keys': typeof ShellApiKeysRoute
   '/_shell/company': typeof ShellCompanyRoute
   '/_shell/create-site': typeof ShellCreateSiteRoute
   '/_shell/devices-list': typeof ShellDevicesListRoute
@@ -216,6 +225,7 @@ export interface FileRouteTypes {
     | '/login'
     | '/sunspec-config'
     | '/alarms'
+    | '/api-keys'
     | '/company'
     | '/create-site'
     | '/devices-list'
@@ -238,6 +248,7 @@ export interface FileRouteTypes {
     | '/login'
     | '/sunspec-config'
     | '/alarms'
+    | '/api-keys'
     | '/company'
     | '/create-site'
     | '/devices-list'
@@ -261,6 +272,7 @@ export interface FileRouteTypes {
     | '/login'
     | '/sunspec-config'
     | '/_shell/alarms'
+    | '/_shell/api-keys'
     | '/_shell/company'
     | '/_shell/create-site'
     | '/_shell/devices-list'
@@ -337,6 +349,13 @@ declare module '@tanstack/react-router' {
       path: '/alarms'
       fullPath: '/alarms'
       preLoaderRoute: typeof ShellAlarmsRouteImport
+      parentRoute: typeof ShellRoute
+    }
+    '/_shell/api-keys': {
+      id: '/_shell/api-keys'
+      path: '/api-keys'
+      fullPath: '/api-keys'
+      preLoaderRoute: typeof ShellApiKeysRouteImport
       parentRoute: typeof ShellRoute
     }
     '/_shell/company': {
@@ -442,6 +461,7 @@ declare module '@tanstack/react-router' {
 
 interface ShellRouteChildren {
   ShellAlarmsRoute: typeof ShellAlarmsRoute
+  ShellApiKeysRoute: typeof ShellApiKeysRoute
   ShellCompanyRoute: typeof ShellCompanyRoute
   ShellCreateSiteRoute: typeof ShellCreateSiteRoute
   ShellDevicesListRoute: typeof ShellDevicesListRoute
@@ -458,6 +478,7 @@ interface ShellRouteChildren {
 
 const ShellRouteChildren: ShellRouteChildren = {
   ShellAlarmsRoute: ShellAlarmsRoute,
+  ShellApiKeysRoute: ShellApiKeysRoute,
   ShellCompanyRoute: ShellCompanyRoute,
   ShellCreateSiteRoute: ShellCreateSiteRoute,
   ShellDevicesListRoute: ShellDevicesListRoute,

@@ -2,6 +2,7 @@ import {
   type Actor,
   isManager,
   mayChangeEmail,
+  mayChangeSignIn,
   mayEditUser,
   mayGiveCompanyAddress,
   mayGiveRole,
@@ -59,6 +60,7 @@ export function requireMayChangeEmail(
   email: string,
   companyDomain: string,
 ): { passwordNeeded: boolean } {
+  requireSignedInPerson(caller);
   const may = mayChangeEmail(caller, target.id);
   if (may === 'yes') return { passwordNeeded: false };
   if (may === 'no') {
@@ -69,4 +71,17 @@ export function requireMayChangeEmail(
   }
   requireAdminForCompanyAddress(caller, email, companyDomain);
   return { passwordNeeded: true };
+}
+
+/**
+ * Refuse a call made with an API key where only a person signed in may act (`mayChangeSignIn`):
+ * a key never changes a password or a sign-in e-mail.
+ * @throws {ApiError} 403 `api_key_forbidden`.
+ */
+export function requireSignedInPerson(caller: Actor): void {
+  if (!mayChangeSignIn(caller))
+    throw forbidden(
+      'An API key cannot change a password or a sign-in e-mail; sign in to do it',
+      'api_key_forbidden',
+    );
 }

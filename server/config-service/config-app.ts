@@ -14,12 +14,14 @@ import { companyRoutes, invitationRoutes } from '../companies/company-routes.ts'
 import { handoverSiteRoutes } from '../companies/handovers.ts';
 import type { ServerContext } from '../context.ts';
 import { firmwareRoutes } from '../firmware/firmware-routes.ts';
+import { apiKeyGateOf } from '../http/api-key-guard.ts';
 import { handleNotFound } from '../http/errors.ts';
 import { type AuthVariables, requireApiKey, requireBearer } from '../http/guards.ts';
 import { openApiRoute } from '../openapi/openapi-document.ts';
 import { describeRoute } from '../openapi/route-notes.ts';
 import { catalogueIn } from '../service-comms/catalogue-commands.ts';
 import { serviceCommsRoutes } from '../service-comms/service-comms-routes.ts';
+import { apiKeyRoutes } from './api-key-routes.ts';
 import { configAuthRoutes } from './auth-routes.ts';
 import { catalogueRoute } from './catalogue-route.ts';
 import { configHistoryRoutes } from './config-history-routes.ts';
@@ -42,7 +44,14 @@ const jwksSchema = z.object({ keys: z.array(z.record(z.string(), z.unknown())) }
  */
 export function createConfigApp(ctx: ServerContext, publicDir: string): Hono<{ Variables: AuthVariables }> {
   const app = new Hono<{ Variables: AuthVariables }>();
-  const signedIn = requireBearer(ctx.configJwks, TOKEN_ISSUERS.config, ctx.sessions, ctx.env.COMPANY_DOMAIN);
+  const apiKeys = apiKeyGateOf(ctx);
+  const signedIn = requireBearer(
+    ctx.configJwks,
+    TOKEN_ISSUERS.config,
+    ctx.sessions,
+    ctx.env.COMPANY_DOMAIN,
+    apiKeys,
+  );
 
   app.route('/openapi.json', openApiRoute('config', app));
   app.get(
@@ -59,7 +68,7 @@ export function createConfigApp(ctx: ServerContext, publicDir: string): Hono<{ V
   app.use('/service-comms/*', signedIn);
   app.route('/', serviceCommsRoutes(ctx, catalogueIn(publicDir)));
 
-  app.use(requireApiKey(ctx.env.API_KEY));
+  app.use(requireApiKey(ctx.env.API_KEY, apiKeys));
   app.route('/auth', configAuthRoutes(ctx));
   app.route('/auth', sessionRoutes(ctx, 'config'));
   // An invitation link's holder reads it and makes their account before they have a token.
@@ -85,6 +94,7 @@ export function createConfigApp(ctx: ServerContext, publicDir: string): Hono<{ V
   app.route('/', siteArchiveRoutes(ctx));
   app.route('/fleet/config-templates', templateRoutes(ctx, products));
   app.route('/fleet', reportRoutes(ctx, products));
+  app.route('/fleet/api-keys', apiKeyRoutes(ctx));
   app.route('/fleet', firmwareRoutes(ctx, publicDir));
   app.route('/companies', companyRoutes(ctx));
   app.route('/sites', handoverSiteRoutes(ctx));

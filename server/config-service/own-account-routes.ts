@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import { ownPasswordChangeSchema, profileUpdateSchema, userSchema } from '../../contracts/users.ts';
+import { requireSignedInPerson } from '../access/user-rights.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import { endSessions } from '../auth/sessions.ts';
 import type { ServerContext } from '../context.ts';
@@ -33,10 +34,17 @@ export function ownAccountRoutes(ctx: ServerContext): Hono<{ Variables: AuthVari
       example: { current_password: 'Current#2026', new_password: 'Sunny-roof#2027' },
       responses: {
         204: { description: 'Changed; every session of the user, this one too, has ended' },
-        403: { description: 'The current password is wrong (current_password_wrong)' },
+        403: {
+          description:
+            'The current password is wrong (current_password_wrong), or the call came with an API key',
+        },
         429: { description: 'Too many wrong passwords' },
       },
     }),
+    (c, next) => {
+      requireSignedInPerson(c.get('principal'));
+      return next();
+    },
     validate('json', ownPasswordChangeSchema),
     async (c) => {
       const me = await loadSelf(c.get('principal').id);

@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { API_KEYS_SQL } from './migration-api-keys.ts';
 import { CLAIM_CODES_SQL } from './migration-claim-codes.ts';
 import { CODE_HMAC_SQL } from './migration-code-hmac.ts';
 import { COMMISSIONING_SQL } from './migration-commissioning.ts';
@@ -178,6 +179,7 @@ const migrations: {
   },
   { version: 20, name: 'handing a site over to another installer company', sql: SITE_HANDOVERS_SQL },
   { version: 21, name: 'claim codes: manufacturing lists, claimed devices', sql: CLAIM_CODES_SQL },
+  { version: 22, name: 'API keys: stored under an HMAC, a token bucket each, audited', sql: API_KEYS_SQL },
   { version: 23, name: "firmware images, and each device's firmware version", sql: FIRMWARE_SQL },
 ];
 

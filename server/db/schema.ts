@@ -24,6 +24,32 @@ export interface Database {
     updated_at: Generated<Date>;
   };
   user_installers: { user_id: number; installer_id: number };
+  /** API keys (migration 22): the key itself is never stored, only its HMAC. */
+  api_keys: {
+    id: Generated<string>;
+    user_id: number;
+    name: string;
+    scope: 'read' | 'write';
+    secret_hmac: string;
+    created_at: CreatedAt;
+    expires_at: Date | null;
+    revoked_at: Date | null;
+    last_used_at: Date | null;
+    last_used_address: string | null;
+    bucket_tokens: number;
+    bucket_at: DefaultNow;
+    bucket_allowed: Generated<boolean>;
+  };
+  api_key_addresses: { key_id: string; address: string; first_at: DefaultNow };
+  api_key_audit: {
+    id: Generated<string>;
+    at: DefaultNow;
+    key_id: string;
+    key_name: string;
+    user_id: number;
+    action: 'created' | 'new-address' | 'revoked';
+    address: string | null;
+  };
   sites: {
     id: Generated<number>;
     name: string;

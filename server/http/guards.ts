@@ -1,34 +1,30 @@
 import type { MiddlewareHandler } from 'hono';
 import type { JWTVerifyGetKey } from 'jose';
-import { type Actor, actorOf } from '../../contracts/access-policy.ts';
-import type { Principal, TokenIssuer } from '../auth/access-tokens.ts';
+import { actorOf } from '../../contracts/access-policy.ts';
+import type { TokenIssuer } from '../auth/access-tokens.ts';
 import { safeEqual } from '../auth/secrets.ts';
 import type { SessionCutoffs } from '../auth/sessions.ts';
 import { VerifiedTokens } from '../auth/verified-tokens.ts';
 import { withNote } from '../openapi/route-notes.ts';
+import { type ApiKeyGate, actAsApiKeyIfGiven } from './api-key-guard.ts';
+import type { AuthVariables } from './auth-variables.ts';
 import { ApiError, unauthorized } from './errors.ts';
 
-/** The signed-in user of a request, with what the access policy asks of them (`staff`). */
-export type Caller = Principal & Actor;
-
-/** Hono variables set by the guards. */
-export interface AuthVariables {
-  principal: Caller;
-  /** When the Bearer token of the request expires, seconds since 1970 (a stream ends then). */
-  tokenExpiresAt: number;
-  /** When it was issued, and the sign-in it belongs to: a live stream checks them again. */
-  tokenIssuedAt: number;
-  sessionId: string | undefined;
-}
+export type { AuthVariables, Caller } from './auth-variables.ts';
 
 /**
  * Require the `api-key` header. A service mounts it before the routes that need it, so which
  * calls go without is decided by where they are registered, never by their path.
  */
-export function requireApiKey(apiKey: string): MiddlewareHandler {
-  return withNote<MiddlewareHandler>(
+export function requireApiKey(
+  apiKey: string,
+  keys: ApiKeyGate,
+): MiddlewareHandler<{ Variables: AuthVariables }> {
+  return withNote<MiddlewareHandler<{ Variables: AuthVariables }>>(
     async (c, next) => {
       const given = c.req.header('api-key');
+      // A personal API key is all a call needs: it stands in for the app's key too.
+      if (!given && (await actAsApiKeyIfGiven(c, keys))) return next();
       if (!given) throw new ApiError(401, 'api_key_missing', 'The api-key header is missing');
       if (!safeEqual(given, apiKey))
         throw new ApiError(401, 'api_key_invalid', 'The api-key header is wrong');
@@ -39,21 +35,23 @@ export function requireApiKey(apiKey: string): MiddlewareHandler {
 }
 
 /**
- * Require `Authorization: Bearer <access token>`; the verified user goes into the `principal`
- * variable. Verified tokens are remembered until they expire; a token issued before its user's
- * sessions were ended (password or e-mail change), or of a sign-in that was signed out, answers
- * 401 `session_ended`. Mounted like
- * `requireApiKey`: the public calls are registered before it.
+ * Require `Authorization: Bearer <access token>` or `Bearer fm_pat_…` (an API key, which acts as
+ * its owner: see `actAsApiKey`); the verified user goes into the `principal` variable. Verified
+ * tokens are remembered until they expire; a token issued before its user's sessions were ended
+ * (password or e-mail change), or of a sign-in that was signed out, answers 401 `session_ended`.
+ * Mounted like `requireApiKey`: the public calls are registered before it.
  */
 export function requireBearer(
   keys: JWTVerifyGetKey,
   issuer: TokenIssuer,
   sessions: SessionCutoffs,
   companyDomain: string,
+  apiKeys: ApiKeyGate,
 ): MiddlewareHandler<{ Variables: AuthVariables }> {
   const tokens = new VerifiedTokens(keys, issuer);
   return withNote<MiddlewareHandler<{ Variables: AuthVariables }>>(
     async (c, next) => {
+      if (await actAsApiKeyIfGiven(c, apiKeys)) return next();
       const header = c.req.header('authorization') ?? '';
       const match = /^Bearer\s+(\S+)$/i.exec(header);
       if (!match?.[1]) throw unauthorized('A Bearer access token is required', 'token_missing');
@@ -66,6 +64,7 @@ export function requireBearer(
       c.set('tokenExpiresAt', verified.expiresAt);
       c.set('tokenIssuedAt', verified.issuedAt);
       c.set('sessionId', verified.sessionId);
+      c.set('apiKeyId', undefined);
       await next();
     },
     { kind: 'guard', scheme: 'bearer' },

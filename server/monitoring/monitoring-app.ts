@@ -3,6 +3,7 @@ import { principalSchema } from '../../contracts/auth.ts';
 import { TOKEN_ISSUERS } from '../../contracts/services.ts';
 import { sessionRoutes } from '../auth/session-routes.ts';
 import type { ServerContext } from '../context.ts';
+import { apiKeyGateOf } from '../http/api-key-guard.ts';
 import { handleNotFound } from '../http/errors.ts';
 import { type AuthVariables, requireBearer } from '../http/guards.ts';
 import { openApiRoute } from '../openapi/openapi-document.ts';
@@ -28,7 +29,15 @@ export function createMonitoringApp(ctx: ServerContext): Hono<{ Variables: AuthV
   app.route('/auth', sessionRoutes(ctx, 'monitoring'));
   app.all('/auth/*', handleNotFound);
 
-  app.use(requireBearer(ctx.monitoringJwks, TOKEN_ISSUERS.monitoring, ctx.sessions, ctx.env.COMPANY_DOMAIN));
+  app.use(
+    requireBearer(
+      ctx.monitoringJwks,
+      TOKEN_ISSUERS.monitoring,
+      ctx.sessions,
+      ctx.env.COMPANY_DOMAIN,
+      apiKeyGateOf(ctx),
+    ),
+  );
   app.get(
     '/me',
     describeRoute({

@@ -123,7 +123,13 @@ function responses(route: DocumentedRoute) {
 
 const SECURITY_SCHEMES: Record<SecurityScheme, Record<string, string>> = {
   apiKey: { type: 'apiKey', in: 'header', name: 'api-key' },
-  bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+  bearer: {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'JWT or API key',
+    description:
+      "A signed-in access token (JWT), or a personal API key `fm_pat_…` (Account → API keys), which acts with its owner's rights and needs no `api-key` header; a key is rate limited (429 with `Retry-After`, `RateLimit-Policy`, `RateLimit`).",
+  },
   linkKey: { type: 'http', scheme: 'basic' },
 };
 

@@ -7,6 +7,8 @@ import {
   mayBeLinkedToInstaller,
   mayChangeEmail,
   mayChangeRoles,
+  mayChangeSignIn,
+  mayChangeState,
   mayConfigureOnSite,
   mayCreateInstallers,
   mayCreateKeys,
@@ -16,6 +18,7 @@ import {
   mayHandOverSite,
   mayInstallOnSite,
   mayJoinCompany,
+  mayManageKeys,
   mayManageSiteAccess,
   mayOpenRemoteDebugger,
   mayOpenSiteManager,
@@ -190,4 +193,30 @@ describe('installer companies', () => {
     expect(WHO.filter((who) => mayHandOverSite(ACTORS[who], installer))).toEqual(['admin', 'staff']);
     expect(mayHandOverSite(ACTORS.owner, { roles: ['owner'], access: false })).toBe(false);
   });
+});
+
+/** The same admin signed in, with a write key, and with a read key. */
+const CALLERS = {
+  person: ACTORS.admin,
+  'write key': { ...ACTORS.admin, key: 'write' },
+  'read key': { ...ACTORS.admin, key: 'read' },
+} satisfies Record<string, Actor>;
+type Caller = keyof typeof CALLERS;
+
+const KEY_TABLE: [string, (actor: Actor) => boolean, Caller[]][] = [
+  ['creates keys', (a) => mayCreateKeys(a, a.id), ['person']],
+  ["creates another user's keys", (a) => mayCreateKeys(a, 99), ['person']],
+  ['lists and revokes keys', mayManageKeys, ['person']],
+  ['changes a password or e-mail', mayChangeSignIn, ['person']],
+  ["changes another user's e-mail", (a) => mayChangeEmail(a, 99) !== 'no', ['person']],
+  ['makes a call that changes state', mayChangeState, ['person', 'write key']],
+];
+
+describe('API keys act for their owner, never beyond', () => {
+  for (const [action, may, allowed] of KEY_TABLE) {
+    it(`${action}: ${allowed.join(', ')}`, () => {
+      const callers = Object.keys(CALLERS) as Caller[];
+      expect(callers.filter((who) => may(CALLERS[who]))).toEqual(allowed);
+    });
+  }
 });

@@ -131,6 +131,12 @@ const TABLE: Row[] = [
   // A device the caller cannot see is as unknown as one that does not exist.
   { service: 'config', call: 'GET /install/device/{id}',               answers: [200, 200, 404, 200, 200, 401],
     request: (s) => ({ path: `/install/device/${modelOf(s.serial)}?serial=${s.serial}` }) },
+  // Everyone signed in keeps their own keys; nobody reaches another's (an unknown id is 404).
+  { service: 'config', call: 'POST /fleet/api-keys',                   answers: [201, 201, 201, 201, 201, 401],
+    request: () => ({ path: '/fleet/api-keys', body: { name: 'Matrix key', scope: 'read' } }) },
+  { service: 'config', call: 'GET /fleet/api-keys',                    answers: signedIn, request: () => ({ path: '/fleet/api-keys' }) },
+  { service: 'config', call: 'DELETE /fleet/api-keys/{id}',            answers: [404, 404, 404, 404, 404, 401],
+    request: () => ({ path: `/fleet/api-keys/${randomUUID()}` }) },
   { service: 'config', call: 'POST /fleet/users/create-installer',     answers: [201, 403, 403, 403, 403, 401],
     request: (s) => ({ path: '/fleet/users/create-installer', body: { main_email: `installer.${s.who}@matrix.example`, name: 'Matrix' } }) },
   { service: 'config', call: 'POST /fleet/users/create-owner',         answers: [202, 202, 202, 403, 403, 401],

@@ -1,6 +1,7 @@
 import { Modal, NavLink } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { IconKey } from '@tabler/icons-react';
+import { IconApi, IconKey } from '@tabler/icons-react';
+import { Link, useRouterState } from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';
 import { useState } from 'react';
 import { currentEmail } from '../../../machines/auth/auth-selectors.ts';
@@ -8,16 +9,26 @@ import { useRuntime } from '../../app/runtime-context.tsx';
 import { ChangePasswordForm } from './change-password-form.tsx';
 
 /**
- * The Account section's own item: "Change password", in a dialog over the screen the person is
- * on. Passed to the shell by the `_shell` route. ("Profile" is one's own user page, a link of the
+ * The Account section's own items: "API keys" (a screen of its own) and "Change password", in a
+ * dialog over the screen the person is on. Passed to the shell by the `_shell` route. ("Profile" is one's own user page, a link of the
  * shell's menu.)
  */
 export function AccountMenuItems({ onOpen }: { onOpen: () => void }) {
   const { auth } = useRuntime();
   const email = useSelector(auth, currentEmail) ?? '';
   const [open, setOpen] = useState(false);
+  const onKeys = useRouterState({ select: (state) => state.location.pathname === '/api-keys' });
   return (
     <>
+      <NavLink
+        component={Link}
+        to="/api-keys"
+        label="API keys"
+        leftSection={<IconApi size={18} aria-hidden />}
+        active={onKeys}
+        aria-current={onKeys ? 'page' : undefined}
+        onClick={onOpen}
+      />
       <NavLink
         component="button"
         label="Change password"
