@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { serialNumberPattern } from './catalogue.ts';
 
 /**
  * Claim codes: every device's label carries its serial and a claim code, also as a QR code. The
@@ -44,6 +45,12 @@ export const claimCodeSchema = z
 export const CLAIM_NOT_MATCHED = 'claim_not_matched';
 /** What a claim is refused with when another company holds the device. */
 export const CLAIMED_ELSEWHERE = 'device_claimed_elsewhere';
+/**
+ * What a person is told when another company holds the device: neither the company nor its site
+ * is named, but what to do next is.
+ */
+export const claimedElsewhereMessage = (serial: string) =>
+  `${serial} is on another company's site. It can be claimed here once they take it off that site: ask whoever installed it, or ask company staff to release it, giving the serial and the claim code on the label.`;
 /** What a bare install of a serial that has a claim code is refused with. */
 export const CLAIM_CODE_NEEDED = 'claim_code_needed';
 
@@ -53,7 +60,8 @@ export interface LabelText {
   claimCode: string | null;
 }
 
-const SERIAL_IN_TEXT = /[A-Z0-9]{2,8}-\d{2}-\d{6}/;
+/** A serial number anywhere in a text (the form of `serialNumberPattern`, unanchored). */
+const SERIAL_IN_TEXT = new RegExp(serialNumberPattern.source.replace(/^\^|\$$/g, ''));
 const CODE_IN_TEXT = /(?:^|[^A-Z0-9])(?:CC|CLAIM)\s*[:=]\s*([0-9A-Z]{4}(?:[\s-]?[0-9A-Z]{4}){3})(?![0-9A-Z])/;
 
 /**

@@ -28,10 +28,9 @@ export const userListQuerySchema = sortedListQuerySchema(USER_SORT_KEYS);
 
 const email = z.string().trim().toLowerCase().email().max(254);
 const displayName = z.string().trim().min(1).max(120);
-const phone = z
-  .string()
-  .trim()
-  .regex(/^[+0-9 ()-]{3,32}$/, 'phone may hold digits, spaces, +, -, ( and ) only');
+/** A phone number as people write it: 3 to 32 digits, spaces, +, -, ( and ). The app's forms use it too. */
+export const PHONE_PATTERN = /^[+0-9 ()-]{3,32}$/;
+const phone = z.string().trim().regex(PHONE_PATTERN, 'phone may hold digits, spaces, +, -, ( and ) only');
 
 /**
  * `POST /fleet/users/create-installer` (admin only). Without a password the new installer gets an

@@ -1,4 +1,5 @@
 import { assign, fromCallback, fromPromise, not, setup } from 'xstate';
+import { serialNumberPattern } from '../../contracts/catalogue.ts';
 import {
   CLAIM_CODE_PATTERN,
   labelFromText,
@@ -27,6 +28,20 @@ export interface ReadSerial {
   claimCode?: string | null;
 }
 
+/** What went wrong outside the fields: which step (its title) and why, in words. */
+export interface AddDeviceProblem {
+  title: string;
+  message: string;
+}
+
+/** What is wrong with a field, in words, shown on the field; null where nothing is. */
+export interface AddDeviceFieldErrors {
+  serial: string | null;
+  claimCode: string | null;
+}
+
+const NO_FIELD_ERRORS: AddDeviceFieldErrors = { serial: null, claimCode: null };
+
 export interface AddDeviceContext {
   siteId: number;
   models: ModelChoice[];
@@ -39,8 +54,10 @@ export interface AddDeviceContext {
   name: string;
   /** The camera's picture while scanning, for the preview. */
   stream: MediaStream | null;
-  /** Why the last step did not work, in words. */
-  error: string | null;
+  /** Why the last scan, reading or claim did not work. */
+  error: AddDeviceProblem | null;
+  /** What is wrong with the serial (checked as it is typed) and the claim code (when saved). */
+  fieldErrors: AddDeviceFieldErrors;
   /** The device, once claimed for the site. */
   installed: ClaimedDevice | null;
 }
@@ -73,16 +90,83 @@ export function modelOfSerial(serial: string, models: readonly ModelChoice[]): s
   return models.find((model) => model.prefix === prefix)?.modelId ?? null;
 }
 
+/** The titles of what went wrong, by step: a failed scan is told as a scan. */
+export const ADD_DEVICE_TITLES = {
+  scan: 'The code was not read',
+  bluetooth: 'Nothing was read over Bluetooth',
+  claim: 'The device was not added',
+} as const;
+
 export const ADD_DEVICE_MESSAGES = {
   chooseModel: 'Choose the model first.',
   noBluetooth: 'This browser has no Bluetooth: type the serial number, or scan its code.',
   noneChosen: 'No device was chosen.',
   notASerial: (text: string) =>
     `The code holds “${text.slice(0, 60)}”, which is not a serial number (they look like HX5K-24-000123). Scan the serial's code, or type it.`,
-  needsSerial: 'Give the serial number and the claim code from the label first.',
+  needsSerial: 'Give the serial number from the label.',
+  needsClaimCode: 'Give the claim code from the label, printed beside the serial.',
+  serialForm: (model: ModelChoice | undefined) =>
+    model
+      ? `Serial numbers of the ${model.name} look like ${exampleSerial(model)}: ${model.prefix}, a two-digit year and six digits.`
+      : 'Serial numbers look like HX5K-24-000123: the model’s prefix, a two-digit year and six digits.',
+  noSuchPrefix: (prefix: string) =>
+    `No model’s serial numbers begin with ${prefix}: check the label, or choose the model and read the serial over Bluetooth.`,
   badClaimCode:
     'The claim code has 16 letters and digits, printed on the label beside the serial (such as K7M2-Q9XD-4TRW-8HNB).',
 } as const;
+
+/** A serial number of the model's form, to show what one looks like. */
+export function exampleSerial(model: ModelChoice): string {
+  return `${model.prefix}-24-000123`;
+}
+
+/** A serial number typed so far: a prefix, then a dash, up to two digits, a dash, up to six digits. */
+const SERIAL_SO_FAR = /^([A-Z0-9]{1,8})(?:-(\d{0,2})(?:-(\d{0,6}))?)?$/;
+
+/**
+ * What is wrong with a serial number as typed so far, or null: while typing, only what no more
+ * typing can mend (a character out of place, a prefix no model has); once `done` (saved), also
+ * what is missing.
+ * @example serialProblem('HX5K-2', models, 'HX-5000', false) // null (it can still become one)
+ * @example serialProblem('HX5K-2', models, 'HX-5000', true) // 'Serial numbers of the … look like HX5K-24-000123: …'
+ */
+export function serialProblem(
+  text: string,
+  models: readonly ModelChoice[],
+  modelId: string,
+  done: boolean,
+): string | null {
+  const serial = text.trim().toUpperCase();
+  if (serial === '') return done ? ADD_DEVICE_MESSAGES.needsSerial : null;
+  const form = ADD_DEVICE_MESSAGES.serialForm(models.find((m) => m.modelId === modelId));
+  const parts = SERIAL_SO_FAR.exec(serial);
+  if (!parts) return form;
+  const prefix = parts[1] as string;
+  const dashed = serial.includes('-');
+  const known = models.some((m) => (dashed ? m.prefix === prefix : m.prefix.startsWith(prefix)));
+  if (!known) return ADD_DEVICE_MESSAGES.noSuchPrefix(prefix);
+  return done && !serialNumberPattern.test(serial) ? form : null;
+}
+
+/** What the claim code field says when saved, or null. */
+function claimCodeProblem(text: string): string | null {
+  if (text.trim() === '') return ADD_DEVICE_MESSAGES.needsClaimCode;
+  return CLAIM_CODE_PATTERN.test(normalizeClaimCode(text)) ? null : ADD_DEVICE_MESSAGES.badClaimCode;
+}
+
+/** The message of a failure, without the field's name the service puts before it ("claimCode: …"), as a sentence. */
+function messageOf(error: unknown, field?: string): string {
+  const message = error instanceof Error ? error.message : String(error);
+  if (!field || !message.startsWith(`${field}: `)) return message;
+  const rest = message.slice(field.length + 2);
+  return rest.charAt(0).toUpperCase() + rest.slice(1);
+}
+
+/** The field a refused claim names (the service's `field`), when it is one of the dialog's. */
+function fieldOf(error: unknown): keyof AddDeviceFieldErrors | null {
+  const field = (error as { field?: unknown } | null)?.field;
+  return field === 'serial' || field === 'claimCode' ? field : null;
+}
 
 /**
  * The serial a device reports over Bluetooth: the person chooses it in the browser's chooser,
@@ -135,11 +219,15 @@ export const addDeviceMachine = setup({
       // A scanned code shows as it is printed, to be checked against the label.
       claimCode: read.claimCode ? printedClaimCode(read.claimCode) : context.claimCode,
       error: null,
+      fieldErrors: NO_FIELD_ERRORS,
     })),
+    /** Shows why the scan or the reading did not work, titled as that step. */
+    fail: assign((_, problem: AddDeviceProblem) => ({ error: problem })),
   },
   guards: {
-    complete: ({ context }) => context.serial.trim() !== '' && context.claimCode.trim() !== '',
-    codeReadable: ({ context }) => CLAIM_CODE_PATTERN.test(normalizeClaimCode(context.claimCode)),
+    fieldsReady: ({ context }) =>
+      serialProblem(context.serial, context.models, context.modelId, true) === null &&
+      claimCodeProblem(context.claimCode) === null,
   },
 }).createMachine({
   id: 'addDevice',
@@ -153,22 +241,29 @@ export const addDeviceMachine = setup({
     name: '',
     stream: null,
     error: null,
+    fieldErrors: NO_FIELD_ERRORS,
     installed: null,
   }),
   initial: 'entering',
   // The fields can be typed in at any time (while the camera looks for a code, too): no keystroke
-  // is dropped. A code read after the serial was typed replaces it.
+  // is dropped. A code read after the serial was typed replaces it. The serial is checked as it is
+  // typed; the claim code's message stays until the code is typed again.
   on: {
     'add.edit': {
       actions: assign(({ context, event }) => {
         const serial = event.serial ?? context.serial;
         const inferred = event.serial !== undefined ? modelOfSerial(serial, context.models) : null;
+        const modelId = event.modelId ?? inferred ?? context.modelId;
         return {
           serial,
           claimCode: event.claimCode ?? context.claimCode,
-          modelId: event.modelId ?? inferred ?? context.modelId,
+          modelId,
           name: event.name ?? context.name,
           error: null,
+          fieldErrors: {
+            serial: serialProblem(serial, context.models, modelId, false),
+            claimCode: event.claimCode !== undefined ? null : context.fieldErrors.claimCode,
+          },
         };
       }),
     },
@@ -179,8 +274,16 @@ export const addDeviceMachine = setup({
         'add.scan': { target: 'scanning', actions: assign({ error: null }) },
         'add.bluetooth': { target: 'reading', actions: assign({ error: null }) },
         'add.save': [
-          { guard: not('complete'), actions: assign({ error: ADD_DEVICE_MESSAGES.needsSerial }) },
-          { guard: not('codeReadable'), actions: assign({ error: ADD_DEVICE_MESSAGES.badClaimCode }) },
+          {
+            guard: not('fieldsReady'),
+            actions: assign(({ context }) => ({
+              error: null,
+              fieldErrors: {
+                serial: serialProblem(context.serial, context.models, context.modelId, true),
+                claimCode: claimCodeProblem(context.claimCode),
+              },
+            })),
+          },
           { target: 'saving' },
         ],
       },
@@ -201,10 +304,22 @@ export const addDeviceMachine = setup({
           },
           {
             target: 'entering',
-            actions: assign({ error: ({ event }) => ADD_DEVICE_MESSAGES.notASerial(event.text) }),
+            actions: {
+              type: 'fail',
+              params: ({ event }) => ({
+                title: ADD_DEVICE_TITLES.scan,
+                message: ADD_DEVICE_MESSAGES.notASerial(event.text),
+              }),
+            },
           },
         ],
-        'scan.failed': { target: 'entering', actions: assign({ error: ({ event }) => event.message }) },
+        'scan.failed': {
+          target: 'entering',
+          actions: {
+            type: 'fail',
+            params: ({ event }) => ({ title: ADD_DEVICE_TITLES.scan, message: event.message }),
+          },
+        },
         'add.cancel': 'entering',
       },
     },
@@ -218,9 +333,10 @@ export const addDeviceMachine = setup({
         onDone: { target: 'entering', actions: { type: 'take', params: ({ event }) => event.output } },
         onError: {
           target: 'entering',
-          actions: assign({
-            error: ({ event }) => (event.error instanceof Error ? event.error.message : String(event.error)),
-          }),
+          actions: {
+            type: 'fail',
+            params: ({ event }) => ({ title: ADD_DEVICE_TITLES.bluetooth, message: messageOf(event.error) }),
+          },
         },
       },
       on: { 'add.cancel': 'entering' },
@@ -237,10 +353,13 @@ export const addDeviceMachine = setup({
           },
         }),
         onDone: { target: 'refreshing', actions: assign({ installed: ({ event }) => event.output }) },
+        // A refusal about the serial or the code shows on that field; any other above the buttons.
         onError: {
           target: 'entering',
-          actions: assign({
-            error: ({ event }) => (event.error instanceof Error ? event.error.message : String(event.error)),
+          actions: assign(({ event }) => {
+            const field = fieldOf(event.error);
+            if (!field) return { error: { title: ADD_DEVICE_TITLES.claim, message: messageOf(event.error) } };
+            return { fieldErrors: { ...NO_FIELD_ERRORS, [field]: messageOf(event.error, field) } };
           }),
         },
       },

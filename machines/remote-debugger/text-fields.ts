@@ -27,12 +27,15 @@ export function textCharacters(product: DeviceProduct): Map<string, TextCharacte
 }
 
 /**
- * What one character code reads as: the character in quotes, or that it is empty padding.
+ * What one character code reads as: the character in quotes, a byte of a letter beyond A–Z (a
+ * name's bytes are UTF-8: src/device-config/text-codes.ts), or that it is empty padding.
  * @example characterText(72) // '“H” (72)'
+ * @example characterText(195) // 'byte 0xc3 of a letter beyond A–Z (195)'
  */
 export function characterText(code: number): string {
   if (code <= 0) return `empty (${code})`;
-  return `“${String.fromCharCode(code)}” (${code})`;
+  if (code >= 0x80 && code <= 0xff) return `byte 0x${code.toString(16)} of a letter beyond A–Z (${code})`;
+  return `“${String.fromCodePoint(code)}” (${code})`;
 }
 
 /** What a masked value reads as: the device password is never shown in a decoded answer. */

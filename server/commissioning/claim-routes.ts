@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import type { Actor } from '../../contracts/access-policy.ts';
-import { CLAIMED_ELSEWHERE } from '../../contracts/claims.ts';
+import { CLAIMED_ELSEWHERE, claimedElsewhereMessage } from '../../contracts/claims.ts';
 import { idParamSchema } from '../../contracts/ids.ts';
 import { type ClaimedDevice, claimedDeviceSchema, claimRequestSchema } from '../../contracts/installs.ts';
 import { requireInstallSite } from '../access/install-access.ts';
@@ -36,12 +36,7 @@ async function requireUnclaimed(db: Kysely<Database>, viewer: Actor, serial: str
     .where('serial', '=', serial)
     .executeTakeFirst();
   if (held && !(await sameCompany(db, held.site_id, siteId)))
-    throw new ApiError(
-      409,
-      CLAIMED_ELSEWHERE,
-      `${serial} is claimed by another company; it can be claimed here once it is taken off their site`,
-      'serial',
-    );
+    throw new ApiError(409, CLAIMED_ELSEWHERE, claimedElsewhereMessage(serial), 'serial');
   await requireFreeSerial(db, viewer, serial, siteId);
 }
 

@@ -28,6 +28,7 @@ import {
 } from './fleet-counts.ts';
 import { alarmsSince, readingsSince, requireVisibleSite, visibleAlarms } from './monitoring-scope.ts';
 import { unfoldedFrom } from './series.ts';
+import { HOUR_MS } from './telemetry/time-buckets.ts';
 
 interface SiteRow extends DeviceCountRow {
   id: number;
@@ -50,6 +51,12 @@ function byProblems(a: SiteRow, b: SiteRow): number {
     a.id - b.id
   );
 }
+
+/**
+ * Every site's day under way began at most this long ago (a 25-hour day, when clocks go back):
+ * its steps not folded yet are read back to there, however far the fold lags, as a site's page does.
+ */
+const LONGEST_DAY_MS = 25 * HOUR_MS;
 
 /** `GET /overview`: the caller's fleet now, for Home; `GET /counts`: its counts alone, for a site too. */
 export function overviewRoute(ctx: ServerContext): Hono<{ Variables: AuthVariables }> {
@@ -103,7 +110,7 @@ export function overviewRoute(ctx: ServerContext): Hono<{ Variables: AuthVariabl
           UNION ALL
           SELECT f.device_id, f.increase[array_position(f.metrics, m.metric)] FROM telemetry_5m f
           JOIN day ON day.id = f.device_id JOIN items m ON m.model_id = day.model_id
-          WHERE m.metric = ANY(f.metrics) AND NOT f.folded AND f.bucket >= ${unfoldedFrom(0)}::timestamptz
+          WHERE m.metric = ANY(f.metrics) AND NOT f.folded AND f.bucket >= ${unfoldedFrom(0, Date.parse(now), Date.parse(now) - LONGEST_DAY_MS)}::timestamptz
             AND (f.bucket AT TIME ZONE day.time_zone)::date = day.today
             AND (day.seen_from IS NULL OR f.bucket >= day.seen_from)
           ) today GROUP BY device_id

@@ -7,21 +7,24 @@ export const NETWORK_ERROR = 'The server could not be reached. Check the connect
 
 /**
  * A failed call to one of the services: the server's `message` (or a generic one), the HTTP
- * status (0 when nothing answered) and the server's `code` when it sent one.
+ * status (0 when nothing answered), and the server's `code` and the input `field` it names when
+ * it sent them.
  */
 export class ApiError extends Error {
   readonly status: number;
   readonly code: string | null;
+  readonly field: string | null;
   readonly path: string;
 
   constructor(
     message: string,
-    options: { status: number; code?: string | null; path: string; cause?: unknown },
+    options: { status: number; code?: string | null; field?: string | null; path: string; cause?: unknown },
   ) {
     super(message, { cause: options.cause });
     this.name = 'ApiError';
     this.status = options.status;
     this.code = options.code ?? null;
+    this.field = options.field ?? null;
     this.path = options.path;
   }
 }
@@ -62,6 +65,7 @@ export function toApiError(error: unknown, path: string): ApiError {
   const body = typeof data === 'object' && data !== null ? (data as Record<string, unknown>) : {};
   const serverMessage = typeof body.message === 'string' && body.message.trim() ? body.message : null;
   const code = typeof body.code === 'string' ? body.code : null;
+  const field = typeof body.field === 'string' ? body.field : null;
   const message = serverMessage ?? (status === 0 ? NETWORK_ERROR : GENERIC_REQUEST_ERROR);
-  return new ApiError(message, { status, code, path, cause: error });
+  return new ApiError(message, { status, code, field, path, cause: error });
 }

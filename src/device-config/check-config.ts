@@ -134,7 +134,7 @@ function checkFormData(config: DeviceConfig, out: ConfigProblem[]): void {
         out.push({ path: [...path, 'min'], problem: `${obj.min} is greater than max ${obj.max}` });
       if (obj.rex !== undefined) {
         try {
-          new RegExp(obj.rex);
+          new RegExp(obj.rex, 'u');
         } catch {
           out.push({ path: [...path, 'rex'], problem: `"${obj.rex}" is not a valid regular expression` });
         }

@@ -4,6 +4,7 @@ import { type Codec, CodecError } from '../codec/types.ts';
 import type { DeviceConfig, RawItem } from './config-schema.ts';
 import { fieldRange } from './field-range.ts';
 import type { FormField, FormGroupModel } from './form-fields.ts';
+import { codesOfText } from './text-codes.ts';
 import { dateTimeToTime, NOT_AVAILABLE } from './time-format.ts';
 import { toNumber, validateField } from './validate-field.ts';
 
@@ -48,14 +49,22 @@ function collect(
   const text = String(value);
   let numbers: number[];
   if (target.kind === 'text') {
+    // Items of one byte each hold the text's UTF-8 (text-codes.ts).
+    const bytes = target.refs.every((ref) => {
+      const item = items.get(ref);
+      return item !== undefined && fieldRange(item.buffer).min >= 0 && fieldRange(item.buffer).max <= 0xff;
+    });
     try {
-      numbers =
-        field.kind === 'password' ? codec.passwordCodes(text) : [...text].map((c) => c.codePointAt(0) ?? 0);
+      numbers = field.kind === 'password' ? codec.passwordCodes(text) : codesOfText(text, bytes);
     } catch (error) {
       if (error instanceof CodecError) return `${label}: ${error.message}`;
       throw error;
     }
-    if (numbers.length > target.refs.length) return `${label} takes at most ${target.refs.length} characters`;
+    const room = target.refs.length;
+    if (numbers.length > room)
+      return [...text].length <= room && bytes
+        ? `${label} takes at most ${room} bytes: letters such as ü or é take 2 each, and this one needs ${numbers.length}`
+        : `${label} takes at most ${room} characters`;
     numbers = target.refs.map((_, i) => numbers[i] ?? 0);
   } else {
     const match = target.pattern.exec(text);

@@ -128,7 +128,9 @@ function textRules(obj: DataObj, label: string, capacity: number | undefined): T
   const maxLength = obj.maxLength ?? capacity;
   if (maxLength !== undefined)
     rules.maxLength = { value: maxLength, message: `${label} takes at most ${maxLength} characters` };
-  if (obj.rex !== undefined) rules.pattern = { value: new RegExp(obj.rex), message: `${label} is not valid` };
+  // Unicode patterns, so a rule may name letters of every language (\p{L}).
+  if (obj.rex !== undefined)
+    rules.pattern = { value: new RegExp(obj.rex, 'u'), message: `${label} is not valid` };
   return rules;
 }
 

@@ -1,4 +1,5 @@
 import type { ProcessStep } from './process-step-schema.ts';
+import { textOfCodes } from './text-codes.ts';
 import { dateTimeToTime, minutesToText, minutesToTime, NOT_AVAILABLE, secondsToTime } from './time-format.ts';
 
 /** A decoded or derived value. */
@@ -72,14 +73,13 @@ function listEntry(step: Extract<ProcessStep, { type: 'vfa' }>, get: Lookup): st
 }
 
 function codesToString(refs: readonly string[], get: Lookup): string {
-  let text = '';
+  const codes: number[] = [];
   for (const ref of refs) {
     const code = num(get(ref));
     // Negative codes and nulls are padding or garbage, never characters.
-    if (code !== undefined && Number.isInteger(code) && code > 0 && code <= 0x10ffff)
-      text += String.fromCodePoint(code);
+    if (code !== undefined && Number.isInteger(code) && code > 0 && code <= 0x10ffff) codes.push(code);
   }
-  return text;
+  return textOfCodes(codes);
 }
 
 function timeStep(value: ConfigValue | undefined, convert: (n: number) => string): string {

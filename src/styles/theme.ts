@@ -1,4 +1,15 @@
-import { createTheme } from '@mantine/core';
+import { createTheme, defaultVariantColorsResolver, type VariantColorsResolver } from '@mantine/core';
+
+/**
+ * Filled buttons darken under the pointer: Mantine's own hover of the darkest shade is one shade
+ * lighter (teal 8 under white text is 3.9:1), so a button held under the pointer, such as a Write
+ * bar that stays on screen, would fall below 4.5:1.
+ */
+const variantColorResolver: VariantColorsResolver = (input) => {
+  const colors = defaultVariantColorsResolver(input);
+  if (input.variant !== 'filled') return colors;
+  return { ...colors, hover: `color-mix(in srgb, ${colors.background} 85%, black)` };
+};
 
 /** The app's Mantine theme: one accent colour, visible keyboard focus, motion off on request. */
 export const theme = createTheme({
@@ -8,6 +19,7 @@ export const theme = createTheme({
   defaultRadius: 'md',
   focusRing: 'auto',
   respectReducedMotion: true,
+  variantColorResolver,
   fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif',
   headings: {
     fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif',

@@ -83,7 +83,7 @@ describe('the catalogue says how a setting reads, and the form asks for it that 
     });
     expect(field('deviceName')).toMatchObject({
       limits: '3 to 12 characters',
-      note: 'Letters, digits, spaces, _ and - only.',
+      note: 'Letters of any language, digits, spaces, _ and -. Up to 12 bytes: ü, é and most other letters beyond A–Z take 2.',
     });
   });
 

@@ -105,6 +105,44 @@ describe.each(products)('$modelId on the Wasm codec', ({ config, entry }) => {
     );
   });
 
+  it('writes a name in letters of any language as UTF-8, reads it back, and counts its bytes', () => {
+    const frame = buildConfigFrame(codec, config, 0x81, size);
+    const groups = buildForm(config, decodeConfiguration(codec, config, frame));
+    const name = groups.flatMap((g) => g.fields).find((f) => f.name === 'deviceName');
+    if (!name) throw new Error('no deviceName field');
+    const write = (text: string) => {
+      expect(validateField(name, text), text).toBeNull();
+      return encodeConfiguration(codec, config, groups, { ...untouched(groups), deviceName: text }, frame);
+    };
+    for (const text of ['Müller WR', 'Ørsted 3', 'Łódź-2', 'Γεια 1']) {
+      const result = write(text);
+      if (!result.ok) throw new Error(result.errors[0]?.message);
+      const decoded = decodeConfiguration(codec, config, result.frame);
+      expect(decoded.values.deviceName).toBe(text);
+      expect(decoded.raw.name_01).toBe(new TextEncoder().encode(text)[1]);
+    }
+    // Twelve letters, fourteen bytes: told as bytes, with what the name needs.
+    const long = write('Müllerstraße');
+    expect(long.ok).toBe(false);
+    expect(!long.ok && long.errors[0]?.message).toBe(
+      'Device name takes at most 12 bytes: letters such as ü or é take 2 each, and this one needs 14',
+    );
+    // What the rule refuses it says so; punctuation beyond _ and - is not a name's.
+    expect(validateField(name, 'Müller/WR')).toBe('Device name is not valid');
+  });
+
+  it('reads a name a device wrote in Latin-1 one character per code, as before', () => {
+    const latin1 = [...'Müller'].map((c) => c.charCodeAt(0));
+    const raw = Object.fromEntries(latin1.map((code, i) => [`name_${String(i).padStart(2, '0')}`, code]));
+    const frame = buildConfigFrame(codec, config, 0x81, size, {
+      ...raw,
+      ...Object.fromEntries(
+        Array.from({ length: 12 - latin1.length }, (_, i) => [`name_${String(i + 6).padStart(2, '0')}`, 0]),
+      ),
+    });
+    expect(decodeConfiguration(codec, config, frame).values.deviceName).toBe('Müller');
+  });
+
   it('ships factory settings that pass every rule of its own form', () => {
     const decoded = decodeConfiguration(codec, config, buildConfigFrame(codec, config, 0x81, size));
     const fields = buildForm(config, decoded).flatMap((g) => g.fields.filter((f) => !f.disabled));

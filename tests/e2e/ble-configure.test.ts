@@ -347,8 +347,28 @@ describe('configuring the demo device (simulated transport), signed out, on a ph
     await unlock(page);
     await changeThreeSettings(page);
     await page.screenshot({ path: `${ARTIFACTS}ble-panel-390x844.png`, fullPage: true });
-    await page.getByRole('button', { name: 'Write' }).click();
-    await page.getByText('Written and verified').waitFor();
+    // The form is screens long on a phone: Write stays in reach at the screen's bottom, wherever
+    // the form is scrolled to, above the fields it would otherwise be under.
+    const write = page.getByRole('button', { name: 'Write' });
+    for (const share of [0, 0.5]) {
+      // The form's top (then its middle) at the screen's top.
+      await page.evaluate((part) => {
+        const form = document.querySelector('.fm-write-bar')?.closest('form')?.getBoundingClientRect();
+        if (form) window.scrollTo(0, window.scrollY + form.top + part * form.height);
+      }, share);
+      const box = await write.boundingBox();
+      expect(
+        box && box.y + box.height <= 844 && box.y >= 0,
+        `Write on screen, ${share * 100} % into the form`,
+      ).toBe(true);
+    }
+    await write.click();
+    // Its result shows beside it, where the person is, not at the form's end.
+    const written = page.getByText('Written and verified');
+    await written.waitFor();
+    const shown = await written.boundingBox();
+    expect(shown && shown.y >= 0 && shown.y + shown.height <= 844).toBe(true);
+    await page.screenshot({ path: `${ARTIFACTS}ble-write-bar-390x844.png` });
     const kept = await page.evaluate((key) => window.localStorage.getItem(key), `demo-device:${SERIAL}`);
     expect(JSON.parse(kept ?? '{}')).toMatchObject(THREE_SETTINGS);
     await expectAccessible(page);

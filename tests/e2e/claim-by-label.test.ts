@@ -80,13 +80,24 @@ describe('claiming a device by its label', () => {
     await page.goto(appUrl(`/site-details/${SITE}`));
     await page.getByRole('button', { name: 'Add device' }).click();
     const dialog = page.getByRole('dialog', { name: 'Add device' });
-    await dialog.getByLabel(/^Serial number/).fill(label.serial.toLowerCase());
+    // The serial is checked as it is typed, on its field: no model's serials begin with ZZ9.
+    const serialField = dialog.getByLabel(/^Serial number/);
+    await serialField.fill('zz9');
+    await dialog.getByText(/^No model’s serial numbers begin with ZZ9/).waitFor();
+    await expect(serialField.getAttribute('aria-invalid')).resolves.toBe('true');
+    await serialField.fill(label.serial.toLowerCase());
     await expect(dialog.getByLabel('Model').inputValue()).resolves.toBe('BX-10');
     await dialog.getByLabel(/^Claim code/).fill('AAAA-BBBB-CCCC-DDDD');
     await dialog.getByLabel(/^Name/).fill('Loft battery');
     await dialog.getByRole('button', { name: 'Add device' }).click();
-    const refused = dialog.getByRole('alert').filter({ hasText: 'The device was not added' });
-    await refused.getByText('this serial number and claim code do not belong together').waitFor();
+    // The refusal is about the code: it shows on the code's field, without the field's name.
+    const refused = dialog.getByText(
+      'This serial number and claim code do not belong together; check both on the label',
+      { exact: true },
+    );
+    await refused.waitFor();
+    await expect(dialog.getByLabel(/^Claim code/).getAttribute('aria-invalid')).resolves.toBe('true');
+    await expect(serialField.getAttribute('aria-invalid')).resolves.not.toBe('true');
     await expect(dialog.getByLabel(/^Name/).inputValue()).resolves.toBe('Loft battery');
     await screenshots(page, 'claim-wrong-code', () => refused.waitFor());
     // The app logs the refused call as it logs any (after the browser's own line for the 400);

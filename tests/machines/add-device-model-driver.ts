@@ -1,11 +1,14 @@
 import { expect } from 'vitest';
 import { createActor, fromCallback, fromPromise } from 'xstate';
-import { normalizeClaimCode } from '../../contracts/claims.ts';
+import { claimedElsewhereMessage, normalizeClaimCode } from '../../contracts/claims.ts';
 import { devicePageSchema } from '../../contracts/devices.ts';
 import type { ClaimedDevice, ClaimRequest } from '../../contracts/installs.ts';
 import {
   ADD_DEVICE_MESSAGES,
+  ADD_DEVICE_TITLES,
   type AddDeviceEvent,
+  type AddDeviceFieldErrors,
+  type AddDeviceProblem,
   addDeviceMachine,
   type ModelChoice,
   modelOfSerial,
@@ -169,9 +172,16 @@ export function addDeviceModelDriver(): ModelDriver {
   let scannedText = '';
   let chosenSerial = '';
 
-  const entering = (error: string | null) => {
+  /** The fields as the person filled them in, with what the dialog says of them, and nothing else. */
+  const entering = (error: AddDeviceProblem | null, fields: Partial<AddDeviceFieldErrors> = {}) => {
     expect(snap().value).toBe('entering');
-    expect(snap().context).toMatchObject({ ...form, error, stream: null, installed: null });
+    expect(snap().context).toMatchObject({
+      ...form,
+      error,
+      fieldErrors: { serial: null, claimCode: null, ...fields },
+      stream: null,
+      installed: null,
+    });
     // The camera is off whenever the machine is not scanning.
     expect(cameras.every((c) => !c.open)).toBe(true);
   };
@@ -276,19 +286,23 @@ export function addDeviceModelDriver(): ModelDriver {
         expect(form).toEqual({ serial: '', claimCode: '', modelId: 'HX-5000', name: '' });
         entering(null);
       },
-      needsSerial: () => entering(ADD_DEVICE_MESSAGES.needsSerial),
+      needsSerial: () =>
+        entering(null, {
+          serial: ADD_DEVICE_MESSAGES.needsSerial,
+          claimCode: ADD_DEVICE_MESSAGES.needsClaimCode,
+        }),
       typed: () => entering(null),
       named: () => entering(null),
       typedTaken: () => entering(null),
       typedBadCode: () => entering(null),
-      badClaimCode: () => entering(ADD_DEVICE_MESSAGES.badClaimCode),
+      badClaimCode: () => entering(null, { claimCode: ADD_DEVICE_MESSAGES.badClaimCode }),
       modelChosen: () => entering(null),
       saving,
       savingTaken: saving,
       refused: async () =>
-        entering(
-          `${(await commissioningService()).claimedByOtherCompany} is claimed by another company; it can be claimed here once it is taken off their site`,
-        ),
+        entering(null, {
+          serial: claimedElsewhereMessage((await commissioningService()).claimedByOtherCompany),
+        }),
       showingClaimed: async () => {
         expect(snap().value).toBe('refreshing');
         expect(refresh.calls).toHaveLength(1);
@@ -305,8 +319,9 @@ export function addDeviceModelDriver(): ModelDriver {
       previewing: () => scanning(STREAM),
       typedWhileScanning: () => scanning(null),
       scanned: () => entering(null),
-      notASerial: () => entering(ADD_DEVICE_MESSAGES.notASerial(scannedText)),
-      cameraRefused: () => entering(CAMERA_REFUSED),
+      notASerial: () =>
+        entering({ title: ADD_DEVICE_TITLES.scan, message: ADD_DEVICE_MESSAGES.notASerial(scannedText) }),
+      cameraRefused: () => entering({ title: ADD_DEVICE_TITLES.scan, message: CAMERA_REFUSED }),
       scanStopped: () => entering(null),
       choosing: () => {
         expect(snap().value).toBe('reading');
@@ -326,7 +341,8 @@ export function addDeviceModelDriver(): ModelDriver {
         expect(form.serial).toBe(chosenSerial);
         entering(null);
       },
-      noDeviceChosen: () => entering('No device was chosen.'),
+      noDeviceChosen: () =>
+        entering({ title: ADD_DEVICE_TITLES.bluetooth, message: 'No device was chosen.' }),
       readingCancelled: () => entering(null),
       lateIgnored: () => entering(null),
     },

@@ -5,6 +5,7 @@ import type { ClaimedDevice, ClaimRequest } from '../../contracts/installs.ts';
 import { type TemplateChange, templatesMachine } from '../../machines/ble/templates-machine.ts';
 import {
   ADD_DEVICE_MESSAGES,
+  ADD_DEVICE_TITLES,
   type AddDeviceEvent,
   addDeviceMachine,
   serialFromText,
@@ -47,7 +48,10 @@ describe('adding a device', () => {
     const actor = addDevice({});
     actor.send({ type: 'add.bluetooth' });
     await waitFor(actor, (s) => s.matches('entering'));
-    expect(actor.getSnapshot().context.error).toBe(ADD_DEVICE_MESSAGES.noBluetooth);
+    expect(actor.getSnapshot().context.error).toEqual({
+      title: ADD_DEVICE_TITLES.bluetooth,
+      message: ADD_DEVICE_MESSAGES.noBluetooth,
+    });
   });
 
   it('takes the serial and its model from a scanned code, inside longer text too', async () => {
@@ -83,13 +87,17 @@ describe('adding a device', () => {
     const actor = addDevice({ seen: 'hello' });
     actor.send({ type: 'add.scan' });
     await waitFor(actor, (s) => s.context.error !== null);
-    expect(actor.getSnapshot().context.error).toBe(ADD_DEVICE_MESSAGES.notASerial('hello'));
+    // Titled as a scan: nothing was added, the code was not read.
+    expect(actor.getSnapshot().context.error).toEqual({
+      title: ADD_DEVICE_TITLES.scan,
+      message: ADD_DEVICE_MESSAGES.notASerial('hello'),
+    });
   });
 
   it('keeps everything typed when the service refuses, and has the device when it is claimed', async () => {
     const sent: ClaimRequest[] = [];
     let answer: (body: ClaimRequest) => Promise<ClaimedDevice> = () =>
-      Promise.reject(new Error('HX5K-26-000008 is claimed by another company'));
+      Promise.reject(new Error('The server could not be reached. Check the connection and try again.'));
     const actor = addDevice({
       claim: (body) => {
         sent.push(body);
@@ -129,7 +137,58 @@ describe('adding a device', () => {
     actor.send({ type: 'add.edit', serial: 'HX5K-26-000009', claimCode: '1234' });
     actor.send({ type: 'add.save' });
     expect(actor.getSnapshot().value).toBe('entering');
-    expect(actor.getSnapshot().context.error).toBe(ADD_DEVICE_MESSAGES.badClaimCode);
+    expect(actor.getSnapshot().context).toMatchObject({
+      error: null,
+      fieldErrors: { serial: null, claimCode: ADD_DEVICE_MESSAGES.badClaimCode },
+    });
+  });
+
+  it('checks the serial as it is typed: only what more typing cannot mend, the rest when saved', () => {
+    const actor = addDevice({});
+    const serialError = () => actor.getSnapshot().context.fieldErrors.serial;
+    const hx = MODELS.find((m) => m.modelId === 'HX-5000');
+    for (const soFar of ['h', 'HX5', 'hx5k-', 'HX5K-2', 'HX5K-26-0000']) {
+      actor.send({ type: 'add.edit', serial: soFar });
+      expect(serialError(), soFar).toBeNull();
+    }
+    actor.send({ type: 'add.edit', serial: 'HX5K-26-00001x' });
+    expect(serialError()).toBe(ADD_DEVICE_MESSAGES.serialForm(hx));
+    expect(serialError()).toContain('HX5K-24-000123');
+    actor.send({ type: 'add.edit', serial: 'ZZ9' });
+    expect(serialError()).toBe(ADD_DEVICE_MESSAGES.noSuchPrefix('ZZ9'));
+    actor.send({ type: 'add.edit', serial: 'HX5-26-000001' });
+    expect(serialError()).toBe(ADD_DEVICE_MESSAGES.noSuchPrefix('HX5'));
+    // Unfinished, but not wrong until saved; then both fields say what they lack.
+    actor.send({ type: 'add.edit', serial: 'HX5K-26-0' });
+    expect(serialError()).toBeNull();
+    actor.send({ type: 'add.save' });
+    expect(actor.getSnapshot().value).toBe('entering');
+    expect(actor.getSnapshot().context.fieldErrors).toEqual({
+      serial: ADD_DEVICE_MESSAGES.serialForm(hx),
+      claimCode: ADD_DEVICE_MESSAGES.needsClaimCode,
+    });
+    // Typing the serial out mends its message; the code's stays until the code is typed.
+    actor.send({ type: 'add.edit', serial: 'HX5K-26-000001' });
+    expect(actor.getSnapshot().context.fieldErrors).toEqual({
+      serial: null,
+      claimCode: ADD_DEVICE_MESSAGES.needsClaimCode,
+    });
+    actor.send({ type: 'add.edit', claimCode: 'K7M2' });
+    expect(actor.getSnapshot().context.fieldErrors.claimCode).toBeNull();
+  });
+
+  it("shows a refusal about the serial on the serial's field, without the field's name", async () => {
+    const refusal = Object.assign(new Error('serial: HX5K-26-000008 is on another company’s site.'), {
+      field: 'serial',
+    });
+    const actor = addDevice({ claim: () => Promise.reject(refusal) });
+    actor.send({ type: 'add.edit', serial: 'HX5K-26-000008', claimCode: 'K7M2Q9XD4TRW8HNB' });
+    actor.send({ type: 'add.save' });
+    await waitFor(actor, (s) => s.matches('entering') && s.context.fieldErrors.serial !== null);
+    expect(actor.getSnapshot().context).toMatchObject({
+      error: null,
+      fieldErrors: { serial: 'HX5K-26-000008 is on another company’s site.', claimCode: null },
+    });
   });
 
   it('keeps what is typed while the camera looks for a code, and the camera keeps looking', async () => {
@@ -172,7 +231,10 @@ describe('adding a device', () => {
   it('refuses to save without a serial, saying so', () => {
     const actor = addDevice({});
     actor.send({ type: 'add.save' });
-    expect(actor.getSnapshot().context.error).toBe(ADD_DEVICE_MESSAGES.needsSerial);
+    expect(actor.getSnapshot().context.fieldErrors).toEqual({
+      serial: ADD_DEVICE_MESSAGES.needsSerial,
+      claimCode: ADD_DEVICE_MESSAGES.needsClaimCode,
+    });
   });
 });
 

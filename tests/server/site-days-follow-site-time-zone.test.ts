@@ -1,6 +1,11 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type SiteSeries, siteNowSchema, siteSeriesSchema } from '../../contracts/monitoring.ts';
+import {
+  overviewSchema,
+  type SiteSeries,
+  siteNowSchema,
+  siteSeriesSchema,
+} from '../../contracts/monitoring.ts';
 import { type Site, siteSchema } from '../../contracts/sites.ts';
 import { migrate } from '../../server/db/migrations.ts';
 import { seedTelemetryHistory } from '../../server/db/seed-telemetry.ts';
@@ -251,6 +256,7 @@ describe("a site's power flow now and energy balance today", () => {
       timeZone: zone,
     });
     const midnight = dayClock(zone).startOf(dayClock(zone).dayOf(now));
+    const homeBefore = overviewSchema.parse(await monitoringGet('/overview')).energyTodayKwh;
     // Readings from yesterday evening (the UTC date and the site's differ) until now, sent late:
     // yesterday's steps are folded into their day, none of today's yet.
     await deviceReporting(site.id, 'HX5K-26-900007', midnight - 2 * 3_600_000, now, undefined, midnight);
@@ -261,6 +267,9 @@ describe("a site's power flow now and energy balance today", () => {
     expect(bars.at(-1)).toEqual([midnight, expect.closeTo(steps * PER_STEP, 6)]);
     expect(produced).toBeCloseTo(steps * PER_STEP, 3);
     expect(bars.at(-1)?.[1]).toBeCloseTo(produced as number, 3);
+    // Home's energy today grew by as much (the site is one of many, not always among those listed).
+    const home = overviewSchema.parse(await monitoringGet('/overview')).energyTodayKwh;
+    expect(home - homeBefore).toBeCloseTo(produced as number, 3);
   });
 
   it('marks the step under way as partial, and a range ending yesterday as whole', async () => {

@@ -66,8 +66,8 @@ export function addIdentityGroups(b: ProductBuilder): void {
       required: true,
       minLength: 3,
       maxLength: 12,
-      rex: '^[A-Za-z0-9 _-]*$',
-      note: 'Letters, digits, spaces, _ and - only.',
+      rex: '^[\\p{L}\\p{M}\\p{N} _-]*$',
+      note: 'Letters of any language, digits, spaces, _ and -. Up to 12 bytes: ü, é and most other letters beyond A–Z take 2.',
     }),
     shown('firmwareVersion', 'Firmware'),
   ])

@@ -2,6 +2,7 @@ import type { DataObj, DeviceConfig, LayoutCol, OtherItem, RawItem } from '../co
 import type { MonitoringSection } from '../monitoring-schema.ts';
 import { PASSWORD_ITEMS } from '../password.ts';
 import type { ProcessStep } from '../process-step-schema.ts';
+import { codesOfText } from '../text-codes.ts';
 
 /** `u16le`, `s32be`, `u8`, `s8`: signedness, width and (for 16/32 bits) byte order. */
 export type FieldSpec = `${'u' | 's'}8` | `${'u' | 's'}${16 | 32}${'le' | 'be'}`;
@@ -47,10 +48,10 @@ export class ProductBuilder {
     return this.raw(name, spec, value, { multiplier, readOnly: true, ...(unit ? { unit } : {}) });
   }
 
-  /** Adds `count` one-byte character items `prefix_00`… holding `text`, padded with 0. */
+  /** Adds `count` one-byte character items `prefix_00`… holding `text` as UTF-8, padded with 0. */
   text(prefix: string, count: number, text: string): this {
-    for (let i = 0; i < count; i++)
-      this.raw(`${prefix}_${String(i).padStart(2, '0')}`, 'u8', text.charCodeAt(i) || 0);
+    const codes = codesOfText(text, true);
+    for (let i = 0; i < count; i++) this.raw(`${prefix}_${String(i).padStart(2, '0')}`, 'u8', codes[i] ?? 0);
     return this;
   }
 

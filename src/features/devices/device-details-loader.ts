@@ -1,4 +1,5 @@
 import { mayInstallOnSite } from '../../../contracts/access-policy.ts';
+import { serialNumberPattern } from '../../../contracts/catalogue.ts';
 import { errorMessage } from '../../../contracts/error-message.ts';
 import { ApiError } from '../../api/api-error.ts';
 import { fetchAlarmsPage, fetchLatest } from '../../api/monitoring-api.ts';
@@ -10,8 +11,6 @@ import { fetchInstall } from './devices-api.ts';
 /** How many of a device's alarms its details list, newest first. */
 export const ALARM_HISTORY = 20;
 
-const SERIAL = /^[A-Z0-9]{2,8}-\d{2}-\d{6}$/;
-
 /**
  * The device `{deviceid}` (its model id) with `serial`, or every visible device of that model;
  * for one device, whether the person may change its place on its site.
@@ -19,7 +18,7 @@ const SERIAL = /^[A-Z0-9]{2,8}-\d{2}-\d{6}$/;
  * @throws ApiError 404 for a serial that is malformed or not visible
  */
 export async function loadDeviceDetails(runtime: AppRuntime, modelId: string, serial?: string) {
-  if (serial && !SERIAL.test(serial)) {
+  if (serial && !serialNumberPattern.test(serial)) {
     throw new ApiError(`${serial} is not a serial number (they look like HX5K-24-000123)`, {
       status: 404,
       code: 'not_found',

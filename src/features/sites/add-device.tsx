@@ -4,7 +4,11 @@ import { useActor, useSelector } from '@xstate/react';
 import { useEffect, useMemo, useRef } from 'react';
 import { fromPromise } from 'xstate';
 import { catalogueModels, e1CatalogueModels } from '../../../machines/catalogue/catalogue-selectors.ts';
-import { addDeviceMachine, type ModelChoice } from '../../../machines/commissioning/add-device-machine.ts';
+import {
+  addDeviceMachine,
+  exampleSerial,
+  type ModelChoice,
+} from '../../../machines/commissioning/add-device-machine.ts';
 import { claimDevice } from '../../api/commissioning-api.ts';
 import { usePageRefresh } from '../../app/page-refresh.ts';
 import { useRuntime } from '../../app/runtime-context.tsx';
@@ -86,7 +90,8 @@ export function AddDevice({ siteId, onClose }: { siteId: number; onClose: () => 
   const [state, send] = useActor(machine, {
     input: { siteId, models: choices, bluetooth: new WebBluetoothTransport(browserBluetooth()) },
   });
-  const { serial, claimCode, modelId, name, error, installed, stream } = state.context;
+  const { serial, claimCode, modelId, name, error, fieldErrors, installed, stream } = state.context;
+  const model = choices.find((choice) => choice.modelId === modelId);
   if (installed) return <Claimed serial={installed.serial} onDone={onClose} />;
   const scanning = state.matches('scanning');
   const reading = state.matches('reading');
@@ -139,9 +144,20 @@ export function AddDevice({ siteId, onClose }: { siteId: number; onClose: () => 
         />
         <TextInput
           label="Serial number"
-          placeholder="HX5K-24-000123"
+          description={
+            model ? (
+              <>
+                {model.prefix}, a two-digit year and six digits, such as{' '}
+                <span style={{ whiteSpace: 'nowrap' }}>{exampleSerial(model)}</span>
+              </>
+            ) : undefined
+          }
+          placeholder={model ? exampleSerial(model) : 'HX5K-24-000123'}
           required
           autoComplete="off"
+          autoCapitalize="characters"
+          spellCheck={false}
+          error={fieldErrors.serial}
           value={serial}
           onChange={(event) => send({ type: 'add.edit', serial: event.currentTarget.value })}
         />
@@ -154,6 +170,7 @@ export function AddDevice({ siteId, onClose }: { siteId: number; onClose: () => 
           autoCapitalize="characters"
           spellCheck={false}
           maxLength={64}
+          error={fieldErrors.claimCode}
           value={claimCode}
           onChange={(event) => send({ type: 'add.edit', claimCode: event.currentTarget.value })}
         />
@@ -165,8 +182,8 @@ export function AddDevice({ siteId, onClose }: { siteId: number; onClose: () => 
           onChange={(event) => send({ type: 'add.edit', name: event.currentTarget.value })}
         />
         {error ? (
-          <Alert color="red" role="alert" title="The device was not added">
-            {error}
+          <Alert color="red" role="alert" title={error.title}>
+            {error.message}
           </Alert>
         ) : null}
         <Group justify="flex-end">

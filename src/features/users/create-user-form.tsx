@@ -4,6 +4,7 @@ import { notifications } from '@mantine/notifications';
 import { useNavigate } from '@tanstack/react-router';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
+import { PHONE_PATTERN } from '../../../contracts/users.ts';
 import type { ApiClient } from '../../api/api-client.ts';
 import { useRuntime } from '../../app/runtime-context.tsx';
 import { useSave } from '../../app/use-save.ts';
@@ -16,7 +17,7 @@ const schema = z.object({
   phone: z
     .string()
     .trim()
-    .refine((v) => v === '' || /^[+0-9 ()-]{3,32}$/.test(v), 'Digits, spaces, +, -, ( and ) only'),
+    .refine((v) => v === '' || PHONE_PATTERN.test(v), 'Digits, spaces, +, -, ( and ) only'),
 });
 type Values = z.infer<typeof schema>;
 

@@ -5,6 +5,7 @@ import { Controller, useForm } from 'react-hook-form';
 import { waitFor } from 'xstate';
 import { z } from 'zod';
 import type { User, UserRole } from '../../../contracts/users.ts';
+import { PHONE_PATTERN } from '../../../contracts/users.ts';
 import { isAuthenticated, loginError } from '../../../machines/auth/auth-selectors.ts';
 import { useRuntime } from '../../app/runtime-context.tsx';
 import { useSave } from '../../app/use-save.ts';
@@ -18,7 +19,7 @@ const fields = {
   phone: z
     .string()
     .trim()
-    .refine((v) => v === '' || /^[+0-9 ()-]{3,32}$/.test(v), 'Digits, spaces, +, -, ( and ) only'),
+    .refine((v) => v === '' || PHONE_PATTERN.test(v), 'Digits, spaces, +, -, ( and ) only'),
   role: z.enum(['admin', 'installer', 'owner']),
   current_password: z.string(),
 };

@@ -105,20 +105,20 @@ export default defineModel({
   states: {
     empty: 'The dialog: no serial, the first model (HX-5000) chosen, no name, no message.',
     needsSerial:
-      '"Give the serial number and the claim code from the label first." is shown; nothing is sent.',
+      'The serial\'s field says "Give the serial number from the label.", the claim code\'s "Give the claim code from the label, printed beside the serial."; nothing is sent.',
     typed:
       "The serial and claim code as typed, the model following the serial's prefix (HX-5000); no message.",
     named: 'The serial, claim code and name as typed; no message.',
     typedTaken: "The serial and claim code as typed, the model following the serial's prefix; no message.",
     typedBadCode: 'The serial and the code 1234 as typed; no message.',
     badClaimCode:
-      '"The claim code has 16 letters and digits, printed on the label beside the serial (such as K7M2-Q9XD-4TRW-8HNB)." is shown; nothing is sent.',
+      'The claim code\'s field says "The claim code has 16 letters and digits, printed on the label beside the serial (such as K7M2-Q9XD-4TRW-8HNB)."; nothing is sent.',
     modelChosen: 'The Basalt BX-10 is chosen; no serial yet.',
     saving:
       'Claiming the device: the serial trimmed, the claim code in its one form (capitals, no spaces or dashes) and the name (if any) are on their way; the button is busy.',
     savingTaken: 'Claiming the device; the button is busy.',
     refused:
-      '"The device was not added": "<serial> is claimed by another company; it can be claimed here once it is taken off their site"; the serial, code and model stay as typed.',
+      'The serial\'s field says "<serial> is on another company\'s site. It can be claimed here once they take it off that site: ask whoever installed it, or ask company staff to release it, giving the serial and the claim code on the label."; the serial, code and model stay as typed.',
     showingClaimed:
       "The device is claimed for the site, with when it was claimed and no secret; the site page's loaders are running again (once), behind the dialog.",
     installed:
@@ -129,16 +129,16 @@ export default defineModel({
     scanned:
       'The camera is off; the serial and claim code from the code are in their fields, in capitals, with the model.',
     notASerial:
-      'The camera is off; "The code holds “WIFI:…”, which is not a serial number (they look like HX5K-24-000123). Scan the serial\'s code, or type it." is shown.',
+      'The camera is off; "The code was not read": "The code holds “WIFI:…”, which is not a serial number (they look like HX5K-24-000123). Scan the serial\'s code, or type it." is shown.',
     cameraRefused:
-      'The camera is off; "The camera may not be used: allow it in the browser, or type the serial number." is shown.',
+      'The camera is off; "The code was not read": "The camera may not be used: allow it in the browser, or type the serial number." is shown.',
     scanStopped: 'The camera is off; the dialog as it was.',
     choosing:
       "The browser's chooser lists only devices of the chosen model (by serial prefix); the dialog waits.",
     readOver: 'The serial the device reported is in its field, with the chosen model; no message.',
     readOverWithCode:
       'The serial the device reported and the claim code typed are in their fields; no message.',
-    noDeviceChosen: '"No device was chosen." is shown.',
+    noDeviceChosen: '"Nothing was read over Bluetooth": "No device was chosen."',
     readingCancelled: 'The dialog as it was; nothing read.',
     lateIgnored: 'Still as it was: the device picked after the reading was called off is not taken.',
   },

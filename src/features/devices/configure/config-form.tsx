@@ -293,69 +293,75 @@ export function ConfigForm({ session }: { session: ConfigureSessionActor }) {
             <ReadOnlyGroups session={session} />
           </Stack>
         </fieldset>
-        {failure ? (
-          <Alert
-            styles={READABLE_ALERT}
-            color="red"
-            role="alert"
-            title="The configuration was not written"
-            withCloseButton
-            closeButtonLabel="Dismiss"
-            onClose={() => session.send({ type: 'form.dismiss' })}
-          >
-            {failure.message}
-          </Alert>
-        ) : null}
-        {done ? (
-          <Alert
-            styles={READABLE_ALERT}
-            color="teal"
-            role="status"
-            title="Written and verified"
-            withCloseButton
-            closeButtonLabel="Dismiss"
-            onClose={() => session.send({ type: 'form.dismiss' })}
-          >
-            The device holds exactly the new configuration.
-          </Alert>
-        ) : null}
-        <Group gap="sm">
-          <Button
-            type="submit"
-            color={PRIMARY}
-            loading={writing}
-            disabled={!canWrite}
-            aria-describedby={problems.length > 0 ? 'write-problems' : undefined}
-          >
-            Write
-          </Button>
-          <Button
-            variant="default"
-            disabled={!canRevert}
-            onClick={() => session.send({ type: 'form.revert' })}
-          >
-            Revert
-          </Button>
-          {problems.length > 0 ? (
-            <Text id="write-problems" size="sm" c="red.8" role="alert">
-              {problems.length === 1
-                ? `${problems[0]?.label} needs a fix before Write.`
-                : `${problems.length} fields need a fix before Write: ${problems.map((f) => f.label).join(', ')}.`}
-            </Text>
-          ) : null}
-          {templates ? (
-            <Button
-              variant="default"
-              disabled={writing}
-              onClick={() => {
-                const settings = templateFromValues(groups, values);
-                if (Object.keys(settings).length > 0) templates.send({ type: 'templates.draft', settings });
-              }}
-            >
-              Save as template
-            </Button>
-          ) : null}
-        </Group>
+        {/* Write, its result and what stands in its way stay in view at the screen's bottom. */}
+        <div className="fm-write-bar">
+          <Stack gap="sm">
+            {failure ? (
+              <Alert
+                styles={READABLE_ALERT}
+                color="red"
+                role="alert"
+                title="The configuration was not written"
+                withCloseButton
+                closeButtonLabel="Dismiss"
+                onClose={() => session.send({ type: 'form.dismiss' })}
+              >
+                {failure.message}
+              </Alert>
+            ) : null}
+            {done ? (
+              <Alert
+                styles={READABLE_ALERT}
+                color="teal"
+                role="status"
+                title="Written and verified"
+                withCloseButton
+                closeButtonLabel="Dismiss"
+                onClose={() => session.send({ type: 'form.dismiss' })}
+              >
+                The device holds exactly the new configuration.
+              </Alert>
+            ) : null}
+            <Group gap="sm">
+              <Button
+                type="submit"
+                color={PRIMARY}
+                loading={writing}
+                disabled={!canWrite}
+                aria-describedby={problems.length > 0 ? 'write-problems' : undefined}
+              >
+                Write
+              </Button>
+              <Button
+                variant="default"
+                disabled={!canRevert}
+                onClick={() => session.send({ type: 'form.revert' })}
+              >
+                Revert
+              </Button>
+              {problems.length > 0 ? (
+                <Text id="write-problems" size="sm" c="red.8" role="alert">
+                  {problems.length === 1
+                    ? `${problems[0]?.label} needs a fix before Write.`
+                    : `${problems.length} fields need a fix before Write: ${problems.map((f) => f.label).join(', ')}.`}
+                </Text>
+              ) : null}
+              {templates ? (
+                <Button
+                  variant="default"
+                  disabled={writing}
+                  onClick={() => {
+                    const settings = templateFromValues(groups, values);
+                    if (Object.keys(settings).length > 0)
+                      templates.send({ type: 'templates.draft', settings });
+                  }}
+                >
+                  Save as template
+                </Button>
+              ) : null}
+            </Group>
+          </Stack>
+        </div>
       </Stack>
     </form>
   );

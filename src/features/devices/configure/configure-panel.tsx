@@ -81,7 +81,16 @@ export type LoadedPanel = { product: DeviceProduct; session: ReturnType<typeof c
 /** The panel's card: its title, the model and serial, and what is inside. */
 function PanelCard({ subtitle, children }: { subtitle: string | null; children: ReactNode }) {
   return (
-    <Card withBorder padding="lg" radius="md" component="section" aria-labelledby="configure-title">
+    // Not clipped (a Card hides its overflow): the form's Write bar sticks to the screen's bottom,
+    // which it cannot inside a box that clips it.
+    <Card
+      withBorder
+      padding="lg"
+      radius="md"
+      component="section"
+      aria-labelledby="configure-title"
+      style={{ overflow: 'visible' }}
+    >
       <Stack gap="md">
         <div>
           <Title order={2} size="h3" id="configure-title">
