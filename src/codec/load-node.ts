@@ -11,6 +11,28 @@ import { codecFromModule } from './wasm-load.ts';
 /** Where `npm run build:wasm` writes the release module. */
 export const CODEC_WASM_PATH = resolve(dirname(fileURLToPath(import.meta.url)), '../../build/codec.wasm');
 
+/** A module file's bytes. @throws CodecLoadError naming the file when it cannot be read. */
+async function moduleBytes(path: string): Promise<Uint8Array<ArrayBuffer>> {
+  try {
+    return new Uint8Array(await readFile(path));
+  } catch (cause) {
+    const code = (cause as NodeJS.ErrnoException).code ?? String(cause);
+    throw new CodecLoadError(path, `cannot be read (${code}); run npm run build:wasm`, { cause });
+  }
+}
+
+/** `load`, run once and shared by every caller; a failed load is forgotten, so a later call can retry. */
+function shared<T>(load: () => Promise<T>): () => Promise<T> {
+  let loading: Promise<T> | undefined;
+  return () => {
+    loading ??= load().catch((error: unknown) => {
+      loading = undefined;
+      throw error;
+    });
+    return loading;
+  };
+}
+
 /**
  * Loads a codec module from a file, without memoizing (tests, tools that ship their own build).
  *
@@ -19,17 +41,9 @@ export const CODEC_WASM_PATH = resolve(dirname(fileURLToPath(import.meta.url)), 
  * @throws CodecLoadError naming the file when it is missing, not WebAssembly, or lacks an export.
  */
 export async function loadCodecFile(path: string): Promise<Codec> {
-  let bytes: Uint8Array<ArrayBuffer>;
-  try {
-    bytes = new Uint8Array(await readFile(path));
-  } catch (cause) {
-    const code = (cause as NodeJS.ErrnoException).code ?? String(cause);
-    throw new CodecLoadError(path, `cannot be read (${code}); run npm run build:wasm`, { cause });
-  }
+  const bytes = await moduleBytes(path);
   return compileCodec(path, () => WebAssembly.compile(bytes), codecFromModule);
 }
-
-let loading: Promise<Codec> | undefined;
 
 /**
  * Loads build/codec.wasm from disk (Node, vitest in node or jsdom, the CLI). Memoized: every
@@ -40,31 +54,17 @@ let loading: Promise<Codec> | undefined;
  * codec.crc16(new TextEncoder().encode('123456789')); // 0x4b37
  * @throws CodecLoadError when the module is missing, broken or stale (run `npm run build:wasm`).
  */
-export function loadCodec(): Promise<Codec> {
-  loading ??= loadCodecFile(CODEC_WASM_PATH).catch((error: unknown) => {
-    loading = undefined;
-    throw error;
-  });
-  return loading;
-}
+export const loadCodec: () => Promise<Codec> = shared(() => loadCodecFile(CODEC_WASM_PATH));
 
 /** Loads a module file's firmware half (SHA-256, MCUboot images), without memoizing. */
 export async function loadFirmwareCodecFile(path: string): Promise<FirmwareCodec> {
-  let bytes: Uint8Array<ArrayBuffer>;
-  try {
-    bytes = new Uint8Array(await readFile(path));
-  } catch (cause) {
-    const code = (cause as NodeJS.ErrnoException).code ?? String(cause);
-    throw new CodecLoadError(path, `cannot be read (${code}); run npm run build:wasm`, { cause });
-  }
+  const bytes = await moduleBytes(path);
   return compileCodec(
     path,
     () => WebAssembly.compile(bytes),
     async (module) => createWasmFirmware(await instantiateExports(module)),
   );
 }
-
-let loadingFirmware: Promise<FirmwareCodec> | undefined;
 
 /**
  * The firmware half of build/codec.wasm (its own instance, beside the frame codec's). Memoized
@@ -75,10 +75,6 @@ let loadingFirmware: Promise<FirmwareCodec> | undefined;
  * firmware.parseImage(bytes).versionText; // '1.2.0'
  * @throws CodecLoadError when the module is missing, broken or stale (run `npm run build:wasm`).
  */
-export function loadFirmwareCodec(): Promise<FirmwareCodec> {
-  loadingFirmware ??= loadFirmwareCodecFile(CODEC_WASM_PATH).catch((error: unknown) => {
-    loadingFirmware = undefined;
-    throw error;
-  });
-  return loadingFirmware;
-}
+export const loadFirmwareCodec: () => Promise<FirmwareCodec> = shared(() =>
+  loadFirmwareCodecFile(CODEC_WASM_PATH),
+);
