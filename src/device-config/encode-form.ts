@@ -52,7 +52,8 @@ function collect(
     // Items of one byte each hold the text's UTF-8 (text-codes.ts).
     const bytes = target.refs.every((ref) => {
       const item = items.get(ref);
-      return item !== undefined && fieldRange(item.buffer).min >= 0 && fieldRange(item.buffer).max <= 0xff;
+      const range = item && fieldRange(item.buffer);
+      return range !== undefined && range.min >= 0 && range.max <= 0xff;
     });
     try {
       numbers = field.kind === 'password' ? codec.passwordCodes(text) : codesOfText(text, bytes);

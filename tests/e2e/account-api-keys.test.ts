@@ -1,9 +1,9 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAccessible } from './axe.ts';
-import { ADMIN, appUrl, launchChromium } from './browser.ts';
+import { appUrl, launchChromium } from './browser.ts';
 import { heading, screenshots, signedInPage } from './screens-helpers.ts';
-import { accessToken, configCall } from './service-calls.ts';
+import { createInstaller } from './service-calls.ts';
 
 let browser: Browser;
 /** An installer of this test's own: their keys are theirs alone. */
@@ -12,11 +12,7 @@ let me: { context: BrowserContext; page: Page; errors: string[] };
 
 beforeAll(async () => {
   browser = await launchChromium();
-  const made = await configCall('POST', '/fleet/users/create-installer', {
-    token: await accessToken(ADMIN),
-    body: { main_email: ME.email, name: ME.name, password: ME.password },
-  });
-  expect(made.status).toBe(201);
+  await createInstaller(ME);
   me = await signedInPage(browser, ME);
   await me.context.grantPermissions(['clipboard-read', 'clipboard-write'], {
     origin: new URL(appUrl('/')).origin,

@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAccessible } from './axe.ts';
-import { ADMIN, appUrl, launchChromium, pathOf } from './browser.ts';
+import { appUrl, launchChromium, pathOf } from './browser.ts';
 import {
   blockMaps,
   chooseCountry,
@@ -12,7 +12,7 @@ import {
   signedInPage,
   withMapsKey,
 } from './screens-helpers.ts';
-import { accessToken, configCall } from './service-calls.ts';
+import { createInstaller } from './service-calls.ts';
 
 let browser: Browser;
 let installer: { context: BrowserContext; page: Page; errors: string[] };
@@ -21,11 +21,7 @@ const ADA = { email: 'ada.address@solarpros.example', password: 'Address#2026' }
 
 beforeAll(async () => {
   browser = await launchChromium();
-  const made = await configCall('POST', '/fleet/users/create-installer', {
-    token: await accessToken(ADMIN),
-    body: { main_email: ADA.email, name: 'Ada Address', password: ADA.password },
-  });
-  expect(made.status).toBe(201);
+  await createInstaller({ ...ADA, name: 'Ada Address' });
   installer = await signedInPage(browser, ADA);
 });
 afterAll(async () => {

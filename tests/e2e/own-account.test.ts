@@ -1,9 +1,9 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAccessible } from './axe.ts';
-import { ADMIN, appUrl, launchChromium, signIn } from './browser.ts';
+import { appUrl, launchChromium, signIn } from './browser.ts';
 import { heading, screenshots, signedInPage } from './screens-helpers.ts';
-import { accessToken, configCall } from './service-calls.ts';
+import { configCall, createInstaller } from './service-calls.ts';
 
 let browser: Browser;
 /** An installer of this test's own, so that changing the password touches no other test's sign-in. */
@@ -12,11 +12,7 @@ let me: { context: BrowserContext; page: Page; errors: string[] };
 
 beforeAll(async () => {
   browser = await launchChromium();
-  const made = await configCall('POST', '/fleet/users/create-installer', {
-    token: await accessToken(ADMIN),
-    body: { main_email: ME.email, name: ME.name, password: ME.password },
-  });
-  expect(made.status).toBe(201);
+  await createInstaller(ME);
   me = await signedInPage(browser, ME);
 });
 afterAll(async () => {

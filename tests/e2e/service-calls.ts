@@ -1,4 +1,4 @@
-import { appUrl } from './browser.ts';
+import { ADMIN, appUrl } from './browser.ts';
 
 interface AppConfig {
   configUrl: string;
@@ -39,4 +39,21 @@ export async function accessToken(user: { email: string; password: string }): Pr
   });
   if (answer.status !== 200) throw new Error(`sign-in of ${user.email}: ${answer.status}`);
   return (answer.body as { access_token: string }).access_token;
+}
+
+/**
+ * A new installer of a test's own (made by the demo's admin), so what the test changes touches no
+ * other test's sign-in. @throws unless the service answers 201.
+ */
+export async function createInstaller(user: {
+  email: string;
+  password: string;
+  name: string;
+}): Promise<void> {
+  const made = await configCall('POST', '/fleet/users/create-installer', {
+    token: await accessToken(ADMIN),
+    body: { main_email: user.email, name: user.name, password: user.password },
+  });
+  if (made.status !== 201)
+    throw new Error(`creating ${user.email}: ${made.status} ${JSON.stringify(made.body)}`);
 }
