@@ -7,8 +7,12 @@ export interface BluetoothRequestOptions {
   optionalServices?: string[];
 }
 
-export interface GattCharacteristicLike {
+export interface GattCharacteristicLike extends Partial<EventTarget> {
   writeValueWithResponse?(value: BufferSource): Promise<void>;
+  writeValueWithoutResponse?(value: BufferSource): Promise<void>;
+  startNotifications?(): Promise<unknown>;
+  /** The last value notified (in a `characteristicvaluechanged` event's target). */
+  readonly value?: DataView | null;
   writeValue(value: BufferSource): Promise<void>;
   readValue(): Promise<DataView>;
 }
