@@ -50,7 +50,12 @@ export function smpExchange(link: SmpLink, timeoutMs = SMP_ANSWER_TIMEOUT_MS) {
       };
       const timer = setTimeout(() => {
         done();
-        reject(new TransportError('disconnected', `${TRANSPORT_MESSAGES.disconnected} The device stopped answering.`));
+        reject(
+          new TransportError(
+            'disconnected',
+            `${TRANSPORT_MESSAGES.disconnected} The device stopped answering.`,
+          ),
+        );
       }, timeoutMs);
       const stopMessages = link.onMessage((answer) => {
         done();
