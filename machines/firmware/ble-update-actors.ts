@@ -94,7 +94,9 @@ export function createBleUpdateActors(options: BleUpdateActorOptions) {
         image = options.firmware.parseImage(bytes);
       } catch (error) {
         if (!(error instanceof FirmwareImageError)) throw error;
-        throw new Error(`The image was refused before anything was sent to the device: ${error.message}.`);
+        throw new Error(
+          `The image was refused before anything was sent to the device: ${error.message.replace(/\.$/, '')}.`,
+        );
       }
       if (image.modelId !== options.modelId)
         throw new Error(
