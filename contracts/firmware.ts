@@ -42,3 +42,19 @@ export const firmwareListSchema = z.object({ images: z.array(firmwareImageSchema
 
 /** The firmware the demo's devices run, and the newer image the demo ships for each demo model. */
 export const DEMO_FIRMWARE = { running: '1.0.0', offered: '1.1.0' } as const;
+
+/**
+ * `GET /fleet/firmware/keys`: the public keys images must be signed with, as a device trusts them
+ * (the demo device in the browser checks signatures with these).
+ */
+export const firmwareKeysSchema = z.object({
+  keys: z.array(
+    z.object({
+      /** SHA-256 of the key's DER SubjectPublicKeyInfo (hex): the image's key-hash TLV. */
+      keyHash: z.string(),
+      /** The Ed25519 public key, DER SubjectPublicKeyInfo in base64. */
+      publicKey: z.string(),
+    }),
+  ),
+});
+export type FirmwareKeys = z.infer<typeof firmwareKeysSchema>;

@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import { mayUploadFirmware } from '../../contracts/access-policy.ts';
 import {
   firmwareImageSchema,
+  firmwareKeysSchema,
   firmwareListQuerySchema,
   firmwareListSchema,
   firmwareUploadQuerySchema,
@@ -113,6 +114,22 @@ export function firmwareRoutes(ctx: ServerContext, publicDir: string): Hono<{ Va
       const models = await firmwareModelsOf(ctx.db, c.get('principal'));
       return c.json({ images: await listImages(ctx.db, models, model) });
     },
+  );
+
+  app.get(
+    '/firmware/keys',
+    describeRoute({
+      summary: 'The public keys firmware images must be signed with (what a device trusts)',
+      tag: 'firmware',
+      responses: { 200: { description: 'The keys', schema: firmwareKeysSchema } },
+    }),
+    (c) =>
+      c.json({
+        keys: [...ctx.firmware.trust.keys].map(([keyHash, key]) => ({
+          keyHash,
+          publicKey: key.export({ type: 'spki', format: 'der' }).toString('base64'),
+        })),
+      }),
   );
 
   app.get(

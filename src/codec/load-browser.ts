@@ -1,5 +1,6 @@
 import url from '../../build/codec.wasm?url';
-import { loadCodecUrl } from './load-url.ts';
+import type { FirmwareCodec } from './firmware/image-types.ts';
+import { loadCodecUrl, loadFirmwareCodecUrl } from './load-url.ts';
 import type { Codec } from './types.ts';
 
 let loading: Promise<Codec> | undefined;
@@ -19,4 +20,15 @@ export function loadCodec(): Promise<Codec> {
     throw error;
   });
   return loading;
+}
+
+let loadingFirmware: Promise<FirmwareCodec> | undefined;
+
+/** The firmware half of the codec in the browser (its own instance). Memoized like `loadCodec`. */
+export function loadFirmwareCodec(): Promise<FirmwareCodec> {
+  loadingFirmware ??= loadFirmwareCodecUrl(url).catch((error: unknown) => {
+    loadingFirmware = undefined;
+    throw error;
+  });
+  return loadingFirmware;
 }

@@ -1,9 +1,9 @@
-import { generateKeyPairSync } from 'node:crypto';
+import { createPublicKey, generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Device } from '../../contracts/devices.ts';
 import { DEMO_FIRMWARE, type FirmwareImageInfo } from '../../contracts/firmware.ts';
 import type { Page } from '../../contracts/page.ts';
-import { parseVersion, signImage } from '../../server/firmware/sign-image.ts';
+import { keyHashOf, parseVersion, signImage } from '../../server/firmware/sign-image.ts';
 import type { SocketDevice } from '../../src/device-sim/online/socket-device.ts';
 import { buildImage } from '../codec/firmware-images.ts';
 import { IDS, startTestServer, type TestServer } from './harness.ts';
@@ -295,6 +295,24 @@ describe('reading firmware images', () => {
     const models = await t.server.ctx.db.selectFrom('devices').select('model_id').distinct().execute();
     const images = (await list()).body.images.filter((image) => image.version === DEMO_FIRMWARE.offered);
     expect(images.map((image) => image.modelId).sort()).toEqual(models.map((row) => row.model_id).sort());
+  });
+});
+
+describe('the trusted keys', () => {
+  it('lists the public keys a device checks signatures with, by key hash, to anyone signed in', async () => {
+    const { status, body } = (await t.call('GET', '/config/fleet/firmware/keys', {
+      token: tokens.owner,
+    })) as {
+      status: number;
+      body: { keys: { keyHash: string; publicKey: string }[] };
+    };
+    expect(status).toBe(200);
+    expect(body.keys).toEqual([
+      {
+        keyHash: keyHashOf(devKey()).toString('hex'),
+        publicKey: createPublicKey(devKey()).export({ type: 'spki', format: 'der' }).toString('base64'),
+      },
+    ]);
   });
 });
 

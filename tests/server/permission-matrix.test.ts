@@ -189,6 +189,8 @@ const TABLE: Row[] = [
     request: () => ({ path: '/fleet/firmware?model=HX-5000&channel=stable', body: {} }) },
   { service: 'config', call: 'GET /fleet/firmware',                   answers: signedIn,
     request: () => ({ path: '/fleet/firmware' }) },
+  { service: 'config', call: 'GET /fleet/firmware/keys',              answers: signedIn,
+    request: () => ({ path: '/fleet/firmware/keys' }) },
   { service: 'config', call: 'GET /fleet/firmware/{id}/image',        answers: [200, 200, 200, 404, 404, 401],
     request: async (s) => ({ path: `/fleet/firmware/${await firmwareOf(s.serial)}/image` }) },
   { service: 'config', call: 'PUT /fleet/installs/{deviceId}',        answers: [200, 200, 404, 403, 403, 401],
