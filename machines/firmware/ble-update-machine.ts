@@ -119,6 +119,8 @@ export const bleUpdateMachine = setup({
     /** The version the device runs now. */
     readRunning: fromPromise<string, { link: SmpLink }>(noActor('readRunning')),
     confirm: fromPromise<void, { link: SmpLink }>(noActor('confirm')),
+    /** Keeps the screen awake (Screen Wake Lock) while the image goes over; nothing where there is none. */
+    keepAwake: fromCallback(() => () => {}),
   },
   actions: {
     fail: assign({ problem: (_, message: string) => message }),
@@ -205,14 +207,17 @@ export const bleUpdateMachine = setup({
       },
     },
     uploading: {
-      invoke: {
-        src: 'upload',
-        input: ({ context }) => ({
-          link: context.link as SmpLink,
-          image: context.image as PreparedImage,
-          bufSize: context.facts?.bufSize ?? 0,
-        }),
-      },
+      invoke: [
+        {
+          src: 'upload',
+          input: ({ context }) => ({
+            link: context.link as SmpLink,
+            image: context.image as PreparedImage,
+            bufSize: context.facts?.bufSize ?? 0,
+          }),
+        },
+        { src: 'keepAwake' },
+      ],
       on: {
         'upload.progress': {
           actions: assign({
@@ -241,21 +246,24 @@ export const bleUpdateMachine = setup({
       },
     },
     reconnecting: {
-      invoke: {
-        src: 'reconnect',
-        input: ({ context }) => ({ link: context.link as SmpLink }),
-        onDone: {
-          target: 'uploading',
-          actions: assign({ resumedFrom: ({ context }) => context.progress.sent }),
-        },
-        onError: {
-          target: 'failed',
-          actions: {
-            type: 'fail',
-            params: ({ context }) => UPDATE_MESSAGES.lost(percentOf(context.progress)),
+      invoke: [
+        {
+          src: 'reconnect',
+          input: ({ context }) => ({ link: context.link as SmpLink }),
+          onDone: {
+            target: 'uploading',
+            actions: assign({ resumedFrom: ({ context }) => context.progress.sent }),
+          },
+          onError: {
+            target: 'failed',
+            actions: {
+              type: 'fail',
+              params: ({ context }) => UPDATE_MESSAGES.lost(percentOf(context.progress)),
+            },
           },
         },
-      },
+        { src: 'keepAwake' },
+      ],
       on: { 'update.cancel': { target: 'idle', actions: ['disconnect', assign({ problem: null })] } },
     },
     testing: {
