@@ -23,6 +23,7 @@ import { Fact, SectionCard } from '../../components/section-card.tsx';
 import { DeviceConfiguration } from './configure/device-configuration.tsx';
 import { deviceChartsLoader } from './device-charts.ts';
 import { DeviceInstallActions } from './device-install-actions.tsx';
+import { FirmwareUpdateSection } from './firmware/firmware-update-section.tsx';
 import { LiveTiles } from './live-tiles.tsx';
 import { deviceAddress } from './silent-device.tsx';
 
@@ -154,6 +155,11 @@ function OneDevice({
       </SectionCard>
       <Monitoring device={device} latest={latest} />
       {alarms ? <AlarmHistory alarms={alarms} /> : null}
+      <FirmwareUpdateSection
+        serial={device.serial}
+        modelId={device.modelId}
+        running={device.firmwareVersion}
+      />
       <DeviceConfiguration serial={device.serial} modelId={device.modelId} />
       <AuditRecords
         of={{ serial: device.serial }}
