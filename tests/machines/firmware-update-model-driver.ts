@@ -223,7 +223,10 @@ export function firmwareUpdateModelDriver(): ModelDriver {
         expect(s.context.after).toBe('1.1.0');
       },
       refused: () => {
-        failedWith('refused', /^The image was refused before anything was sent to the device: .*SHA-256 .*does not match/);
+        failedWith(
+          'refused',
+          /^The image was refused before anything was sent to the device: .*SHA-256 .*does not match/,
+        );
         // Not one message reached the device.
         expect(rig?.link.sent).toEqual([]);
         unchanged();
