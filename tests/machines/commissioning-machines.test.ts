@@ -155,7 +155,7 @@ describe('adding a device', () => {
     expect(serialError()).toBe(ADD_DEVICE_MESSAGES.serialForm(hx));
     // The field's description shows the form; its error names the model instead of repeating it.
     expect(serialError()).not.toContain('HX5K-24-000123');
-    expect(serialError()).toContain(hx.name);
+    expect(serialError()).toContain('Helios HX-5000');
     actor.send({ type: 'add.edit', serial: 'ZZ9' });
     expect(serialError()).toBe(ADD_DEVICE_MESSAGES.noSuchPrefix('ZZ9'));
     actor.send({ type: 'add.edit', serial: 'HX5-26-000001' });
