@@ -35,6 +35,7 @@ const urlSchema = z
   .trim()
   .min(1, 'url must not be empty')
   .max(WEBHOOK_URL_MAX, `url must be at most ${WEBHOOK_URL_MAX} characters`)
+  .refine((text) => !/[\s\p{Cc}]/u.test(text), 'url must not contain spaces or control characters')
   .refine((text) => {
     try {
       const url = new URL(text);

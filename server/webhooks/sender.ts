@@ -8,7 +8,6 @@ import { errorMessage } from '../../contracts/error-message.ts';
 import { WEBHOOK_TEST_EVENT } from '../../contracts/webhooks.ts';
 import type { Database } from '../db/schema.ts';
 import type { Mailer } from '../mail/mailer.ts';
-import { quotedName } from '../mail/quoted-name.ts';
 import { openSecret } from './secret-box.ts';
 import { checkUrl, guardedLookup, type Resolve, type TargetRules } from './target-guard.ts';
 
@@ -198,8 +197,9 @@ export class WebhookSender {
     }
     for (;;) {
       const batch = await this.claim();
+      // Each endpoint's next delivery is claimable once the one before it is delivered.
       for (const delivery of batch) await this.deliver(delivery, 'queue');
-      if (batch.length < BATCH) return;
+      if (batch.length === 0) return;
     }
   }
 
@@ -221,49 +221,59 @@ export class WebhookSender {
         .orderBy('id')
         .limit(100)
         .execute();
-      for (const event of events) {
-        const endpoints = await trx
-          .selectFrom('webhook_endpoints as e')
-          .innerJoin('users as u', 'u.id', 'e.user_id')
-          .leftJoin('site_access as sa', (join) =>
-            join.onRef('sa.user_id', '=', 'e.user_id').on('sa.site_id', '=', event.site_id),
-          )
-          .select(['e.id', 'u.id as userId', 'u.role', 'u.main_email', 'sa.roles', 'sa.access'])
-          .where('e.disabled_at', 'is', null)
-          .where(sql<boolean>`${event.type} = ANY(e.events)`)
-          .where((eb) => eb.or([eb('e.site_id', 'is', null), eb('e.site_id', '=', event.site_id)]))
-          .orderBy('e.id')
-          .execute();
+      if (events.length === 0) return false;
+      const endpoints = await trx
+        .selectFrom('webhook_endpoints as e')
+        .innerJoin('users as u', 'u.id', 'e.user_id')
+        .select(['e.id', 'e.events', 'e.site_id', 'u.id as userId', 'u.role', 'u.main_email'])
+        .where('e.disabled_at', 'is', null)
+        .orderBy('e.id')
+        .execute();
+      const siteIds = [
+        ...new Set(events.flatMap((event) => (event.site_id === null ? [] : [event.site_id]))),
+      ];
+      const grants =
+        endpoints.length > 0 && siteIds.length > 0
+          ? await trx
+              .selectFrom('site_access')
+              .select(['user_id', 'site_id', 'roles', 'access'])
+              .where(
+                'user_id',
+                'in',
+                endpoints.map((row) => row.userId),
+              )
+              .where('site_id', 'in', siteIds)
+              .execute()
+          : [];
+      const deliveries = events.flatMap((event) => {
         const body = webhookBody(event.type, new Date(event.at), event.data);
-        const receiving = endpoints.filter((row) =>
-          mayReceiveSiteEvents(
-            actorOf({ id: row.userId, role: row.role, email: row.main_email }, companyDomain),
-            { roles: row.roles ?? [], access: row.access === true },
-          ),
-        );
-        if (receiving.length > 0)
-          await trx
-            .insertInto('webhook_deliveries')
-            .values(
-              receiving.map((row) => ({
-                endpoint_id: row.id,
-                message_id: newMessageId(),
-                type: event.type,
-                body,
-              })),
-            )
-            .execute();
-      }
-      if (events.length > 0)
+        return endpoints
+          .filter((row) => {
+            if (!row.events.includes(event.type)) return false;
+            if (row.site_id !== null && row.site_id !== event.site_id) return false;
+            const grant = grants.find((g) => g.user_id === row.userId && g.site_id === event.site_id);
+            return mayReceiveSiteEvents(
+              actorOf({ id: row.userId, role: row.role, email: row.main_email }, companyDomain),
+              grant ?? null,
+            );
+          })
+          .map((row) => ({ endpoint_id: row.id, message_id: newMessageId(), type: event.type, body }));
+      });
+      // In slices, well inside a statement's limit of parameters, in the events' order.
+      for (let from = 0; from < deliveries.length; from += 1000)
         await trx
-          .updateTable('webhook_events')
-          .set({ fanned_out: true })
-          .where(
-            'id',
-            'in',
-            events.map((event) => event.id),
-          )
+          .insertInto('webhook_deliveries')
+          .values(deliveries.slice(from, from + 1000))
           .execute();
+      await trx
+        .updateTable('webhook_events')
+        .set({ fanned_out: true })
+        .where(
+          'id',
+          'in',
+          events.map((event) => event.id),
+        )
+        .execute();
       return events.length === 100;
     });
   }
@@ -480,7 +490,9 @@ export class WebhookSender {
         to: row.main_email,
         subject: '[Fleet Manager] A webhook was disabled: its deliveries failed for a day',
         body: [
-          `Your webhook to ${quotedName(row.url)} was disabled. ${reason}.`,
+          'Your webhook to this address was disabled:',
+          row.url,
+          `${reason}.`,
           '',
           'Events are not sent to it any more. Once the endpoint answers again, switch it on under',
           `Account → Webhooks (${this.options.appUrl}/webhooks), where each try and its answer are listed;`,

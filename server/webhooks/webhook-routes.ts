@@ -72,7 +72,7 @@ async function requireAllowedUrl(text: string, rules: TargetRules): Promise<void
       error instanceof RefusedTarget
         ? error.message
         : `its host cannot be resolved (${(error as Error).message})`;
-    throw new ApiError(400, 'invalid_input', `url: ${reason.replace(/^url /, '')}`, 'url');
+    throw new ApiError(400, 'invalid_input', `url: ${reason}`, 'url');
   }
 }
 
