@@ -66,11 +66,12 @@ describe('a firmware update over Bluetooth, on the demo device', () => {
     await section(page).getByRole('button', { name: 'Demo: take the device out of range' }).click();
     await section(page).getByText(`The connection was lost at ${before} %: connecting again…`).waitFor();
     // Leaving now asks first; staying keeps the update going.
+    // The question's dialog needs a little time to open: let it pass in small steps.
     await page.getByRole('link', { name: 'Home' }).first().click();
     const question = page.getByRole('dialog', { name: 'Leave this screen?' });
-    await question.waitFor();
+    while (!(await question.isVisible())) await page.clock.runFor(10);
     await question.getByRole('button', { name: 'Stay' }).click();
-    await question.waitFor({ state: 'detached' });
+    while (await question.isVisible()) await page.clock.runFor(10);
     await page.clock.resume();
     // It goes on from where the device stood, not from the start.
     const resumed = section(page).getByText(/^Sending the image, resumed at \d+ %…$/);
