@@ -19,14 +19,12 @@ import { defaultReportWorkers, ReportPool } from './commissioning/report-pool.ts
 import { createConfigApp } from './config-service/config-app.ts';
 import type { ServerContext } from './context.ts';
 import { type DatabaseTarget, openDatabase } from './db/database.ts';
-import { registerDemoLabels } from './db/demo-labels.ts';
+import { seedDemoWorld } from './db/demo-world.ts';
 import { migrate } from './db/migrations.ts';
 import { makeDataDirPrivate } from './db/private-data-dir.ts';
 import type { Database } from './db/schema.ts';
-import { seedDemo, wantsDemoSeed } from './db/seed.ts';
-import { seedTelemetryHistory } from './db/seed-telemetry.ts';
+import { wantsDemoSeed } from './db/seed.ts';
 import { type Env, publicAppUrl, webhookRules } from './env.ts';
-import { seedDemoFirmware } from './firmware/demo-firmware.ts';
 import { type FirmwareTrust, loadFirmwareTrust, trustOnly } from './firmware/firmware-keys.ts';
 import { compressJson } from './http/compress-json.ts';
 import { ApiError, handleError, handleNotFound } from './http/errors.ts';
@@ -42,22 +40,13 @@ import { LiveFeed } from './monitoring/telemetry/live-feed.ts';
 import { maintainPartitions } from './monitoring/telemetry/partitions.ts';
 import { ProductCatalogue } from './monitoring/telemetry/product-catalogue.ts';
 import { foldEveryMinute } from './monitoring/telemetry/rollup-fold.ts';
-import { issueDemoSecrets, issueMissingSecrets } from './service-comms/device-secrets.ts';
 import { presenceFresh, presenceStaleSeconds } from './service-comms/presence.ts';
 import { ServiceComms } from './service-comms/service-comms.ts';
-import {
-  hasSimulatedDevices,
-  placeSimulatedDevices,
-  writeSimulatedDevices,
-} from './service-comms/simulated-devices-file.ts';
 import { serveApp } from './static-app.ts';
 import { WebhookSender } from './webhooks/sender.ts';
 
 /** The upload of firmware images: its body is an image, read with FIRMWARE_MAX_BYTES as its cap. */
 const FIRMWARE_UPLOAD_PATH = '/config/fleet/firmware';
-
-/** How many seeded devices `npm start` runs as simulated devices. */
-const SIMULATED_DEVICE_COUNT = 4;
 
 /** Which services one process runs. */
 export type ServiceSelection = 'all' | 'config' | 'monitoring';
@@ -242,48 +231,6 @@ function firmwareTrust(options: CreateServerOptions): FirmwareTrust {
   });
 }
 
-/** How many demo devices get a telemetry history (the simulated ones first). */
-const HISTORY_DEVICES = 8;
-
-async function seedHistory(ctx: ServerContext): Promise<void> {
-  const rows = await ctx.db
-    .selectFrom('devices')
-    .innerJoin('sites', 'sites.id', 'devices.site_id')
-    .select([
-      'devices.id',
-      'devices.serial',
-      'devices.model_id as modelId',
-      'devices.installed_at',
-      'sites.latitude',
-      'sites.longitude',
-      'sites.country',
-    ])
-    .orderBy('devices.id')
-    .limit(HISTORY_DEVICES)
-    .execute();
-  // Each device where its site is: its sun, its grid, its counters since it was installed.
-  const devices = rows.map((row) => ({
-    id: row.id,
-    serial: row.serial,
-    modelId: row.modelId,
-    place: {
-      latitude: row.latitude,
-      longitude: row.longitude,
-      country: row.country,
-      installedAt: new Date(row.installed_at).getTime(),
-    },
-  }));
-  const { catalogue, alarms } = ctx.monitoring;
-  const started = Date.now();
-  const count = await seedTelemetryHistory(
-    { db: ctx.db, catalogue, alarms, rawDays: ctx.env.TELEMETRY_RAW_DAYS },
-    devices,
-  );
-  console.log(
-    `Seeded ${count} readings of demo telemetry history in ${((Date.now() - started) / 1000).toFixed(1)} s (generated now, flagged as seeded).`,
-  );
-}
-
 /**
  * Open the database, migrate it, seed an empty one, and build the app with the selected services.
  * @example const server = await createServer({ env: parseEnv(process.env) }); serve(server.app)
@@ -306,18 +253,9 @@ export async function createServer(options: CreateServerOptions): Promise<FleetS
     // them unless asked.
     const demo =
       options.seed ?? wantsDemoSeed(env.SEED_DEMO, 'pgliteDir' in target, env.NODE_ENV === 'production');
-    const seeded = demo ? await seedDemo(db, ctx.scryptCost) : false;
-    // The demo's simulated devices keep their secrets in DATA_DIR, for `npm start`.
-    // Every demo device has a secret (a data folder from before devices online gets them now).
-    if (demo) await issueMissingSecrets(db);
-    // The demo's spare units can be claimed with the codes on their labels (docs/api.md).
-    if (demo) await registerDemoLabels(db);
-    if (demo && usesDataDir && !hasSimulatedDevices(env.DATA_DIR))
-      await writeSimulatedDevices(db, env.DATA_DIR, await issueDemoSecrets(db, SIMULATED_DEVICE_COUNT));
-    else if (demo && usesDataDir) await placeSimulatedDevices(db, env.DATA_DIR);
-    if (seeded && (options.seedHistory ?? usesDataDir)) await seedHistory(ctx);
-    // The demo's newer firmware for each demo model, signed now with the development key.
-    if (demo) await seedDemoFirmware(ctx);
+    const seeded = demo
+      ? await seedDemoWorld(ctx, { usesDataDir, seedHistory: options.seedHistory ?? usesDataDir })
+      : false;
     const app = new Hono();
     // The one error handler of the whole server: services and middleware throw `ApiError`
     // (an `HTTPException`) and register none of their own.

@@ -105,9 +105,10 @@ export const ADD_DEVICE_MESSAGES = {
     `The code holds “${text.slice(0, 60)}”, which is not a serial number (they look like HX5K-24-000123). Scan the serial's code, or type it.`,
   needsSerial: 'Give the serial number from the label.',
   needsClaimCode: 'Give the claim code from the label, printed beside the serial.',
+  // With a model chosen, the field's description shows the form already: the error does not repeat it.
   serialForm: (model: ModelChoice | undefined) =>
     model
-      ? `Serial numbers of the ${model.name} look like ${exampleSerial(model)}: ${model.prefix}, a two-digit year and six digits.`
+      ? `This is not a ${model.name} serial number: check it against the label.`
       : 'Serial numbers look like HX5K-24-000123: the model’s prefix, a two-digit year and six digits.',
   noSuchPrefix: (prefix: string) =>
     `No model’s serial numbers begin with ${prefix}: check the label, or choose the model and read the serial over Bluetooth.`,
@@ -128,7 +129,7 @@ const SERIAL_SO_FAR = /^([A-Z0-9]{1,8})(?:-(\d{0,2})(?:-(\d{0,6}))?)?$/;
  * typing can mend (a character out of place, a prefix no model has); once `done` (saved), also
  * what is missing.
  * @example serialProblem('HX5K-2', models, 'HX-5000', false) // null (it can still become one)
- * @example serialProblem('HX5K-2', models, 'HX-5000', true) // 'Serial numbers of the … look like HX5K-24-000123: …'
+ * @example serialProblem('HX5K-2', models, 'HX-5000', true) // 'This is not a … serial number: check it against the label.'
  */
 export function serialProblem(
   text: string,

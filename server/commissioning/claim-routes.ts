@@ -18,7 +18,8 @@ import { limitChecks } from '../limits/request-limits.ts';
 import { describeRoute } from '../openapi/route-notes.ts';
 import { claimNotMatched, matchClaim } from './claim-codes.ts';
 import { recordAudit } from './install-audit.ts';
-import { asDevice, holdSite, modelFor, requireFreeSerial, uniqueSerial } from './install-routes.ts';
+import { modelFor, requireFreeSerial } from './install-routes.ts';
+import { asDevice, holdSite, insertDevice, siteOfSerial, uniqueSerial } from './install-store.ts';
 import type { ProductCatalogue } from './product-catalogue.ts';
 
 const siteParams = z.object({ siteId: idParamSchema });
@@ -30,12 +31,8 @@ const siteParams = z.object({ siteId: idParamSchema });
  * @throws {ApiError} 409 `device_claimed_elsewhere`, `device_installed_elsewhere` or `device_already_installed`.
  */
 async function requireUnclaimed(db: Kysely<Database>, viewer: Actor, serial: string, siteId: number) {
-  const held = await db
-    .selectFrom('devices')
-    .select('site_id')
-    .where('serial', '=', serial)
-    .executeTakeFirst();
-  if (held && !(await sameCompany(db, held.site_id, siteId)))
+  const held = await siteOfSerial(db, serial);
+  if (held && !(await sameCompany(db, held.siteId, siteId)))
     throw new ApiError(409, CLAIMED_ELSEWHERE, claimedElsewhereMessage(serial), 'serial');
   await requireFreeSerial(db, viewer, serial, siteId);
 }
@@ -94,17 +91,13 @@ export function claimRoutes(
         () =>
           db.transaction().execute(async (trx): Promise<ClaimedDevice> => {
             await holdSite(trx, siteId);
-            const row = await trx
-              .insertInto('devices')
-              .values({
-                model_id: registration.modelId,
-                serial: registration.serial,
-                name: body.name ?? entry.name,
-                site_id: siteId,
-                claimed_at: new Date(),
-              })
-              .returningAll()
-              .executeTakeFirstOrThrow();
+            const row = await insertDevice(trx, {
+              model_id: registration.modelId,
+              serial: registration.serial,
+              name: body.name ?? entry.name,
+              site_id: siteId,
+              claimed_at: new Date(),
+            });
             await recordAudit(trx, principal, {
               action: 'installed',
               site,

@@ -3,7 +3,6 @@ import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { type Actor, isStaff } from '../../contracts/access-policy.ts';
 import type { DeviceEntry } from '../../contracts/catalogue.ts';
-import type { Device } from '../../contracts/devices.ts';
 import { deviceSchema } from '../../contracts/devices.ts';
 import { idParamSchema } from '../../contracts/ids.ts';
 import {
@@ -17,13 +16,11 @@ import {
 } from '../../contracts/installs.ts';
 import { deviceRights } from '../access/device-access.ts';
 import {
-  type InstalledDeviceRow,
   requireInstalledDevice,
   requireInstallSite,
   requireSeenSite,
   visibleSiteIds,
 } from '../access/install-access.ts';
-import type { Principal } from '../auth/access-tokens.ts';
 import type { ServerContext } from '../context.ts';
 import type { Database } from '../db/schema.ts';
 import { ApiError, notFound } from '../http/errors.ts';
@@ -33,6 +30,17 @@ import { describeRoute } from '../openapi/route-notes.ts';
 import { issueDeviceSecret } from '../service-comms/device-secrets.ts';
 import { claimWith } from './claim-codes.ts';
 import { readAudit, recordAudit } from './install-audit.ts';
+import {
+  asDevice,
+  holdSite,
+  insertDevice,
+  isArchivedSite,
+  isRetiredSerial,
+  retireDevice,
+  siteOfSerial,
+  uniqueSerial,
+  updateDevice,
+} from './install-store.ts';
 import type { ProductCatalogue } from './product-catalogue.ts';
 
 const siteParams = z.object({ siteId: idParamSchema });
@@ -72,18 +80,13 @@ export async function modelFor(
  * only to a caller who sees it (`device_already_installed` when it is this very site).
  */
 export async function requireFreeSerial(db: Kysely<Database>, viewer: Actor, serial: string, siteId: number) {
-  const installed = await db
-    .selectFrom('devices')
-    .innerJoin('sites', 'sites.id', 'devices.site_id')
-    .select(['devices.site_id', 'sites.name'])
-    .where('devices.serial', '=', serial)
-    .executeTakeFirst();
+  const installed = await siteOfSerial(db, serial);
   if (!installed) return;
-  if (installed.site_id === siteId)
+  if (installed.siteId === siteId)
     throw new ApiError(409, 'device_already_installed', `${serial} is already installed at this site`);
-  const seen = await visibleSiteIds(db, viewer, [installed.site_id]);
-  const where = seen.has(installed.site_id)
-    ? `at ${installed.name} (site ${installed.site_id})`
+  const seen = await visibleSiteIds(db, viewer, [installed.siteId]);
+  const where = seen.has(installed.siteId)
+    ? `at ${installed.siteName} (site ${installed.siteId})`
     : 'at a site you cannot see';
   throw new ApiError(
     409,
@@ -91,100 +94,6 @@ export async function requireFreeSerial(db: Kysely<Database>, viewer: Actor, ser
     `${serial} is installed ${where}; it must be taken off that site first`,
     'serial',
   );
-}
-
-/** Two installs of one serial at once: the unique index keeps one, the other is told as above. */
-export async function uniqueSerial<T>(
-  write: () => Promise<T>,
-  onDuplicate: () => Promise<never>,
-): Promise<T> {
-  try {
-    return await write();
-  } catch (error) {
-    if ((error as { code?: string }).code === '23505') return onDuplicate();
-    throw error;
-  }
-}
-
-export const asDevice = (
-  row: {
-    id: number;
-    model_id: string;
-    serial: string;
-    name: string;
-    site_id: number;
-    installed_at: Date | string;
-    claimed_at?: Date | string | null;
-    firmware_version?: string | null;
-  },
-  siteName: string,
-): Device => ({
-  id: row.id,
-  modelId: row.model_id,
-  serial: row.serial,
-  name: row.name,
-  siteId: row.site_id,
-  siteName,
-  installedAt: new Date(row.installed_at).toISOString(),
-  ...(row.claimed_at ? { claimedAt: new Date(row.claimed_at).toISOString() } : {}),
-  firmwareVersion: row.firmware_version ?? null,
-});
-
-/**
- * Take a device off its site: it leaves `devices` for `retired_devices`, its history stays. The
- * row is deleted first: of several calls that change one unit at once (ten replaces of it), the
- * one whose delete takes the row wins and every other finds it gone.
- * @throws {ApiError} 409 `device_changed` when the unit left its site meanwhile.
- */
-async function retire(
-  trx: Kysely<Database>,
-  by: Principal,
-  device: InstalledDeviceRow,
-  reason: 'removed' | 'replaced',
-  replacedBy: string | null,
-) {
-  const taken = await trx
-    .deleteFrom('devices')
-    .where('id', '=', device.id)
-    .returning('id')
-    .executeTakeFirst();
-  if (!taken)
-    throw new ApiError(
-      409,
-      'device_changed',
-      `${device.serial} was replaced or taken off its site meanwhile; reload to see the site as it is now`,
-    );
-  await trx
-    .insertInto('retired_devices')
-    .values({
-      device_id: device.id,
-      serial: device.serial,
-      model_id: device.modelId,
-      name: device.name,
-      site_id: device.siteId,
-      site_name: device.siteName,
-      installed_at: device.installedAt,
-      retired_by: by.id,
-      reason,
-      replaced_by: replacedBy,
-    })
-    .execute();
-}
-
-/**
- * The site a device is being put on, locked against archiving for the rest of the transaction:
- * an archive running at the same moment either finishes first (the site is gone: 404) or waits
- * and then finds the device on it (409 `site_has_devices`).
- * @throws {ApiError} 404 when the site was archived meanwhile.
- */
-export async function holdSite(trx: Kysely<Database>, siteId: number): Promise<void> {
-  const site = await trx
-    .selectFrom('sites')
-    .select('id')
-    .where('id', '=', siteId)
-    .forShare()
-    .executeTakeFirst();
-  if (!site) throw notFound('Site');
 }
 
 const installExample = { serial: 'HX5K-26-000901', modelId: 'HX-5000', name: 'Garage inverter' };
@@ -231,16 +140,12 @@ export function installRoutes(
         () =>
           db.transaction().execute(async (trx) => {
             await holdSite(trx, siteId);
-            const row = await trx
-              .insertInto('devices')
-              .values({
-                model_id: body.modelId,
-                serial: body.serial,
-                name: body.name ?? entry.name,
-                site_id: siteId,
-              })
-              .returningAll()
-              .executeTakeFirstOrThrow();
+            const row = await insertDevice(trx, {
+              model_id: body.modelId,
+              serial: body.serial,
+              name: body.name ?? entry.name,
+              site_id: siteId,
+            });
             const secret = await issueDeviceSecret(trx, row.id);
             await recordAudit(trx, principal, {
               action: 'installed',
@@ -301,17 +206,10 @@ export function installRoutes(
         );
       const updated = await db.transaction().execute(async (trx) => {
         if (target) await holdSite(trx, target.id);
-        const row = await trx
-          .updateTable('devices')
-          .set({
-            // A device moved keeps its install date: it was installed once, whichever site it is on now.
-            ...(target && { site_id: target.id }),
-            ...(renaming && body.name !== undefined && { name: body.name }),
-          })
-          .where('id', '=', device.id)
-          .returningAll()
-          .executeTakeFirst();
-        if (!row) throw notFound('Device');
+        const row = await updateDevice(trx, device.id, {
+          ...(target && { siteId: target.id }),
+          ...(renaming && { name: body.name }),
+        });
         const site = target ?? { id: device.siteId, name: device.siteName };
         const unit = { serial: device.serial, modelId: device.modelId };
         if (target)
@@ -377,18 +275,14 @@ export function installRoutes(
       const replacement = await uniqueSerial(
         () =>
           db.transaction().execute(async (trx) => {
-            await retire(trx, principal, old, 'replaced', serial);
-            const row = await trx
-              .insertInto('devices')
-              .values({
-                model_id: old.modelId,
-                serial,
-                name: old.name,
-                site_id: old.siteId,
-                claimed_at: claimed ? new Date() : null,
-              })
-              .returningAll()
-              .executeTakeFirstOrThrow();
+            await retireDevice(trx, principal, old, 'replaced', serial);
+            const row = await insertDevice(trx, {
+              model_id: old.modelId,
+              serial,
+              name: old.name,
+              site_id: old.siteId,
+              claimed_at: claimed ? new Date() : null,
+            });
             const secret = await issueDeviceSecret(trx, row.id);
             await recordAudit(trx, principal, {
               action: 'replaced',
@@ -430,7 +324,7 @@ export function installRoutes(
       const device = await requireInstalledDevice(db, principal, deviceId);
       await ctx.comms.dropDevice(device.serial);
       await db.transaction().execute(async (trx) => {
-        await retire(trx, principal, device, 'removed', null);
+        await retireDevice(trx, principal, device, 'removed', null);
         await recordAudit(trx, principal, {
           action: 'removed',
           site: { id: device.siteId, name: device.siteName },
@@ -461,9 +355,7 @@ export function installRoutes(
       const { siteId } = c.req.valid('param');
       const { limit } = c.req.valid('query');
       // Staff read the records of an archived site too.
-      const archived = isStaff(principal)
-        ? await db.selectFrom('archived_sites').select('id').where('id', '=', siteId).executeTakeFirst()
-        : undefined;
+      const archived = isStaff(principal) && (await isArchivedSite(db, siteId));
       if (!archived) await requireSeenSite(db, principal, siteId);
       const items = await readAudit(db, principal, ctx.env.COMPANY_DOMAIN, { siteId }, limit);
       return c.json({ items });
@@ -504,11 +396,5 @@ export async function staffReadsRetired(
   principal: Actor,
   serial: string,
 ): Promise<boolean> {
-  if (!isStaff(principal)) return false;
-  const retired = await db
-    .selectFrom('retired_devices')
-    .select('id')
-    .where('serial', '=', serial)
-    .executeTakeFirst();
-  return retired !== undefined;
+  return isStaff(principal) && isRetiredSerial(db, serial);
 }

@@ -26,13 +26,14 @@ import { requireCompanyTemplate, templateCompanyOf } from '../access/template-ac
 import { hitRateLimit } from '../auth/rate-limit.ts';
 import type { ServerContext } from '../context.ts';
 import type { Database } from '../db/schema.ts';
-import { ApiError, forbidden, notFound } from '../http/errors.ts';
+import { ApiError, forbidden } from '../http/errors.ts';
 import type { AuthVariables } from '../http/guards.ts';
 import { validate } from '../http/validate.ts';
 import { limitChecks } from '../limits/request-limits.ts';
 import { describeRoute } from '../openapi/route-notes.ts';
 import type { ProductCatalogue } from './product-catalogue.ts';
 import { applyToDevice } from './remote-apply.ts';
+import { deleteTemplate, insertTemplate, listTemplates, updateTemplate } from './template-store.ts';
 
 const idParams = z.object({ id: idParamSchema });
 
@@ -128,12 +129,7 @@ export function templateRoutes(
     validate('query', templateListQuerySchema),
     async (c) => {
       const { modelId } = c.req.valid('query');
-      let query = db
-        .selectFrom('config_templates')
-        .selectAll()
-        .where('company', '=', await templateCompanyOf(db, c.get('principal')));
-      if (modelId) query = query.where('model_id', '=', modelId);
-      const rows = await query.orderBy('model_id').orderBy('name').orderBy('id').limit(500).execute();
+      const rows = await listTemplates(db, await templateCompanyOf(db, c.get('principal')), modelId);
       return c.json({ items: rows.map(toTemplate) });
     },
   );
@@ -157,21 +153,7 @@ export function templateRoutes(
       const body = c.req.valid('json');
       await requireValidSettings(catalogue, body.modelId, body.settings);
       const company = await templateCompanyOf(db, principal);
-      const row = await uniqueName(body.name, () =>
-        db
-          .insertInto('config_templates')
-          .values({
-            company,
-            name: body.name,
-            model_id: body.modelId,
-            settings: JSON.stringify(body.settings),
-            created_by: principal.id,
-            created_by_email: principal.email,
-            updated_by_email: principal.email,
-          })
-          .returningAll()
-          .executeTakeFirstOrThrow(),
-      );
+      const row = await uniqueName(body.name, () => insertTemplate(db, principal, { company, ...body }));
       return c.json(toTemplate(row), 201);
     },
   );
@@ -213,19 +195,8 @@ export function templateRoutes(
       const current = await requireCompanyTemplate(db, principal, c.req.valid('param').id);
       if (body.settings) await requireValidSettings(catalogue, current.model_id, body.settings);
       const row = await uniqueName(body.name ?? current.name, () =>
-        db
-          .updateTable('config_templates')
-          .set({
-            ...(body.name !== undefined && { name: body.name }),
-            ...(body.settings !== undefined && { settings: JSON.stringify(body.settings) }),
-            updated_by_email: principal.email,
-            updated_at: new Date(),
-          })
-          .where('id', '=', current.id)
-          .returningAll()
-          .executeTakeFirst(),
+        updateTemplate(db, principal, current.id, body),
       );
-      if (!row) throw notFound('Template');
       return c.json(toTemplate(row));
     },
   );
@@ -244,7 +215,7 @@ export function templateRoutes(
     validate('param', idParams),
     async (c) => {
       const template = await requireCompanyTemplate(db, c.get('principal'), c.req.valid('param').id);
-      await db.deleteFrom('config_templates').where('id', '=', template.id).execute();
+      await deleteTemplate(db, template.id);
       return c.body(null, 204);
     },
   );

@@ -1,4 +1,4 @@
-import { Alert, Button, Group, Modal, Stack, Text, Textarea } from '@mantine/core';
+import { Modal, Stack, Text, Textarea } from '@mantine/core';
 import { useActorRef, useSelector } from '@xstate/react';
 import type { FormEvent } from 'react';
 import { fromPromise } from 'xstate';
@@ -10,6 +10,7 @@ import {
 import { acknowledgeAlarm } from '../../api/monitoring-api.ts';
 import { usePageRefresh } from '../../app/page-refresh.ts';
 import { useRuntime } from '../../app/runtime-context.tsx';
+import { FormFooter } from '../form-footer.tsx';
 
 /**
  * The acknowledge machine of a screen: its actor acknowledges through the monitoring service, and
@@ -80,23 +81,14 @@ export function AcknowledgeDialog({
             data-autofocus
             error={noteError ?? undefined}
           />
-          {error ? (
-            <Alert color="red" role="alert" title="The alarm was not acknowledged">
-              {error}
-            </Alert>
-          ) : null}
-          <Group justify="flex-end">
-            <Button
-              variant="default"
-              onClick={() => actor.send({ type: 'ack.cancel' })}
-              disabled={submitting}
-            >
-              Cancel
-            </Button>
-            <Button type="submit" loading={submitting}>
-              Acknowledge
-            </Button>
-          </Group>
+          <FormFooter
+            error={error}
+            errorTitle="The alarm was not acknowledged"
+            submitLabel="Acknowledge"
+            pending={submitting}
+            onCancel={() => actor.send({ type: 'ack.cancel' })}
+            cancelDisabled={submitting}
+          />
         </Stack>
       </form>
     </Modal>

@@ -23,6 +23,7 @@ import {
   type KeyExpiry,
 } from '../../../machines/account/api-keys-machine.ts';
 import { useRuntime } from '../../app/runtime-context.tsx';
+import { FormFooter } from '../../components/form-footer.tsx';
 import { formatDate, formatDateTime } from '../../components/format-date.ts';
 import { EmptyState, PageLoading } from '../../components/page-state.tsx';
 import { ScreenHeader } from '../../components/screen-header.tsx';
@@ -233,23 +234,14 @@ function CreateKeyDialog({ actor }: { actor: KeysRef }) {
               It works until you revoke it, even if you forget where it is kept. Prefer an expiry.
             </Alert>
           ) : null}
-          {error ? (
-            <Alert color="red" role="alert" title="The key was not created">
-              {error}
-            </Alert>
-          ) : null}
-          <Group justify="flex-end">
-            <Button
-              variant="default"
-              onClick={() => actor.send({ type: 'keys.cancel' })}
-              disabled={submitting}
-            >
-              Cancel
-            </Button>
-            <Button type="submit" loading={submitting}>
-              Create key
-            </Button>
-          </Group>
+          <FormFooter
+            error={error}
+            errorTitle="The key was not created"
+            submitLabel="Create key"
+            pending={submitting}
+            onCancel={() => actor.send({ type: 'keys.cancel' })}
+            cancelDisabled={submitting}
+          />
         </Stack>
       </form>
     </Modal>

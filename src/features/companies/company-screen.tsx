@@ -39,6 +39,7 @@ import {
 } from '../../api/companies-api.ts';
 import { useRuntime } from '../../app/runtime-context.tsx';
 import { useSave } from '../../app/use-save.ts';
+import { FormFooter } from '../../components/form-footer.tsx';
 import { formatDate } from '../../components/format-date.ts';
 import { useUnsavedWork } from '../../components/leave-guard.tsx';
 import { type Column, DataList } from '../../components/lists/data-list.tsx';
@@ -141,19 +142,13 @@ function DetailsForm({ mine, onDone }: { mine: MyCompany; onDone: () => void }) 
           {...form.register('address')}
           error={errors.address?.message}
         />
-        {save.error ? (
-          <Alert color="red" role="alert" title="The details were not saved">
-            {save.error}
-          </Alert>
-        ) : null}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onDone}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={save.pending}>
-            Save details
-          </Button>
-        </Group>
+        <FormFooter
+          error={save.error}
+          errorTitle="The details were not saved"
+          submitLabel="Save details"
+          pending={save.pending}
+          onCancel={onDone}
+        />
       </Stack>
     </form>
   );
@@ -244,23 +239,15 @@ function RemoveMember({ member, onDone }: { member: CompanyMember; onDone: () =>
         {member.name} ({member.email}) loses every site of the company at once. The sites stay with the
         company.
       </Text>
-      {save.error ? (
-        <Alert color="red" role="alert" title="Not removed">
-          {save.error}
-        </Alert>
-      ) : null}
-      <Group justify="flex-end">
-        <Button variant="default" onClick={onDone}>
-          Cancel
-        </Button>
-        <Button
-          color="red"
-          loading={save.pending}
-          onClick={() => save.save((signal) => removeMember(configApi, member.userId, signal))}
-        >
-          Remove from the company
-        </Button>
-      </Group>
+      <FormFooter
+        error={save.error}
+        errorTitle="Not removed"
+        submitLabel="Remove from the company"
+        submitColor="red"
+        pending={save.pending}
+        onCancel={onDone}
+        onSubmit={() => save.save((signal) => removeMember(configApi, member.userId, signal))}
+      />
     </Stack>
   );
 }

@@ -8,6 +8,7 @@ import type { ApiClient } from '../../api/api-client.ts';
 import { usePageRefresh } from '../../app/page-refresh.ts';
 import { useRuntime } from '../../app/runtime-context.tsx';
 import { fromTask, useTask } from '../../app/use-task.ts';
+import { FormFooter } from '../../components/form-footer.tsx';
 import { LoadFailed } from '../../components/page-state.tsx';
 import { deviceActionsFor } from './device-action-actors.ts';
 import { fetchMoveTargets } from './devices-api.ts';
@@ -153,24 +154,15 @@ function ActionForm({
           {kind === 'remove' ? `Take ${device.serial} (${device.name}) off ${device.siteName}? ` : null}
           {HISTORY[kind]}
         </Text>
-        {error ? (
-          <Alert color="red" role="alert" title="Nothing was changed">
-            {error}
-          </Alert>
-        ) : null}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onCancel}>
-            Cancel
-          </Button>
-          <Button
-            type="submit"
-            color={kind === 'remove' ? 'red.8' : undefined}
-            loading={working}
-            disabled={!ready}
-          >
-            {kind === 'remove' ? 'Take off the site' : TITLES[kind]}
-          </Button>
-        </Group>
+        <FormFooter
+          error={error}
+          errorTitle="Nothing was changed"
+          submitLabel={kind === 'remove' ? 'Take off the site' : TITLES[kind]}
+          {...(kind === 'remove' && { submitColor: 'red.8' })}
+          pending={working}
+          submitDisabled={!ready}
+          onCancel={onCancel}
+        />
       </Stack>
     </form>
   );

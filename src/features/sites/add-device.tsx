@@ -15,6 +15,7 @@ import { useRuntime } from '../../app/runtime-context.tsx';
 import { targetOf } from '../../ble/device-commands.ts';
 import { WebBluetoothTransport } from '../../ble/web-bluetooth-transport.ts';
 import { browserBluetooth } from '../../ble/web-bluetooth-types.ts';
+import { FormFooter } from '../../components/form-footer.tsx';
 import { scanCode } from './code-scanner.ts';
 
 /** Every model of both devices lists, as the dialog offers them. */
@@ -181,19 +182,14 @@ export function AddDevice({ siteId, onClose }: { siteId: number; onClose: () => 
           maxLength={80}
           onChange={(event) => send({ type: 'add.edit', name: event.currentTarget.value })}
         />
-        {error ? (
-          <Alert color="red" role="alert" title={error.title}>
-            {error.message}
-          </Alert>
-        ) : null}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={saving} disabled={scanning || reading}>
-            Add device
-          </Button>
-        </Group>
+        <FormFooter
+          error={error?.message}
+          errorTitle={error?.title ?? ''}
+          submitLabel="Add device"
+          pending={saving}
+          submitDisabled={scanning || reading}
+          onCancel={onClose}
+        />
       </Stack>
     </form>
   );

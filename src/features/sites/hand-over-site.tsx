@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Alert, Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { Button, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconArrowsExchange } from '@tabler/icons-react';
 import { useState } from 'react';
@@ -7,6 +7,7 @@ import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { useRuntime } from '../../app/runtime-context.tsx';
 import { useSave } from '../../app/use-save.ts';
+import { FormFooter } from '../../components/form-footer.tsx';
 import { useUnsavedWork } from '../../components/leave-guard.tsx';
 import { offerSite } from './sites-api.ts';
 
@@ -81,19 +82,13 @@ function HandOverForm({
           {...form.register('email')}
           error={errors.email?.message}
         />
-        {save.error ? (
-          <Alert color="red" role="alert" title="The site was not offered">
-            {save.error}
-          </Alert>
-        ) : null}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onDone}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={save.pending}>
-            Offer the site
-          </Button>
-        </Group>
+        <FormFooter
+          error={save.error}
+          errorTitle="The site was not offered"
+          submitLabel="Offer the site"
+          pending={save.pending}
+          onCancel={onDone}
+        />
       </Stack>
     </form>
   );

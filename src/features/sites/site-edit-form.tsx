@@ -1,11 +1,12 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Alert, Button, Group, Stack, TextInput } from '@mantine/core';
+import { Stack, TextInput } from '@mantine/core';
 import { Controller, useForm } from 'react-hook-form';
 import { z } from 'zod';
 import type { SiteDetails } from '../../../contracts/sites.ts';
 import type { User } from '../../../contracts/users.ts';
 import { useRuntime } from '../../app/runtime-context.tsx';
 import { useSave } from '../../app/use-save.ts';
+import { FormFooter } from '../../components/form-footer.tsx';
 import { useUnsavedWork } from '../../components/leave-guard.tsx';
 import { OwnerSelect } from './owner-select.tsx';
 import { sitePayloadOf } from './site-payload.ts';
@@ -68,19 +69,13 @@ export function SiteEditForm({
             />
           )}
         />
-        {save.error ? (
-          <Alert color="red" role="alert" title="The site was not saved">
-            {save.error}
-          </Alert>
-        ) : null}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onDone}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={save.pending}>
-            Save site
-          </Button>
-        </Group>
+        <FormFooter
+          error={save.error}
+          errorTitle="The site was not saved"
+          submitLabel="Save site"
+          pending={save.pending}
+          onCancel={onDone}
+        />
       </Stack>
     </form>
   );

@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Alert, Button, Group, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { useCallback, useMemo, useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import type { User } from '../../../contracts/users.ts';
@@ -18,6 +18,7 @@ import {
 } from '../../components/address/address-record.ts';
 import { countries, countryCodeOf } from '../../components/address/countries.ts';
 import type { AutocompleteOptions } from '../../components/address/maps-loader.ts';
+import { FormFooter } from '../../components/form-footer.tsx';
 import { useUnsavedWork } from '../../components/leave-guard.tsx';
 import { OwnerSelect } from './owner-select.tsx';
 import {
@@ -228,19 +229,13 @@ export function SiteForm({
             )}
           />
         ) : null}
-        {save.error ? (
-          <Alert color="red" role="alert" title="The site was not saved">
-            {save.error}
-          </Alert>
-        ) : null}
-        <Group>
-          <Button type="submit" loading={save.pending}>
-            {submitLabel}
-          </Button>
-          <Button variant="default" onClick={onCancel}>
-            Cancel
-          </Button>
-        </Group>
+        <FormFooter
+          error={save.error}
+          errorTitle="The site was not saved"
+          submitLabel={submitLabel}
+          pending={save.pending}
+          onCancel={onCancel}
+        />
       </Stack>
     </form>
   );

@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Alert, Button, Group, Stack, TextInput } from '@mantine/core';
+import { Stack, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useNavigate } from '@tanstack/react-router';
 import { useForm } from 'react-hook-form';
@@ -8,6 +8,7 @@ import { PHONE_PATTERN } from '../../../contracts/users.ts';
 import type { ApiClient } from '../../api/api-client.ts';
 import { useRuntime } from '../../app/runtime-context.tsx';
 import { useSave } from '../../app/use-save.ts';
+import { FormFooter } from '../../components/form-footer.tsx';
 import { useUnsavedWork } from '../../components/leave-guard.tsx';
 import { createInstaller, createOwner } from './users-api.ts';
 
@@ -106,19 +107,13 @@ export function CreateUserForm({ kind, onClose }: { kind: NewUserKind; onClose: 
         />
         <TextInput label="Name" required {...form.register('name')} error={errors.name?.message} />
         <TextInput label="Phone" type="tel" {...form.register('phone')} error={errors.phone?.message} />
-        {save.error ? (
-          <Alert color="red" role="alert" title="The user was not created">
-            {save.error}
-          </Alert>
-        ) : null}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={save.pending}>
-            {title}
-          </Button>
-        </Group>
+        <FormFooter
+          error={save.error}
+          errorTitle="The user was not created"
+          submitLabel={title}
+          pending={save.pending}
+          onCancel={onClose}
+        />
       </Stack>
     </form>
   );

@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Alert, Button, Group, PasswordInput, Select, Stack, Text, TextInput } from '@mantine/core';
+import { PasswordInput, Select, Stack, Text, TextInput } from '@mantine/core';
 import { useMemo } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { waitFor } from 'xstate';
@@ -9,6 +9,7 @@ import { PHONE_PATTERN } from '../../../contracts/users.ts';
 import { isAuthenticated, loginError } from '../../../machines/auth/auth-selectors.ts';
 import { useRuntime } from '../../app/runtime-context.tsx';
 import { useSave } from '../../app/use-save.ts';
+import { FormFooter } from '../../components/form-footer.tsx';
 import { useUnsavedWork } from '../../components/leave-guard.tsx';
 import { ROLE_LABELS } from './user-columns.tsx';
 import { updateUser } from './users-api.ts';
@@ -156,23 +157,13 @@ export function UserEditForm({
             )}
           />
         ) : null}
-        {save.error ? (
-          <Alert
-            color="red"
-            role="alert"
-            title={self ? 'Your profile was not saved' : 'The user was not saved'}
-          >
-            {save.error}
-          </Alert>
-        ) : null}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onDone}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={save.pending}>
-            {self ? 'Save profile' : 'Save user'}
-          </Button>
-        </Group>
+        <FormFooter
+          error={save.error}
+          errorTitle={self ? 'Your profile was not saved' : 'The user was not saved'}
+          submitLabel={self ? 'Save profile' : 'Save user'}
+          pending={save.pending}
+          onCancel={onDone}
+        />
       </Stack>
     </form>
   );
