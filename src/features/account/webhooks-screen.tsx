@@ -24,6 +24,7 @@ import {
 } from '../../../contracts/webhooks.ts';
 import { webhooksMachine } from '../../../machines/account/webhooks-machine.ts';
 import { useRuntime } from '../../app/runtime-context.tsx';
+import { FormFooter } from '../../components/form-footer.tsx';
 import { formatDate, formatDateTime } from '../../components/format-date.ts';
 import { EmptyState, PageLoading } from '../../components/page-state.tsx';
 import { ScreenHeader } from '../../components/screen-header.tsx';
@@ -289,23 +290,14 @@ function AddDialog({ actor }: { actor: HooksRef }) {
               ))}
             </Stack>
           </Checkbox.Group>
-          {error ? (
-            <Alert color="red" role="alert" title="The webhook was not added">
-              {error}
-            </Alert>
-          ) : null}
-          <Group justify="flex-end">
-            <Button
-              variant="default"
-              onClick={() => actor.send({ type: 'hooks.cancel' })}
-              disabled={submitting}
-            >
-              Cancel
-            </Button>
-            <Button type="submit" loading={submitting}>
-              Add webhook
-            </Button>
-          </Group>
+          <FormFooter
+            error={error}
+            errorTitle="The webhook was not added"
+            submitLabel="Add webhook"
+            pending={submitting}
+            onCancel={() => actor.send({ type: 'hooks.cancel' })}
+            cancelDisabled={submitting}
+          />
         </Stack>
       </form>
     </Modal>
@@ -387,19 +379,16 @@ function DeleteDialog({ actor }: { actor: HooksRef }) {
             Delete the webhook to {deleting.url}? No more events are sent to it, and its delivery log goes
             with it.
           </Text>
-          {error ? (
-            <Alert color="red" role="alert" title="The webhook was not deleted">
-              {error}
-            </Alert>
-          ) : null}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={() => actor.send({ type: 'hooks.cancel' })} disabled={busy}>
-              Cancel
-            </Button>
-            <Button color="red" loading={busy} onClick={() => actor.send({ type: 'hooks.confirm' })}>
-              Delete webhook
-            </Button>
-          </Group>
+          <FormFooter
+            error={error}
+            errorTitle="The webhook was not deleted"
+            submitLabel="Delete webhook"
+            submitColor="red"
+            pending={busy}
+            onCancel={() => actor.send({ type: 'hooks.cancel' })}
+            cancelDisabled={busy}
+            onSubmit={() => actor.send({ type: 'hooks.confirm' })}
+          />
         </Stack>
       ) : null}
     </Modal>
