@@ -388,7 +388,8 @@ export class WebhookSender {
       );
       outcome = {
         status: answer.status,
-        response: answer.response.slice(0, KEEP_CHARS),
+        // Text PostgreSQL can hold, whatever the endpoint answered (a NUL would fail the record).
+        response: answer.response.replaceAll('\u0000', '').slice(0, KEEP_CHARS),
         error: null,
         durationMs: Date.now() - started,
       };
@@ -396,7 +397,7 @@ export class WebhookSender {
       outcome = {
         status: null,
         response: null,
-        error: errorMessage(error).slice(0, KEEP_CHARS),
+        error: errorMessage(error).replaceAll('\u0000', '').slice(0, KEEP_CHARS),
         durationMs: Date.now() - started,
       };
     }

@@ -21,6 +21,7 @@ interface Received {
 class Receiver {
   readonly got = new Map<string, Received[]>();
   readonly answers = new Map<string, (count: number) => number>();
+  readonly bodies = new Map<string, string>();
   private server: Server | undefined;
   port = 0;
 
@@ -34,7 +35,7 @@ class Receiver {
         list.push({ headers: request.headers, body: Buffer.concat(chunks).toString('utf8') });
         this.got.set(path, list);
         response.statusCode = this.answers.get(path)?.(list.length) ?? 200;
-        response.end(response.statusCode === 200 ? 'ok' : 'not now');
+        response.end(this.bodies.get(path) ?? (response.statusCode === 200 ? 'ok' : 'not now'));
       });
     });
     await new Promise<void>((resolve) => this.server?.listen(this.port, '127.0.0.1', resolve));
@@ -351,6 +352,20 @@ describe('webhooks', () => {
     expect(again.status).toBe(200);
     expect(receiver.of('/again').map((r) => r.headers['webhook-id'])).toEqual([webhookId, webhookId]);
     expect(verified('/again', hook.secret).map((e) => e.type)).toEqual(['webhook.test', 'webhook.test']);
+  });
+
+  it('records an answer with a NUL character, as text the database holds', async () => {
+    receiver.bodies.set('/nul', 'ok\u0000done');
+    const hook = await subscribe(tokens.installerA, { url: receiver.url('/nul'), events: ['alarm.raised'] });
+    await t.call('POST', `/config/fleet/webhooks/${hook.id}/test`, { token: tokens.installerA });
+    const deliveries = await t.call('GET', `/config/fleet/webhooks/${hook.id}/deliveries`, {
+      token: tokens.installerA,
+    });
+    const [delivery] = (
+      deliveries.body as { deliveries: { status: string; attempts: { response: string }[] }[] }
+    ).deliveries;
+    expect(delivery?.status).toBe('delivered');
+    expect(delivery?.attempts[0]?.response).toBe('okdone');
   });
 
   it('disables an endpoint that failed for 24 hours and mails its owner', async () => {
