@@ -178,13 +178,11 @@ function driver(): ModelDriver {
       'clipboard.refuses': () => copy.last().reject(new Error('Write permission denied.')),
       'hook.switch': () => sendAndWait({ type: 'hooks.toggle', id: first.id }, update),
       'service.switches': () =>
-        update
-          .last()
-          .resolve({
-            ...first,
-            disabledAt: '2026-11-02T10:00:00.000Z',
-            disabledReason: 'Switched off by its owner',
-          }),
+        update.last().resolve({
+          ...first,
+          disabledAt: '2026-11-02T10:00:00.000Z',
+          disabledReason: 'Switched off by its owner',
+        }),
       'service.switchFails': () => update.last().reject(new Error('Webhook not found')),
       'hook.delete': () => actor.send({ type: 'hooks.delete', id: first.id }),
       'delete.confirm': () => sendAndWait({ type: 'hooks.confirm' }, remove),
