@@ -62,22 +62,22 @@ describe('a firmware update over Bluetooth, on the demo device', () => {
       fullPage: true,
       animations: 'disabled',
     });
-    const before = await percent(page);
-    await section(page).getByRole('button', { name: 'Demo: take the device out of range' }).click();
-    await section(page).getByText(`The connection was lost at ${before} %: connecting again…`).waitFor();
-    // Leaving now asks first; staying keeps the update going.
-    // The question's dialog needs a little time to open: let it pass in small steps.
+    // Leaving mid-upload asks first; staying keeps the update going. The question's dialog needs
+    // a little time to open: let it pass in small steps.
     await page.getByRole('link', { name: 'Home' }).first().click();
     const question = page.getByRole('dialog', { name: 'Leave this screen?' });
     while (!(await question.isVisible())) await page.clock.runFor(10);
     await question.getByRole('button', { name: 'Stay' }).click();
     while (await question.isVisible()) await page.clock.runFor(10);
-    await page.clock.resume();
-    // It goes on from where the device stood, not from the start.
+    const before = await percent(page);
+    await section(page).getByRole('button', { name: 'Demo: take the device out of range' }).click();
+    await section(page).getByText(`The connection was lost at ${before} %: connecting again…`).waitFor();
+    // It goes on from where the device stood, not from the start: time passes until it says so.
     const resumed = section(page).getByText(/^Sending the image, resumed at \d+ %…$/);
-    await resumed.waitFor();
+    while (!(await resumed.isVisible())) await page.clock.runFor(100);
     const at = Number(/resumed at (\d+) %/.exec(await resumed.innerText())?.[1]);
     expect(at).toBeGreaterThanOrEqual(before);
+    await page.clock.resume();
     const done = section(page).getByRole('status').filter({ hasText: 'Updated' });
     await done.waitFor({ timeout: 60_000 });
     await expect(done.innerText()).resolves.toMatch(
