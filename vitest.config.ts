@@ -7,6 +7,8 @@ export default mergeConfig(
   viteConfig,
   defineConfig({
     test: {
+      // After the usual report, where the time went by group (tests/reporters/group-times.ts).
+      reporters: ['default', './tests/reporters/group-times.ts'],
       projects: [
         {
           extends: true,

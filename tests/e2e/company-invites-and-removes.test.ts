@@ -95,6 +95,13 @@ describe('a company admin invites an installer by mail', () => {
     await screenshots(admin, 'site-give-member', () =>
       admin.getByRole('combobox', { name: 'Give a member of solarpros.example access' }).waitFor(),
     );
+    // Nobody chosen, no role ticked: the form says what is missing and sends nothing.
+    const roles = admin.getByRole('group', { name: 'Roles' });
+    await roles.getByRole('checkbox', { name: 'Installer' }).uncheck();
+    await admin.getByRole('button', { name: 'Add to site' }).click();
+    await admin.getByText('Choose who gets access').waitFor();
+    await admin.getByText('Choose at least one role').waitFor();
+    await roles.getByRole('checkbox', { name: 'Installer' }).check();
     await admin.getByRole('combobox', { name: 'Give a member of solarpros.example access' }).click();
     await admin.getByRole('option', { name: `Nia Newcomer (${email})` }).click();
     await admin.getByRole('button', { name: 'Add to site' }).click();
