@@ -29,8 +29,10 @@ export type UpdateOutcome =
   | { state: 'reverted' | 'failed'; version: string | null; reason: string }
   | { state: 'offline'; reason: string };
 
-/** The device went away (or did not answer) mid-update: it goes on when it is back. */
+/** The device went away mid-update: it goes on when it is back. */
 class Unreachable extends Error {}
+/** The device is connected and did not answer in time: a failure. */
+class Silent extends SmpError {}
 
 const same = (a: Uint8Array | undefined, b: Uint8Array) =>
   a !== undefined && a.length === b.length && a.every((byte, i) => byte === b[i]);
@@ -51,11 +53,10 @@ export async function updateStep(
 ): Promise<UpdateOutcome> {
   const client = new SmpClient(async (message) => {
     const answer = await exchange(message);
-    if (!answer.ok)
-      throw new Unreachable(
-        answer.code === 'device_offline' ? 'the device went offline' : 'the device did not answer in time',
-      );
-    return answer.data;
+    if (answer.ok) return answer.data;
+    if (answer.code === 'device_offline') throw new Unreachable('the device went offline');
+    // Connected and silent: a device that does not speak SMP, or has hung.
+    throw new Silent(4, null, 'no answer in time');
   });
   let version: string | null = null;
   try {
@@ -80,7 +81,7 @@ export async function updateStep(
       readDoneAnswer(await client.request(resetDevice()));
     } catch (error) {
       // A device may restart before its answer is out.
-      if (!(error instanceof Unreachable)) throw error;
+      if (!(error instanceof Unreachable || error instanceof Silent)) throw error;
     }
     return { state: 'testing', version };
   } catch (error) {
