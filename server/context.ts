@@ -19,6 +19,8 @@ import type { TelemetryIngest } from './monitoring/telemetry/ingest.ts';
 import type { LiveFeed } from './monitoring/telemetry/live-feed.ts';
 import type { ProductCatalogue } from './monitoring/telemetry/product-catalogue.ts';
 import type { ServiceComms } from './service-comms/service-comms.ts';
+import type { WebhookSender } from './webhooks/sender.ts';
+import type { TargetRules } from './webhooks/target-guard.ts';
 
 /** What every route needs, built once by `createServer`. */
 export interface ServerContext {
@@ -44,6 +46,8 @@ export interface ServerContext {
   reports: { pool: ReportPool; cache: ReportCache };
   /** Firmware images: the keys they must be signed with, and the Wasm parser that reads them. */
   firmware: { trust: FirmwareTrust; codec: FirmwareCodec };
+  /** Webhooks: where they may be sent, and the outbox's worker. */
+  webhooks: { rules: TargetRules; sender: WebhookSender };
   /** Devices online: device sockets, presence, and commands to devices (DESIGN.md §10). */
   comms: ServiceComms;
   /** Firmware rollouts over the device sockets this process holds. */

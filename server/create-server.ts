@@ -24,7 +24,7 @@ import { migrate } from './db/migrations.ts';
 import { makeDataDirPrivate } from './db/private-data-dir.ts';
 import type { Database } from './db/schema.ts';
 import { wantsDemoSeed } from './db/seed.ts';
-import type { Env } from './env.ts';
+import { type Env, publicAppUrl, webhookRules } from './env.ts';
 import { type FirmwareTrust, loadFirmwareTrust, trustOnly } from './firmware/firmware-keys.ts';
 import { RolloutEngine, type RolloutTimers } from './firmware/rollout-engine.ts';
 import { compressJson } from './http/compress-json.ts';
@@ -44,6 +44,7 @@ import { foldEveryMinute } from './monitoring/telemetry/rollup-fold.ts';
 import { presenceFresh, presenceStaleSeconds } from './service-comms/presence.ts';
 import { ServiceComms } from './service-comms/service-comms.ts';
 import { serveApp } from './static-app.ts';
+import { WebhookSender } from './webhooks/sender.ts';
 
 /** The upload of firmware images: its body is an image, read with FIRMWARE_MAX_BYTES as its cap. */
 const FIRMWARE_UPLOAD_PATH = '/config/fleet/firmware';
@@ -182,6 +183,19 @@ async function buildContext(
     trustProxy: env.TRUST_PROXY,
     telemetry: { sink: monitoring.ingest, intervalS: env.TELEMETRY_INTERVAL_S },
   });
+  const rules = webhookRules(env);
+  const webhooks = {
+    rules,
+    sender: new WebhookSender({
+      db,
+      codeKey,
+      mailer,
+      rules,
+      companyDomain: env.COMPANY_DOMAIN,
+      appUrl: publicAppUrl(env),
+    }),
+  };
+  monitoring.alarms.afterNews = () => webhooks.sender.kick();
   return {
     db,
     env,
@@ -192,6 +206,7 @@ async function buildContext(
     configJwks,
     monitoringJwks: createLocalJWKSet({ keys: [keys.monitoring.publicJwk] }),
     mailer,
+    webhooks,
     sessions,
     reports: { pool: reportPool, cache: new ReportCache(db, reportPool) },
     scryptCost: options.scryptCost ?? DEFAULT_SCRYPT_COST,
@@ -327,11 +342,13 @@ export async function createServer(options: CreateServerOptions): Promise<FleetS
     await partitions();
     const pruning = setInterval(() => {
       pruneExpired(db).catch((error: unknown) => console.error('[prune]', error));
+      ctx.webhooks.sender.prune().catch((error: unknown) => console.error('[webhooks] prune failed:', error));
       partitions().catch((error: unknown) => console.error('[telemetry] partition upkeep failed:', error));
     }, 3_600_000);
     pruning.unref();
     if (services !== 'monitoring') {
       ctx.mailer.start();
+      ctx.webhooks.sender.start();
       await ctx.comms.start();
       ctx.rollouts.start();
     }
@@ -370,6 +387,7 @@ export async function createServer(options: CreateServerOptions): Promise<FleetS
         await ctx.monitoring.live.close();
         await ctx.reports.pool.close();
         await ctx.monitoring.fleet.close();
+        await ctx.webhooks.sender.stop();
         await ctx.mailer.stop();
         await db.destroy();
       },

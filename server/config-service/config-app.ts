@@ -22,6 +22,7 @@ import { openApiRoute } from '../openapi/openapi-document.ts';
 import { describeRoute } from '../openapi/route-notes.ts';
 import { catalogueIn } from '../service-comms/catalogue-commands.ts';
 import { serviceCommsRoutes } from '../service-comms/service-comms-routes.ts';
+import { webhookRoutes } from '../webhooks/webhook-routes.ts';
 import { apiKeyRoutes } from './api-key-routes.ts';
 import { configAuthRoutes } from './auth-routes.ts';
 import { catalogueRoute } from './catalogue-route.ts';
@@ -96,6 +97,7 @@ export function createConfigApp(ctx: ServerContext, publicDir: string): Hono<{ V
   app.route('/fleet/config-templates', templateRoutes(ctx, products));
   app.route('/fleet', reportRoutes(ctx, products));
   app.route('/fleet/api-keys', apiKeyRoutes(ctx));
+  app.route('/fleet/webhooks', webhookRoutes(ctx));
   app.route('/fleet', firmwareRoutes(ctx, publicDir));
   app.route('/fleet/firmware-rollouts', rolloutRoutes(ctx));
   app.route('/companies', companyRoutes(ctx));

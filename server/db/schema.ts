@@ -50,6 +50,50 @@ export interface Database {
     action: 'created' | 'new-address' | 'revoked';
     address: string | null;
   };
+  /** Webhooks (migration 24): a person's endpoints, with the signing secret sealed. */
+  webhook_endpoints: {
+    id: Generated<string>;
+    user_id: number;
+    url: string;
+    events: string[];
+    site_id: number | null;
+    secret_sealed: string;
+    created_at: CreatedAt;
+    disabled_at: Date | null;
+    disabled_reason: string | null;
+    failing_since: Date | null;
+  };
+  /** What happened, for the endpoints that subscribe to it; fanned out by the sender. */
+  webhook_events: {
+    id: Generated<number>;
+    type: string;
+    site_id: number | null;
+    data: ColumnType<unknown, string, string>;
+    at: DefaultNow;
+    fanned_out: Generated<boolean>;
+  };
+  /** The outbox: one event for one endpoint; `message_id` is its `webhook-id` on every try. */
+  webhook_deliveries: {
+    id: Generated<number>;
+    endpoint_id: string;
+    message_id: string;
+    type: string;
+    body: string;
+    status: Generated<'pending' | 'sending' | 'delivered' | 'failed'>;
+    attempts: Generated<number>;
+    created_at: CreatedAt;
+    first_attempt_at: Date | null;
+    next_attempt_at: DefaultNow;
+  };
+  webhook_attempts: {
+    id: Generated<number>;
+    delivery_id: number;
+    at: Timestamp;
+    status: number | null;
+    duration_ms: number;
+    response: string | null;
+    error: string | null;
+  };
   sites: {
     id: Generated<number>;
     name: string;

@@ -17,6 +17,7 @@ import {
   SITE_OFFLINE_RULE,
   siteOfflineCondition,
 } from './alarm-rules.ts';
+import { emitAlarmEvents } from './alarm-webhooks.ts';
 import {
   type EndedSilence,
   endedDeviceSilences,
@@ -97,6 +98,8 @@ export class AlarmService {
   private sweeper: NodeJS.Timeout | undefined;
   /** Sees every step of the lifecycle machine (the model-based tests' coverage); none by default. */
   inspect: ((event: InspectionEvent) => void) | undefined;
+  /** Called after transitions were stored (their webhook events with them): wakes the webhook sender. */
+  afterNews: (() => void) | undefined;
 
   constructor(private readonly options: AlarmServiceOptions) {}
 
@@ -200,15 +203,19 @@ export class AlarmService {
       news.push({ alarmId: row.id, state: 'active', at: new Date(row.raised_at).getTime() });
   }
 
-  /** Run `work` in a transaction with its news, queue the news's mail in it, then wake the mailer. */
+  /** Run `work` in a transaction with its news, queue the news's mail and webhook events in it, then wake the mailer. */
   private async withNews<T>(work: (trx: Transaction<Database>, news: AlarmNews[]) => Promise<T>): Promise<T> {
     const news: AlarmNews[] = [];
     const result = await this.options.db.transaction().execute(async (trx) => {
       const value = await work(trx, news);
       await queueAlarmMail(trx, this.options.mailer, news);
+      await emitAlarmEvents(trx, news);
       return value;
     });
-    if (news.length > 0) this.options.mailer.kick();
+    if (news.length > 0) {
+      this.options.mailer.kick();
+      this.afterNews?.();
+    }
     return result;
   }
 
