@@ -1,6 +1,6 @@
 import { Modal, NavLink } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { IconApi, IconKey } from '@tabler/icons-react';
+import { IconApi, IconKey, IconWebhook } from '@tabler/icons-react';
 import { Link, useRouterState } from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';
 import { useState } from 'react';
@@ -9,7 +9,7 @@ import { useRuntime } from '../../app/runtime-context.tsx';
 import { ChangePasswordForm } from './change-password-form.tsx';
 
 /**
- * The Account section's own items: "API keys" (a screen of its own) and "Change password", in a
+ * The Account section's own items: "API keys" and "Webhooks" (screens of their own) and "Change password", in a
  * dialog over the screen the person is on. Passed to the shell by the `_shell` route. ("Profile" is one's own user page, a link of the
  * shell's menu.)
  */
@@ -18,6 +18,7 @@ export function AccountMenuItems({ onOpen }: { onOpen: () => void }) {
   const email = useSelector(auth, currentEmail) ?? '';
   const [open, setOpen] = useState(false);
   const onKeys = useRouterState({ select: (state) => state.location.pathname === '/api-keys' });
+  const onHooks = useRouterState({ select: (state) => state.location.pathname === '/webhooks' });
   return (
     <>
       <NavLink
@@ -27,6 +28,15 @@ export function AccountMenuItems({ onOpen }: { onOpen: () => void }) {
         leftSection={<IconApi size={18} aria-hidden />}
         active={onKeys}
         aria-current={onKeys ? 'page' : undefined}
+        onClick={onOpen}
+      />
+      <NavLink
+        component={Link}
+        to="/webhooks"
+        label="Webhooks"
+        leftSection={<IconWebhook size={18} aria-hidden />}
+        active={onHooks}
+        aria-current={onHooks ? 'page' : undefined}
         onClick={onOpen}
       />
       <NavLink
