@@ -102,6 +102,8 @@ export const seriesSchema = z.object({
   values: seriesValuesSchema,
   from: z.string(),
   to: z.string(),
+  /** The site's IANA time zone, whose midnights a day's points stand at (a device's: its site's). */
+  timeZone: z.string(),
   points: z.array(seriesPointSchema),
   /**
    * The last point's step is not over by `to` (or now): today so far, the hour under way. Its

@@ -11,6 +11,7 @@ import type { ReportPool } from './commissioning/report-pool.ts';
 import type { Database } from './db/schema.ts';
 import type { Env } from './env.ts';
 import type { FirmwareTrust } from './firmware/firmware-keys.ts';
+import type { RolloutEngine } from './firmware/rollout-engine.ts';
 import type { Mailer } from './mail/mailer.ts';
 import type { AlarmService } from './monitoring/alarms/alarm-store.ts';
 import type { FleetFeed } from './monitoring/fleet-feed.ts';
@@ -49,6 +50,8 @@ export interface ServerContext {
   webhooks: { rules: TargetRules; sender: WebhookSender };
   /** Devices online: device sockets, presence, and commands to devices (DESIGN.md §10). */
   comms: ServiceComms;
+  /** Firmware rollouts over the device sockets this process holds. */
+  rollouts: RolloutEngine;
   /** Monitoring (DESIGN.md §11): telemetry in, its live stream, alarms. */
   monitoring: {
     catalogue: ProductCatalogue;

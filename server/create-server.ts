@@ -26,6 +26,7 @@ import type { Database } from './db/schema.ts';
 import { wantsDemoSeed } from './db/seed.ts';
 import { type Env, publicAppUrl, webhookRules } from './env.ts';
 import { type FirmwareTrust, loadFirmwareTrust, trustOnly } from './firmware/firmware-keys.ts';
+import { RolloutEngine, type RolloutTimers } from './firmware/rollout-engine.ts';
 import { compressJson } from './http/compress-json.ts';
 import { ApiError, handleError, handleNotFound } from './http/errors.ts';
 import { securityHeaders } from './http/security-headers.ts';
@@ -80,6 +81,8 @@ export interface CreateServerOptions {
   watchSilence?: boolean;
   /** Where mail goes; default SMTP with `SMTP_URL`, else the log. */
   mailTransport?: MailTransport;
+  /** Firmware rollouts' timers (a test shortens how long a device has to come back). */
+  rolloutTimers?: Partial<RolloutTimers>;
   /** Folder of the built app (default `dist`) and of the bundled lists (default `public`). */
   distDir?: string;
   publicDir?: string;
@@ -172,6 +175,14 @@ async function buildContext(
   // live streams, on every process, check again.
   sessions.onEnded = (userId) => void monitoring.live.announce({ users: [userId] });
   const reportPool = new ReportPool(env.REPORT_WORKERS ?? defaultReportWorkers());
+  const comms = new ServiceComms({
+    db,
+    ...(databaseUrl ? { databaseUrl } : {}),
+    timeoutMs: env.SERVICE_COMMS_TIMEOUT_MS,
+    pingMs: env.SERVICE_COMMS_PING_MS,
+    trustProxy: env.TRUST_PROXY,
+    telemetry: { sink: monitoring.ingest, intervalS: env.TELEMETRY_INTERVAL_S },
+  });
   const rules = webhookRules(env);
   const webhooks = {
     rules,
@@ -204,14 +215,21 @@ async function buildContext(
       anchors: new PageAnchors(),
       deviceAnchors: new PageAnchors<DeviceKey>(),
     },
-    comms: new ServiceComms({
+    comms,
+    rollouts: new RolloutEngine(
       db,
-      ...(databaseUrl ? { databaseUrl } : {}),
-      timeoutMs: env.SERVICE_COMMS_TIMEOUT_MS,
-      pingMs: env.SERVICE_COMMS_PING_MS,
-      trustProxy: env.TRUST_PROXY,
-      telemetry: { sink: monitoring.ingest, intervalS: env.TELEMETRY_INTERVAL_S },
-    }),
+      comms,
+      {
+        sweepMs: 5000,
+        comebackMs: 600_000,
+        answerMs: env.SERVICE_COMMS_TIMEOUT_MS,
+        ...options.rolloutTimers,
+      },
+      (deviceId, outcome, reason) =>
+        outcome === 'reverted'
+          ? monitoring.alarms.firmwareReverted(deviceId, reason)
+          : monitoring.alarms.firmwareConfirmed(deviceId),
+    ),
     monitoring,
   };
 }
@@ -332,6 +350,7 @@ export async function createServer(options: CreateServerOptions): Promise<FleetS
       ctx.mailer.start();
       ctx.webhooks.sender.start();
       await ctx.comms.start();
+      ctx.rollouts.start();
     }
     if (services !== 'config') {
       await ctx.monitoring.live.start();
@@ -343,10 +362,12 @@ export async function createServer(options: CreateServerOptions): Promise<FleetS
     const handOverDevices = () => {
       handover ??= (async () => {
         ctx.comms.stopTaking();
+        const rolloutsStopped = ctx.rollouts.stop();
         // Readings taken are committed and acknowledged while their sockets are still open; past
         // the deadline (the database is away) the devices keep them and send them elsewhere.
         await ctx.monitoring.ingest.flush(Date.now() + HANDOVER_STORE_MS);
         await ctx.comms.close();
+        await rolloutsStopped;
       })();
       return handover;
     };

@@ -14,6 +14,7 @@ import { companyRoutes, invitationRoutes } from '../companies/company-routes.ts'
 import { handoverSiteRoutes } from '../companies/handovers.ts';
 import type { ServerContext } from '../context.ts';
 import { firmwareRoutes } from '../firmware/firmware-routes.ts';
+import { rolloutRoutes } from '../firmware/rollout-routes.ts';
 import { apiKeyGateOf } from '../http/api-key-guard.ts';
 import { handleNotFound } from '../http/errors.ts';
 import { type AuthVariables, requireApiKey, requireBearer } from '../http/guards.ts';
@@ -98,6 +99,7 @@ export function createConfigApp(ctx: ServerContext, publicDir: string): Hono<{ V
   app.route('/fleet/api-keys', apiKeyRoutes(ctx));
   app.route('/fleet/webhooks', webhookRoutes(ctx));
   app.route('/fleet', firmwareRoutes(ctx, publicDir));
+  app.route('/fleet/firmware-rollouts', rolloutRoutes(ctx));
   app.route('/companies', companyRoutes(ctx));
   app.route('/sites', handoverSiteRoutes(ctx));
   return app;

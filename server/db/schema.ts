@@ -155,6 +155,40 @@ export interface Database {
     uploaded_by: number | null;
     uploaded_at: DefaultNow;
   };
+  /** One image sent to a set of devices in waves. */
+  firmware_rollouts: {
+    id: Generated<number>;
+    firmware_id: number;
+    state: 'running' | 'paused' | 'stopped' | 'done' | 'cancelled';
+    canary: number;
+    wave_size: number;
+    max_failures: number;
+    created_by: number | null;
+    created_at: DefaultNow;
+    updated_at: DefaultNow;
+  };
+  /** A device of a rollout: its turn (wave) and how far it got. */
+  firmware_rollout_devices: {
+    rollout_id: number;
+    device_id: number;
+    serial: string;
+    position: number;
+    wave: number;
+    state: 'queued' | 'uploading' | 'testing' | 'confirmed' | 'reverted' | 'failed' | 'offline';
+    version: string | null;
+    reason: string | null;
+    updated_at: DefaultNow;
+  };
+  /** The audit of a rollout: every step, by whom (a person, or null for the rollout itself). */
+  firmware_rollout_events: {
+    id: Generated<number>;
+    rollout_id: number;
+    serial: string | null;
+    user_id: number | null;
+    event: string;
+    detail: string | null;
+    at: DefaultNow;
+  };
   /** A manufacturing list's serials: model and claim-code hash (SHA-256, hex). */
   device_registrations: {
     serial: string;

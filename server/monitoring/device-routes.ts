@@ -14,6 +14,7 @@ import type { MonitoringRole } from '../../contracts/monitoring-terms.ts';
 import type { Page } from '../../contracts/page.ts';
 import { siteVisible } from '../access/scope.ts';
 import type { ServerContext } from '../context.ts';
+import { answersIn } from '../http/accept-type.ts';
 import type { AuthVariables } from '../http/guards.ts';
 import { validate } from '../http/validate.ts';
 import { describeRoute } from '../openapi/route-notes.ts';
@@ -21,6 +22,7 @@ import { deviceStatusPage } from './device-status.ts';
 import { liveRoute } from './live-route.ts';
 import { alarmsSince, requireMetric, requireVisibleDevice } from './monitoring-scope.ts';
 import { chooseStep, lastStepPartial, rawPoints, rollupPoints } from './series.ts';
+import { answerSeries, SERIES_CSV_NOTE, SERIES_TYPES } from './series-csv.ts';
 import { READING_FLAGS } from './telemetry/read-frame.ts';
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -105,10 +107,12 @@ export function deviceRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariable
           description:
             'Points [epoch ms, value]: readings (raw), or per step the average (an energy counter: its increase)',
           schema: seriesSchema,
+          csv: SERIES_CSV_NOTE,
         },
         404: { description: 'No such device, or the caller may not see it' },
       },
     }),
+    answersIn(SERIES_TYPES),
     validate('param', serialParamsSchema),
     validate('query', deviceSeriesQuerySchema),
     async (c) => {
@@ -144,10 +148,11 @@ export function deviceRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariable
         values: step === 'raw' ? 'reading' : metric.counter ? 'increase' : 'average',
         from: iso(query.from),
         to: iso(query.to),
+        timeZone: device.timeZone,
         points,
         partial: lastStepPartial(points, step, device.timeZone, query.to),
       };
-      return c.json(body);
+      return answerSeries(c, body, `${device.serial}-${metric.name}-${body.from.slice(0, 10)}.csv`);
     },
   );
 

@@ -9,11 +9,13 @@ import {
 } from '../../contracts/monitoring.ts';
 import { ROLE_UNITS } from '../../contracts/monitoring-terms.ts';
 import type { ServerContext } from '../context.ts';
+import { answersIn } from '../http/accept-type.ts';
 import type { AuthVariables } from '../http/guards.ts';
 import { validate } from '../http/validate.ts';
 import { describeRoute } from '../openapi/route-notes.ts';
 import { requireVisibleSite } from './monitoring-scope.ts';
 import { chooseStep, lastStepPartial, rollupPoints } from './series.ts';
+import { answerSeries, SERIES_CSV_NOTE, SERIES_TYPES } from './series-csv.ts';
 import { producedPerDay, roleSeries, siteDevices, siteNow } from './site-now.ts';
 
 /** How a site adds its devices up: powers and energy summed, state of charge averaged. */
@@ -40,10 +42,12 @@ export function siteRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariables 
         200: {
           description: 'Points [epoch ms of the step, value], and how many devices report the metric',
           schema: siteSeriesSchema,
+          csv: SERIES_CSV_NOTE,
         },
         404: { description: 'No such site, or the caller may not see it' },
       },
     }),
+    answersIn(SERIES_TYPES),
     validate('param', siteParamsSchema),
     validate('query', siteSeriesQuerySchema),
     async (c) => {
@@ -84,10 +88,11 @@ export function siteRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariables 
         values: energy ? 'increase' : ACROSS[query.metric] === 'sum' ? 'sum' : 'average',
         from: new Date(query.from).toISOString(),
         to: new Date(query.to).toISOString(),
+        timeZone: site.timeZone,
         points,
         partial: lastStepPartial(points, step, site.timeZone, query.to),
       };
-      return c.json(body);
+      return answerSeries(c, body, `site-${site.id}-${query.metric}-${body.from.slice(0, 10)}.csv`);
     },
   );
   app.get(

@@ -102,20 +102,27 @@ const errorRef = { $ref: '#/components/schemas/Error' };
 
 function responses(route: DocumentedRoute) {
   const answers: Record<string, unknown> = {};
-  for (const [status, answer] of Object.entries(route.description.responses)) {
-    const failure = Number(status) >= 400;
-    const schema = failure ? errorRef : answer.schema && schemaOf(answer.schema, 'output');
-    const binary = !failure && answer.contentType;
-    answers[status] = {
-      description: answer.description,
-      ...(schema && { content: { 'application/json': { schema } } }),
-      ...(binary && { content: { [binary]: { schema: { type: 'string', contentMediaType: binary } } } }),
-    };
-  }
   const error = (description: string) => ({
     description,
     content: { 'application/json': { schema: errorRef } },
   });
+  for (const [status, answer] of Object.entries(route.description.responses)) {
+    const failure = Number(status) >= 400;
+    const schema = failure ? errorRef : answer.schema && schemaOf(answer.schema, 'output');
+    const binary = !failure && answer.contentType;
+    const csv = !failure && answer.csv;
+    answers[status] = {
+      description: csv ? `${answer.description}. ${csv}` : answer.description,
+      ...(schema && {
+        content: {
+          'application/json': { schema },
+          ...(csv && { 'text/csv': { schema: { type: 'string', contentMediaType: 'text/csv' } } }),
+        },
+      }),
+      ...(binary && { content: { [binary]: { schema: { type: 'string', contentMediaType: binary } } } }),
+    };
+    if (csv) answers['406'] ??= error('The `Accept` header allows neither `application/json` nor `text/csv`');
+  }
   if (Object.keys(route.inputs).length > 0) answers['400'] ??= error('Bad input; `field` names it');
   if (route.security.length > 0) answers['401'] ??= error('Missing or bad credentials');
   return answers;

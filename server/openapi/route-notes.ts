@@ -19,7 +19,16 @@ export interface RouteDescription {
    * Success and the failures particular to this call; 400 and 401 are added where they apply. A
    * success that is not JSON names its `contentType` (a PDF), documented as a binary body.
    */
-  responses: Record<number, { description: string; schema?: z.ZodType; contentType?: string }>;
+  responses: Record<
+    number,
+    {
+      description: string;
+      schema?: z.ZodType;
+      contentType?: string;
+      /** The answer also comes as `text/csv` when `Accept` asks for it: what the CSV holds. */
+      csv?: string;
+    }
+  >;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { toCsv } from '../../contracts/csv.ts';
 import type { Device } from '../../contracts/devices.ts';
 import { deviceColumns } from '../../src/components/devices/device-columns.tsx';
-import { toCsv } from '../../src/components/lists/csv.ts';
 
 const device = (serial: string, firmwareVersion: string | null): Device => ({
   id: 1,

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { collectAllPages, toCsv } from '../../src/components/lists/csv.ts';
+import { toCsv } from '../../contracts/csv.ts';
+import { collectAllPages } from '../../src/components/lists/csv.ts';
 import { listQuery, listSearchValidator } from '../../src/components/lists/list-search.ts';
 
 describe('CSV export', () => {
@@ -12,6 +13,13 @@ describe('CSV export', () => {
   it('quotes every cell, doubles quotes and keeps line breaks, with CRLF line ends', () => {
     expect(toCsv([{ name: 'Okafor, "Home"' }, { name: 'two\nlines' }], columns)).toBe(
       '"Name","Len"\r\n"Okafor, ""Home""","14"\r\n"two\nlines","9"\r\n',
+    );
+  });
+
+  it('writes a number as a plain number, unquoted, a negative one too, and an empty cell for none', () => {
+    const numbers = [{ header: 'W', text: (row: { w: number }) => row.w }];
+    expect(toCsv([{ w: -250.5 }, { w: 0.000001 }, { w: 1520 }, { w: Number.NaN }], numbers)).toBe(
+      '"W"\r\n-250.5\r\n0.000001\r\n1520\r\n\r\n',
     );
   });
 

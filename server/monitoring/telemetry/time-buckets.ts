@@ -22,6 +22,8 @@ export function utcDay(ms: number): string {
 
 const clocks = new Map<string, DayClock>();
 
+const two = (n: number) => String(n).padStart(2, '0');
+
 /**
  * The day clock of a zone, made once per zone (a site's zone, for its series and "today").
  * @example dayClock('America/Chicago').startOf('2026-03-08')
@@ -80,6 +82,18 @@ export class DayClock {
     let guess = midnightUtc - this.offsetAt(midnightUtc);
     guess = midnightUtc - this.offsetAt(guess);
     return guess;
+  }
+
+  /**
+   * The instant on this zone's clock, ISO 8601 to the second with the zone's offset then.
+   * @example new DayClock('America/Chicago').localTime(Date.parse('2026-03-04T13:05:00Z')) // '2026-03-04T07:05:00-06:00'
+   */
+  localTime(ms: number): string {
+    const p = this.parts(ms);
+    const minutes = Math.round(this.offsetAt(ms) / 60_000);
+    const size = Math.abs(minutes);
+    const offset = `${minutes < 0 ? '-' : '+'}${two(Math.floor(size / 60))}:${two(size % 60)}`;
+    return `${p.year}-${p.month}-${p.day}T${p.hour}:${p.minute}:${p.second}${offset}`;
   }
 
   /** The day after `day`. */

@@ -1,8 +1,8 @@
 import { Button, Group, Stack, Text } from '@mantine/core';
+import type { CsvColumn } from '../../../contracts/csv.ts';
 import type { Alarm } from '../../../contracts/monitoring.ts';
 import { AnchorLink } from '../anchor-link.tsx';
 import { formatSiteTime } from '../format-date.ts';
-import type { CsvColumn } from '../lists/csv.ts';
 import type { Column } from '../lists/data-list.tsx';
 import { AlarmStateBadge, SEVERITY_LABEL, SeverityBadge, STATE_LABEL } from './alarm-badges.tsx';
 

@@ -1,7 +1,8 @@
 import { Anchor, Group } from '@mantine/core';
+import { toCsv } from '../../../contracts/csv.ts';
 import type { Page } from '../../../contracts/page.ts';
 import { EmptyState } from '../page-state.tsx';
-import { collectAllPages, downloadCsv, toCsv } from './csv.ts';
+import { collectAllPages, downloadCsv } from './csv.ts';
 import { type Column, DataList } from './data-list.tsx';
 import type { ListSearch } from './list-search.ts';
 import { ListToolbar, Pager, type SortOption } from './list-toolbar.tsx';

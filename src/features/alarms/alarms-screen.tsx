@@ -1,5 +1,6 @@
 import { Group, Select, Stack } from '@mantine/core';
 import { getRouteApi } from '@tanstack/react-router';
+import { toCsv } from '../../../contracts/csv.ts';
 import { ALARM_SEVERITIES } from '../../../contracts/monitoring-terms.ts';
 import { fetchAlarmsPage } from '../../api/monitoring-api.ts';
 import { useRuntime } from '../../app/runtime-context.tsx';
@@ -7,7 +8,7 @@ import { AcknowledgeDialog, useAlarmAcknowledge } from '../../components/alarms/
 import { SEVERITY_LABEL } from '../../components/alarms/alarm-badges.tsx';
 import { alarmColumns, alarmCsvColumns } from '../../components/alarms/alarm-columns.tsx';
 import { FleetLiveStatus, useFleetLive } from '../../components/fleet-live.tsx';
-import { collectAllPages, downloadCsv, toCsv } from '../../components/lists/csv.ts';
+import { collectAllPages, downloadCsv } from '../../components/lists/csv.ts';
 import { DataList } from '../../components/lists/data-list.tsx';
 import { ExportCsvButton } from '../../components/lists/export-csv-button.tsx';
 import { Pager } from '../../components/lists/list-toolbar.tsx';

@@ -2,11 +2,12 @@ import { Button, Group, Modal, SimpleGrid, Stack, Text, Title } from '@mantine/c
 import { useDisclosure } from '@mantine/hooks';
 import { IconEdit } from '@tabler/icons-react';
 import { getRouteApi } from '@tanstack/react-router';
+import { toCsv } from '../../../contracts/csv.ts';
 import type { Site } from '../../../contracts/sites.ts';
 import { useRuntime } from '../../app/runtime-context.tsx';
 import { AnchorLink } from '../../components/anchor-link.tsx';
 import { formatDate } from '../../components/format-date.ts';
-import { collectAllPages, downloadCsv, toCsv } from '../../components/lists/csv.ts';
+import { collectAllPages, downloadCsv } from '../../components/lists/csv.ts';
 import { type Column, DataList } from '../../components/lists/data-list.tsx';
 import { ExportCsvButton } from '../../components/lists/export-csv-button.tsx';
 import { EmptyState } from '../../components/page-state.tsx';
