@@ -1,5 +1,5 @@
-import { Button, Group, Text, TextInput } from '@mantine/core';
-import { IconCheck, IconCopy } from '@tabler/icons-react';
+import { Alert, Button, Group, Text, TextInput } from '@mantine/core';
+import { IconAlertTriangle, IconCheck, IconCopy } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 
 export interface SecretShownOnceProps {
@@ -8,6 +8,8 @@ export interface SecretShownOnceProps {
   value: string;
   /** What it is, in the sentences around it: "key", "secret". */
   noun: string;
+  /** Why to copy it now, under "Copy it now": it will not be shown again, and what it gives. */
+  warning: ReactNode;
   /** Said under the value: "It expires Feb 26, 2027." */
   note?: ReactNode;
   /** The last copy's outcome: on the clipboard, refused by the browser, or none yet. */
@@ -19,14 +21,15 @@ export interface SecretShownOnceProps {
 }
 
 /**
- * A secret shown once (an API key, a webhook's signing secret): the value to select, Copy and
- * Done, what happened to the copy (said to screen readers too), and what to do when the browser
- * refuses it. Whatever it is for is said above it by the dialog.
+ * A secret shown once (an API key, a webhook's signing secret): the warning to copy it now, the
+ * value to select, Copy and Done, what happened to the copy (said to screen readers too), and
+ * what to do when the browser refuses it.
  */
 export function SecretShownOnce({
   label,
   value,
   noun,
+  warning,
   note,
   copy,
   canCopy,
@@ -35,6 +38,15 @@ export function SecretShownOnce({
 }: SecretShownOnceProps) {
   return (
     <>
+      <Alert
+        color="yellow"
+        icon={<IconAlertTriangle aria-hidden />}
+        title="Copy it now"
+        // Yellow on the alert's light yellow is too faint to read: the title takes the text colour.
+        styles={{ title: { color: 'var(--mantine-color-text)' } }}
+      >
+        {warning}
+      </Alert>
       <TextInput
         label={label}
         readOnly

@@ -262,16 +262,13 @@ function ShownKeyDialog({ actor }: { actor: KeysRef }) {
     >
       {created ? (
         <Stack gap="sm">
-          <Alert
-            color="yellow"
-            icon={<IconAlertTriangle aria-hidden />}
-            title="Copy it now"
-            styles={WARNING_STYLES}
-          >
-            This key will not be shown again. Keep it where you keep passwords; anyone who has it can act as
-            you{created.scope === 'read' ? ' (reading only)' : ''}.
-          </Alert>
           <SecretShownOnce
+            warning={
+              <>
+                This key will not be shown again. Keep it where you keep passwords; anyone who has it can act
+                as you{created.scope === 'read' ? ' (reading only)' : ''}.
+              </>
+            }
             label={`Key “${created.name}”`}
             value={created.key}
             noun="key"

@@ -76,9 +76,6 @@ function useWebhooks() {
 
 type HooksRef = ReturnType<typeof useWebhooks>;
 
-/** A warning's title in the text colour: yellow on the light yellow of the alert is too faint to read. */
-const WARNING_STYLES = { title: { color: 'var(--mantine-color-text)' } };
-
 /** Each event as a person reads it in the picker. */
 const EVENT_LABELS: Record<WebhookEventType, string> = {
   'alarm.raised': 'An alarm is raised',
@@ -318,16 +315,13 @@ function SecretDialog({ actor }: { actor: HooksRef }) {
     >
       {created ? (
         <Stack gap="sm">
-          <Alert
-            color="yellow"
-            icon={<IconAlertTriangle aria-hidden />}
-            title="Copy it now"
-            styles={WARNING_STYLES}
-          >
-            This secret will not be shown again. The receiving system checks each event's{' '}
-            <Code>webhook-signature</Code> with it (any Standard Webhooks library does).
-          </Alert>
           <SecretShownOnce
+            warning={
+              <>
+                This secret will not be shown again. The receiving system checks each event's{' '}
+                <Code>webhook-signature</Code> with it (any Standard Webhooks library does).
+              </>
+            }
             label={`Secret of ${created.url}`}
             value={created.secret}
             noun="secret"
