@@ -40,7 +40,8 @@ const same = (a: Uint8Array | undefined, b: Uint8Array) =>
 /**
  * One step of one device's update over SMP, as a Bluetooth central does it at the device:
  * - the device runs the image already: confirm it (it came back from its test start and answers);
- * - it was reset to test the image and runs another: MCUboot reverted it;
+ * - it was reset to test the image and runs another: MCUboot reverted it, unless the image is
+ *   still marked for test (the reset never reached it): then it is reset again;
  * - else upload it (resuming where an earlier upload of the same image stopped), mark it for test
  *   and reset the device: it comes back with the new image (`testing`), and a next step confirms.
  * `exchange` sends one SMP message and answers the device's answer.
@@ -67,7 +68,10 @@ export async function updateStep(
       if (!running.confirmed) readImageStateAnswer(await client.request(writeImageState({ confirm: true })));
       return { state: 'confirmed', version: running.version };
     }
-    if (wasReset)
+    // Marked for test and not started yet: the reset was lost (the link or the service went away
+    // before it reached the device). Only an image that is no longer pending was reverted.
+    const marked = slots.some((slot) => !slot.active && slot.pending && same(slot.hash, image.imageHash));
+    if (wasReset && !marked)
       return {
         state: 'reverted',
         version,

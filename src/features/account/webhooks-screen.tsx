@@ -11,7 +11,7 @@ import {
   Text,
   TextInput,
 } from '@mantine/core';
-import { IconAlertTriangle, IconCheck, IconCopy, IconPlus } from '@tabler/icons-react';
+import { IconAlertTriangle, IconPlus } from '@tabler/icons-react';
 import { useActorRef, useSelector } from '@xstate/react';
 import type { FormEvent } from 'react';
 import { fromPromise } from 'xstate';
@@ -28,6 +28,7 @@ import { FormFooter } from '../../components/form-footer.tsx';
 import { formatDate, formatDateTime } from '../../components/format-date.ts';
 import { EmptyState, PageLoading } from '../../components/page-state.tsx';
 import { ScreenHeader } from '../../components/screen-header.tsx';
+import { SecretShownOnce } from '../../components/secret-shown-once.tsx';
 import {
   createWebhook,
   deleteWebhook,
@@ -74,9 +75,6 @@ function useWebhooks() {
 }
 
 type HooksRef = ReturnType<typeof useWebhooks>;
-
-/** A warning's title in the text colour: yellow on the light yellow of the alert is too faint to read. */
-const WARNING_STYLES = { title: { color: 'var(--mantine-color-text)' } };
 
 /** Each event as a person reads it in the picker. */
 const EVENT_LABELS: Record<WebhookEventType, string> = {
@@ -317,43 +315,21 @@ function SecretDialog({ actor }: { actor: HooksRef }) {
     >
       {created ? (
         <Stack gap="sm">
-          <Alert
-            color="yellow"
-            icon={<IconAlertTriangle aria-hidden />}
-            title="Copy it now"
-            styles={WARNING_STYLES}
-          >
-            This secret will not be shown again. The receiving system checks each event's{' '}
-            <Code>webhook-signature</Code> with it (any Standard Webhooks library does).
-          </Alert>
-          <TextInput
+          <SecretShownOnce
+            warning={
+              <>
+                This secret will not be shown again. The receiving system checks each event's{' '}
+                <Code>webhook-signature</Code> with it (any Standard Webhooks library does).
+              </>
+            }
             label={`Secret of ${created.url}`}
-            readOnly
             value={created.secret}
-            onFocus={(event) => event.currentTarget.select()}
-            styles={{ input: { fontFamily: 'monospace' } }}
+            noun="secret"
+            copy={copy}
+            canCopy={canCopy}
+            onCopy={() => actor.send({ type: 'hooks.copy' })}
+            onDone={() => actor.send({ type: 'hooks.done' })}
           />
-          {copy === 'refused' ? (
-            <Text size="sm" c="red" role="alert">
-              The browser refused to copy: select the secret and copy it yourself.
-            </Text>
-          ) : null}
-          <Group justify="flex-end">
-            <Button
-              variant="default"
-              leftSection={
-                copy === 'copied' ? <IconCheck size={16} aria-hidden /> : <IconCopy size={16} aria-hidden />
-              }
-              disabled={!canCopy}
-              onClick={() => actor.send({ type: 'hooks.copy' })}
-            >
-              {copy === 'copied' ? 'Copied' : 'Copy secret'}
-            </Button>
-            <Button onClick={() => actor.send({ type: 'hooks.done' })}>Done</Button>
-          </Group>
-          <Text size="xs" c="dimmed" role="status" aria-live="polite">
-            {copy === 'copied' ? 'The secret is on the clipboard.' : ''}
-          </Text>
         </Stack>
       ) : null}
     </Modal>
