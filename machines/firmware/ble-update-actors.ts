@@ -68,7 +68,7 @@ async function uploadImage(
       uploadChunk({ off: 0, len: bytes.length, sha: fileSha, data: bytes.subarray(0, firstSize) }),
     ),
   ).off;
-  report({ type: 'upload.progress', off, at: now() });
+  report({ type: 'upload.started', off, at: now() });
   while (off < bytes.length && !stopped()) {
     const data = bytes.subarray(off, off + chunkDataSize(bufSize, { off }));
     const next = readUploadAnswer(await client.request(uploadChunk({ off, data }))).off;

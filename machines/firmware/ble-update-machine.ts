@@ -30,6 +30,8 @@ export interface UploadInput {
 }
 
 export type UploadReport =
+  /** The device answered the upload's first chunk: it stands at `off` (more than 0 when it resumes). */
+  | { type: 'upload.started'; off: number; at: number }
   /** The device acknowledged bytes up to `off`, at the time `at` (ms). */
   | { type: 'upload.progress'; off: number; at: number }
   | { type: 'upload.done' }
@@ -66,7 +68,7 @@ export interface BleUpdateContext extends BleUpdateInput {
   image: PreparedImage | null;
   facts: DeviceFacts | null;
   progress: UploadProgress;
-  /** Times the link dropped during the upload, and the offset it resumed from last. */
+  /** Times the link dropped during the upload, and the offset the device said it stood at when it went on. */
   drops: number;
   resumedFrom: number | null;
   /** The version the device runs after the update (read after it restarted). */
@@ -125,6 +127,20 @@ export const bleUpdateMachine = setup({
   actions: {
     fail: assign({ problem: (_, message: string) => message }),
     disconnect: ({ context }) => context.link?.disconnect(),
+    /** Bytes acknowledged, and the rate since the upload last (re)started. */
+    advance: assign({
+      progress: ({ context, event }) => {
+        if (event.type !== 'upload.started' && event.type !== 'upload.progress') return context.progress;
+        const since = context.progress.since ?? { off: event.off, at: event.at };
+        const elapsed = event.at - since.at;
+        return {
+          ...context.progress,
+          sent: event.off,
+          since,
+          rate: elapsed > 0 ? ((event.off - since.off) * 1000) / elapsed : context.progress.rate,
+        };
+      },
+    }),
     restartProgress: assign({
       progress: ({ context }) => ({ ...context.progress, rate: null, since: null }),
     }),
@@ -166,6 +182,8 @@ export const bleUpdateMachine = setup({
           actions: assign({
             image: ({ event }) => event.output,
             progress: ({ event }) => ({ sent: 0, total: event.output.bytes.length, rate: null, since: null }),
+            drops: 0,
+            resumedFrom: null,
           }),
         },
         onError: {
@@ -219,20 +237,15 @@ export const bleUpdateMachine = setup({
         { src: 'keepAwake' },
       ],
       on: {
-        'upload.progress': {
-          actions: assign({
-            progress: ({ context, event }) => {
-              const since = context.progress.since ?? { off: event.off, at: event.at };
-              const elapsed = event.at - since.at;
-              return {
-                ...context.progress,
-                sent: event.off,
-                since,
-                rate: elapsed > 0 ? ((event.off - since.off) * 1000) / elapsed : context.progress.rate,
-              };
-            },
-          }),
+        'upload.started': {
+          actions: [
+            'advance',
+            assign({
+              resumedFrom: ({ context, event }) => (context.drops > 0 ? event.off : context.resumedFrom),
+            }),
+          ],
         },
+        'upload.progress': { actions: 'advance' },
         'upload.done': 'testing',
         'upload.lost': {
           target: 'reconnecting',
@@ -250,10 +263,7 @@ export const bleUpdateMachine = setup({
         {
           src: 'reconnect',
           input: ({ context }) => ({ link: context.link as SmpLink }),
-          onDone: {
-            target: 'uploading',
-            actions: assign({ resumedFrom: ({ context }) => context.progress.sent }),
-          },
+          onDone: 'uploading',
           onError: {
             target: 'failed',
             actions: {

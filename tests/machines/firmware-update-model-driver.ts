@@ -209,6 +209,7 @@ export function firmwareUpdateModelDriver(): ModelDriver {
         expect(rig?.device.runningVersion).toBe('1.1.0');
         expect(rig?.device.slots.confirmed).toBe(true);
         expect(s.context.progress.sent).toBe(image.length);
+        expect(s.context.resumedFrom).toBeNull();
       },
       updatedAfterDrop: () => {
         const s = snapshot();

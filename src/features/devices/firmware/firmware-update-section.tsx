@@ -40,12 +40,14 @@ const UNDER_WAY = [
 
 function stepText(s: UpdateSnapshot): string {
   const { progress, resumedFrom } = s.context;
-  const percent = progress.total ? Math.floor((progress.sent * 100) / progress.total) : 0;
+  const percent = percentOf(progress.sent, progress.total);
   if (s.matches('preparing')) return 'Downloading the image and checking it…';
   if (s.matches('connecting')) return 'Connecting to the device…';
   if (s.matches('reading')) return 'Reading what the device runs…';
   if (s.matches('uploading'))
-    return resumedFrom !== null ? `Sending the image, resumed at ${percent} %…` : 'Sending the image…';
+    return resumedFrom !== null
+      ? `Sending the image, resumed at ${percentOf(resumedFrom, progress.total)} %…`
+      : 'Sending the image…';
   if (s.matches('reconnecting')) return `The connection was lost at ${percent} %: connecting again…`;
   if (s.matches('testing')) return 'Marking the new firmware to start once, on test…';
   if (s.matches('resetting')) return 'Restarting the device…';
@@ -55,14 +57,17 @@ function stepText(s: UpdateSnapshot): string {
   return '';
 }
 
+function percentOf(bytes: number, total: number): number {
+  return total ? Math.floor((bytes * 100) / total) : 0;
+}
+
 function kib(bytes: number): string {
   return `${(bytes / 1024).toFixed(1)} KiB`;
 }
 
 /** "42 % · 20.1 of 48.3 KiB · 14.2 KiB/s · about 3 s left". */
 function progressText(p: UploadProgress): string {
-  const percent = p.total ? Math.floor((p.sent * 100) / p.total) : 0;
-  const parts = [`${percent} %`, `${kib(p.sent)} of ${kib(p.total)}`];
+  const parts = [`${percentOf(p.sent, p.total)} %`, `${kib(p.sent)} of ${kib(p.total)}`];
   if (p.rate && p.rate > 0) {
     parts.push(`${kib(p.rate)}/s`);
     const left = Math.ceil((p.total - p.sent) / p.rate);
@@ -158,7 +163,9 @@ function Updater({
       {s.matches('done') ? (
         <Alert color="green" role="status" title="Updated">
           The device runs {s.context.after} now, confirmed.
-          {s.context.drops > 0 ? ` The upload went on from where the connection dropped.` : ''}
+          {s.context.resumedFrom !== null
+            ? ` The upload went on from where the connection dropped, at ${percentOf(s.context.resumedFrom, s.context.progress.total)} %.`
+            : ''}
         </Alert>
       ) : null}
       {s.context.problem ? (
