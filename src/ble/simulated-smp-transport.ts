@@ -22,6 +22,8 @@ export interface SimulatedSmpOptions {
  */
 export class SimulatedSmpLink implements SmpLink {
   private up = false;
+  /** Counts connections: what was on the air when a link went is lost with it, never heard on the next. */
+  private connection = 0;
   /** The device is starting after a reset: connections fail until it is done. */
   private starting: Promise<void> | null = null;
   private readonly messageListeners = new Set<(message: Uint8Array) => void>();
@@ -47,6 +49,7 @@ export class SimulatedSmpLink implements SmpLink {
   async connect(): Promise<void> {
     if (this.starting) await this.starting;
     await this.pause(20);
+    this.connection += 1;
     this.up = true;
   }
 
@@ -65,13 +68,17 @@ export class SimulatedSmpLink implements SmpLink {
     if (!this.up) throw new TransportError('disconnected', TRANSPORT_MESSAGES.disconnected);
     const copy = message.slice();
     const rate = this.options.bytesPerSecond ?? 0;
-    // The radio carries the request, then the device answers; a drop meanwhile loses both.
+    const on = this.connection;
+    const still = () => this.up && this.connection === on;
+    // The radio carries the request, then the device answers; a drop meanwhile loses both, even
+    // when the link is up again by then.
     void (async () => {
       if (rate > 0) await this.pause((copy.length * 1000) / rate);
-      if (!this.up) return;
+      if (!still()) return;
       const reply = await this.options.device.handle(copy);
-      if (!this.up || !reply) return;
-      for (const listener of [...this.messageListeners]) listener(reply.answer);
+      if (!reply) return;
+      if (still()) for (const listener of [...this.messageListeners]) listener(reply.answer);
+      // A reset the device took resets it, whether or not its answer got through.
       if (reply.reset) this.restart();
     })();
   }

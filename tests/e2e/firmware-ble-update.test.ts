@@ -84,11 +84,15 @@ describe('a firmware update over Bluetooth, on the demo device', () => {
     while (await question.isVisible()) await page.clock.runFor(10);
     await heading(page, SERIAL).waitFor();
     await page.clock.resume();
-    const done = section(page).getByRole('status').filter({ hasText: 'Updated' });
-    await done.waitFor({ timeout: 60_000 });
+    // The outcome, whichever it is (a failure's alert says why).
+    const outcome = section(page)
+      .getByRole('status')
+      .filter({ hasText: 'Updated' })
+      .or(section(page).getByRole('alert'));
+    await outcome.waitFor({ timeout: 60_000 });
     // The percent is the device's own answer to the first chunk after the reconnection: from the
     // start again, it would be that chunk's few percent.
-    const result = await done.innerText();
+    const result = await outcome.innerText();
     expect(result).toMatch(
       /The device runs 1\.1\.0 now, confirmed\. The upload went on from where the connection dropped, at \d+ %\./,
     );
