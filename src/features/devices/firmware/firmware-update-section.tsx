@@ -161,7 +161,7 @@ function Updater({
         </Stack>
       ) : null}
       {s.matches('done') ? (
-        <Alert color="green" role="status" title="Updated">
+        <Alert color="teal" role="status" title="Updated">
           The device runs {s.context.after} now, confirmed.
           {s.context.resumedFrom !== null
             ? ` The upload went on from where the connection dropped, at ${percentOf(s.context.resumedFrom, s.context.progress.total)} %.`
