@@ -153,7 +153,14 @@ function Updater({
               </Button>
             ) : null}
             {viaDemo && s.matches('uploading') ? (
-              <Button variant="subtle" onClick={() => demoLink.drop()}>
+              <Button
+                variant="subtle"
+                h="auto"
+                py={6}
+                // A phone's narrow card: the label wraps rather than running past the button.
+                styles={{ label: { whiteSpace: 'normal' } }}
+                onClick={() => demoLink.drop()}
+              >
                 Demo: take the device out of range
               </Button>
             ) : null}
