@@ -16,6 +16,7 @@ import { Route as InvitationRouteImport } from './routes/invitation'
 import { Route as LoginRouteImport } from './routes/login'
 import { Route as SunspecConfigRouteImport } from './routes/sunspec-config'
 import { Route as ShellAlarmsRouteImport } from './routes/_shell/alarms'
+import { Route as ShellApiRouteImport } from './routes/_shell/api'
 import { Route as ShellApiKeysRouteImport } from './routes/_shell/api-keys'
 import { Route as ShellCompanyRouteImport } from './routes/_shell/company'
 import { Route as ShellCreateSiteRouteImport } from './routes/_shell/create-site'
@@ -64,6 +65,11 @@ const SunspecConfigRoute = SunspecConfigRouteImport.update({
 const ShellAlarmsRoute = ShellAlarmsRouteImport.update({
   id: '/alarms',
   path: '/alarms',
+  getParentRoute: () => ShellRoute,
+} as any)
+const ShellApiRoute = ShellApiRouteImport.update({
+  id: '/api',
+  path: '/api',
   getParentRoute: () => ShellRoute,
 } as any)
 const ShellApiKeysRoute = ShellApiKeysRouteImport.update({
@@ -152,6 +158,7 @@ export interface FileRoutesByFullPath {
   '/login': typeof LoginRoute
   '/sunspec-config': typeof SunspecConfigRoute
   '/alarms': typeof ShellAlarmsRoute
+  '/api': typeof ShellApiRoute
   '/api-keys': typeof ShellApiKeysRoute
   '/company': typeof ShellCompanyRoute
   '/create-site': typeof ShellCreateSiteRoute
@@ -175,6 +182,7 @@ export interface FileRoutesByTo {
   '/login': typeof LoginRoute
   '/sunspec-config': typeof SunspecConfigRoute
   '/alarms': typeof ShellAlarmsRoute
+  '/api': typeof ShellApiRoute
   '/api-keys': typeof ShellApiKeysRoute
   '/company': typeof ShellCompanyRoute
   '/create-site': typeof ShellCreateSiteRoute
@@ -200,6 +208,7 @@ export interface FileRoutesById {
   '/login': typeof LoginRoute
   '/sunspec-config': typeof SunspecConfigRoute
   '/_shell/alarms': typeof ShellAlarmsRoute
+  '/_shell/api': typeof ShellApiRoute
   '/_shell/api-keys': typeof ShellApiKeysRoute
   '/_shell/company': typeof ShellCompanyRoute
   '/_shell/create-site': typeof ShellCreateSiteRoute
@@ -225,6 +234,7 @@ export interface FileRouteTypes {
     | '/login'
     | '/sunspec-config'
     | '/alarms'
+    | '/api'
     | '/api-keys'
     | '/company'
     | '/create-site'
@@ -248,6 +258,7 @@ export interface FileRouteTypes {
     | '/login'
     | '/sunspec-config'
     | '/alarms'
+    | '/api'
     | '/api-keys'
     | '/company'
     | '/create-site'
@@ -272,6 +283,7 @@ export interface FileRouteTypes {
     | '/login'
     | '/sunspec-config'
     | '/_shell/alarms'
+    | '/_shell/api'
     | '/_shell/api-keys'
     | '/_shell/company'
     | '/_shell/create-site'
@@ -349,6 +361,13 @@ declare module '@tanstack/react-router' {
       path: '/alarms'
       fullPath: '/alarms'
       preLoaderRoute: typeof ShellAlarmsRouteImport
+      parentRoute: typeof ShellRoute
+    }
+    '/_shell/api': {
+      id: '/_shell/api'
+      path: '/api'
+      fullPath: '/api'
+      preLoaderRoute: typeof ShellApiRouteImport
       parentRoute: typeof ShellRoute
     }
     '/_shell/api-keys': {
@@ -461,6 +480,7 @@ declare module '@tanstack/react-router' {
 
 interface ShellRouteChildren {
   ShellAlarmsRoute: typeof ShellAlarmsRoute
+  ShellApiRoute: typeof ShellApiRoute
   ShellApiKeysRoute: typeof ShellApiKeysRoute
   ShellCompanyRoute: typeof ShellCompanyRoute
   ShellCreateSiteRoute: typeof ShellCreateSiteRoute
@@ -478,6 +498,7 @@ interface ShellRouteChildren {
 
 const ShellRouteChildren: ShellRouteChildren = {
   ShellAlarmsRoute: ShellAlarmsRoute,
+  ShellApiRoute: ShellApiRoute,
   ShellApiKeysRoute: ShellApiKeysRoute,
   ShellCompanyRoute: ShellCompanyRoute,
   ShellCreateSiteRoute: ShellCreateSiteRoute,

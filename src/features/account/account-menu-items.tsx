@@ -1,6 +1,6 @@
 import { Modal, NavLink } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { IconApi, IconKey } from '@tabler/icons-react';
+import { IconApi, IconBook, IconKey } from '@tabler/icons-react';
 import { Link, useRouterState } from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';
 import { useState } from 'react';
@@ -17,7 +17,9 @@ export function AccountMenuItems({ onOpen }: { onOpen: () => void }) {
   const { auth } = useRuntime();
   const email = useSelector(auth, currentEmail) ?? '';
   const [open, setOpen] = useState(false);
-  const onKeys = useRouterState({ select: (state) => state.location.pathname === '/api-keys' });
+  const path = useRouterState({ select: (state) => state.location.pathname });
+  const onKeys = path === '/api-keys';
+  const onReference = path === '/api';
   return (
     <>
       <NavLink
@@ -27,6 +29,15 @@ export function AccountMenuItems({ onOpen }: { onOpen: () => void }) {
         leftSection={<IconApi size={18} aria-hidden />}
         active={onKeys}
         aria-current={onKeys ? 'page' : undefined}
+        onClick={onOpen}
+      />
+      <NavLink
+        component={Link}
+        to="/api"
+        label="API reference"
+        leftSection={<IconBook size={18} aria-hidden />}
+        active={onReference}
+        aria-current={onReference ? 'page' : undefined}
         onClick={onOpen}
       />
       <NavLink
