@@ -90,6 +90,15 @@ export function maySeeSite(actor: Actor, grant: SiteGrant | null | undefined): b
   return seesEverything(actor) || grant?.access === true;
 }
 
+/**
+ * Whether the actor's webhooks get a site's events: when the actor sees the site at the moment the
+ * event happens (read then, so a person who loses a site stops getting its events). Webhooks are
+ * managed by a person signed in or with a write key of theirs; a read key only lists them.
+ */
+export function mayReceiveSiteEvents(actor: Actor, grant: SiteGrant | null | undefined): boolean {
+  return maySeeSite(actor, grant);
+}
+
 /** Whether the actor may change who has access to a site and its owner. */
 export function mayManageSiteAccess(actor: Actor, grant: SiteGrant | null | undefined): boolean {
   return seesEverything(actor) || holds(grant, MANAGING);

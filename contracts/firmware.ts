@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { serialNumberPattern } from './catalogue.ts';
 import { modelIdSchema } from './devices.ts';
+import { idSchema } from './ids.ts';
 
 /**
  * A firmware version as MCUboot's header holds it and as a device says it in its hello:
@@ -42,3 +44,70 @@ export const firmwareListSchema = z.object({ images: z.array(firmwareImageSchema
 
 /** The firmware the demo's devices run, and the newer image the demo ships for each demo model. */
 export const DEMO_FIRMWARE = { running: '1.0.0', offered: '1.1.0' } as const;
+
+/** The most devices one rollout takes. */
+export const ROLLOUT_MAX_DEVICES = 10_000;
+
+/**
+ * `POST /fleet/firmware-rollouts`: an image and its devices — the serials named, or a site's
+ * devices of the image's model, or (neither) every device of that model the caller may update —
+ * with the canary's size, each later wave's size, and how many failures it takes in its stride.
+ */
+export const rolloutCreateSchema = z
+  .object({
+    firmwareId: idSchema,
+    serials: z
+      .array(z.string().regex(serialNumberPattern, 'a serial number such as HX5K-24-000123'))
+      .min(1)
+      .max(ROLLOUT_MAX_DEVICES)
+      .optional(),
+    siteId: idSchema.optional(),
+    canary: z.number().int().min(1).max(ROLLOUT_MAX_DEVICES),
+    waveSize: z.number().int().min(1).max(ROLLOUT_MAX_DEVICES),
+    maxFailures: z.number().int().min(0).max(ROLLOUT_MAX_DEVICES),
+  })
+  .strict()
+  .refine((body) => !(body.serials && body.siteId !== undefined), {
+    message: 'name serials or a siteId, not both',
+    path: ['siteId'],
+  });
+export type RolloutCreate = z.infer<typeof rolloutCreateSchema>;
+
+export const ROLLOUT_STATES = ['running', 'paused', 'stopped', 'done', 'cancelled'] as const;
+export type RolloutState = (typeof ROLLOUT_STATES)[number];
+export const ROLLOUT_DEVICE_STATES = [
+  'queued',
+  'uploading',
+  'testing',
+  'confirmed',
+  'reverted',
+  'failed',
+  'offline',
+] as const;
+export type RolloutDeviceState = (typeof ROLLOUT_DEVICE_STATES)[number];
+
+/** A device of a rollout: how far it got, the version it runs (as last read), and why it failed. */
+export const rolloutDeviceSchema = z.object({
+  serial: z.string(),
+  state: z.enum(ROLLOUT_DEVICE_STATES),
+  version: z.string().nullable(),
+  reason: z.string().optional(),
+});
+
+/** `POST /fleet/firmware-rollouts` (201) and `POST …/{id}/pause|resume|cancel`. */
+export const rolloutCreatedSchema = z.object({ id: z.number().int(), state: z.enum(ROLLOUT_STATES) });
+
+/** `GET /fleet/firmware-rollouts/{id}`. */
+export const rolloutSchema = z.object({
+  id: z.number().int(),
+  state: z.enum(ROLLOUT_STATES),
+  firmwareId: z.number().int(),
+  modelId: z.string(),
+  version: z.string(),
+  canary: z.number().int(),
+  waveSize: z.number().int(),
+  maxFailures: z.number().int(),
+  createdAt: z.string(),
+  devices: z.array(rolloutDeviceSchema),
+});
+export type Rollout = z.infer<typeof rolloutSchema>;

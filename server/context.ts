@@ -11,6 +11,7 @@ import type { ReportPool } from './commissioning/report-pool.ts';
 import type { Database } from './db/schema.ts';
 import type { Env } from './env.ts';
 import type { FirmwareTrust } from './firmware/firmware-keys.ts';
+import type { RolloutEngine } from './firmware/rollout-engine.ts';
 import type { Mailer } from './mail/mailer.ts';
 import type { AlarmService } from './monitoring/alarms/alarm-store.ts';
 import type { FleetFeed } from './monitoring/fleet-feed.ts';
@@ -18,6 +19,8 @@ import type { TelemetryIngest } from './monitoring/telemetry/ingest.ts';
 import type { LiveFeed } from './monitoring/telemetry/live-feed.ts';
 import type { ProductCatalogue } from './monitoring/telemetry/product-catalogue.ts';
 import type { ServiceComms } from './service-comms/service-comms.ts';
+import type { WebhookSender } from './webhooks/sender.ts';
+import type { TargetRules } from './webhooks/target-guard.ts';
 
 /** What every route needs, built once by `createServer`. */
 export interface ServerContext {
@@ -43,8 +46,12 @@ export interface ServerContext {
   reports: { pool: ReportPool; cache: ReportCache };
   /** Firmware images: the keys they must be signed with, and the Wasm parser that reads them. */
   firmware: { trust: FirmwareTrust; codec: FirmwareCodec };
+  /** Webhooks: where they may be sent, and the outbox's worker. */
+  webhooks: { rules: TargetRules; sender: WebhookSender };
   /** Devices online: device sockets, presence, and commands to devices (DESIGN.md §10). */
   comms: ServiceComms;
+  /** Firmware rollouts over the device sockets this process holds. */
+  rollouts: RolloutEngine;
   /** Monitoring (DESIGN.md §11): telemetry in, its live stream, alarms. */
   monitoring: {
     catalogue: ProductCatalogue;

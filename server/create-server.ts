@@ -24,8 +24,9 @@ import { migrate } from './db/migrations.ts';
 import { makeDataDirPrivate } from './db/private-data-dir.ts';
 import type { Database } from './db/schema.ts';
 import { wantsDemoSeed } from './db/seed.ts';
-import type { Env } from './env.ts';
+import { type Env, publicAppUrl, webhookRules } from './env.ts';
 import { type FirmwareTrust, loadFirmwareTrust, trustOnly } from './firmware/firmware-keys.ts';
+import { RolloutEngine, type RolloutTimers } from './firmware/rollout-engine.ts';
 import { compressJson } from './http/compress-json.ts';
 import { ApiError, handleError, handleNotFound } from './http/errors.ts';
 import { securityHeaders } from './http/security-headers.ts';
@@ -43,6 +44,7 @@ import { foldEveryMinute } from './monitoring/telemetry/rollup-fold.ts';
 import { presenceFresh, presenceStaleSeconds } from './service-comms/presence.ts';
 import { ServiceComms } from './service-comms/service-comms.ts';
 import { serveApp } from './static-app.ts';
+import { WebhookSender } from './webhooks/sender.ts';
 
 /** The upload of firmware images: its body is an image, read with FIRMWARE_MAX_BYTES as its cap. */
 const FIRMWARE_UPLOAD_PATH = '/config/fleet/firmware';
@@ -79,6 +81,8 @@ export interface CreateServerOptions {
   watchSilence?: boolean;
   /** Where mail goes; default SMTP with `SMTP_URL`, else the log. */
   mailTransport?: MailTransport;
+  /** Firmware rollouts' timers (a test shortens how long a device has to come back). */
+  rolloutTimers?: Partial<RolloutTimers>;
   /** Folder of the built app (default `dist`) and of the bundled lists (default `public`). */
   distDir?: string;
   publicDir?: string;
@@ -171,6 +175,27 @@ async function buildContext(
   // live streams, on every process, check again.
   sessions.onEnded = (userId) => void monitoring.live.announce({ users: [userId] });
   const reportPool = new ReportPool(env.REPORT_WORKERS ?? defaultReportWorkers());
+  const comms = new ServiceComms({
+    db,
+    ...(databaseUrl ? { databaseUrl } : {}),
+    timeoutMs: env.SERVICE_COMMS_TIMEOUT_MS,
+    pingMs: env.SERVICE_COMMS_PING_MS,
+    trustProxy: env.TRUST_PROXY,
+    telemetry: { sink: monitoring.ingest, intervalS: env.TELEMETRY_INTERVAL_S },
+  });
+  const rules = webhookRules(env);
+  const webhooks = {
+    rules,
+    sender: new WebhookSender({
+      db,
+      codeKey,
+      mailer,
+      rules,
+      companyDomain: env.COMPANY_DOMAIN,
+      appUrl: publicAppUrl(env),
+    }),
+  };
+  monitoring.alarms.afterNews = () => webhooks.sender.kick();
   return {
     db,
     env,
@@ -181,6 +206,7 @@ async function buildContext(
     configJwks,
     monitoringJwks: createLocalJWKSet({ keys: [keys.monitoring.publicJwk] }),
     mailer,
+    webhooks,
     sessions,
     reports: { pool: reportPool, cache: new ReportCache(db, reportPool) },
     scryptCost: options.scryptCost ?? DEFAULT_SCRYPT_COST,
@@ -189,14 +215,21 @@ async function buildContext(
       anchors: new PageAnchors(),
       deviceAnchors: new PageAnchors<DeviceKey>(),
     },
-    comms: new ServiceComms({
+    comms,
+    rollouts: new RolloutEngine(
       db,
-      ...(databaseUrl ? { databaseUrl } : {}),
-      timeoutMs: env.SERVICE_COMMS_TIMEOUT_MS,
-      pingMs: env.SERVICE_COMMS_PING_MS,
-      trustProxy: env.TRUST_PROXY,
-      telemetry: { sink: monitoring.ingest, intervalS: env.TELEMETRY_INTERVAL_S },
-    }),
+      comms,
+      {
+        sweepMs: 5000,
+        comebackMs: 600_000,
+        answerMs: env.SERVICE_COMMS_TIMEOUT_MS,
+        ...options.rolloutTimers,
+      },
+      (deviceId, outcome, reason) =>
+        outcome === 'reverted'
+          ? monitoring.alarms.firmwareReverted(deviceId, reason)
+          : monitoring.alarms.firmwareConfirmed(deviceId),
+    ),
     monitoring,
   };
 }
@@ -309,12 +342,15 @@ export async function createServer(options: CreateServerOptions): Promise<FleetS
     await partitions();
     const pruning = setInterval(() => {
       pruneExpired(db).catch((error: unknown) => console.error('[prune]', error));
+      ctx.webhooks.sender.prune().catch((error: unknown) => console.error('[webhooks] prune failed:', error));
       partitions().catch((error: unknown) => console.error('[telemetry] partition upkeep failed:', error));
     }, 3_600_000);
     pruning.unref();
     if (services !== 'monitoring') {
       ctx.mailer.start();
+      ctx.webhooks.sender.start();
       await ctx.comms.start();
+      ctx.rollouts.start();
     }
     if (services !== 'config') {
       await ctx.monitoring.live.start();
@@ -326,10 +362,12 @@ export async function createServer(options: CreateServerOptions): Promise<FleetS
     const handOverDevices = () => {
       handover ??= (async () => {
         ctx.comms.stopTaking();
+        const rolloutsStopped = ctx.rollouts.stop();
         // Readings taken are committed and acknowledged while their sockets are still open; past
         // the deadline (the database is away) the devices keep them and send them elsewhere.
         await ctx.monitoring.ingest.flush(Date.now() + HANDOVER_STORE_MS);
         await ctx.comms.close();
+        await rolloutsStopped;
       })();
       return handover;
     };
@@ -349,6 +387,7 @@ export async function createServer(options: CreateServerOptions): Promise<FleetS
         await ctx.monitoring.live.close();
         await ctx.reports.pool.close();
         await ctx.monitoring.fleet.close();
+        await ctx.webhooks.sender.stop();
         await ctx.mailer.stop();
         await db.destroy();
       },

@@ -202,6 +202,15 @@ export const envSchema = z.object({
     .min(4096)
     .max(256 * 1024 * 1024)
     .default(8 * 1024 * 1024),
+  /**
+   * Webhooks may be sent to loopback, private, link-local and metadata addresses: `1` yes, `0`
+   * no. Unset: yes in development (a receiver on this machine), no with NODE_ENV=production,
+   * where `1` is refused at start.
+   */
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: z
+    .enum(['0', '1', ''])
+    .optional()
+    .transform((value) => (value === '1' ? true : value === '0' ? false : undefined)),
   NODE_ENV: optionalText,
 });
 export type Env = z.infer<typeof envSchema>;
@@ -238,11 +247,22 @@ function refuseDevDefaultsInProduction(env: Env, ctx: z.RefinementCtx): void {
       'FIRMWARE_PUBLIC_KEYS',
       'name the public keys firmware images are signed with: the development key is refused when NODE_ENV=production',
     );
+  if (env.WEBHOOK_ALLOW_PRIVATE_TARGETS === true)
+    refuse(
+      'WEBHOOK_ALLOW_PRIVATE_TARGETS',
+      'webhooks to private and metadata addresses are for development: refused when NODE_ENV=production',
+    );
   if (!env.PUBLIC_APP_URL)
     refuse(
       'PUBLIC_APP_URL',
       'set the address people open the app at: access-code mail links to it (refused unset when NODE_ENV=production)',
     );
+}
+
+/** Where webhooks may be sent (server/webhooks/target-guard.ts): https only and public addresses only in production. */
+export function webhookRules(env: Pick<Env, 'NODE_ENV' | 'WEBHOOK_ALLOW_PRIVATE_TARGETS'>) {
+  const production = env.NODE_ENV === 'production';
+  return { httpsOnly: production, allowPrivate: env.WEBHOOK_ALLOW_PRIVATE_TARGETS ?? !production };
 }
 
 /** The address access-code mail links to: `PUBLIC_APP_URL`, else this machine's port. */

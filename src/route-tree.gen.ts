@@ -26,6 +26,7 @@ import { Route as ShellRemoteDebuggerRouteImport } from './routes/_shell/remote-
 import { Route as ShellSiteManagerRouteImport } from './routes/_shell/site-manager'
 import { Route as ShellSitesListRouteImport } from './routes/_shell/sites-list'
 import { Route as ShellUsersListRouteImport } from './routes/_shell/users-list'
+import { Route as ShellWebhooksRouteImport } from './routes/_shell/webhooks'
 import { Route as DeviceDetailsOldIndexRouteImport } from './routes/device-details-old.index'
 import { Route as DeviceDetailsOldDeviceidRouteImport } from './routes/device-details-old.$deviceid'
 import { Route as ShellDeviceDetailsDeviceidRouteImport } from './routes/_shell/device-details.$deviceid'
@@ -117,6 +118,11 @@ const ShellUsersListRoute = ShellUsersListRouteImport.update({
   path: '/users-list',
   getParentRoute: () => ShellRoute,
 } as any)
+const ShellWebhooksRoute = ShellWebhooksRouteImport.update({
+  id: '/webhooks',
+  path: '/webhooks',
+  getParentRoute: () => ShellRoute,
+} as any)
 const DeviceDetailsOldIndexRoute = DeviceDetailsOldIndexRouteImport.update({
   id: '/device-details-old/',
   path: '/device-details-old/',
@@ -168,6 +174,7 @@ export interface FileRoutesByFullPath {
   '/site-manager': typeof ShellSiteManagerRoute
   '/sites-list': typeof ShellSitesListRoute
   '/users-list': typeof ShellUsersListRoute
+  '/webhooks': typeof ShellWebhooksRoute
   '/device-details-old/$deviceid': typeof DeviceDetailsOldDeviceidRoute
   '/device-details-old/': typeof DeviceDetailsOldIndexRoute
   '/device-details/$deviceid': typeof ShellDeviceDetailsDeviceidRoute
@@ -192,6 +199,7 @@ export interface FileRoutesByTo {
   '/site-manager': typeof ShellSiteManagerRoute
   '/sites-list': typeof ShellSitesListRoute
   '/users-list': typeof ShellUsersListRoute
+  '/webhooks': typeof ShellWebhooksRoute
   '/device-details-old/$deviceid': typeof DeviceDetailsOldDeviceidRoute
   '/device-details-old': typeof DeviceDetailsOldIndexRoute
   '/device-details/$deviceid': typeof ShellDeviceDetailsDeviceidRoute
@@ -218,6 +226,7 @@ export interface FileRoutesById {
   '/_shell/site-manager': typeof ShellSiteManagerRoute
   '/_shell/sites-list': typeof ShellSitesListRoute
   '/_shell/users-list': typeof ShellUsersListRoute
+  '/_shell/webhooks': typeof ShellWebhooksRoute
   '/device-details-old/$deviceid': typeof DeviceDetailsOldDeviceidRoute
   '/device-details-old/': typeof DeviceDetailsOldIndexRoute
   '/_shell/device-details/$deviceid': typeof ShellDeviceDetailsDeviceidRoute
@@ -244,6 +253,7 @@ export interface FileRouteTypes {
     | '/site-manager'
     | '/sites-list'
     | '/users-list'
+    | '/webhooks'
     | '/device-details-old/$deviceid'
     | '/device-details-old/'
     | '/device-details/$deviceid'
@@ -268,6 +278,7 @@ export interface FileRouteTypes {
     | '/site-manager'
     | '/sites-list'
     | '/users-list'
+    | '/webhooks'
     | '/device-details-old/$deviceid'
     | '/device-details-old'
     | '/device-details/$deviceid'
@@ -293,6 +304,7 @@ export interface FileRouteTypes {
     | '/_shell/site-manager'
     | '/_shell/sites-list'
     | '/_shell/users-list'
+    | '/_shell/webhooks'
     | '/device-details-old/$deviceid'
     | '/device-details-old/'
     | '/_shell/device-details/$deviceid'
@@ -433,6 +445,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof ShellUsersListRouteImport
       parentRoute: typeof ShellRoute
     }
+    '/_shell/webhooks': {
+      id: '/_shell/webhooks'
+      path: '/webhooks'
+      fullPath: '/webhooks'
+      preLoaderRoute: typeof ShellWebhooksRouteImport
+      parentRoute: typeof ShellRoute
+    }
     '/device-details-old/': {
       id: '/device-details-old/'
       path: '/device-details-old'
@@ -490,6 +509,7 @@ interface ShellRouteChildren {
   ShellSiteManagerRoute: typeof ShellSiteManagerRoute
   ShellSitesListRoute: typeof ShellSitesListRoute
   ShellUsersListRoute: typeof ShellUsersListRoute
+  ShellWebhooksRoute: typeof ShellWebhooksRoute
   ShellDeviceDetailsDeviceidRoute: typeof ShellDeviceDetailsDeviceidRoute
   ShellEditSiteAddressSiteidRoute: typeof ShellEditSiteAddressSiteidRoute
   ShellSiteDetailsSiteidRoute: typeof ShellSiteDetailsSiteidRoute
@@ -508,6 +528,7 @@ const ShellRouteChildren: ShellRouteChildren = {
   ShellSiteManagerRoute: ShellSiteManagerRoute,
   ShellSitesListRoute: ShellSitesListRoute,
   ShellUsersListRoute: ShellUsersListRoute,
+  ShellWebhooksRoute: ShellWebhooksRoute,
   ShellDeviceDetailsDeviceidRoute: ShellDeviceDetailsDeviceidRoute,
   ShellEditSiteAddressSiteidRoute: ShellEditSiteAddressSiteidRoute,
   ShellSiteDetailsSiteidRoute: ShellSiteDetailsSiteidRoute,

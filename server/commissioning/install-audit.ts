@@ -7,6 +7,7 @@ import { visibleSiteIds } from '../access/install-access.ts';
 import type { Viewer } from '../access/scope.ts';
 import type { Principal } from '../auth/access-tokens.ts';
 import type { Database } from '../db/schema.ts';
+import { emitEvent } from '../webhooks/events.ts';
 import { readableInstallations } from './installations.ts';
 
 /** What one change was; who made it and when are added when it is recorded. */
@@ -41,6 +42,36 @@ export async function recordAudit(db: Kysely<Database>, by: Principal, entry: Au
       other_serial: entry.otherSerial ?? null,
     })
     .execute();
+  await emitDeviceChange(db, entry);
+}
+
+/**
+ * The webhook events of a recorded change, in its transaction: a device put on a site is
+ * `device.installed`, one taken off is `device.removed`; a replacement is both (the old unit
+ * removed, the new one installed in its place).
+ */
+async function emitDeviceChange(db: Kysely<Database>, entry: AuditEntry): Promise<void> {
+  const site = { siteId: entry.site.id, siteName: entry.site.name };
+  const unit = (serial: string | undefined, name: string | undefined) => ({
+    serial,
+    modelId: entry.modelId,
+    name: name ?? null,
+    ...site,
+  });
+  if (entry.action === 'installed')
+    await emitEvent(db, 'device.installed', entry.site.id, unit(entry.serial, entry.newName));
+  if (entry.action === 'removed')
+    await emitEvent(db, 'device.removed', entry.site.id, unit(entry.serial, entry.oldName));
+  if (entry.action === 'replaced') {
+    await emitEvent(db, 'device.removed', entry.site.id, {
+      ...unit(entry.otherSerial, entry.newName),
+      replacedBy: entry.serial,
+    });
+    await emitEvent(db, 'device.installed', entry.site.id, {
+      ...unit(entry.serial, entry.newName),
+      replaces: entry.otherSerial,
+    });
+  }
 }
 
 /** Which records to read: those of a site (where it was the site or a move's old site), or of a serial. */

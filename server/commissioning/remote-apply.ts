@@ -21,6 +21,7 @@ import type { DeviceRights } from '../access/device-access.ts';
 import type { Principal } from '../auth/access-tokens.ts';
 import type { ServerContext } from '../context.ts';
 import { logExchange } from '../service-comms/command-log.ts';
+import { emitConfigurationWritten } from '../webhooks/events.ts';
 import type { CatalogueProduct } from './product-catalogue.ts';
 
 /** What an error answer's codes mean (docs/device-protocol.md, "Error answers"). */
@@ -202,11 +203,24 @@ export async function applyToDevice(
         `the device holds other values than were written (${differing.join(', ')})`,
       );
     const changes = changesBetween(product, groups, before, decodeConfiguration(codec, config, back));
-    if (changes.length > 0)
-      await sql`
-        INSERT INTO config_history (id, serial, user_id, user_email, transport, template_name, written_at, changes)
-        VALUES (${randomUUID()}, ${serial}, ${sender.id}, ${sender.email}, 'service-comms', ${template.name},
-                now(), ${JSON.stringify(changes)}::jsonb)`.execute(ctx.db);
+    if (changes.length > 0) {
+      const id = randomUUID();
+      await ctx.db.transaction().execute(async (trx) => {
+        const stored = await sql<{ written_at: Date }>`
+          INSERT INTO config_history (id, serial, user_id, user_email, transport, template_name, written_at, changes)
+          VALUES (${id}, ${serial}, ${sender.id}, ${sender.email}, 'service-comms', ${template.name},
+                  now(), ${JSON.stringify(changes)}::jsonb)
+          RETURNING written_at`.execute(trx);
+        await emitConfigurationWritten(trx, serial, {
+          id,
+          writtenAt: new Date(stored.rows[0]?.written_at ?? Date.now()).toISOString(),
+          transport: 'service-comms',
+          template: template.name,
+          changes,
+        });
+      });
+      ctx.webhooks.sender.kick();
+    }
     return result(serial, 'written', null, changes);
   } catch (error) {
     if (!(error instanceof ExchangeFailure)) throw error;

@@ -14,6 +14,7 @@ import { companyRoutes, invitationRoutes } from '../companies/company-routes.ts'
 import { handoverSiteRoutes } from '../companies/handovers.ts';
 import type { ServerContext } from '../context.ts';
 import { firmwareRoutes } from '../firmware/firmware-routes.ts';
+import { rolloutRoutes } from '../firmware/rollout-routes.ts';
 import { apiKeyGateOf } from '../http/api-key-guard.ts';
 import { handleNotFound } from '../http/errors.ts';
 import { type AuthVariables, requireApiKey, requireBearer } from '../http/guards.ts';
@@ -21,6 +22,7 @@ import { openApiRoute } from '../openapi/openapi-document.ts';
 import { describeRoute } from '../openapi/route-notes.ts';
 import { catalogueIn } from '../service-comms/catalogue-commands.ts';
 import { serviceCommsRoutes } from '../service-comms/service-comms-routes.ts';
+import { webhookRoutes } from '../webhooks/webhook-routes.ts';
 import { apiKeyRoutes } from './api-key-routes.ts';
 import { configAuthRoutes } from './auth-routes.ts';
 import { catalogueRoute } from './catalogue-route.ts';
@@ -95,7 +97,9 @@ export function createConfigApp(ctx: ServerContext, publicDir: string): Hono<{ V
   app.route('/fleet/config-templates', templateRoutes(ctx, products));
   app.route('/fleet', reportRoutes(ctx, products));
   app.route('/fleet/api-keys', apiKeyRoutes(ctx));
+  app.route('/fleet/webhooks', webhookRoutes(ctx));
   app.route('/fleet', firmwareRoutes(ctx, publicDir));
+  app.route('/fleet/firmware-rollouts', rolloutRoutes(ctx));
   app.route('/companies', companyRoutes(ctx));
   app.route('/sites', handoverSiteRoutes(ctx));
   return app;

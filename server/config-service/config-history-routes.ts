@@ -25,6 +25,7 @@ import type { AuthVariables } from '../http/guards.ts';
 import { validate } from '../http/validate.ts';
 import { limitChecks } from '../limits/request-limits.ts';
 import { describeRoute } from '../openapi/route-notes.ts';
+import { emitConfigurationWritten } from '../webhooks/events.ts';
 
 const historyParams = z.object({ serial: serialParam });
 
@@ -154,11 +155,23 @@ export function configHistoryRoutes(ctx: ServerContext): Hono<{ Variables: AuthV
       const principal = c.get('principal');
       const record = c.req.valid('json');
       const writtenAt = boundedWrittenAt(record.writtenAt, receivedAt);
-      await sql`
-      INSERT INTO config_history (id, serial, user_id, user_email, transport, template_name, written_at, changes)
-      VALUES (${record.id}, ${serial}, ${principal.id}, ${principal.email}, ${record.transport},
-              ${record.template ?? null}, ${writtenAt.toISOString()}, ${JSON.stringify(record.changes)}::jsonb)
-      ON CONFLICT (id) DO NOTHING`.execute(ctx.db);
+      const inserted = await ctx.db.transaction().execute(async (trx) => {
+        const added = await sql`
+        INSERT INTO config_history (id, serial, user_id, user_email, transport, template_name, written_at, changes)
+        VALUES (${record.id}, ${serial}, ${principal.id}, ${principal.email}, ${record.transport},
+                ${record.template ?? null}, ${writtenAt.toISOString()}, ${JSON.stringify(record.changes)}::jsonb)
+        ON CONFLICT (id) DO NOTHING RETURNING id`.execute(trx);
+        if (added.rows.length > 0)
+          await emitConfigurationWritten(trx, serial, {
+            id: record.id,
+            writtenAt: writtenAt.toISOString(),
+            transport: record.transport,
+            template: record.template ?? null,
+            changes: record.changes,
+          });
+        return added.rows.length > 0;
+      });
+      if (inserted) ctx.webhooks.sender.kick();
       const stored = await sql<HistoryRow>`SELECT ${ROW} FROM config_history WHERE id = ${record.id}`.execute(
         ctx.db,
       );

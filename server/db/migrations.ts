@@ -6,6 +6,7 @@ import { COMMISSIONING_SQL } from './migration-commissioning.ts';
 import { COMPANIES_SQL, fillCompanies, SITE_HANDOVERS_SQL } from './migration-companies.ts';
 import { CONFIG_HISTORY_SQL } from './migration-config-history.ts';
 import { FIRMWARE_SQL } from './migration-firmware.ts';
+import { FIRMWARE_ROLLOUTS_SQL } from './migration-firmware-rollouts.ts';
 import { FLEET_CHANGES_SQL } from './migration-fleet-changes.ts';
 import { HISTORY_ORDER_SQL } from './migration-history-order.ts';
 import { HISTORY_SEQUENCE_SQL } from './migration-history-sequence.ts';
@@ -19,6 +20,7 @@ import { SESSIONS_OUTBOX_SQL } from './migration-sessions-outbox.ts';
 import { SILENCE_ALARMS_SQL } from './migration-silence-alarms.ts';
 import { fillSiteTimeZones, SITE_TIME_ZONES_SQL } from './migration-site-time-zones.ts';
 import { SORT_INDEXES_SQL } from './migration-sort-indexes.ts';
+import { WEBHOOKS_SQL } from './migration-webhooks.ts';
 import type { Database } from './schema.ts';
 
 /** What a migration's data step may need from the configuration. */
@@ -181,6 +183,12 @@ const migrations: {
   { version: 21, name: 'claim codes: manufacturing lists, claimed devices', sql: CLAIM_CODES_SQL },
   { version: 22, name: 'API keys: stored under an HMAC, a token bucket each, audited', sql: API_KEYS_SQL },
   { version: 23, name: "firmware images, and each device's firmware version", sql: FIRMWARE_SQL },
+  { version: 24, name: 'webhooks: endpoints, events, a delivery outbox and its attempts', sql: WEBHOOKS_SQL },
+  {
+    version: 26,
+    name: "firmware rollouts: waves, each device's state, the audit of every step",
+    sql: FIRMWARE_ROLLOUTS_SQL,
+  },
 ];
 
 /**

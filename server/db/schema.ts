@@ -50,6 +50,50 @@ export interface Database {
     action: 'created' | 'new-address' | 'revoked';
     address: string | null;
   };
+  /** Webhooks (migration 24): a person's endpoints, with the signing secret sealed. */
+  webhook_endpoints: {
+    id: Generated<string>;
+    user_id: number;
+    url: string;
+    events: string[];
+    site_id: number | null;
+    secret_sealed: string;
+    created_at: CreatedAt;
+    disabled_at: Date | null;
+    disabled_reason: string | null;
+    failing_since: Date | null;
+  };
+  /** What happened, for the endpoints that subscribe to it; fanned out by the sender. */
+  webhook_events: {
+    id: Generated<number>;
+    type: string;
+    site_id: number | null;
+    data: ColumnType<unknown, string, string>;
+    at: DefaultNow;
+    fanned_out: Generated<boolean>;
+  };
+  /** The outbox: one event for one endpoint; `message_id` is its `webhook-id` on every try. */
+  webhook_deliveries: {
+    id: Generated<number>;
+    endpoint_id: string;
+    message_id: string;
+    type: string;
+    body: string;
+    status: Generated<'pending' | 'sending' | 'delivered' | 'failed'>;
+    attempts: Generated<number>;
+    created_at: CreatedAt;
+    first_attempt_at: Date | null;
+    next_attempt_at: DefaultNow;
+  };
+  webhook_attempts: {
+    id: Generated<number>;
+    delivery_id: number;
+    at: Timestamp;
+    status: number | null;
+    duration_ms: number;
+    response: string | null;
+    error: string | null;
+  };
   sites: {
     id: Generated<number>;
     name: string;
@@ -110,6 +154,40 @@ export interface Database {
     channel: string;
     uploaded_by: number | null;
     uploaded_at: DefaultNow;
+  };
+  /** One image sent to a set of devices in waves. */
+  firmware_rollouts: {
+    id: Generated<number>;
+    firmware_id: number;
+    state: 'running' | 'paused' | 'stopped' | 'done' | 'cancelled';
+    canary: number;
+    wave_size: number;
+    max_failures: number;
+    created_by: number | null;
+    created_at: DefaultNow;
+    updated_at: DefaultNow;
+  };
+  /** A device of a rollout: its turn (wave) and how far it got. */
+  firmware_rollout_devices: {
+    rollout_id: number;
+    device_id: number;
+    serial: string;
+    position: number;
+    wave: number;
+    state: 'queued' | 'uploading' | 'testing' | 'confirmed' | 'reverted' | 'failed' | 'offline';
+    version: string | null;
+    reason: string | null;
+    updated_at: DefaultNow;
+  };
+  /** The audit of a rollout: every step, by whom (a person, or null for the rollout itself). */
+  firmware_rollout_events: {
+    id: Generated<number>;
+    rollout_id: number;
+    serial: string | null;
+    user_id: number | null;
+    event: string;
+    detail: string | null;
+    at: DefaultNow;
   };
   /** A manufacturing list's serials: model and claim-code hash (SHA-256, hex). */
   device_registrations: {

@@ -1,11 +1,15 @@
 /** How delivering a frame to a device ended: its answer, or the error code the caller gets. */
 export type Delivery = { ok: true; data: number[] } | { ok: false; code: DeliveryFailure };
 
+/** How an SMP exchange with a device ended: its answer message, or why there is none. */
+export type SmpDelivery = { ok: true; data: Uint8Array } | { ok: false; code: DeliveryFailure };
+
 /** `device_offline` (409): not connected, or gone mid-command; `device_timeout` (504): no answer in time. */
 export type DeliveryFailure = 'device_offline' | 'device_timeout';
 
-export const offline: Delivery = { ok: false, code: 'device_offline' };
-export const timedOut: Delivery = { ok: false, code: 'device_timeout' };
+type Failed = { ok: false; code: DeliveryFailure };
+export const offline: Failed = { ok: false, code: 'device_offline' };
+export const timedOut: Failed = { ok: false, code: 'device_timeout' };
 
 /**
  * Commands sent and waiting for their answer, by id. Each ends once: with its answer or a failure

@@ -5,10 +5,11 @@ import {
   deviceSocketAnswerSchema,
   TELEMETRY_MAX_PER_S,
 } from '../../contracts/service-comms.ts';
+import { readSmpSocketMessage, smpSocketMessage } from '../../src/smp/smp-socket.ts';
 import type { LogSummary } from '../logging/log-summary.ts';
 import { AckWindow, type TelemetryReceipt } from './ack-window.ts';
 import { closeSocket } from './close-socket.ts';
-import { AwaitedAnswers, type Delivery, offline, timedOut } from './delivery.ts';
+import { AwaitedAnswers, type Delivery, offline, type SmpDelivery, timedOut } from './delivery.ts';
 import type { RegisteredDevice } from './device-secrets.ts';
 import { Pace } from './pace.ts';
 import { readBinaryTelemetry, readJsonTelemetry, type TelemetryInput } from './telemetry-input.ts';
@@ -52,6 +53,9 @@ export class DeviceConnection {
   private taking = true;
   private readonly acks: AckWindow;
   private readonly pace = new Pace(TELEMETRY_MAX_PER_S, Date.now());
+  /** SMP exchanges go one at a time, as over Bluetooth: the one waiting for its answer. */
+  private smpTail: Promise<unknown> = Promise.resolve();
+  private smpWaiting: ((answer: SmpDelivery) => void) | undefined;
 
   constructor(
     readonly device: RegisteredDevice,
@@ -86,6 +90,32 @@ export class DeviceConnection {
     return delivery;
   }
 
+  /**
+   * Send one SMP message (binary, `src/smp/smp-socket.ts`) and wait for the device's next SMP
+   * message, its answer; the time-out counts from when it is sent.
+   */
+  smp(message: Uint8Array, timeoutMs: number): Promise<SmpDelivery> {
+    const run = () => (this.closed ? Promise.resolve(offline) : this.smpExchange(message, timeoutMs));
+    const result = this.smpTail.then(run, run);
+    this.smpTail = result;
+    return result;
+  }
+
+  private smpExchange(message: Uint8Array, timeoutMs: number): Promise<SmpDelivery> {
+    return new Promise<SmpDelivery>((resolve) => {
+      const timer = setTimeout(() => settle(timedOut), timeoutMs);
+      const settle = (answer: SmpDelivery) => {
+        clearTimeout(timer);
+        if (this.smpWaiting === settle) this.smpWaiting = undefined;
+        resolve(answer);
+      };
+      this.smpWaiting = settle;
+      this.socket.send(smpSocketMessage(message), (error) => {
+        if (error) settle(offline);
+      });
+    });
+  }
+
   /** A message from the device that is not an answer: ignored, and said so (summarised). */
   ignored(what: string): void {
     this.log.note(
@@ -116,6 +146,12 @@ export class DeviceConnection {
 
   /** A binary message from the device after its hello: telemetry in its binary form, or ignored. */
   receiveBinary(bytes: Uint8Array, receivedAt = Date.now()): void {
+    const smp = readSmpSocketMessage(bytes);
+    if (smp) {
+      if (this.smpWaiting) this.smpWaiting({ ok: true, data: smp.slice() });
+      else this.ignored('an SMP message');
+      return;
+    }
     if (!this.telemetry) {
       this.ignored('a binary message');
       return;
@@ -168,5 +204,6 @@ export class DeviceConnection {
     this.closed = true;
     this.taking = false;
     this.answers.settleAll(offline);
+    this.smpWaiting?.(offline);
   }
 }

@@ -13,7 +13,7 @@ import { plainHttpFallback } from '../http/plain-http.ts';
 import { limitChecks } from '../limits/request-limits.ts';
 import { LogSummary } from '../logging/log-summary.ts';
 import { closeSocket } from './close-socket.ts';
-import { type Delivery, offline } from './delivery.ts';
+import { type Delivery, offline, type SmpDelivery } from './delivery.ts';
 import { DeviceConnection, isTelemetryMessage, type TelemetrySink } from './device-connection.ts';
 import { checkDeviceSecret, type RegisteredDevice } from './device-secrets.ts';
 import { PgRelay } from './pg-relay.ts';
@@ -74,6 +74,8 @@ export class ServiceComms {
   private readonly unproven = new WeakMap<WebSocket, (data: RawData, binary: boolean) => void>();
   private readonly relay: PgRelay | undefined;
   private ticker: NodeJS.Timeout | undefined;
+  /** Told of each device this process welcomes (a firmware rollout updates it when its turn came). */
+  private readonly onlineListeners = new Set<(serial: string) => void>();
   /** Stopping: no new device sockets, no telemetry taken on the open ones. */
   private stopping = false;
 
@@ -164,6 +166,26 @@ export class ServiceComms {
     const holder = await this.presence.holderOf(serial);
     if (holder === this.holder) this.dropHere(serial);
     else if (holder) await this.relay?.drop(holder, serial);
+  }
+
+  /**
+   * One SMP exchange with a device whose socket this process holds (`device_offline` when it holds
+   * none: a rollout updates a device from the process that holds its socket).
+   */
+  smp(serial: string, message: Uint8Array, timeoutMs = this.options.timeoutMs): Promise<SmpDelivery> {
+    const connection = this.connections.get(serial);
+    return connection ? connection.smp(message, timeoutMs) : Promise.resolve(offline);
+  }
+
+  /** Whether this process holds the device's socket now, open (not closing). */
+  holds(serial: string): boolean {
+    return this.connections.get(serial)?.socket.readyState === WebSocket.OPEN;
+  }
+
+  /** Be told of each device welcomed from now on; answers the function that stops it. */
+  onOnline(listener: (serial: string) => void): () => void {
+    this.onlineListeners.add(listener);
+    return () => this.onlineListeners.delete(listener);
   }
 
   private dropHere(serial: string): void {
@@ -341,6 +363,7 @@ export class ServiceComms {
     };
     socket.send(JSON.stringify(welcome));
     console.log(`[service-comms] ${device.serial} (${device.modelId}) is online`);
+    for (const listener of this.onlineListeners) listener(device.serial);
   }
 
   /** Keep-alive: drop sockets that missed a pong, ping the rest, and tell the database we live. */

@@ -29,7 +29,8 @@ function startAppStatus() {
  * `data-prerendered-route`) is hydrated: React takes over the markup a person may already be
  * typing into, and once it has, a form they submitted before the app ran is submitted again, now
  * to the app's own handler. Any other page (the shell of a guarded route, or a prerendered screen
- * the route has left, such as /login for someone still signed in) is rendered afresh over what
+ * the route has left, such as /login for someone still signed in, or one opened at a step the
+ * build did not render, such as /login?step=reset) is rendered afresh over what
  * the page showed, and a submission held meanwhile is dropped with the form it belonged to.
  */
 function mountApp(
@@ -38,8 +39,13 @@ function mountApp(
   router: AppRouter,
   chunkLoads: { failed: () => boolean },
 ) {
-  const routeId = router.state.matches.at(-1)?.routeId;
-  const prerendered = routeId !== undefined && container.dataset.prerenderedRoute === routeId;
+  const match = router.state.matches.at(-1);
+  // The build renders each page without a search: a route opened at a step of its own (such as
+  // `/login?step=reset`) shows other markup than the page holds, so it is rendered afresh.
+  const prerendered =
+    match !== undefined &&
+    container.dataset.prerenderedRoute === match.routeId &&
+    Object.keys(match.search).length === 0;
   // A screen whose code could not be downloaded renders the app's error page, not that markup.
   // In a transition, React renders in slices and lets the browser answer input between them,
   // instead of one long task; a press meanwhile makes React finish the part it lands on first.

@@ -113,7 +113,7 @@ describe('forgot password', () => {
   // an address without an account, which gets the same answer.
   async function askForCode(address: string = owner.email) {
     app = renderApp('/login', server());
-    await app.user.click(await screen.findByRole('button', { name: 'Forgot password?' }));
+    await app.user.click(await screen.findByRole('link', { name: 'Forgot password?' }));
     const email = await emailField();
     await app.user.type(email, address);
     await app.user.click(screen.getByRole('button', { name: 'Send access code' }));
@@ -126,7 +126,7 @@ describe('forgot password', () => {
     await app?.user.click(screen.getByRole('button', { name: 'Back to sign in' }));
     const email = await emailField();
     await waitFor(() => expect(document.activeElement).toBe(email));
-    await app?.user.click(screen.getByRole('button', { name: 'Forgot password?' }));
+    await app?.user.click(screen.getByRole('link', { name: 'Forgot password?' }));
     await waitFor(() => expect(document.activeElement?.getAttribute('autocomplete')).toBe('username'));
   });
 

@@ -78,7 +78,7 @@ describe('a new user follows the link in their access-code mail', () => {
   it('offers "I have a code" on the sign-in screen, and the step survives a reload', async () => {
     await page.goto(appUrl('/login'));
     await page.getByLabel(/^E-mail/).fill('someone.waiting@example.com');
-    await page.getByRole('button', { name: 'I have a code' }).click();
+    await page.getByRole('link', { name: 'I have a code' }).click();
     await page.getByRole('heading', { name: 'Choose your password' }).waitFor();
     expect(pathOf(page)).toBe('/login?step=code');
     expect(await page.getByLabel(/^E-mail/).inputValue()).toBe('someone.waiting@example.com');

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, appUrl, launchChromium } from './browser.ts';
+import { appUrl, launchChromium } from './browser.ts';
 import { heading, signedInPage } from './screens-helpers.ts';
-import { accessToken, configCall } from './service-calls.ts';
+import { createInstaller } from './service-calls.ts';
 
 /** Every screen the menu can offer, by its menu label. */
 const SCREENS: Record<string, string> = {
@@ -28,11 +28,7 @@ afterAll(async () => {
 /** A new installer with this kind of address, made by the admin, and their password. */
 async function newInstaller(domain: string) {
   const user = { email: `field-${randomUUID().slice(0, 8)}@${domain}`, password: 'Menu-rule#2026' };
-  const created = await configCall('POST', '/fleet/users/create-installer', {
-    token: await accessToken(ADMIN),
-    body: { main_email: user.email, name: 'Menu Tester', password: user.password },
-  });
-  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  await createInstaller({ ...user, name: 'Menu Tester' });
   return user;
 }
 

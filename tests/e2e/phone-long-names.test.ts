@@ -2,7 +2,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, ARTIFACTS, appUrl, launchChromium, signIn } from './browser.ts';
 import { PHONE } from './screens-helpers.ts';
-import { accessToken, configCall } from './service-calls.ts';
+import { accessToken, configCall, createInstaller } from './service-calls.ts';
 
 /**
  * Every screen of the app on a 390 px phone, with the longest names the services take (80
@@ -38,13 +38,7 @@ async function created<T>(answer: Promise<{ status: number; body: unknown }>): P
 beforeAll(async () => {
   browser = await launchChromium();
   const admin = await accessToken(ADMIN);
-  const installer = await created<{ id: number }>(
-    configCall('POST', '/fleet/users/create-installer', {
-      token: admin,
-      body: { main_email: INSTALLER.email, name: NAMES.user, password: INSTALLER.password },
-    }),
-  );
-  installerId = installer.id;
+  installerId = (await createInstaller({ ...INSTALLER, name: NAMES.user })).id;
   const site = await created<{ id: number }>(
     configCall('POST', '/sites', {
       token: admin,

@@ -49,11 +49,12 @@ export async function createInstaller(user: {
   email: string;
   password: string;
   name: string;
-}): Promise<void> {
+}): Promise<{ id: number }> {
   const made = await configCall('POST', '/fleet/users/create-installer', {
     token: await accessToken(ADMIN),
     body: { main_email: user.email, name: user.name, password: user.password },
   });
   if (made.status !== 201)
     throw new Error(`creating ${user.email}: ${made.status} ${JSON.stringify(made.body)}`);
+  return made.body as { id: number };
 }

@@ -125,6 +125,26 @@ describe('the sign-in screen for keyboard and screen-reader users', () => {
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
   });
 
+  it('opens "Forgot password?" pressed before the app has started, and starts the app at that step', async () => {
+    const errors: string[] = [];
+    const onError = (error: Error) => errors.push(error.message);
+    page.on('pageerror', onError);
+    const held: Route[] = [];
+    let released = false;
+    await page.route('**/assets/*.js', (route) => (released ? route.continue() : void held.push(route)));
+    await page.goto(appUrl('/login'), { waitUntil: 'commit' });
+    await page.getByRole('link', { name: 'Forgot password?' }).click();
+    await page.waitForURL('**/login?step=reset', { waitUntil: 'commit' });
+    released = true;
+    // Those of the page left behind may be gone with it.
+    await Promise.all(held.map((route) => route.continue().catch(() => undefined)));
+    await page.getByRole('button', { name: 'Send access code' }).waitFor();
+    page.off('pageerror', onError);
+    // The page holds the sign-in step's markup: the app renders the reset step over it, not
+    // hydrating markup it would not have made.
+    expect(errors).toEqual([]);
+  });
+
   it('starts with focus in E-mail and has no serious accessibility violation', async () => {
     await page.goto(appUrl('/login'));
     const email = page.getByLabel(/^E-mail/);
@@ -135,7 +155,7 @@ describe('the sign-in screen for keyboard and screen-reader users', () => {
 
   it('has no serious accessibility violation in either step of a password reset', async () => {
     await page.goto(appUrl('/login'));
-    await page.getByRole('button', { name: 'Forgot password?' }).click();
+    await page.getByRole('link', { name: 'Forgot password?' }).click();
     await page.getByRole('button', { name: 'Send access code' }).waitFor();
     await expectAccessible(page);
     await page.getByLabel(/^E-mail/).fill('owner@homeowner.example');

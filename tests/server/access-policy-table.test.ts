@@ -22,6 +22,7 @@ import {
   mayManageSiteAccess,
   mayOpenRemoteDebugger,
   mayOpenSiteManager,
+  mayReceiveSiteEvents,
   mayRunCompany,
   maySeeSite,
   maySendRawFrames,
@@ -91,6 +92,11 @@ const SITE_TABLE: [string, (actor: Actor, grant: SiteGrant | null) => boolean, G
   ["configures the site's devices", mayConfigureOnSite, ['installer', 'configurator']],
   ["acknowledges the site's alarms", mayAcknowledgeOnSite, ['installer', 'configurator', 'owner']],
   ["updates the site's firmware", mayUpdateFirmware, ['installer']],
+  [
+    "gets the site's events at its webhooks",
+    mayReceiveSiteEvents,
+    ['installer', 'configurator', 'owner', 'viewer'],
+  ],
 ];
 
 describe('the access policy, site by site', () => {

@@ -1,8 +1,12 @@
-import { randomBytes } from 'node:crypto';
+import { type KeyObject, randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import pg from 'pg';
 import { generateSigningKey } from '../../server/auth/signing-keys.ts';
 import { createServer, type FleetServer } from '../../server/create-server.ts';
 import { parseEnv } from '../../server/env.ts';
+import type { RolloutTimers } from '../../server/firmware/rollout-engine.ts';
 import { listen } from '../../server/http/listen.ts';
 import type { MailTransport, OutgoingMail } from '../../server/mail/transports.ts';
 
@@ -97,13 +101,36 @@ export async function freshDatabase(): Promise<{
  * It looks for silent devices only when a test calls the sweep with its own clock (`watchSilence`
  * turns the clock's sweep on).
  */
+/**
+ * A database that outlives one server, for a test that restarts the server on it: a new database
+ * on TEST_DATABASE_URL, else PGlite in a folder of its own. `drop` removes it.
+ */
+export async function durableDatabase(): Promise<Awaited<ReturnType<typeof freshDatabase>>> {
+  if (process.env.TEST_DATABASE_URL) return freshDatabase();
+  const dir = await mkdtemp(join(tmpdir(), 'fleet-db-'));
+  return { target: { pgliteDir: dir }, drop: () => rm(dir, { recursive: true, force: true }) };
+}
+
 export async function startTestServer(
   envOverrides: Record<string, string> = {},
-  options: { watchSilence?: boolean } = {},
+  options: {
+    watchSilence?: boolean;
+    /** A database of the test's own (`durableDatabase()`), kept when the server closes. */
+    database?: Awaited<ReturnType<typeof freshDatabase>>;
+    /** The firmware signing key (a restarted server trusts the same images). */
+    firmwareKey?: KeyObject;
+    rolloutTimers?: Partial<RolloutTimers>;
+  } = {},
 ): Promise<TestServer> {
   const env = parseEnv({ DATA_DIR: '.tmp/test-data', TRUST_PROXY: '1', ...envOverrides });
-  const { target, drop } = await freshDatabase();
-  const keys = { config: (await generateSigningKey()).key, monitoring: (await generateSigningKey()).key };
+  const { target, drop } = options.database
+    ? { target: options.database.target, drop: async () => {} }
+    : await freshDatabase();
+  const keys = {
+    config: (await generateSigningKey()).key,
+    monitoring: (await generateSigningKey()).key,
+    ...(options.firmwareKey ? { firmware: options.firmwareKey } : {}),
+  };
   const mail = mailBox();
   const server = await createServer({
     env,
@@ -111,7 +138,9 @@ export async function startTestServer(
     keys,
     scryptCost: { N: 1024, r: 8, p: 1 },
     seed: true,
+    seedHistory: false,
     watchSilence: options.watchSilence ?? false,
+    ...(options.rolloutTimers ? { rolloutTimers: options.rolloutTimers } : {}),
     // With SMTP_URL the test runs the real SMTP transport.
     ...(env.SMTP_URL ? {} : { mailTransport: mail }),
   });

@@ -137,6 +137,20 @@ const TABLE: Row[] = [
   { service: 'config', call: 'GET /fleet/api-keys',                    answers: signedIn, request: () => ({ path: '/fleet/api-keys' }) },
   { service: 'config', call: 'DELETE /fleet/api-keys/{id}',            answers: [404, 404, 404, 404, 404, 401],
     request: () => ({ path: `/fleet/api-keys/${randomUUID()}` }) },
+  // Everyone signed in keeps their own webhooks; nobody reaches another's (an unknown id is 404).
+  { service: 'config', call: 'POST /fleet/webhooks',                   answers: [201, 201, 201, 201, 201, 401],
+    request: () => ({ path: '/fleet/webhooks', body: { url: 'http://127.0.0.1:9/matrix', events: ['alarm.raised'] } }) },
+  { service: 'config', call: 'GET /fleet/webhooks',                    answers: signedIn, request: () => ({ path: '/fleet/webhooks' }) },
+  { service: 'config', call: 'PUT /fleet/webhooks/{id}',               answers: [404, 404, 404, 404, 404, 401],
+    request: () => ({ path: `/fleet/webhooks/${randomUUID()}`, body: { disabled: true } }) },
+  { service: 'config', call: 'DELETE /fleet/webhooks/{id}',            answers: [404, 404, 404, 404, 404, 401],
+    request: () => ({ path: `/fleet/webhooks/${randomUUID()}` }) },
+  { service: 'config', call: 'POST /fleet/webhooks/{id}/test',         answers: [404, 404, 404, 404, 404, 401],
+    request: () => ({ path: `/fleet/webhooks/${randomUUID()}/test` }) },
+  { service: 'config', call: 'GET /fleet/webhooks/{id}/deliveries',    answers: [404, 404, 404, 404, 404, 401],
+    request: () => ({ path: `/fleet/webhooks/${randomUUID()}/deliveries` }) },
+  { service: 'config', call: 'POST /fleet/webhooks/deliveries/{deliveryId}/retry', answers: [404, 404, 404, 404, 404, 401],
+    request: () => ({ path: '/fleet/webhooks/deliveries/2147483647/retry' }) },
   { service: 'config', call: 'POST /fleet/users/create-installer',     answers: [201, 403, 403, 403, 403, 401],
     request: (s) => ({ path: '/fleet/users/create-installer', body: { main_email: `installer.${s.who}@matrix.example`, name: 'Matrix' } }) },
   { service: 'config', call: 'POST /fleet/users/create-owner',         answers: [202, 202, 202, 403, 403, 401],
@@ -191,6 +205,18 @@ const TABLE: Row[] = [
     request: () => ({ path: '/fleet/firmware' }) },
   { service: 'config', call: 'GET /fleet/firmware/{id}/image',        answers: [200, 200, 200, 404, 404, 401],
     request: async (s) => ({ path: `/fleet/firmware/${await firmwareOf(s.serial)}/image` }) },
+  // The admin's rollout holds THE DEVICE: installer A, allowed too, then finds it busy.
+  { service: 'config', call: 'POST /fleet/firmware-rollouts',          answers: [201, 409, 404, 404, 404, 401],
+    request: async (s) => ({ path: '/fleet/firmware-rollouts',
+      body: { firmwareId: await firmwareOf(s.serial), serials: [s.serial], canary: 1, waveSize: 1, maxFailures: 0 } }) },
+  { service: 'config', call: 'GET /fleet/firmware-rollouts/{id}',      answers: [200, 404, 404, 404, 404, 401],
+    request: async (s) => ({ path: `/fleet/firmware-rollouts/${await rolloutOf(s.serial, 'running')}` }) },
+  { service: 'config', call: 'POST /fleet/firmware-rollouts/{id}/pause', answers: [200, 404, 404, 404, 404, 401],
+    request: async (s) => ({ path: `/fleet/firmware-rollouts/${await rolloutOf(s.serial, 'running')}/pause` }) },
+  { service: 'config', call: 'POST /fleet/firmware-rollouts/{id}/resume', answers: [200, 404, 404, 404, 404, 401],
+    request: async (s) => ({ path: `/fleet/firmware-rollouts/${await rolloutOf(s.serial, 'paused')}/resume` }) },
+  { service: 'config', call: 'POST /fleet/firmware-rollouts/{id}/cancel', answers: [200, 404, 404, 404, 404, 401],
+    request: async (s) => ({ path: `/fleet/firmware-rollouts/${await rolloutOf(s.serial, 'running')}/cancel` }) },
   { service: 'config', call: 'PUT /fleet/installs/{deviceId}',        answers: [200, 200, 404, 403, 403, 401],
     request: async (s) => ({ path: `/fleet/installs/${await deviceFor(s, 2)}`, body: { name: 'Renamed' } }) },
   { service: 'config', call: 'POST /fleet/installs/{deviceId}/replace', answers: [201, 201, 404, 403, 403, 401],
@@ -336,6 +362,23 @@ async function firmwareOf(serial: string): Promise<number> {
     .innerJoin('devices', 'devices.model_id', 'firmware_images.model_id')
     .select('firmware_images.id')
     .where('devices.serial', '=', serial)
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** A rollout of no device that the admin started, in `state`, of the image for `serial`'s model. */
+async function rolloutOf(serial: string, state: 'running' | 'paused'): Promise<number> {
+  const row = await t.server.ctx.db
+    .insertInto('firmware_rollouts')
+    .values({
+      firmware_id: await firmwareOf(serial),
+      state,
+      canary: 1,
+      wave_size: 1,
+      max_failures: 0,
+      created_by: IDS.admin,
+    })
+    .returning('id')
     .executeTakeFirstOrThrow();
   return row.id;
 }

@@ -1,6 +1,6 @@
 import WebSocket from 'ws';
 import { bundledFleet } from '../../src/device-sim/online/bundled-fleet.ts';
-import { SocketDevice } from '../../src/device-sim/online/socket-device.ts';
+import { type SmpAnswerer, SocketDevice } from '../../src/device-sim/online/socket-device.ts';
 import type { SimulatorFleet } from '../../src/device-sim/simulator-fleet.ts';
 
 /** The device socket URL of a server listening at `origin` (`http://127.0.0.1:port`). */
@@ -13,7 +13,15 @@ let fleet: Promise<SimulatorFleet> | undefined;
 /** A simulated device of the bundled catalogue, online over the socket; resolves once welcomed. */
 export async function connectDevice(
   origin: string,
-  device: { serialNumber: string; modelId: string; secret: string; firmwareVersion?: string },
+  device: {
+    serialNumber: string;
+    modelId: string;
+    secret: string;
+    firmwareVersion?: string;
+    /** Firmware updates over the socket (the device's SMP side). */
+    smp?: SmpAnswerer;
+    restartMs?: number;
+  },
 ): Promise<SocketDevice> {
   fleet ??= bundledFleet();
   const simulated = (await fleet).device(device.serialNumber);

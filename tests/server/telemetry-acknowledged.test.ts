@@ -236,10 +236,11 @@ describe('acknowledged telemetry', () => {
       .where('device_time', '=', new Date(Math.floor(at / 1000) * 1000))
       .executeTakeFirstOrThrow();
     expect(stored.vals).toMatchObject({ pvPower: 2718 });
-    // Another kind of binary message is not telemetry: refused as malformed, nothing to acknowledge.
+    // A kind of binary message the protocol has not (0x01 is telemetry, 0x02 SMP) is refused as
+    // malformed, nothing to acknowledge.
     const malformedBefore = (await counts()).malformed ?? 0;
     const other = telemetryMessage(1, frame);
-    other[0] = 0x02;
+    other[0] = 0x7f;
     device.socket.send(other);
     device.socket.send(
       telemetryMessage(0xffffffff, Uint8Array.from(telemetryFrame(codec, hybrid, nextTime()))),

@@ -17,6 +17,7 @@ import {
   SITE_OFFLINE_RULE,
   siteOfflineCondition,
 } from './alarm-rules.ts';
+import { emitAlarmEvents } from './alarm-webhooks.ts';
 import {
   type EndedSilence,
   endedDeviceSilences,
@@ -90,10 +91,15 @@ export type AcknowledgeResult = { ok: true } | { ok: false; state: AlarmLifecycl
  * several processes raise the same alarm at once, and a transition applies only to the state it
  * was computed from.
  */
+/** The rule of a device's alarm after a firmware update reverted. */
+export const FIRMWARE_REVERTED_RULE = 'firmware-reverted';
+
 export class AlarmService {
   private sweeper: NodeJS.Timeout | undefined;
   /** Sees every step of the lifecycle machine (the model-based tests' coverage); none by default. */
   inspect: ((event: InspectionEvent) => void) | undefined;
+  /** Called after transitions were stored (their webhook events with them): wakes the webhook sender. */
+  afterNews: (() => void) | undefined;
 
   constructor(private readonly options: AlarmServiceOptions) {}
 
@@ -197,15 +203,19 @@ export class AlarmService {
       news.push({ alarmId: row.id, state: 'active', at: new Date(row.raised_at).getTime() });
   }
 
-  /** Run `work` in a transaction with its news, queue the news's mail in it, then wake the mailer. */
+  /** Run `work` in a transaction with its news, queue the news's mail and webhook events in it, then wake the mailer. */
   private async withNews<T>(work: (trx: Transaction<Database>, news: AlarmNews[]) => Promise<T>): Promise<T> {
     const news: AlarmNews[] = [];
     const result = await this.options.db.transaction().execute(async (trx) => {
       const value = await work(trx, news);
       await queueAlarmMail(trx, this.options.mailer, news);
+      await emitAlarmEvents(trx, news);
       return value;
     });
-    if (news.length > 0) this.options.mailer.kick();
+    if (news.length > 0) {
+      this.options.mailer.kick();
+      this.afterNews?.();
+    }
     return result;
   }
 
@@ -246,7 +256,10 @@ export class AlarmService {
       await this.endSilences(trx, await siteSilencesOf(trx, heardAt), news);
       for (const [deviceId, reading] of newest) {
         const mine = open.filter(
-          (row) => row.device_id === deviceId && !DEVICE_SILENCE_RULES.includes(row.rule),
+          (row) =>
+            row.device_id === deviceId &&
+            !DEVICE_SILENCE_RULES.includes(row.rule) &&
+            row.rule !== FIRMWARE_REVERTED_RULE,
         );
         // A reading that arrived late says nothing about now.
         if (reading.deviceTime < (latestAt.get(deviceId) ?? 0)) continue;
@@ -262,6 +275,41 @@ export class AlarmService {
           if (!rules.has(condition.rule)) raising.push({ deviceId, condition, at: reading.receivedAt });
       }
       await this.raise(trx, raising, news);
+    });
+  }
+
+  /**
+   * A device went back to its old firmware after a rollout's image did not come up: a warning that
+   * stays (readings do not clear it) until an update of the device confirms.
+   */
+  async firmwareReverted(deviceId: number, reason: string, at = Date.now()): Promise<void> {
+    await this.withNews((trx, news) =>
+      this.raise(
+        trx,
+        [
+          {
+            deviceId,
+            at,
+            condition: {
+              rule: FIRMWARE_REVERTED_RULE,
+              kind: 'status',
+              severity: 'warning',
+              message: `Firmware update reverted: ${reason}`,
+              value: null,
+            },
+          },
+        ],
+        news,
+      ),
+    );
+  }
+
+  /** A firmware update of the device confirmed: its alarm of a reverted update clears. */
+  async firmwareConfirmed(deviceId: number, at = Date.now()): Promise<void> {
+    await this.withNews(async (trx, news) => {
+      for (const row of await this.openAlarms(trx, [deviceId]))
+        if (row.rule === FIRMWARE_REVERTED_RULE)
+          await this.apply(trx, row, { type: 'alarm.clear', at }, news);
     });
   }
 

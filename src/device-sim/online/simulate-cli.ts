@@ -7,13 +7,16 @@ import {
   simulatedDevicesFileSchema,
 } from '../../../contracts/service-comms.ts';
 import { bundledFleet } from './bundled-fleet.ts';
+import { smpSide, trustedKeysFromEnvironment } from './smp-side.ts';
 import { DEFAULT_TELEMETRY_INTERVAL_S, pastReadings, SocketDevice } from './socket-device.ts';
 
 const USAGE = `Usage: npm run simulate -- --serial <serial> --model <model id> [--url <ws url>] [--secret <secret>]
        npm run simulate -- --file data/${SIMULATED_DEVICES_FILE} [--url <ws url>]
        npm run simulate -- --count <n> (--file <file> | --serial <first serial> --model <id> --secret <secret>)
        options: --quiet (no line per device), --binary (telemetry as binary messages),
-                --firmware <x.y.z> (the firmware version the devices say they run; default ${DEMO_FIRMWARE.running}),
+                --firmware <x.y.z> (the firmware version the devices run; default ${DEMO_FIRMWARE.running}),
+                --fail-health (a new firmware image does not come up: the watchdog restarts the device,
+                which goes back to its old image and connects again with the old version),
                 --kept-minutes <m> (start as after a link down for m minutes: the readings of those
                 minutes are kept, and sent first),
                 --stats (print {"readingsTaken", "messagesSent", "acknowledged", "kept", "backlogDropped"}
@@ -27,7 +30,9 @@ interval the service asks for (TELEMETRY_INTERVAL_S when it does not say; defaul
 comes from --secret, DEVICE_SECRET, or the demo's data/${SIMULATED_DEVICES_FILE}; an admin issues
 one with POST /config/service-comms/devices/{serial}/secret.
 --count runs n devices in one process: the first n of --file, or n serial numbers counting up
-from --serial that share one secret (a load test's devices, registered with that secret).`;
+from --serial that share one secret (a load test's devices, registered with that secret).
+Firmware updates come over the socket (SMP): the devices accept images signed with a key of
+FIRMWARE_PUBLIC_KEYS, else the development key in DATA_DIR (default data).`;
 
 interface Wanted {
   serialNumber: string;
@@ -112,6 +117,7 @@ async function main(): Promise<void> {
       binary: { type: 'boolean' },
       'kept-minutes': { type: 'string' },
       firmware: { type: 'string', default: DEMO_FIRMWARE.running },
+      'fail-health': { type: 'boolean' },
       'spread-addresses': { type: 'boolean' },
       help: { type: 'boolean' },
       'with-parent': { type: 'boolean' },
@@ -154,6 +160,14 @@ async function main(): Promise<void> {
   const spread = wanted.length > 10;
   const quiet = values.quiet === true || spread;
   const address = (i: number) => `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
+  const keys = trustedKeysFromEnvironment();
+  if (keys.length === 0)
+    console.warn('No trusted firmware key (FIRMWARE_PUBLIC_KEYS or DATA_DIR): every image will be refused.');
+  const sides = await Promise.all(
+    wanted.map(({ modelId }) =>
+      smpSide({ modelId, version: firmware.data ?? '', keys, healthy: values['fail-health'] !== true }),
+    ),
+  );
   const devices = wanted.map(({ serialNumber, modelId, secret, place }, i) => {
     const model = fleet.model(serialNumber);
     if (!model) fail(`No model in the devices lists has the prefix of ${serialNumber}.`);
@@ -164,8 +178,8 @@ async function main(): Promise<void> {
       serialNumber,
       modelId,
       secret,
-      firmwareVersion: firmware.data,
       device: fleet.device(serialNumber, place),
+      smp: sides[i],
       kept,
       ...(spread ? { firstTelemetryMs: Math.random() * interval * 1000 } : {}),
       ...(quiet ? { log: () => {} } : {}),

@@ -10,6 +10,9 @@ import {
   TELEMETRY_RESEND_PER_S,
 } from '../../../contracts/service-comms.ts';
 import { telemetryMessage } from '../../codec/telemetry-message.ts';
+import { readSmpSocketMessage, smpSocketMessage } from '../../smp/smp-socket.ts';
+import type { BootOutcome } from '../firmware-slots.ts';
+import type { SmpReply } from '../smp-device.ts';
 import { type KeptReading, TelemetryBacklog } from './telemetry-backlog.ts';
 
 /** The device side that answers frames: a `SimulatedDevice`, or anything with the same face. */
@@ -19,6 +22,14 @@ export interface FrameAnswerer {
   disconnect(): void;
   /** The `Read live values` answer of this moment, sent as telemetry; a device without it sends none. */
   liveValuesFrame?(): Uint8Array;
+}
+
+/** The device's SMP side (`SmpDevice`): answers SMP requests, and starts again after a reset. */
+export interface SmpAnswerer {
+  handle(bytes: Uint8Array): Promise<SmpReply | null>;
+  restart(): BootOutcome;
+  /** The version of the image that runs: what the hello says. */
+  readonly runningVersion: string;
 }
 
 /** Seconds between telemetry messages when the service's welcome does not say. */
@@ -33,6 +44,14 @@ export interface SocketDeviceOptions {
   /** The firmware version said in the hello (the version of the image the device runs). */
   firmwareVersion?: string;
   device: FrameAnswerer;
+  /**
+   * Firmware updates over the socket (binary SMP messages, `src/smp/smp-socket.ts`): after an
+   * SMP reset the device closes its socket, starts again (MCUboot swaps or reverts) and connects
+   * with the version that runs then. Without it, SMP messages get no answer.
+   */
+  smp?: SmpAnswerer;
+  /** How long a start takes after an SMP reset, in ms (default 300). */
+  restartMs?: number;
   /** Drop the socket when the service sent no ping for this long (default 45 s). */
   silenceMs?: number;
   /** First and longest wait before reconnecting (default 500 ms and 30 s, doubling). */
@@ -112,6 +131,8 @@ export class SocketDevice {
   /** Readings the service acknowledged. */
   acknowledged = 0;
   private waiting: { resolve: () => void; reject: (error: Error) => void }[] = [];
+  /** Set while the device closes its socket to start again after an SMP reset. */
+  private restarting = false;
   /** Why the service refused the device, when it did (the device then stops trying). */
   refused: { code: number; reason: string } | undefined;
 
@@ -175,7 +196,7 @@ export class SocketDevice {
     const socket = new WebSocket(url, this.options.headers ? { headers: this.options.headers } : {});
     this.socket = socket;
     socket.on('open', () => {
-      const { firmwareVersion } = this.options;
+      const firmwareVersion = this.options.smp?.runningVersion ?? this.options.firmwareVersion;
       const hello: DeviceHello = {
         type: 'hello',
         serialNumber,
@@ -188,7 +209,11 @@ export class SocketDevice {
     });
     socket.on('ping', () => this.expectPing());
     socket.on('message', (raw, isBinary) => {
-      if (isBinary) return;
+      if (isBinary) {
+        const bytes = Array.isArray(raw) ? Buffer.concat(raw) : new Uint8Array(raw as ArrayBuffer);
+        this.smpRequest(socket, bytes);
+        return;
+      }
       let message: unknown;
       try {
         message = JSON.parse(raw.toString());
@@ -228,6 +253,13 @@ export class SocketDevice {
       device.disconnect();
       if (this.welcomed === socket) this.welcomed = undefined;
       if (this.silence) clearTimeout(this.silence);
+      if (this.restarting && !this.stopped) {
+        this.restarting = false;
+        const outcome = this.options.smp?.restart();
+        this.log(`started again (${outcome}): running ${this.options.smp?.runningVersion}`);
+        this.retry = setTimeout(() => this.connect(), this.options.restartMs ?? 300);
+        return;
+      }
       if (FINAL_CODES.includes(code)) {
         this.refused = { code, reason: reason.toString() };
         this.log(`refused by the service (${code}): ${reason.toString()}; not trying again`);
@@ -239,6 +271,24 @@ export class SocketDevice {
       if (this.stopped) return;
       this.reconnectLater(AT_ONCE_CODES.includes(code));
     });
+  }
+
+  /** An SMP request from the service: answered; a reset closes the socket and starts the device again. */
+  private smpRequest(socket: WebSocket, bytes: Uint8Array): void {
+    const request = readSmpSocketMessage(bytes);
+    const smp = this.options.smp;
+    if (!request || !smp) return;
+    smp
+      .handle(request)
+      .then((reply) => {
+        if (!reply || socket.readyState !== WebSocket.OPEN) return;
+        socket.send(smpSocketMessage(reply.answer), () => {
+          if (!reply.reset) return;
+          this.restarting = true;
+          socket.close(1000, 'the device is restarting');
+        });
+      })
+      .catch((error: unknown) => this.log(`SMP failed: ${(error as Error).message}`));
   }
 
   /** Take a reading every interval from `firstMs` on, connected or not. */

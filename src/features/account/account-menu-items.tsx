@@ -1,6 +1,6 @@
 import { Modal, NavLink } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { IconApi, IconBook, IconKey } from '@tabler/icons-react';
+import { IconApi, IconBook, IconKey, IconWebhook } from '@tabler/icons-react';
 import { Link, useRouterState } from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';
 import { useState } from 'react';
@@ -9,7 +9,7 @@ import { useRuntime } from '../../app/runtime-context.tsx';
 import { ChangePasswordForm } from './change-password-form.tsx';
 
 /**
- * The Account section's own items: "API keys" (a screen of its own) and "Change password", in a
+ * The Account section's own items: "API keys", "Webhooks" and "API reference" (screens of their own) and "Change password", in a
  * dialog over the screen the person is on. Passed to the shell by the `_shell` route. ("Profile" is one's own user page, a link of the
  * shell's menu.)
  */
@@ -19,6 +19,7 @@ export function AccountMenuItems({ onOpen }: { onOpen: () => void }) {
   const [open, setOpen] = useState(false);
   const path = useRouterState({ select: (state) => state.location.pathname });
   const onKeys = path === '/api-keys';
+  const onHooks = path === '/webhooks';
   const onReference = path === '/api';
   return (
     <>
@@ -29,6 +30,15 @@ export function AccountMenuItems({ onOpen }: { onOpen: () => void }) {
         leftSection={<IconApi size={18} aria-hidden />}
         active={onKeys}
         aria-current={onKeys ? 'page' : undefined}
+        onClick={onOpen}
+      />
+      <NavLink
+        component={Link}
+        to="/webhooks"
+        label="Webhooks"
+        leftSection={<IconWebhook size={18} aria-hidden />}
+        active={onHooks}
+        aria-current={onHooks ? 'page' : undefined}
         onClick={onOpen}
       />
       <NavLink

@@ -12,7 +12,7 @@ import {
   Text,
   TextInput,
 } from '@mantine/core';
-import { IconAlertTriangle, IconCheck, IconCopy, IconPlus } from '@tabler/icons-react';
+import { IconAlertTriangle, IconPlus } from '@tabler/icons-react';
 import { useActorRef, useSelector } from '@xstate/react';
 import type { FormEvent } from 'react';
 import { fromPromise } from 'xstate';
@@ -27,6 +27,7 @@ import { FormFooter } from '../../components/form-footer.tsx';
 import { formatDate, formatDateTime } from '../../components/format-date.ts';
 import { EmptyState, PageLoading } from '../../components/page-state.tsx';
 import { ScreenHeader } from '../../components/screen-header.tsx';
+import { SecretShownOnce } from '../../components/secret-shown-once.tsx';
 import { createApiKey, fetchApiKeys, revokeApiKey } from './api-keys-api.ts';
 
 /** The machine of the screen, its actors calling the configuration service and the clipboard. */
@@ -261,48 +262,26 @@ function ShownKeyDialog({ actor }: { actor: KeysRef }) {
     >
       {created ? (
         <Stack gap="sm">
-          <Alert
-            color="yellow"
-            icon={<IconAlertTriangle aria-hidden />}
-            title="Copy it now"
-            styles={WARNING_STYLES}
-          >
-            This key will not be shown again. Keep it where you keep passwords; anyone who has it can act as
-            you{created.scope === 'read' ? ' (reading only)' : ''}.
-          </Alert>
-          <TextInput
+          <SecretShownOnce
+            warning={
+              <>
+                This key will not be shown again. Keep it where you keep passwords; anyone who has it can act
+                as you{created.scope === 'read' ? ' (reading only)' : ''}.
+              </>
+            }
             label={`Key “${created.name}”`}
-            readOnly
             value={created.key}
-            onFocus={(event) => event.currentTarget.select()}
-            styles={{ input: { fontFamily: 'monospace' } }}
+            noun="key"
+            note={
+              created.expiresAt === null
+                ? 'It never expires.'
+                : `It expires ${formatDate(created.expiresAt)}.`
+            }
+            copy={copy}
+            canCopy={canCopy}
+            onCopy={() => actor.send({ type: 'keys.copy' })}
+            onDone={() => actor.send({ type: 'keys.done' })}
           />
-          <Text size="sm" c="dimmed">
-            {created.expiresAt === null
-              ? 'It never expires.'
-              : `It expires ${formatDate(created.expiresAt)}.`}
-          </Text>
-          {copy === 'refused' ? (
-            <Text size="sm" c="red" role="alert">
-              The browser refused to copy: select the key and copy it yourself.
-            </Text>
-          ) : null}
-          <Group justify="flex-end">
-            <Button
-              variant="default"
-              leftSection={
-                copy === 'copied' ? <IconCheck size={16} aria-hidden /> : <IconCopy size={16} aria-hidden />
-              }
-              disabled={!canCopy}
-              onClick={() => actor.send({ type: 'keys.copy' })}
-            >
-              {copy === 'copied' ? 'Copied' : 'Copy key'}
-            </Button>
-            <Button onClick={() => actor.send({ type: 'keys.done' })}>Done</Button>
-          </Group>
-          <Text size="xs" c="dimmed" role="status" aria-live="polite">
-            {copy === 'copied' ? 'The key is on the clipboard.' : ''}
-          </Text>
         </Stack>
       ) : null}
     </Modal>

@@ -70,14 +70,10 @@ export function LoginScreen() {
           {step === undefined ? (
             <SignInForm
               lastEmail={storage.getItem(STORAGE_KEYS.currentEmail) ?? ''}
-              onForgotPassword={() => {
-                passwordReset.send({ type: 'reset.cancel' });
-                void navigate({ search: { step: 'reset' } });
-              }}
-              onHaveCode={(email) => {
-                passwordReset.send({ type: 'reset.haveCode', ...(email ? { email } : {}) });
-                void navigate({ search: { step: 'code' } });
-              }}
+              onForgotPassword={() => passwordReset.send({ type: 'reset.cancel' })}
+              onHaveCode={(email) =>
+                passwordReset.send({ type: 'reset.haveCode', ...(email ? { email } : {}) })
+              }
             />
           ) : (
             <ResetPassword onBack={backToSignIn} />

@@ -1,9 +1,10 @@
 import { valibotResolver } from '@hookform/resolvers/valibot';
-import { Alert, Anchor, Button, Group, PasswordInput, Stack, TextInput } from '@mantine/core';
+import { Alert, Button, Group, PasswordInput, Stack, TextInput } from '@mantine/core';
 import { useSelector } from '@xstate/react';
 import { type UseFormRegisterReturn, useForm } from 'react-hook-form';
 import { isSigningIn, loginError } from '../../../machines/auth/auth-selectors.ts';
 import { useRuntime } from '../../app/runtime-context.tsx';
+import { AnchorLink } from '../../components/anchor-link.tsx';
 import { ROUTE_FOCUS_ATTRIBUTE } from '../../components/route-focus.tsx';
 import { type SignInValues, signInSchema } from './sign-in-schemas.ts';
 
@@ -33,8 +34,9 @@ export function SignInForm({
   onHaveCode,
 }: {
   lastEmail: string;
+  /** Called as "Forgot password?" opens its step (`?step=reset`). */
   onForgotPassword: () => void;
-  /** "I have a code": a new account's first sign-in, with the e-mail typed so far. */
+  /** "I have a code" (`?step=code`), a new account's first sign-in, with the e-mail typed so far. */
   onHaveCode: (email: string) => void;
 }) {
   const { auth } = useRuntime();
@@ -77,18 +79,20 @@ export function SignInForm({
         <Button type="submit" loading={busy} fullWidth>
           Sign in
         </Button>
+        {/* Links, not buttons: pressed before the app has started, they still open their step
+            (the browser loads the page at that step's URL, and the app starts there). */}
         <Group justify="space-between" gap="xs">
-          <Anchor component="button" type="button" size="sm" onClick={onForgotPassword}>
+          <AnchorLink to="/login" search={{ step: 'reset' }} size="sm" onClick={onForgotPassword}>
             Forgot password?
-          </Anchor>
-          <Anchor
-            component="button"
-            type="button"
+          </AnchorLink>
+          <AnchorLink
+            to="/login"
+            search={{ step: 'code' }}
             size="sm"
             onClick={() => onHaveCode(getValues('email').trim())}
           >
             I have a code
-          </Anchor>
+          </AnchorLink>
         </Group>
       </Stack>
     </form>
