@@ -62,4 +62,20 @@ curl -X POST -H "Authorization: Bearer $KEY" -H "Content-Type: application/json"
 });
 if (answer.status === 409) console.log('Already acknowledged or cleared');`,
   ),
+  subscribe: examples(
+    `# A write key; the answer's secret (whsec_…) is shown this once: keep it to verify deliveries
+curl -X POST -H "Authorization: Bearer $KEY" -H "Content-Type: application/json" \\
+  -d '{"url":"https://crm.example.com/hooks/fleet","events":["alarm.raised","device.installed"]}' \\
+  "$FLEET/config/fleet/webhooks"`,
+    `const answer = await fetch(\`\${FLEET}/config/fleet/webhooks\`, {
+  method: 'POST',
+  headers: { Authorization: \`Bearer \${KEY}\`, 'Content-Type': 'application/json' },
+  body: JSON.stringify({ url: 'https://crm.example.com/hooks/fleet', events: ['alarm.raised', 'device.installed'] }),
+});
+const { id, secret } = await answer.json(); // keep the secret: it verifies every delivery
+
+// The receiver checks each delivery (Standard Webhooks, npm standardwebhooks) on its body as text:
+// import { Webhook } from 'standardwebhooks';
+// const event = new Webhook(secret).verify(body, headers); // throws on a bad signature`,
+  ),
 } as const;

@@ -154,9 +154,12 @@ const SECURITY_SCHEMES: Record<DocumentScheme, Record<string, string>> = {
   linkKey: { type: 'http', scheme: 'basic' },
 };
 
-/** Where a personal key is accepted: calls guarded by the `api-key` header and the access token only. */
+/**
+ * Where a personal key is offered: calls made as a signed-in person (an access token, with or
+ * without the `api-key` header). Sign-in itself and the other public calls have no use for one.
+ */
 const keyStandsIn = (security: readonly SecurityScheme[]) =>
-  security.length > 0 && security.every((scheme) => scheme === 'apiKey' || scheme === 'bearer');
+  security.includes('bearer') && security.every((scheme) => scheme === 'apiKey' || scheme === 'bearer');
 
 /** The limits a call counts against, as the `x-rate-limit` extension lists them. */
 function rateLimits(route: DocumentedRoute, keyRateLimit: number) {
@@ -181,12 +184,13 @@ export function openApiDocument(
   service: ServiceName,
   // biome-ignore lint/suspicious/noExplicitAny: any app's variables
   app: Hono<any>,
-  keyRateLimit = 600,
+  keyRateLimit: number,
 ): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
-  const schemes = new Set<DocumentScheme>(['apiKey', 'bearer', 'personalKey']);
+  const schemes = new Set<DocumentScheme>();
   for (const route of documentedRoutes(app)) {
     for (const scheme of route.security) schemes.add(scheme);
+    if (keyStandsIn(route.security)) schemes.add('personalKey');
     const body = route.inputs.json;
     const binaryBody = route.description.binaryBody;
     const limits = rateLimits(route, keyRateLimit);
