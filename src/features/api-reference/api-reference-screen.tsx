@@ -1,6 +1,6 @@
 import { Anchor, SegmentedControl, Stack, Text } from '@mantine/core';
 import { Link } from '@tanstack/react-router';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { ScreenHeader } from '../../components/screen-header.tsx';
 import type { Viewer } from './load-viewer.ts';
 
@@ -12,23 +12,11 @@ const DOCUMENTS = [
 
 /**
  * `/api`: the OpenAPI documents of both services in Swagger UI, served from this origin. A person
- * pastes a personal key under "Authorize" (personalKey) and tries calls with "Try it out".
+ * pastes a personal key under "Authorize" (personalKey) and tries calls with "Try it out". The key
+ * stays in this page's memory only (`persistAuthorization: false`).
  */
 export function ApiReferenceScreen({ viewer }: { viewer: Viewer }) {
   const [url, setUrl] = useState(DOCUMENTS[0]?.value ?? '');
-  // The viewer draws into its own element, once per document shown (the key is the URL).
-  const mount = (node: HTMLDivElement | null) => {
-    if (node)
-      viewer({
-        domNode: node,
-        url,
-        tryItOutEnabled: true,
-        validatorUrl: null,
-        persistAuthorization: false,
-        displayRequestDuration: true,
-        docExpansion: 'list',
-      });
-  };
   return (
     <Stack gap="md">
       <ScreenHeader
@@ -44,7 +32,26 @@ export function ApiReferenceScreen({ viewer }: { viewer: Viewer }) {
         }
       />
       <SegmentedControl data={DOCUMENTS} value={url} onChange={setUrl} aria-label="Service" />
-      <div key={url} ref={mount} className="api-reference" />
+      <ViewerPane viewer={viewer} url={url} />
     </Stack>
   );
+}
+
+/** The viewer, drawn into an element of its own for each document shown (it has no way to unmount). */
+function ViewerPane({ viewer, url }: { viewer: Viewer; url: string }) {
+  const node = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const host = document.createElement('div');
+    node.current?.append(host);
+    viewer({
+      domNode: host,
+      url,
+      validatorUrl: null,
+      persistAuthorization: false,
+      displayRequestDuration: true,
+      docExpansion: 'list',
+    });
+    return () => host.remove();
+  }, [viewer, url]);
+  return <div ref={node} className="api-reference" />;
 }

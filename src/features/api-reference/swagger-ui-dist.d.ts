@@ -3,7 +3,6 @@ declare module 'swagger-ui-dist/swagger-ui-es-bundle.js' {
   interface SwaggerUiOptions {
     domNode: HTMLElement;
     url: string;
-    tryItOutEnabled?: boolean;
     validatorUrl?: string | null;
     persistAuthorization?: boolean;
     deepLinking?: boolean;
