@@ -116,7 +116,7 @@ describe('API reference (/api)', () => {
 
   it('shows the monitoring service too, with the key offered on its calls', async () => {
     const { page } = me;
-    await page.locator('label', { hasText: 'Monitoring service' }).click();
+    await page.locator('label', { hasText: /^Monitoring$/ }).click();
     const latest = operation(page, 'GET', '/devices/{serial}/latest');
     await latest.waitFor();
     await latest.locator('.opblock-summary-control').click();

@@ -6,8 +6,8 @@ import type { Viewer } from './load-viewer.ts';
 
 /** The two services' documents, generated from their routes (`GET …/openapi.json`). */
 const DOCUMENTS = [
-  { value: '/config/openapi.json', label: 'Configuration service' },
-  { value: '/monitoring/openapi.json', label: 'Monitoring service' },
+  { value: '/config/openapi.json', label: 'Configuration' },
+  { value: '/monitoring/openapi.json', label: 'Monitoring' },
 ];
 
 /**
@@ -31,7 +31,7 @@ export function ApiReferenceScreen({ viewer }: { viewer: Viewer }) {
           </Text>
         }
       />
-      <SegmentedControl data={DOCUMENTS} value={url} onChange={setUrl} aria-label="Service" />
+      <SegmentedControl data={DOCUMENTS} value={url} onChange={setUrl} aria-label="Service" fullWidth />
       <ViewerPane viewer={viewer} url={url} />
     </Stack>
   );

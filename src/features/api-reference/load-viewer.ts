@@ -6,6 +6,7 @@ export async function loadViewer() {
   const [viewer] = await Promise.all([
     import('swagger-ui-dist/swagger-ui-es-bundle.js'),
     import('swagger-ui-dist/swagger-ui.css'),
+    import('./api-reference.css'),
   ]);
   return viewer.default;
 }
