@@ -81,6 +81,7 @@ interface Created {
   url: string;
   events: string[];
   siteId: number | null;
+  siteName: string | null;
   secret: string;
 }
 
@@ -210,6 +211,19 @@ describe('webhooks', () => {
       url: receiver.url('/signed'),
       events: ['device.installed', 'alarm.raised', 'device.offline'],
       siteId: IDS.siteOfA,
+    });
+    // The site is named wherever the webhook is answered, so its owner reads which site it is.
+    const siteName = (
+      await t.server.ctx.db
+        .selectFrom('sites')
+        .select('name')
+        .where('id', '=', IDS.siteOfA)
+        .executeTakeFirstOrThrow()
+    ).name;
+    expect(hook).toMatchObject({ siteId: IDS.siteOfA, siteName });
+    const listed = await t.call('GET', '/config/fleet/webhooks', { token: tokens.installerA });
+    expect((listed.body as { webhooks: Created[] }).webhooks.find((w) => w.id === hook.id)).toMatchObject({
+      siteName,
     });
     const serial = await install(tokens.installerA, IDS.siteOfA);
     await sender().flush();
