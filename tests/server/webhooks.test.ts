@@ -206,6 +206,56 @@ describe('webhooks', () => {
     expect(receiver.of('/mine').map((r) => JSON.parse(r.body).type)).toEqual(['webhook.test']);
   });
 
+  it('tells of a device moved to another site as removed from the one and installed at the other', async () => {
+    const [from, to] = [IDS.siteOfA, IDS.siteOfA + 1];
+    const old = await subscribe(tokens.installerA, {
+      url: receiver.url('/left'),
+      events: ['device.installed', 'device.removed'],
+      siteId: from,
+    });
+    const joined = await subscribe(tokens.installerA, {
+      url: receiver.url('/joined'),
+      events: ['device.installed', 'device.removed'],
+      siteId: to,
+    });
+    const serial = await install(tokens.installerA, from);
+    const { id } = await t.server.ctx.db
+      .selectFrom('devices')
+      .select('id')
+      .where('serial', '=', serial)
+      .executeTakeFirstOrThrow();
+    const moved = await t.call('PUT', `/config/fleet/installs/${id}`, {
+      token: tokens.installerA,
+      body: { siteId: to },
+    });
+    expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+    await sender().flush();
+    const names = await t.server.ctx.db
+      .selectFrom('sites')
+      .select(['id', 'name'])
+      .where('id', 'in', [from, to])
+      .execute();
+    const nameOf = (siteId: number) => names.find((site) => site.id === siteId)?.name;
+    expect(verified('/left', old.secret).map((e) => [e.type, e.data])).toEqual([
+      ['device.installed', expect.objectContaining({ serial, siteId: from })],
+      [
+        'device.removed',
+        expect.objectContaining({
+          serial,
+          siteId: from,
+          name: expect.stringMatching(/^Webhook unit/),
+          movedTo: { siteId: to, siteName: nameOf(to) },
+        }),
+      ],
+    ]);
+    expect(verified('/joined', joined.secret).map((e) => [e.type, e.data])).toEqual([
+      [
+        'device.installed',
+        expect.objectContaining({ serial, siteId: to, movedFrom: { siteId: from, siteName: nameOf(from) } }),
+      ],
+    ]);
+  });
+
   it('delivers device.installed and alarm.raised, signed so that they verify with the secret', async () => {
     const hook = await subscribe(tokens.installerA, {
       url: receiver.url('/signed'),
