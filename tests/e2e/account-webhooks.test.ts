@@ -4,7 +4,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAccessible } from './axe.ts';
-import { ADMIN, ARTIFACTS, appUrl, launchChromium } from './browser.ts';
+import { ADMIN, ARTIFACTS, launchChromium } from './browser.ts';
 import { heading, screenshots, signedInPage, WIDE } from './screens-helpers.ts';
 import { accessToken, configCall, createInstaller } from './service-calls.ts';
 
@@ -56,10 +56,7 @@ beforeAll(async () => {
     body: { siteId: (site.body as { id: number }).id, userId: id, roles: ['installer'] },
   });
   expect(granted.status).toBeLessThan(300);
-  me = await signedInPage(browser, ME);
-  await me.context.grantPermissions(['clipboard-read', 'clipboard-write'], {
-    origin: new URL(appUrl('/')).origin,
-  });
+  me = await signedInPage(browser, ME, { clipboard: true });
 });
 afterAll(async () => {
   await browser?.close();
