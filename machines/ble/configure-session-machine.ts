@@ -13,7 +13,11 @@ import type { Command } from '../../contracts/catalogue.ts';
 import type { TemplateSettings } from '../../contracts/config-templates.ts';
 import { targetOf } from '../../src/ble/device-commands.ts';
 import { configChanges } from '../../src/device-config/config-changes.ts';
-import { templatePreview, templateWriteValues } from '../../src/device-config/config-template.ts';
+import {
+  type TemplatePreview,
+  templatePreview,
+  templateWriteValues,
+} from '../../src/device-config/config-template.ts';
 import type { FieldError } from '../../src/device-config/encode-form.ts';
 import { EXCLUDED_GROUPS } from '../../src/device-config/excluded-groups.ts';
 import { buildForm, type FormGroupModel, formDefaults } from '../../src/device-config/form-fields.ts';
@@ -157,6 +161,17 @@ export type ConfigureSessionEvent =
   | ConnectionReport
   | WriteReport;
 
+/** What writing `settings` would do to the device read last; null while none is read. */
+function templateOn(context: ConfigureSessionContext, settings: TemplateSettings): TemplatePreview | null {
+  return context.device
+    ? templatePreview(context.product.config, context.groups, settings, context.device.decoded.values)
+    : null;
+}
+
+/** A template that fits the device and would change something on it. */
+const writesSomething = (preview: TemplatePreview) =>
+  preview.problems.length === 0 && preview.changes.length > 0;
+
 /** Fields and values read from a configuration: the form follows the device. */
 function formOf(context: ConfigureSessionContext, device: ReadConfiguration) {
   const groups = buildForm(context.product.config, device.decoded, {
@@ -227,14 +242,9 @@ export const configureSessionMachine = setup({
     writingEdits: ({ context }) => context.writingEdits,
     /** A template can be written to the device read last, and would change something on it. */
     templateApplies: ({ context, event }) => {
-      if (event.type !== 'template.write' || !context.device) return false;
-      const preview = templatePreview(
-        context.product.config,
-        context.groups,
-        event.settings,
-        context.device.decoded.values,
-      );
-      return preview.problems.length === 0 && preview.changes.length > 0;
+      if (event.type !== 'template.write') return false;
+      const preview = templateOn(context, event.settings);
+      return preview !== null && writesSomething(preview);
     },
     canConnect: ({ context }, { via }: { via: SessionVia }) => {
       const transport = via === 'demo' ? context.transports.demo : context.transports.bluetooth;
@@ -637,6 +647,33 @@ type ConfigureSessionSnapshot = ReturnType<ConfigureSessionActor['getSnapshot']>
 
 /** The device accepted its password (or has none): what the views ask, and the guards. */
 export const deviceUnlocked = (s: ConfigureSessionSnapshot) => s.matches({ lock: 'unlocked' });
+
+/** What a template would do to the device read last, as the templates section shows it. */
+export interface TemplateOnDevice extends TemplatePreview {
+  /** It fits and would change something, but the device is locked: the password comes first. */
+  needsPassword: boolean;
+}
+
+/**
+ * What writing `settings` would do to the device read last (the problems that refuse it, the
+ * settings it changes), by the rule `template.write`'s guard applies; null while no device is read.
+ */
+export function templateOnDevice(
+  s: ConfigureSessionSnapshot,
+  settings: TemplateSettings,
+): TemplateOnDevice | null {
+  const preview = templateOn(s.context, settings);
+  return preview && { ...preview, needsPassword: !deviceUnlocked(s) && writesSomething(preview) };
+}
+
+/**
+ * The product's form a template file is checked against: the device's when one is read, else
+ * the product's own (a file can be imported before any device is connected).
+ */
+export const templateFormOf = (s: ConfigureSessionSnapshot): FormGroupModel[] =>
+  s.context.device
+    ? s.context.groups
+    : buildForm(s.context.product.config, { raw: {}, values: {} }, { excludedGroups: EXCLUDED_GROUPS });
 
 /** The form's fields take input: the link is open, the device unlocked, and no write is on its way. */
 export const formEditable = (s: ConfigureSessionSnapshot) =>

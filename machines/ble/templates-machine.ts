@@ -1,5 +1,9 @@
 import { assertEvent, assign, fromPromise, setup } from 'xstate';
-import type { ConfigTemplate, TemplateSettings } from '../../contracts/config-templates.ts';
+import {
+  type ConfigTemplate,
+  type TemplateSettings,
+  templateNameSchema,
+} from '../../contracts/config-templates.ts';
 
 /** A change to the company's templates of one product. */
 export type TemplateChange =
@@ -17,6 +21,10 @@ export interface TemplatesContext {
   selected: number | null;
   /** The template whose deletion waits for the person's confirmation (the dialog is open). */
   deleting: ConfigTemplate | null;
+  /** The template being renamed (the rename dialog is open). */
+  renaming: ConfigTemplate | null;
+  /** The name typed in the open dialog (save or rename), as typed. */
+  name: string;
   error: string | null;
   /** What the last change did, in words. */
   notice: string | null;
@@ -30,9 +38,17 @@ export type TemplatesEvent =
   | { type: 'templates.cancel' }
   /** Delete was pressed: ask before deleting (`templates.change` deletes, `templates.cancel` keeps it). */
   | { type: 'templates.delete'; template: ConfigTemplate }
+  /** Rename was pressed: the dialog opens with the template's name (`templates.change` renames). */
+  | { type: 'templates.rename'; template: ConfigTemplate }
+  /** The name in the open dialog, as typed. */
+  | { type: 'templates.name'; name: string }
   | { type: 'templates.change'; change: TemplateChange }
   | { type: 'templates.select'; id: number | null }
   | { type: 'templates.refused'; reason: string };
+
+/** A change whose name (a new template's, or a rename's) is given: not blank, trimmed. */
+const named = (change: TemplateChange): TemplateChange =>
+  change.kind === 'delete' ? change : { ...change, name: change.name.trim() };
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
@@ -46,7 +62,7 @@ const NOTICES: Record<TemplateChange['kind'], (change: TemplateChange) => string
  * The settings templates of one product in the Configure panel: listed from the service; a
  * device's settings (or the form as edited) saved under a name; renamed, deleted, imported from a
  * file (the view checks the file first and reports a refusal here); one selected to show what it
- * would change. A deletion is asked first and confirmed (or cancelled) in a dialog. A change the service refuses keeps the dialog's input and says why. The save
+ * would change. A name is typed here and a blank one saves nothing. A deletion is asked first and confirmed (or cancelled) in a dialog. A change the service refuses keeps the dialog's input and says why. The save
  * dialog opens and closes, and a change starts, while the list is being read as well: a person's
  * click is never dropped because the list happened to be loading.
  */
@@ -64,10 +80,18 @@ export const templatesMachine = setup({
       throw new Error('The changeTemplates actor is not provided');
     }),
   },
+  guards: {
+    /** A template is saved or renamed only under a name the service takes: not blank, at most 80 characters. */
+    nameGiven: ({ event }) => {
+      assertEvent(event, 'templates.change');
+      const { change } = event;
+      return change.kind === 'delete' || templateNameSchema.safeParse(change.name).success;
+    },
+  },
   actions: {
     beginChange: assign(({ event }) => {
       assertEvent(event, 'templates.change');
-      return { pending: event.change, error: null, notice: null, deleting: null };
+      return { pending: named(event.change), error: null, notice: null, deleting: null, renaming: null };
     }),
   },
 }).createMachine({
@@ -78,6 +102,8 @@ export const templatesMachine = setup({
     draft: null,
     selected: null,
     deleting: null,
+    renaming: null,
+    name: '',
     error: null,
     notice: null,
     pending: null,
@@ -87,12 +113,20 @@ export const templatesMachine = setup({
     'templates.select': { actions: assign({ selected: ({ event }) => event.id, notice: null }) },
     'templates.refused': { actions: assign({ error: ({ event }) => event.reason, notice: null }) },
     'templates.draft': {
-      actions: assign({ draft: ({ event }) => event.settings, error: null, notice: null }),
+      actions: assign({ draft: ({ event }) => event.settings, name: '', error: null, notice: null }),
     },
+    'templates.rename': {
+      actions: assign({
+        renaming: ({ event }) => event.template,
+        name: ({ event }) => event.template.name,
+        notice: null,
+      }),
+    },
+    'templates.name': { actions: assign({ name: ({ event }) => event.name }) },
     'templates.delete': {
       actions: assign({ deleting: ({ event }) => event.template, notice: null }),
     },
-    'templates.cancel': { actions: assign({ draft: null, deleting: null, error: null }) },
+    'templates.cancel': { actions: assign({ draft: null, deleting: null, renaming: null, error: null }) },
   },
   states: {
     loading: {
@@ -109,13 +143,13 @@ export const templatesMachine = setup({
         onError: { target: 'shown', actions: assign({ error: ({ event }) => message(event.error) }) },
       },
       // A change pressed while the list is read (after the last change) is made; the list is read after it.
-      on: { 'templates.change': { target: 'changing', actions: 'beginChange' } },
+      on: { 'templates.change': { guard: 'nameGiven', target: 'changing', actions: 'beginChange' } },
     },
     shown: {
       on: {
         // Asked again, the list shows without the reason it could not be read before.
         'templates.refresh': { target: 'loading', actions: assign({ error: null }) },
-        'templates.change': { target: 'changing', actions: 'beginChange' },
+        'templates.change': { guard: 'nameGiven', target: 'changing', actions: 'beginChange' },
       },
     },
     changing: {

@@ -75,7 +75,7 @@ function showTemplates() {
     templates.stop();
     sessionActor.stop();
   };
-  return { asked, user: userEvent.setup() };
+  return { asked, templates, user: userEvent.setup() };
 }
 
 describe('deleting a settings template', () => {
@@ -95,5 +95,46 @@ describe('deleting a settings template', () => {
     await screen.findByText('Deleted the template.');
     expect(asked).toEqual([{ kind: 'delete', id: STANDARD.id }]);
     await screen.findByText(/No templates of the HX-5000 yet/);
+  });
+});
+
+describe('naming a template', () => {
+  it('renames under the name typed, trimmed, and offers no Rename for a blank one', async () => {
+    const { asked, user } = showTemplates();
+    const table = await screen.findByRole('table', { name: 'Templates of the HX-5000' });
+    await user.click(within(table).getByRole('button', { name: 'Rename' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Rename template' });
+    const name = within(dialog).getByRole('textbox', { name: /^Template name/ });
+    expect((name as HTMLInputElement).value).toBe('Standard');
+    const rename = within(dialog).getByRole('button', { name: 'Rename' });
+    await user.clear(name);
+    await user.type(name, '   ');
+    expect((rename as HTMLButtonElement).disabled).toBe(true);
+    await user.clear(name);
+    await user.type(name, ' Standard 2026 ');
+    expect((rename as HTMLButtonElement).disabled).toBe(false);
+    await user.click(rename);
+    await screen.findByText('Renamed the template to “Standard 2026”.');
+    expect(asked).toEqual([{ kind: 'rename', id: STANDARD.id, name: 'Standard 2026' }]);
+  });
+
+  it('saves the form as a template only under a name, and opens empty each time', async () => {
+    const { asked, templates, user } = showTemplates();
+    await screen.findByRole('table', { name: 'Templates of the HX-5000' });
+    templates.send({ type: 'templates.draft', settings: { maxChargeCurrent: 40 } });
+    let dialog = await screen.findByRole('dialog', { name: 'Save as template' });
+    const save = () => within(dialog).getByRole('button', { name: 'Save template' }) as HTMLButtonElement;
+    expect(save().disabled).toBe(true);
+    await user.type(within(dialog).getByRole('textbox', { name: /^Template name/ }), 'Night charge');
+    expect(save().disabled).toBe(false);
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    templates.send({ type: 'templates.draft', settings: { maxChargeCurrent: 40 } });
+    dialog = await screen.findByRole('dialog', { name: 'Save as template' });
+    const name = within(dialog).getByRole('textbox', { name: /^Template name/ }) as HTMLInputElement;
+    expect(name.value).toBe('');
+    await user.type(name, 'Night charge');
+    await user.click(save());
+    await screen.findByText('Saved the template “Night charge”.');
+    expect(asked).toEqual([{ kind: 'create', name: 'Night charge', settings: { maxChargeCurrent: 40 } }]);
   });
 });

@@ -1,8 +1,13 @@
 import { describe, expect, it } from 'vitest';
+import type { AddressRecord, PlaceLike } from '../../src/components/address/address-record.ts';
 import {
   addressLine,
+  addressShown,
+  addressStep,
   afterPartEdited,
+  openAddress,
   partsOf,
+  positionNote,
   savedLine,
   siteZone,
 } from '../../src/features/sites/site-address.ts';
@@ -56,5 +61,124 @@ describe("the site form's address rule", () => {
     expect(siteZone({ ...inLisbon, timeZone: 'Europe/Berlin' }, SAVED, true)).toBe('Europe/Berlin');
     // A new site with only its country: the country's zone.
     expect(siteZone({ ...EMPTY_SITE_FORM, country: 'PT' }, EMPTY_SITE_FORM, false)).toBe('Europe/Lisbon');
+  });
+
+  /** Rua Augusta 100 in Lisbon, as the maps suggestions give it. */
+  const LISBON: AddressRecord = {
+    gmID: 'g1',
+    icon: '',
+    url: '',
+    placeID: 'place-lisbon',
+    displayAddress: 'R. Augusta 100, 1100-053 Lisboa, Portugal',
+    name: 'R. Augusta 100',
+    vicinity: 'Lisboa',
+    streetNumber: '100',
+    streetName: 'Rua Augusta',
+    postalCode: null,
+    sublocality: '',
+    locality: { long: 'Lisboa', short: 'Lisboa' },
+    state: { long: 'Lisboa', short: '' },
+    country: { long: 'Portugal', short: 'PT' },
+    geoLocation: { latitude: 38.71, longitude: -9.137 },
+  };
+  const LISBON_PLACE: PlaceLike = {
+    address_components: [{ long_name: '1100-053', short_name: '1100-053', types: ['postal_code'] }],
+  };
+  const picked = (position = { latitude: 38.71, longitude: -9.137 }) =>
+    addressStep(openAddress(SAVED), {
+      type: 'place.picked',
+      record: LISBON,
+      position,
+      place: LISBON_PLACE,
+    });
+
+  it('fills every part, the place and its position from a place picked, and shows its own line', () => {
+    const { state, fill } = picked();
+    expect(fill).toEqual({
+      streetNumber: '100',
+      streetName: 'Rua Augusta',
+      postalCode: '1100-053',
+      locality: 'Lisboa',
+      state: 'Lisboa',
+      country: 'PT',
+      placeId: 'place-lisbon',
+      latitude: '38.71',
+      longitude: '-9.137',
+    });
+    const values = { ...SAVED, ...fill };
+    expect(addressShown(state, values, SAVED)).toEqual({
+      line: LISBON.displayAddress,
+      zone: 'Europe/Lisbon',
+      suggested: 'Europe/Lisbon',
+    });
+    // A place without geometry leaves the position blank rather than at -1, -1.
+    expect(picked({ latitude: -1, longitude: -1 }).fill).toMatchObject({ latitude: '', longitude: '' });
+  });
+
+  it('clears the position of a place picked once a part is edited, says why, and says so until a place is picked again', () => {
+    const first = picked();
+    const values = { ...SAVED, ...first.fill, streetNumber: '101' };
+    const edited = addressStep(first.state, { type: 'part.edited', values });
+    expect(edited.fill).toEqual({ latitude: '', longitude: '', placeId: '' });
+    expect(edited.state.known).toBeNull();
+    expect(positionNote(edited.state, true)).toMatch(
+      /^The position of the address picked before was cleared/,
+    );
+    expect(addressShown(edited.state, { ...values, ...edited.fill }, SAVED).line).toBe(
+      'Rua Augusta 101, 1100-053 Lisboa, Lisboa, PT',
+    );
+    // A second edit keeps the note (there is nothing left to clear).
+    const again = addressStep(edited.state, {
+      type: 'part.edited',
+      values: { ...values, postalCode: '1100' },
+    });
+    expect(again.fill).toEqual({});
+    expect(again.state.positionCleared).toBe(true);
+    // Picking a place again puts the position back and the note away.
+    const repicked = addressStep(again.state, {
+      type: 'place.picked',
+      record: LISBON,
+      position: LISBON.geoLocation,
+      place: LISBON_PLACE,
+    });
+    expect(repicked.state.positionCleared).toBe(false);
+    expect(positionNote(repicked.state, true)).toBe(
+      'Filled in when you pick an address; you may also enter it yourself, or leave it blank.',
+    );
+    expect(positionNote(repicked.state, false)).toBe(
+      'Optional: enter the latitude and longitude, or leave them blank.',
+    );
+  });
+
+  it("keeps a saved site's position when a part is edited, and drops only its place", () => {
+    const edited = addressStep(openAddress(SAVED), {
+      type: 'part.edited',
+      values: { ...SAVED, streetNumber: '9' },
+    });
+    expect(edited.fill).toEqual({ placeId: '' });
+    expect(edited.state).toEqual({ known: null, positionCleared: false, zonePicked: false });
+    // An edit that leaves the parts as they were changes nothing.
+    expect(addressStep(openAddress(SAVED), { type: 'part.edited', values: SAVED })).toEqual({
+      state: openAddress(SAVED),
+      fill: {},
+    });
+  });
+
+  it('keeps a zone the person picked, wherever the address moves after', () => {
+    const zoned = addressStep(openAddress(SAVED), { type: 'zone.picked', zone: 'Europe/Berlin' });
+    expect(zoned.fill).toEqual({ timeZone: 'Europe/Berlin' });
+    const moved = addressStep(zoned.state, {
+      type: 'place.picked',
+      record: LISBON,
+      position: LISBON.geoLocation,
+      place: LISBON_PLACE,
+    });
+    const values = { ...SAVED, ...zoned.fill, ...moved.fill };
+    expect(addressShown(moved.state, values, SAVED)).toMatchObject({
+      zone: 'Europe/Berlin',
+      suggested: 'Europe/Lisbon',
+    });
+    // Not picked, the zone follows the place.
+    expect(addressShown(picked().state, { ...SAVED, ...picked().fill }, SAVED).zone).toBe('Europe/Lisbon');
   });
 });

@@ -272,7 +272,12 @@ describe('commissioning a site', () => {
       await openDialog();
       await device.or(none).waitFor();
     }
+    // Nothing ticked: the press says what is missing and sends nothing.
+    await dialog.getByRole('button', { name: 'Write to 0 devices' }).click();
+    const missing = dialog.getByText('Tick at least one device');
+    await missing.waitFor();
     await device.check();
+    await missing.waitFor({ state: 'hidden' });
     const write = dialog.getByRole('button', { name: 'Write to 1 device' });
     const results = dialog.getByRole('table', { name: 'Result per device' });
     for (const presses of [1, 2]) {

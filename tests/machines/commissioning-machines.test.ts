@@ -340,6 +340,53 @@ describe('the templates while their list is being read', () => {
     await waitFor(actor, (s) => s.matches('shown'));
     expect(actor.getSnapshot().context).toMatchObject({ templates: [standard], error: null });
   });
+
+  it('saves and renames only under a name the service takes, trimmed: the rule that disables Save template and Rename', async () => {
+    const { actor, loads, changes } = heldTemplates();
+    loads[0]?.resolve([standard]);
+    await waitFor(actor, (s) => s.matches('shown'));
+    const create = (name: string) =>
+      ({
+        type: 'templates.change',
+        change: { kind: 'create', name, settings: { maxChargeCurrent: 40 } },
+      }) as const;
+    actor.send({ type: 'templates.draft', settings: { maxChargeCurrent: 40 } });
+    expect(actor.getSnapshot().context.name).toBe('');
+    for (const blank of ['', '   ', 'x'.repeat(81)]) {
+      expect(actor.getSnapshot().can(create(blank))).toBe(false);
+      actor.send(create(blank));
+      expect(actor.getSnapshot().value).toBe('shown');
+    }
+    actor.send({ type: 'templates.name', name: '  Night charge ' });
+    expect(actor.getSnapshot().context.name).toBe('  Night charge ');
+    expect(actor.getSnapshot().can(create('  Night charge '))).toBe(true);
+    actor.send(create('  Night charge '));
+    expect(changes[0]?.input).toEqual({
+      modelId: 'HX-5000',
+      change: { kind: 'create', name: 'Night charge', settings: { maxChargeCurrent: 40 } },
+    });
+    changes[0]?.resolve();
+    await waitFor(actor, (s) => s.matches('loading') && loads.length === 2);
+    loads[1]?.resolve([standard]);
+    await waitFor(actor, (s) => s.matches('shown'));
+
+    // Rename opens with the template's name; a blank one renames nothing, Cancel closes it.
+    actor.send({ type: 'templates.rename', template: standard });
+    expect(actor.getSnapshot().context).toMatchObject({ renaming: standard, name: 'Standard' });
+    const rename = (name: string) =>
+      ({ type: 'templates.change', change: { kind: 'rename', id: 7, name } }) as const;
+    expect(actor.getSnapshot().can(rename(' '))).toBe(false);
+    actor.send({ type: 'templates.cancel' });
+    expect(actor.getSnapshot().context.renaming).toBeNull();
+    actor.send({ type: 'templates.rename', template: standard });
+    actor.send(rename('Standard 2026 '));
+    // The dialog closes as the rename goes.
+    expect(actor.getSnapshot().context.renaming).toBeNull();
+    expect(changes[1]?.input).toEqual({
+      modelId: 'HX-5000',
+      change: { kind: 'rename', id: 7, name: 'Standard 2026' },
+    });
+  });
 });
 
 describe('importing a template file', () => {

@@ -1,6 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { waitFor } from 'xstate';
-import { deviceUnlocked, formEditable } from '../../machines/ble/configure-session-machine.ts';
+import {
+  deviceUnlocked,
+  formEditable,
+  templateFormOf,
+  templateOnDevice,
+} from '../../machines/ble/configure-session-machine.ts';
 import { GET_CONFIG_INTERVAL_MS } from '../../machines/ble/connection-machine.ts';
 import { WRITE_MESSAGES } from '../../machines/ble/write-machine.ts';
 import { decodeConfiguration } from '../../src/device-config/decode-values.ts';
@@ -202,6 +207,55 @@ describe('the Configure session machine', () => {
     h.session.send(write({ maxChargeCurrent: 120 }));
     expect(h.session.getSnapshot().matches({ form: 'following' })).toBe(true);
     expect(h.session.getSnapshot().can(write({ maxChargeCurrent: 35 }))).toBe(true);
+  });
+
+  it('shows of a template what the Write guard decides on: its problems, its changes, and the password it waits for', async () => {
+    const h = await connected();
+    const snap = () => h.session.getSnapshot();
+    const write = {
+      type: 'template.write',
+      name: 'Barn standard',
+      settings: { maxChargeCurrent: 35 },
+    } as const;
+    // Locked: the template would change the device, so the view asks for the password, and Write waits.
+    expect(templateOnDevice(snap(), write.settings)).toEqual({
+      problems: [],
+      changes: [
+        { field: 'maxChargeCurrent', label: 'Max charge current', current: '80 A', template: '35 A' },
+      ],
+      needsPassword: true,
+    });
+    expect(snap().can(write)).toBe(false);
+    // Out of range, or changing nothing: no password asked, nothing to write either way.
+    expect(templateOnDevice(snap(), { maxChargeCurrent: 120 })).toMatchObject({
+      problems: [{ field: 'maxChargeCurrent', message: 'Max charge current must be at most 100 A' }],
+      needsPassword: false,
+    });
+    expect(templateOnDevice(snap(), { maxChargeCurrent: 80 })).toMatchObject({
+      changes: [],
+      needsPassword: false,
+    });
+    h.session.send({ type: 'password.submit', password: PASSWORD });
+    await waitFor(h.children().password, (s) => s.matches('unlocked'));
+    expect(templateOnDevice(snap(), write.settings)?.needsPassword).toBe(false);
+    expect(snap().can(write)).toBe(true);
+  });
+
+  it("checks a template file against the device's form once read, and the product's own before", async () => {
+    const h = await sessionHarness();
+    running = h;
+    // No device yet: the product's form, every setting a template may hold.
+    const before = templateFormOf(h.session.getSnapshot()).flatMap((g) => g.fields.map((f) => f.name));
+    expect(before).toContain('maxChargeCurrent');
+    expect(h.session.getSnapshot().context.groups).toEqual([]);
+    h.session.send({ type: 'session.connect', via: 'bluetooth' });
+    await waitFor(h.session, (s) => s.matches({ link: 'open' }));
+    expect(templateFormOf(h.session.getSnapshot())).toBe(h.session.getSnapshot().context.groups);
+    expect(templateOnDevice(h.session.getSnapshot(), {})).toEqual({
+      problems: [],
+      changes: [],
+      needsPassword: false,
+    });
   });
 
   it('unlocks the form when the password machine opens it, and locks it again when the link closes', async () => {

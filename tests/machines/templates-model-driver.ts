@@ -119,6 +119,11 @@ export function templatesModelDriver(): ModelDriver {
     await standard();
     actor.send({ type: 'templates.change', change: next });
   };
+  /** The person types `name` in the open "Save as template" dialog and presses Save template. */
+  const named = async (name: string) => {
+    actor.send({ type: 'templates.name', name });
+    await send({ kind: 'create', name: snap().context.name, settings: snap().context.draft ?? {} });
+  };
   const idOf = async (name: string) => {
     const found = (await fetchTemplates((await service()).api, MODEL_ID)).find((t) => t.name === name);
     if (!found) throw new Error(`no template ${name}`);
@@ -155,11 +160,18 @@ export function templatesModelDriver(): ModelDriver {
       'dialog.cancelled': () => actor.send({ type: 'templates.cancel' }),
       'name.given': async () => {
         created = NIGHT;
-        await send({ kind: 'create', name: NIGHT, settings: snap().context.draft ?? {} });
+        await named(NIGHT);
       },
-      'name.taken': () => send({ kind: 'create', name: 'Standard', settings: snap().context.draft ?? {} }),
+      'name.taken': () => named('Standard'),
       'template.chosen': async () => actor.send({ type: 'templates.select', id: await standardId() }),
-      'rename.submitted': async () => send({ kind: 'rename', id: await standardId(), name: RENAMED }),
+      'rename.submitted': async () => {
+        const id = await standardId();
+        const template = snap().context.templates?.find((t) => t.id === id) ?? (await standard());
+        actor.send({ type: 'templates.rename', template });
+        expect(snap().context.name).toBe('Standard');
+        actor.send({ type: 'templates.name', name: RENAMED });
+        await send({ kind: 'rename', id, name: snap().context.name });
+      },
       'delete.pressed': async () => {
         const id = await standardId();
         const template = snap().context.templates?.find((t) => t.id === id) ?? (await standard());

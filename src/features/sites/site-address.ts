@@ -4,6 +4,12 @@ import {
   composeAddressLine,
   sameParts,
 } from '../../components/address/address-line.ts';
+import {
+  type AddressRecord,
+  type PlaceLike,
+  postalCodeText,
+} from '../../components/address/address-record.ts';
+import { countryCodeOf } from '../../components/address/countries.ts';
 import { NO_POSITION, suggestedZone } from '../../time-zones/site-zone.ts';
 import { coordinateOf, type SiteFormValues } from './site-form-schema.ts';
 
@@ -81,4 +87,116 @@ export function siteZone(values: SiteFormValues, saved: SiteFormValues, picked: 
     values.country !== saved.country;
   if (picked || (!moved && values.timeZone)) return values.timeZone;
   return zoneSuggestedFor(values) ?? values.timeZone;
+}
+
+/** What the site form knows of its address beyond its fields: the rule's state, kept by the form. */
+export interface AddressState {
+  /** The saved or picked line, while it still describes the parts. */
+  known: KnownLine | null;
+  /** A position that came with a place picked now was cleared by an edit: the form says why. */
+  positionCleared: boolean;
+  /** The person picked the zone: it stays, whatever the address becomes. */
+  zonePicked: boolean;
+}
+
+/** The state of a form opened on `saved` (a new site's empty values, or the site as saved). */
+export const openAddress = (saved: SiteFormValues): AddressState => ({
+  known: savedLine(saved),
+  positionCleared: false,
+  zonePicked: false,
+});
+
+/** What the person does to the address. */
+export type AddressEvent =
+  /** A part typed or chosen by hand; `values` is the whole form with the edit in it. */
+  | { type: 'part.edited'; values: SiteFormValues }
+  /** A place picked from the maps suggestions. */
+  | {
+      type: 'place.picked';
+      record: AddressRecord;
+      position: { latitude: number; longitude: number };
+      place: PlaceLike;
+    }
+  | { type: 'zone.picked'; zone: string };
+
+/** The next state, and the fields the event sets (each as given, nothing else touched). */
+export interface AddressStep {
+  state: AddressState;
+  fill: Partial<SiteFormValues>;
+}
+
+/**
+ * The site form's address rule, one event at a time: an edited part drops a line or place that
+ * no longer describes the parts (and a position that came with a place picked now, saying so); a
+ * place picked fills every part, its id and position; a zone picked stays.
+ * @example addressStep(openAddress(saved), { type: 'zone.picked', zone: 'Europe/Lisbon' })
+ * // { state: { …, zonePicked: true }, fill: { timeZone: 'Europe/Lisbon' } }
+ */
+export function addressStep(state: AddressState, event: AddressEvent): AddressStep {
+  switch (event.type) {
+    case 'part.edited': {
+      const edit = afterPartEdited(state.known, partsOf(event.values));
+      return {
+        state: { ...state, known: edit.known, positionCleared: state.positionCleared || edit.clearPosition },
+        fill: {
+          ...(edit.clearPosition ? { latitude: '', longitude: '' } : {}),
+          ...(edit.clearPlace ? { placeId: '' } : {}),
+        },
+      };
+    }
+    case 'place.picked': {
+      const { record, position, place } = event;
+      const parts: AddressParts = {
+        streetNumber: record.streetNumber,
+        streetName: record.streetName,
+        postalCode: postalCodeText(place),
+        locality: record.locality.long,
+        state: record.state.short || record.state.long,
+        country: countryCodeOf(record.country.short) ?? countryCodeOf(record.country.long) ?? '',
+      };
+      const hasPosition = position.latitude !== NO_POSITION || position.longitude !== NO_POSITION;
+      return {
+        state: {
+          ...state,
+          known: { line: record.displayAddress || composeAddressLine(parts), parts, picked: true },
+          positionCleared: false,
+        },
+        fill: {
+          ...parts,
+          placeId: record.placeID,
+          latitude: hasPosition ? String(position.latitude) : '',
+          longitude: hasPosition ? String(position.longitude) : '',
+        },
+      };
+    }
+    case 'zone.picked':
+      return { state: { ...state, zonePicked: true }, fill: { timeZone: event.zone } };
+  }
+}
+
+/** What the form shows of its address and saves: the line, the zone and the zone suggested. */
+export interface AddressShown {
+  line: string;
+  zone: string;
+  suggested: string | undefined;
+}
+
+/** The line, zone and suggestion for what the form holds now, opened on `saved`. */
+export const addressShown = (
+  state: AddressState,
+  values: SiteFormValues,
+  saved: SiteFormValues,
+): AddressShown => ({
+  line: addressLine(state.known, partsOf(values)),
+  zone: siteZone(values, saved, state.zonePicked),
+  suggested: zoneSuggestedFor(values),
+});
+
+/** The note under "Position": why it was cleared, or how it is filled. */
+export function positionNote(state: AddressState, mapsReady: boolean): string {
+  if (state.positionCleared)
+    return 'The position of the address picked before was cleared, since the address changed: enter it, pick the address again, or leave it blank.';
+  return mapsReady
+    ? 'Filled in when you pick an address; you may also enter it yourself, or leave it blank.'
+    : 'Optional: enter the latitude and longitude, or leave them blank.';
 }

@@ -1,35 +1,18 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useMemo, useRef, useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import type { User } from '../../../contracts/users.ts';
 import { useRuntime } from '../../app/runtime-context.tsx';
 import type { Save } from '../../app/use-save.ts';
 import { AddressInput, useMapsSuggestions } from '../../components/address/address-input.tsx';
-import {
-  ADDRESS_PART_KEYS,
-  type AddressParts,
-  composeAddressLine,
-} from '../../components/address/address-line.ts';
-import {
-  type AddressRecord,
-  type PlaceLike,
-  postalCodeText,
-} from '../../components/address/address-record.ts';
-import { countries, countryCodeOf } from '../../components/address/countries.ts';
+import type { AddressParts } from '../../components/address/address-line.ts';
+import { countries } from '../../components/address/countries.ts';
 import type { AutocompleteOptions } from '../../components/address/maps-loader.ts';
 import { FormFooter } from '../../components/form-footer.tsx';
 import { useUnsavedWork } from '../../components/leave-guard.tsx';
 import { OwnerSelect } from './owner-select.tsx';
-import {
-  addressLine,
-  afterPartEdited,
-  type KnownLine,
-  partsOf,
-  savedLine,
-  siteZone,
-  zoneSuggestedFor,
-} from './site-address.ts';
+import { type AddressEvent, addressShown, addressStep, openAddress, positionNote } from './site-address.ts';
 import { type SiteFormValues, siteFormSchema } from './site-form-schema.ts';
 import { TimeZoneSelect } from './time-zone-select.tsx';
 
@@ -75,50 +58,32 @@ export function SiteForm({
     { id: 'site-form', kind: 'form', label: mode === 'create' ? 'New site' : 'Site address' },
     save.holdsEdits(isDirty),
   );
-  const [known, setKnown] = useState<KnownLine | null>(() => savedLine(defaultValues));
-  const [positionNote, setPositionNote] = useState(false);
-  // A zone the person picked stays; otherwise the zone follows the position and country.
-  const [zonePicked, setZonePicked] = useState(false);
-  const values = form.watch();
-  const suggested = zoneSuggestedFor(values);
-  const zone = siteZone(values, defaultValues, zonePicked);
-  const line = addressLine(known, partsOf(values));
+  // The address rule (site-address.ts) keeps its state here; the form holds the fields.
+  const [address, setAddress] = useState(() => openAddress(defaultValues));
+  const latest = useRef(address);
+  const { line, zone, suggested } = addressShown(address, form.watch(), defaultValues);
 
-  const set = (name: keyof SiteFormValues, value: string) =>
-    form.setValue(name, value, { shouldDirty: true, shouldValidate: form.formState.isSubmitted });
-  /** A part changed by hand: a line or place picked for other parts no longer describes them. */
+  const set = useCallback(
+    (name: keyof SiteFormValues, value: string) =>
+      form.setValue(name, value, { shouldDirty: true, shouldValidate: form.formState.isSubmitted }),
+    [form],
+  );
+  /** Applies one step of the rule: the fields it sets, and its next state. */
+  const step = useCallback(
+    (event: AddressEvent) => {
+      const next = addressStep(latest.current, event);
+      latest.current = next.state;
+      for (const [name, value] of Object.entries(next.fill)) set(name as keyof SiteFormValues, value);
+      setAddress(next.state);
+    },
+    [set],
+  );
   const partChanged = (name: keyof AddressParts, value: string) => {
     set(name, value);
-    const edit = afterPartEdited(known, partsOf(form.getValues()));
-    if (edit.clearPosition) {
-      set('latitude', '');
-      set('longitude', '');
-      setPositionNote(true);
-    }
-    if (edit.clearPlace) set('placeId', '');
-    setKnown(edit.known);
+    step({ type: 'part.edited', values: form.getValues() });
   };
-  const fillFromPlace = (
-    record: AddressRecord,
-    position: { latitude: number; longitude: number },
-    place: PlaceLike,
-  ) => {
-    const picked: AddressParts = {
-      streetNumber: record.streetNumber,
-      streetName: record.streetName,
-      postalCode: postalCodeText(place),
-      locality: record.locality.long,
-      state: record.state.short || record.state.long,
-      country: countryCodeOf(record.country.short) ?? countryCodeOf(record.country.long) ?? '',
-    };
-    for (const key of ADDRESS_PART_KEYS) set(key, picked[key]);
-    set('placeId', record.placeID);
-    const hasPosition = position.latitude !== -1 || position.longitude !== -1;
-    set('latitude', hasPosition ? String(position.latitude) : '');
-    set('longitude', hasPosition ? String(position.longitude) : '');
-    setPositionNote(false);
-    setKnown({ line: record.displayAddress || composeAddressLine(picked), parts: picked, picked: true });
-  };
+  // Stable, so the long list of zones is not drawn again on every key typed elsewhere.
+  const pickZone = useCallback((picked: string) => step({ type: 'zone.picked', zone: picked }), [step]);
   const part = (name: keyof AddressParts, label: string, required = false) => (
     <TextInput
       label={label}
@@ -132,13 +97,6 @@ export function SiteForm({
   const country = form.watch('country');
   // A country saved as typed, before the list, that is none of its entries ("Germny").
   const unlisted = country !== '' && !countryList.some((c) => c.value === country) ? country : null;
-  const pickZone = useCallback(
-    (picked: string) => {
-      setZonePicked(true);
-      form.setValue('timeZone', picked, { shouldDirty: true });
-    },
-    [form],
-  );
   const submit = form.handleSubmit((typed) => onSave({ ...typed, displayAddress: line, timeZone: zone }));
   return (
     <form onSubmit={submit} noValidate aria-label={mode === 'create' ? 'New site' : 'Site address'}>
@@ -151,7 +109,7 @@ export function SiteForm({
             label="Address search"
             description="Start typing and pick the address from the suggestions: the fields below fill in, and you can correct them."
             autocomplete={maps.factory}
-            onPlace={fillFromPlace}
+            onPlace={(record, position, place) => step({ type: 'place.picked', record, position, place })}
             options={SUGGEST}
           />
         ) : (
@@ -193,11 +151,7 @@ export function SiteForm({
             Position
           </Text>
           <Text size="xs" c="dimmed" mb={4}>
-            {positionNote
-              ? 'The position of the address picked before was cleared, since the address changed: enter it, pick the address again, or leave it blank.'
-              : maps.state === 'ready'
-                ? 'Filled in when you pick an address; you may also enter it yourself, or leave it blank.'
-                : 'Optional: enter the latitude and longitude, or leave them blank.'}
+            {positionNote(address, maps.state === 'ready')}
           </Text>
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
             <TextInput

@@ -1,3 +1,4 @@
+import { zodResolver } from '@hookform/resolvers/zod';
 import {
   Alert,
   Button,
@@ -14,23 +15,30 @@ import {
 } from '@mantine/core';
 import { useSelector } from '@xstate/react';
 import { useMemo, useState } from 'react';
+import { Controller, useForm } from 'react-hook-form';
 import type { ActorRefFrom } from 'xstate';
 import type { ConfigTemplate, RemoteApplyResult } from '../../../../contracts/config-templates.ts';
 import { errorMessage } from '../../../../contracts/error-message.ts';
 import { onlineDevicesSchema } from '../../../../contracts/service-comms.ts';
 import {
   type ConfigureSessionActor,
-  deviceUnlocked,
+  type TemplateOnDevice,
+  templateFormOf,
+  templateOnDevice,
 } from '../../../../machines/ble/configure-session-machine.ts';
 import type { templatesMachine } from '../../../../machines/ble/templates-machine.ts';
 import type { ApiClient } from '../../../api/api-client.ts';
 import { applyTemplateRemotely } from '../../../api/commissioning-api.ts';
 import { type Save, useSave } from '../../../app/use-save.ts';
 import { fromTask, useTask } from '../../../app/use-task.ts';
-import { templatePreview } from '../../../device-config/config-template.ts';
-import { EXCLUDED_GROUPS } from '../../../device-config/excluded-groups.ts';
-import { buildForm } from '../../../device-config/form-fields.ts';
 import { PRIMARY, READABLE_ALERT } from './readable-styles.ts';
+import {
+  EMPTY_REMOTE_APPLY,
+  type RemoteApplyForm,
+  remoteApplyFormSchema,
+  remoteApplyRequest,
+  writeToLabel,
+} from './remote-apply-form.ts';
 import { readTemplateUpload, templateFile, templateFileName } from './template-file.ts';
 
 export type TemplatesActor = ActorRefFrom<typeof templatesMachine>;
@@ -49,7 +57,12 @@ function SaveDialog({ templates }: { templates: TemplatesActor }) {
   const draft = useSelector(templates, (s) => s.context.draft);
   const saving = useSelector(templates, (s) => s.matches('changing'));
   const error = useSelector(templates, (s) => (s.context.draft ? s.context.error : null));
-  const [name, setName] = useState('');
+  const name = useSelector(templates, (s) => s.context.name);
+  const save = draft ? ({ kind: 'create', name, settings: draft } as const) : null;
+  // The machine's guard is the rule: a name the service takes, and no change on its way.
+  const canSave = useSelector(templates, (s) =>
+    save ? s.can({ type: 'templates.change', change: save }) : false,
+  );
   const count = draft ? Object.keys(draft).length : 0;
   return (
     <Modal
@@ -62,11 +75,7 @@ function SaveDialog({ templates }: { templates: TemplatesActor }) {
         noValidate
         onSubmit={(event) => {
           event.preventDefault();
-          if (draft && name.trim())
-            templates.send({
-              type: 'templates.change',
-              change: { kind: 'create', name: name.trim(), settings: draft },
-            });
+          if (save) templates.send({ type: 'templates.change', change: save });
         }}
       >
         <Stack gap="sm">
@@ -79,7 +88,7 @@ function SaveDialog({ templates }: { templates: TemplatesActor }) {
             required
             maxLength={80}
             value={name}
-            onChange={(e) => setName(e.currentTarget.value)}
+            onChange={(e) => templates.send({ type: 'templates.name', name: e.currentTarget.value })}
           />
           {error ? (
             <Alert styles={READABLE_ALERT} color="red" role="alert" title="The template was not saved">
@@ -90,7 +99,7 @@ function SaveDialog({ templates }: { templates: TemplatesActor }) {
             <Button variant="default" onClick={() => templates.send({ type: 'templates.cancel' })}>
               Cancel
             </Button>
-            <Button type="submit" loading={saving} disabled={!name.trim()}>
+            <Button type="submit" loading={saving} disabled={!canSave}>
               Save template
             </Button>
           </Group>
@@ -100,27 +109,24 @@ function SaveDialog({ templates }: { templates: TemplatesActor }) {
   );
 }
 
+/** Two looks at a template on the device that show the same: the section is not drawn again. */
+const samePreview = (a: TemplateOnDevice | null, b: TemplateOnDevice | null) =>
+  a === b || (a !== null && b !== null && JSON.stringify(a) === JSON.stringify(b));
+
 /** What a template would change on the connected device, and the verified write of it. */
 function ApplyPreview({ session, template }: { session: ConfigureSessionActor; template: ConfigTemplate }) {
-  const product = useSelector(session, (s) => s.context.product);
-  const config = useSelector(session, (s) => s.context.device);
-  const groups = useSelector(session, (s) => s.context.groups);
-  const unlocked = useSelector(session, deviceUnlocked);
+  const preview = useSelector(session, (s) => templateOnDevice(s, template.settings), samePreview);
   const writing = useSelector(session, (s) => s.matches({ form: 'writing' }));
   const write = { type: 'template.write', name: template.name, settings: template.settings } as const;
   // The button asks the session: its guard is the rule (link open, unlocked, no problem, a change).
   const canWrite = useSelector(session, (s) => s.can(write));
-  const preview = useMemo(
-    () => (config ? templatePreview(product.config, groups, template.settings, config.decoded.values) : null),
-    [config, groups, product, template],
-  );
   if (!preview)
     return (
       <Text size="sm" c="gray.7">
         Connect to the device to see what “{template.name}” would change.
       </Text>
     );
-  const { problems, changes } = preview;
+  const { problems, changes, needsPassword } = preview;
   return (
     <Stack gap="xs" aria-label={`What “${template.name}” would change`} component="section">
       <Title order={4} size="h5">
@@ -152,7 +158,7 @@ function ApplyPreview({ session, template }: { session: ConfigureSessionActor; t
           </Table.Tbody>
         </Table>
       )}
-      {!unlocked && problems.length === 0 && changes.length > 0 ? (
+      {needsPassword ? (
         <Text size="sm" c="gray.7">
           Give the device password above to write it.
         </Text>
@@ -210,11 +216,14 @@ function OnlineDevices({
   modelId,
   chosen,
   onChange,
+  error,
 }: {
   api: ApiClient;
   modelId: string;
   chosen: string[];
   onChange: (serials: string[]) => void;
+  /** Why the ticks cannot be written (none ticked). */
+  error: string | undefined;
 }) {
   const load = useMemo(
     () =>
@@ -240,7 +249,7 @@ function OnlineDevices({
     );
   if (online.output.length === 0) return <Text size="sm">No {modelId} of yours is online now.</Text>;
   return (
-    <Checkbox.Group label="Devices" value={chosen} onChange={onChange}>
+    <Checkbox.Group label="Devices" value={chosen} onChange={onChange} error={error}>
       <Stack gap={4} mt={4}>
         {online.output.map((device) => (
           <Checkbox key={device.serialNumber} value={device.serialNumber} label={device.serialNumber} />
@@ -260,47 +269,59 @@ function RemoteApply({
   template: ConfigTemplate;
   onClose: () => void;
 }) {
-  const [chosen, setChosen] = useState<string[]>([]);
-  const [password, setPassword] = useState('');
-  const [goOn, setGoOn] = useState(false);
+  const form = useForm<RemoteApplyForm>({
+    resolver: zodResolver(remoteApplyFormSchema),
+    defaultValues: EMPTY_REMOTE_APPLY,
+  });
+  const { errors } = form.formState;
+  const ticked = form.watch('serials').length;
   // Each press of Write sends the ticks of that moment (a press while one runs sends nothing);
   // the results shown are the last press's, and changing the ticks afterwards sends nothing. The
   // results are this dialog's: the page shows nothing that the write changes. The request is not
   // aborted when the dialog closes: the service goes on writing the devices either way.
   const write = useSave<RemoteApplyResult>({ refreshes: false });
-  const send = () => {
-    const request = { serials: chosen, continueOnFailure: goOn, ...(password ? { password } : {}) };
-    write.save(() => applyTemplateRemotely(api, template.id, request));
-  };
+  const send = form.handleSubmit((values) =>
+    write.save(() => applyTemplateRemotely(api, template.id, remoteApplyRequest(values))),
+  );
   return (
-    <Stack gap="sm">
-      <Text size="sm">
-        Written to each device in turn over the service, checked by reading it back. Only {template.modelId}{' '}
-        devices that are online now are listed.
-      </Text>
-      <OnlineDevices api={api} modelId={template.modelId} chosen={chosen} onChange={setChosen} />
-      <PasswordInput
-        label="Device password"
-        description="The devices are locked on every connection"
-        autoComplete="off"
-        value={password}
-        onChange={(e) => setPassword(e.currentTarget.value)}
-      />
-      <Checkbox
-        label="Go on after a device fails"
-        checked={goOn}
-        onChange={(e) => setGoOn(e.currentTarget.checked)}
-      />
-      <RemoteResults write={write} />
-      <Group justify="flex-end">
-        <Button variant="default" onClick={onClose}>
-          Close
-        </Button>
-        <Button disabled={chosen.length === 0} loading={write.pending} onClick={send}>
-          Write to {chosen.length} device{chosen.length === 1 ? '' : 's'}
-        </Button>
-      </Group>
-    </Stack>
+    <form noValidate onSubmit={send}>
+      <Stack gap="sm">
+        <Text size="sm">
+          Written to each device in turn over the service, checked by reading it back. Only {template.modelId}{' '}
+          devices that are online now are listed.
+        </Text>
+        <Controller
+          control={form.control}
+          name="serials"
+          render={({ field }) => (
+            <OnlineDevices
+              api={api}
+              modelId={template.modelId}
+              chosen={field.value}
+              onChange={field.onChange}
+              error={errors.serials?.message}
+            />
+          )}
+        />
+        <PasswordInput
+          label="Device password"
+          description="The devices are locked on every connection"
+          autoComplete="off"
+          {...form.register('password')}
+          error={errors.password?.message}
+        />
+        <Checkbox label="Go on after a device fails" {...form.register('continueOnFailure')} />
+        <RemoteResults write={write} />
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose}>
+            Close
+          </Button>
+          <Button type="submit" loading={write.pending}>
+            {writeToLabel(ticked)}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
   );
 }
 
@@ -374,21 +395,19 @@ export function TemplatesSection({
   const error = useSelector(templates, (s) => (s.context.draft ? null : s.context.error));
   const notice = useSelector(templates, (s) => s.context.notice);
   const busy = useSelector(templates, (s) => !s.matches('shown'));
-  const config = useSelector(session, (s) => s.context.device);
-  const [renaming, setRenaming] = useState<ConfigTemplate | null>(null);
-  const [newName, setNewName] = useState('');
-  const [remote, setRemote] = useState<ConfigTemplate | null>(null);
-  const groups = useMemo(
-    () =>
-      buildForm(product.config, config?.decoded ?? { raw: {}, values: {} }, {
-        excludedGroups: EXCLUDED_GROUPS,
-      }),
-    [config, product],
+  const renaming = useSelector(templates, (s) => s.context.renaming);
+  const newName = useSelector(templates, (s) => s.context.name);
+  const rename = renaming ? ({ kind: 'rename', id: renaming.id, name: newName } as const) : null;
+  const canRename = useSelector(templates, (s) =>
+    rename ? s.can({ type: 'templates.change', change: rename }) : false,
   );
+  // Which template's "Write to devices online" dialog is open; what it writes is its own form's.
+  const [remote, setRemote] = useState<ConfigTemplate | null>(null);
   const chosen = list?.find((t) => t.id === selected) ?? null;
   const importFile = async (file: File | null) => {
     if (!file) return;
-    const check = await readTemplateUpload(file, product.modelId, modelName, groups);
+    const form = templateFormOf(session.getSnapshot());
+    const check = await readTemplateUpload(file, product.modelId, modelName, form);
     if (!check.ok) templates.send({ type: 'templates.refused', reason: check.reason });
     else
       templates.send({
@@ -450,10 +469,7 @@ export function TemplatesSection({
                     <Button
                       size="xs"
                       variant="default"
-                      onClick={() => {
-                        setRenaming(template);
-                        setNewName(template.name);
-                      }}
+                      onClick={() => templates.send({ type: 'templates.rename', template })}
                     >
                       Rename
                     </Button>
@@ -499,19 +515,14 @@ export function TemplatesSection({
       <Modal
         closeButtonProps={{ 'aria-label': 'Close' }}
         opened={renaming !== null}
-        onClose={() => setRenaming(null)}
+        onClose={() => templates.send({ type: 'templates.cancel' })}
         title="Rename template"
       >
         <form
           noValidate
           onSubmit={(event) => {
             event.preventDefault();
-            if (renaming && newName.trim())
-              templates.send({
-                type: 'templates.change',
-                change: { kind: 'rename', id: renaming.id, name: newName.trim() },
-              });
-            setRenaming(null);
+            if (rename) templates.send({ type: 'templates.change', change: rename });
           }}
         >
           <Stack gap="sm">
@@ -520,13 +531,13 @@ export function TemplatesSection({
               required
               maxLength={80}
               value={newName}
-              onChange={(e) => setNewName(e.currentTarget.value)}
+              onChange={(e) => templates.send({ type: 'templates.name', name: e.currentTarget.value })}
             />
             <Group justify="flex-end">
-              <Button variant="default" onClick={() => setRenaming(null)}>
+              <Button variant="default" onClick={() => templates.send({ type: 'templates.cancel' })}>
                 Cancel
               </Button>
-              <Button type="submit" disabled={!newName.trim()}>
+              <Button type="submit" disabled={!canRename}>
                 Rename
               </Button>
             </Group>
