@@ -16,6 +16,7 @@ import { Route as InvitationRouteImport } from './routes/invitation'
 import { Route as LoginRouteImport } from './routes/login'
 import { Route as SunspecConfigRouteImport } from './routes/sunspec-config'
 import { Route as ShellAlarmsRouteImport } from './routes/_shell/alarms'
+import { Route as ShellApiRouteImport } from './routes/_shell/api'
 import { Route as ShellApiKeysRouteImport } from './routes/_shell/api-keys'
 import { Route as ShellCompanyRouteImport } from './routes/_shell/company'
 import { Route as ShellCreateSiteRouteImport } from './routes/_shell/create-site'
@@ -65,6 +66,11 @@ const SunspecConfigRoute = SunspecConfigRouteImport.update({
 const ShellAlarmsRoute = ShellAlarmsRouteImport.update({
   id: '/alarms',
   path: '/alarms',
+  getParentRoute: () => ShellRoute,
+} as any)
+const ShellApiRoute = ShellApiRouteImport.update({
+  id: '/api',
+  path: '/api',
   getParentRoute: () => ShellRoute,
 } as any)
 const ShellApiKeysRoute = ShellApiKeysRouteImport.update({
@@ -158,6 +164,7 @@ export interface FileRoutesByFullPath {
   '/login': typeof LoginRoute
   '/sunspec-config': typeof SunspecConfigRoute
   '/alarms': typeof ShellAlarmsRoute
+  '/api': typeof ShellApiRoute
   '/api-keys': typeof ShellApiKeysRoute
   '/company': typeof ShellCompanyRoute
   '/create-site': typeof ShellCreateSiteRoute
@@ -182,6 +189,7 @@ export interface FileRoutesByTo {
   '/login': typeof LoginRoute
   '/sunspec-config': typeof SunspecConfigRoute
   '/alarms': typeof ShellAlarmsRoute
+  '/api': typeof ShellApiRoute
   '/api-keys': typeof ShellApiKeysRoute
   '/company': typeof ShellCompanyRoute
   '/create-site': typeof ShellCreateSiteRoute
@@ -208,6 +216,7 @@ export interface FileRoutesById {
   '/login': typeof LoginRoute
   '/sunspec-config': typeof SunspecConfigRoute
   '/_shell/alarms': typeof ShellAlarmsRoute
+  '/_shell/api': typeof ShellApiRoute
   '/_shell/api-keys': typeof ShellApiKeysRoute
   '/_shell/company': typeof ShellCompanyRoute
   '/_shell/create-site': typeof ShellCreateSiteRoute
@@ -234,6 +243,7 @@ export interface FileRouteTypes {
     | '/login'
     | '/sunspec-config'
     | '/alarms'
+    | '/api'
     | '/api-keys'
     | '/company'
     | '/create-site'
@@ -258,6 +268,7 @@ export interface FileRouteTypes {
     | '/login'
     | '/sunspec-config'
     | '/alarms'
+    | '/api'
     | '/api-keys'
     | '/company'
     | '/create-site'
@@ -283,6 +294,7 @@ export interface FileRouteTypes {
     | '/login'
     | '/sunspec-config'
     | '/_shell/alarms'
+    | '/_shell/api'
     | '/_shell/api-keys'
     | '/_shell/company'
     | '/_shell/create-site'
@@ -361,6 +373,13 @@ declare module '@tanstack/react-router' {
       path: '/alarms'
       fullPath: '/alarms'
       preLoaderRoute: typeof ShellAlarmsRouteImport
+      parentRoute: typeof ShellRoute
+    }
+    '/_shell/api': {
+      id: '/_shell/api'
+      path: '/api'
+      fullPath: '/api'
+      preLoaderRoute: typeof ShellApiRouteImport
       parentRoute: typeof ShellRoute
     }
     '/_shell/api-keys': {
@@ -480,6 +499,7 @@ declare module '@tanstack/react-router' {
 
 interface ShellRouteChildren {
   ShellAlarmsRoute: typeof ShellAlarmsRoute
+  ShellApiRoute: typeof ShellApiRoute
   ShellApiKeysRoute: typeof ShellApiKeysRoute
   ShellCompanyRoute: typeof ShellCompanyRoute
   ShellCreateSiteRoute: typeof ShellCreateSiteRoute
@@ -498,6 +518,7 @@ interface ShellRouteChildren {
 
 const ShellRouteChildren: ShellRouteChildren = {
   ShellAlarmsRoute: ShellAlarmsRoute,
+  ShellApiRoute: ShellApiRoute,
   ShellApiKeysRoute: ShellApiKeysRoute,
   ShellCompanyRoute: ShellCompanyRoute,
   ShellCreateSiteRoute: ShellCreateSiteRoute,

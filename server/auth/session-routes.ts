@@ -48,6 +48,7 @@ export function sessionRoutes(ctx: ServerContext, service: TokenService): Hono {
     '/v2/logout',
     describeRoute({
       summary: "Sign out: revoke the refresh token's family on this service",
+      limits: ['logoutPerUser', 'logoutPerAddress'],
       tag: 'sign-in',
       example: refreshExample,
       responses: {

@@ -52,6 +52,7 @@ export function claimRoutes(
     '/sites/:siteId/claims',
     describeRoute({
       summary: 'Claim a device for a site with the serial and claim code on its label',
+      limits: ['claimPerUser', 'claimPerAddress'],
       tag: 'installs',
       example: { serial: 'HX5K-26-080001', claimCode: 'K7M2-Q9XD-4TRW-8HNB', name: 'Garage inverter' },
       responses: {

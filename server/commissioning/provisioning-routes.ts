@@ -36,6 +36,7 @@ export function provisioningRoutes(ctx: ServerContext): Hono<{ Variables: AuthVa
     describeRoute({
       summary:
         "A new service-comms secret and the service's address, to be written to the device over Bluetooth",
+      limits: ['provisionPerUser'],
       tag: 'installs',
       responses: {
         201: {

@@ -33,6 +33,7 @@ export function reportRoutes(
     '/sites/:siteId/commissioning-report',
     describeRoute({
       summary: 'The commissioning report of a site as a PDF',
+      limits: ['reportPerUser', 'reportBuildPerSite'],
       tag: 'installs',
       responses: {
         200: { description: 'The report', contentType: 'application/pdf' },
@@ -61,6 +62,7 @@ export function reportRoutes(
     '/sites/:siteId/commissioning-report/send',
     describeRoute({
       summary: "Mail the commissioning report to the site's owner, the PDF attached",
+      limits: ['reportMailPerSite', 'reportMailPerUser'],
       tag: 'installs',
       responses: {
         202: { description: 'Queued in the outbox', schema: acceptedSchema },

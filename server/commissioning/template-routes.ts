@@ -223,6 +223,7 @@ export function templateRoutes(
   app.post(
     '/:id/apply',
     describeRoute({
+      limits: ['templateApplyPerUser'],
       summary:
         'Write a template to devices online over service-comms, one at a time, each verified by reading back',
       tag: 'templates',

@@ -55,7 +55,7 @@ export function createConfigApp(ctx: ServerContext, publicDir: string): Hono<{ V
     apiKeys,
   );
 
-  app.route('/openapi.json', openApiRoute('config', app));
+  app.route('/openapi.json', openApiRoute('config', app, ctx.env.API_KEY_RATE_LIMIT));
   app.get(
     '/.well-known/jwks.json',
     describeRoute({

@@ -125,6 +125,7 @@ export function configHistoryRoutes(ctx: ServerContext): Hono<{ Variables: AuthV
     '/fleet/devices/:serial/config-history',
     describeRoute({
       summary: 'Record what a verified Bluetooth write changed on a device',
+      limits: ['historyWritePerUser', 'historyWritePerDevice', 'historyWritePerAddress'],
       tag: 'devices',
       example: {
         id: '0b6c3c1e-4a52-4d8e-9a43-3f1f0e6c2d11',
@@ -186,6 +187,7 @@ export function configHistoryRoutes(ctx: ServerContext): Hono<{ Variables: AuthV
     '/fleet/devices/:serial/config-history',
     describeRoute({
       summary: "A device's configuration history, a page at a time, newest received first",
+      limits: ['historyReadPerUser', 'historyReadPerAddress'],
       tag: 'devices',
       responses: {
         200: {

@@ -20,6 +20,7 @@ import { toPaging } from '../http/paging.ts';
 import { validate } from '../http/validate.ts';
 import { toSite } from '../mappers.ts';
 import { recountSiteDays } from '../monitoring/telemetry/recount-days.ts';
+import { INTEGRATOR_EXAMPLES } from '../openapi/integrator-examples.ts';
 import { describeRoute } from '../openapi/route-notes.ts';
 import { requireDatabaseZone, siteZone, zonesOfDatabase } from '../sites/site-zones.ts';
 import { userPageParams } from './list-target.ts';
@@ -207,6 +208,7 @@ export function fleetSiteRoutes(ctx: ServerContext): Hono<{ Variables: AuthVaria
       path,
       describeRoute({
         summary,
+        ...(!attachedOnly && { details: INTEGRATOR_EXAMPLES.listSites }),
         tag: 'sites',
         responses: {
           200: { description: 'A page of sites', schema: sitePageSchema },

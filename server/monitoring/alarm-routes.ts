@@ -10,6 +10,7 @@ import type { ServerContext } from '../context.ts';
 import { ApiError, notFound } from '../http/errors.ts';
 import type { AuthVariables } from '../http/guards.ts';
 import { validate } from '../http/validate.ts';
+import { INTEGRATOR_EXAMPLES } from '../openapi/integrator-examples.ts';
 import { describeRoute } from '../openapi/route-notes.ts';
 import { alarmById, alarmPage } from './alarms/alarm-queries.ts';
 import { requireMayAcknowledge, visibleAlarms } from './monitoring-scope.ts';
@@ -33,6 +34,7 @@ export function alarmRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariables
     '/alarms/:id/acknowledge',
     describeRoute({
       summary: 'Acknowledge an active alarm, with a note: who, when and why are stored',
+      details: INTEGRATOR_EXAMPLES.acknowledge,
       tag: 'alarms',
       example: { note: 'Technician booked for Thursday morning' },
       responses: {

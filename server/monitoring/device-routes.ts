@@ -17,6 +17,7 @@ import type { ServerContext } from '../context.ts';
 import { answersIn } from '../http/accept-type.ts';
 import type { AuthVariables } from '../http/guards.ts';
 import { validate } from '../http/validate.ts';
+import { INTEGRATOR_EXAMPLES } from '../openapi/integrator-examples.ts';
 import { describeRoute } from '../openapi/route-notes.ts';
 import { deviceStatusPage } from './device-status.ts';
 import { liveRoute } from './live-route.ts';
@@ -56,6 +57,7 @@ export function deviceRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariable
     '/devices/:serial/latest',
     describeRoute({
       summary: "A device's newest stored reading: telemetry and status values with their units",
+      details: INTEGRATOR_EXAMPLES.latest,
       tag: 'monitoring',
       responses: {
         200: { description: 'The latest reading (receivedAt null: none yet)', schema: latestReadingSchema },
@@ -101,6 +103,7 @@ export function deviceRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariable
     '/devices/:serial/series',
     describeRoute({
       summary: 'One metric of a device over a time range, at a step giving at most about 2,000 points',
+      details: INTEGRATOR_EXAMPLES.series,
       tag: 'monitoring',
       responses: {
         200: {

@@ -24,7 +24,7 @@ import { telemetryCountsRoute } from './telemetry-counts-route.ts';
  */
 export function createMonitoringApp(ctx: ServerContext): Hono<{ Variables: AuthVariables }> {
   const app = new Hono<{ Variables: AuthVariables }>();
-  app.route('/openapi.json', openApiRoute('monitoring', app));
+  app.route('/openapi.json', openApiRoute('monitoring', app, ctx.env.API_KEY_RATE_LIMIT));
   app.route('/auth', monitoringSignInRoutes(ctx));
   app.route('/auth', sessionRoutes(ctx, 'monitoring'));
   app.all('/auth/*', handleNotFound);

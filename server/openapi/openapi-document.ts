@@ -3,7 +3,9 @@ import { TrieRouter } from 'hono/router/trie-router';
 import { z } from 'zod';
 import { errorBodySchema } from '../../contracts/auth.ts';
 import { SERVICE_MOUNTS, type ServiceName } from '../../contracts/services.ts';
+import { REQUEST_LIMITS } from '../limits/request-limits.ts';
 import {
+  type DocumentScheme,
   describeRoute,
   type InputTarget,
   noteOf,
@@ -128,17 +130,50 @@ function responses(route: DocumentedRoute) {
   return answers;
 }
 
-const SECURITY_SCHEMES: Record<SecurityScheme, Record<string, string>> = {
-  apiKey: { type: 'apiKey', in: 'header', name: 'api-key' },
+const SECURITY_SCHEMES: Record<DocumentScheme, Record<string, string>> = {
+  apiKey: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'api-key',
+    description:
+      "The deployment's API key, sent with a signed-in access token on configuration calls (the monitoring service never asks for it). A personal key stands in for both.",
+  },
   bearer: {
     type: 'http',
     scheme: 'bearer',
-    bearerFormat: 'JWT or API key',
+    bearerFormat: 'JWT',
+    description: "A signed-in access token of this service (15 minutes; the app's own sign-in).",
+  },
+  personalKey: {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'fm_pat_…',
     description:
-      "A signed-in access token (JWT), or a personal API key `fm_pat_…` (Account → API keys), which acts with its owner's rights and needs no `api-key` header; a key is rate limited (429 with `Retry-After`, `RateLimit-Policy`, `RateLimit`).",
+      "A personal API key (Account → API keys) as `Authorization: Bearer fm_pat_…`: all a call to either service needs. It acts with its owner's rights as they are at that moment; a read key may only GET. Rate limited per key (`x-rate-limit`): 429 with `Retry-After`, `RateLimit-Policy` and `RateLimit`.",
   },
   linkKey: { type: 'http', scheme: 'basic' },
 };
+
+/**
+ * Where a personal key is offered: calls made as a signed-in person (an access token, with or
+ * without the `api-key` header). Sign-in itself and the other public calls have no use for one.
+ */
+const keyStandsIn = (security: readonly SecurityScheme[]) =>
+  security.includes('bearer') && security.every((scheme) => scheme === 'apiKey' || scheme === 'bearer');
+
+/** The limits a call counts against, as the `x-rate-limit` extension lists them. */
+function rateLimits(route: DocumentedRoute, keyRateLimit: number) {
+  const limits: { per: string; limit: number; windowSeconds: number }[] = (
+    route.description.limits ?? []
+  ).map((name) => ({
+    per: name,
+    limit: REQUEST_LIMITS[name].limit,
+    windowSeconds: REQUEST_LIMITS[name].windowSeconds,
+  }));
+  if (keyStandsIn(route.security))
+    limits.push({ per: 'personalKey', limit: keyRateLimit, windowSeconds: 60 });
+  return limits;
+}
 
 /**
  * The OpenAPI 3.1 document of one service, generated from the routes the service registered: the
@@ -149,18 +184,29 @@ export function openApiDocument(
   service: ServiceName,
   // biome-ignore lint/suspicious/noExplicitAny: any app's variables
   app: Hono<any>,
+  keyRateLimit: number,
 ): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
-  const schemes = new Set<SecurityScheme>();
+  const schemes = new Set<DocumentScheme>();
   for (const route of documentedRoutes(app)) {
     for (const scheme of route.security) schemes.add(scheme);
+    if (keyStandsIn(route.security)) schemes.add('personalKey');
     const body = route.inputs.json;
     const binaryBody = route.description.binaryBody;
+    const limits = rateLimits(route, keyRateLimit);
     const operation = {
       summary: route.description.summary,
+      ...(route.description.details && { description: route.description.details }),
       tags: [route.description.tag],
       operationId: `${route.method}${route.path.replace(/[^A-Za-z0-9]+(.)?/g, (_, ch = '') => ch.toUpperCase())}`,
-      security: route.security.length > 0 ? [Object.fromEntries(route.security.map((s) => [s, []]))] : [],
+      security:
+        route.security.length > 0
+          ? [
+              Object.fromEntries(route.security.map((s) => [s, []])),
+              ...(keyStandsIn(route.security) ? [{ personalKey: [] }] : []),
+            ]
+          : [],
+      ...(limits.length > 0 && { 'x-rate-limit': limits }),
       parameters: parameters(route),
       ...(body && {
         requestBody: {
@@ -210,6 +256,7 @@ export function openApiRoute(
   service: ServiceName,
   // biome-ignore lint/suspicious/noExplicitAny: any app's variables
   app: Hono<any>,
+  keyRateLimit: number,
 ): Hono {
   const route = new Hono();
   let document: string | undefined;
@@ -221,7 +268,7 @@ export function openApiRoute(
       responses: { 200: { description: 'OpenAPI 3.1 document' } },
     }),
     (c) => {
-      document ??= JSON.stringify(openApiDocument(service, app));
+      document ??= JSON.stringify(openApiDocument(service, app, keyRateLimit));
       return c.body(document, 200, { 'content-type': 'application/json' });
     },
   );

@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
 import type { z } from 'zod';
+import type { RequestLimitName } from '../limits/request-limits.ts';
 
 /** Where a validated input comes from, as Hono names it (`c.req.valid(target)`). */
 export type InputTarget = 'json' | 'param' | 'query' | 'header';
@@ -7,10 +8,17 @@ export type InputTarget = 'json' | 'param' | 'query' | 'header';
 /** The security schemes of the OpenAPI documents: one per guard middleware. */
 export type SecurityScheme = 'apiKey' | 'bearer' | 'linkKey';
 
+/** What the document adds to the guards' schemes: a personal key, accepted wherever `apiKey` and `bearer` are. */
+export type DocumentScheme = SecurityScheme | 'personalKey';
+
 /** What a route says about itself beside its validated inputs: what it is for and what it answers. */
 export interface RouteDescription {
   summary: string;
   tag: string;
+  /** More than the summary, in CommonMark: how integrators call it (examples in curl and JavaScript). */
+  details?: string;
+  /** The request limits the call counts against (`server/limits/request-limits.ts`), besides a key's own. */
+  limits?: readonly RequestLimitName[];
   /** A valid body: shown in the document, and the starting point of the random-input test. */
   example?: Record<string, unknown>;
   /** A body that is not JSON (a firmware image): its media type and what it holds. */

@@ -100,6 +100,7 @@ export function serviceCommsRoutes(
     '/service-comms/command',
     describeRoute({
       summary: 'Send a frame to an online device and answer its answer frame (no api-key)',
+      limits: ['commandPerUser', 'commandPerAddress'],
       tag: 'devices online',
       example: { serialNumber: 'HX5K-24-000123', data: [1, 0, 0] },
       responses: {

@@ -19,6 +19,7 @@ import type { Database } from '../db/schema.ts';
 import { ApiError, notFound } from '../http/errors.ts';
 import type { AuthVariables } from '../http/guards.ts';
 import { validate } from '../http/validate.ts';
+import { INTEGRATOR_EXAMPLES } from '../openapi/integrator-examples.ts';
 import { describeRoute } from '../openapi/route-notes.ts';
 import { newWebhookSecret, sealSecret } from './secret-box.ts';
 import { checkUrl, RefusedTarget, resolveAllowed, type TargetRules } from './target-guard.ts';
@@ -120,6 +121,7 @@ export function webhookRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariabl
     describeRoute({
       summary: 'Subscribe a URL to events; its signing secret is answered this once',
       tag: 'webhooks',
+      details: INTEGRATOR_EXAMPLES.subscribe,
       example: { url: 'https://crm.example.com/hooks/fleet', events: ['alarm.raised', 'device.installed'] },
       responses: {
         201: {

@@ -46,8 +46,9 @@ self.addEventListener('install', (event) => {
 });
 
 // The app's files: every chunk (so any screen opens offline), the pages, the codec, and the
-// bundled devices lists and device forms. /app-config.json is the deployment's, not the build's:
-// src/main.tsx keeps the last copy itself.
+// bundled devices lists and device forms; not the API reference's viewer (vite.config.ts), which
+// comes from the network when `/api` opens. /app-config.json is the deployment's, not the
+// build's: src/main.tsx keeps the last copy itself.
 precacheAndRoute(self.__WB_MANIFEST);
 cleanupOutdatedCaches();
 

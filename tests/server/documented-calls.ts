@@ -14,8 +14,10 @@ export interface DocumentedCall {
   headers: string[];
   body: boolean;
   example?: Record<string, unknown>;
-  /** The security schemes the document gives, e.g. `['apiKey', 'bearer']`. */
+  /** The security schemes of the call's guards, e.g. `['apiKey', 'bearer']` (the document's first requirement). */
   security: string[];
+  /** Whether the document offers a personal key (`personalKey`) as the alternative to those. */
+  personalKey: boolean;
 }
 
 interface Operation {
@@ -48,7 +50,8 @@ export async function documentedCalls(t: TestServer): Promise<DocumentedCall[]> 
           headers: named('header'),
           body: operation.requestBody !== undefined,
           ...(example && { example }),
-          security: operation.security.flatMap((requirement) => Object.keys(requirement)),
+          security: Object.keys(operation.security[0] ?? {}),
+          personalKey: operation.security.some((requirement) => 'personalKey' in requirement),
         });
       }
     }

@@ -42,8 +42,15 @@ const concrete = (path: string) =>
 const t = await startTestServer();
 const calls = await documentedCalls(t);
 const tokens = {} as Record<ServiceName, string>;
+/** A read-only personal key of the admin: it reaches every call, and changes nothing. */
+let readKey = '';
 beforeAll(async () => {
   tokens.config = (await t.login('admin')).access_token;
+  const created = await t.call('POST', '/config/fleet/api-keys', {
+    token: tokens.config,
+    body: { name: 'documented calls', scope: 'read' },
+  });
+  readKey = (created.body as { key: string }).key;
   const monitoring = await t.call('POST', '/monitoring/auth/v2/configurator-login', {
     body: { username: 'admin@fleet.example', access_token: tokens.config },
   });
@@ -91,6 +98,25 @@ describe('every call asks for the headers of specification §7', () => {
       expect(call.security).toEqual(call.path === '/devices-list' ? ['linkKey'] : expected);
     },
   );
+
+  it.each(calls.map((call) => [`${call.service} ${call.call}`, call] as const))(
+    '%s: a personal key is offered exactly where a Bearer is asked for',
+    (_, call) => {
+      expect(call.personalKey).toBe(wantsBearer(call));
+    },
+  );
+
+  it.each(
+    calls.filter((call) => call.personalKey).map((call) => [`${call.service} ${call.call}`, call] as const),
+  )('%s: where it is offered, a personal key alone gets past both credentials', async (_, call) => {
+    const answer = await t.call(
+      call.method.toUpperCase(),
+      `${SERVICE_MOUNTS[call.service]}${concrete(call.path)}`,
+      { token: readKey, apiKey: null, body: call.method === 'get' ? undefined : {} },
+    );
+    expect(answer.status).not.toBe(401);
+    expect((answer.body as { code?: string } | null)?.code).not.toBe('api_key_missing');
+  });
 
   it.each(
     calls

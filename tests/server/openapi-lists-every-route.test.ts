@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SERVICE_MOUNTS, SERVICE_NAMES, type ServiceName } from '../../contracts/services.ts';
+import { REQUEST_LIMITS } from '../../server/limits/request-limits.ts';
 import { startTestServer, type TestServer } from './harness.ts';
 
 let t: TestServer;
 beforeAll(async () => {
-  t = await startTestServer();
+  // A key's limit is configuration: the document gives the figure this server runs with.
+  t = await startTestServer({ API_KEY_RATE_LIMIT: '240' });
 });
 afterAll(() => t.close());
 
@@ -20,10 +22,18 @@ function registeredRoutes(service: ServiceName): string[] {
   return [...new Set(routes)].sort();
 }
 
+interface Operation {
+  security: Record<string, string[]>[];
+  responses: Record<string, unknown>;
+  description?: string;
+  'x-rate-limit'?: { per: string; limit: number; windowSeconds: number }[];
+}
+
 interface OpenApiDocument {
   openapi: string;
   servers: { url: string }[];
-  paths: Record<string, Record<string, { security: unknown[]; responses: Record<string, unknown> }>>;
+  paths: Record<string, Record<string, Operation>>;
+  components: { securitySchemes: Record<string, Record<string, string>> };
 }
 
 async function documentOf(service: ServiceName): Promise<OpenApiDocument> {
@@ -65,6 +75,83 @@ describe.each(SERVICE_NAMES)('the %s service OpenAPI document', (service) => {
       content: { 'application/json': { schema: { required: ['access_token', 'refresh_token'] } } },
     });
     expect(login?.security).toEqual(service === 'config' ? [{ apiKey: [] }] : []);
+  });
+});
+
+describe('what an integrator with a personal key reads', () => {
+  const operations = (document: OpenApiDocument) =>
+    Object.entries(document.paths).flatMap(([path, byMethod]) =>
+      Object.entries(byMethod).map(([method, operation]) => ({
+        call: `${method.toUpperCase()} ${path}`,
+        operation,
+      })),
+    );
+
+  it.each(SERVICE_NAMES)(
+    'the %s document declares the schemes its calls use, a personal key among them',
+    async (service) => {
+      const document = await documentOf(service);
+      const schemes = document.components.securitySchemes;
+      expect(schemes.personalKey).toMatchObject({ type: 'http', scheme: 'bearer', bearerFormat: 'fm_pat_…' });
+      expect(schemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
+      const used = new Set(
+        operations(document).flatMap(({ operation }) =>
+          operation.security.flatMap((requirement) => Object.keys(requirement)),
+        ),
+      );
+      expect(Object.keys(schemes).sort()).toEqual([...used].sort());
+      // The monitoring service never asks for the api-key header.
+      expect('apiKey' in schemes).toBe(service === 'config');
+    },
+  );
+
+  it.each(SERVICE_NAMES)(
+    "every %s call a key may make gives the key's limit as configured",
+    async (service) => {
+      const offered = operations(await documentOf(service)).filter(({ operation }) =>
+        operation.security.some((requirement) => 'personalKey' in requirement),
+      );
+      expect(offered.length).toBeGreaterThan(4);
+      for (const { call, operation } of offered) {
+        expect(operation['x-rate-limit'], call).toContainEqual({
+          per: 'personalKey',
+          limit: 240,
+          windowSeconds: 60,
+        });
+      }
+    },
+  );
+
+  it("a call with limits of its own gives them beside the key's", async () => {
+    const command = (await documentOf('config')).paths['/service-comms/command']?.post;
+    expect(command?.['x-rate-limit']).toEqual([
+      { per: 'commandPerUser', ...REQUEST_LIMITS.commandPerUser },
+      { per: 'commandPerAddress', ...REQUEST_LIMITS.commandPerAddress },
+      { per: 'personalKey', limit: 240, windowSeconds: 60 },
+    ]);
+  });
+
+  it('the five calls integrators make most carry examples in curl and JavaScript', async () => {
+    const config = await documentOf('config');
+    const monitoring = await documentOf('monitoring');
+    const described = [
+      config.paths['/fleet/sites/all/{userId}/{page}']?.get,
+      monitoring.paths['/devices/{serial}/latest']?.get,
+      monitoring.paths['/devices/{serial}/series']?.get,
+      monitoring.paths['/alarms/{id}/acknowledge']?.post,
+      config.paths['/fleet/webhooks']?.post,
+    ].map((operation) => operation?.description ?? '');
+    for (const description of described) {
+      const blocks = Object.fromEntries(
+        [...description.matchAll(/```(sh|js)\n([\s\S]*?)\n```/g)].map(([, language, code]) => [
+          language,
+          code,
+        ]),
+      );
+      expect(blocks.sh).toMatch(/curl [^\n]*-H "Authorization: Bearer \$KEY"/);
+      expect(blocks.js).toMatch(/Authorization: `Bearer \$\{KEY\}`/);
+      expect(blocks.js).toContain('await fetch(');
+    }
   });
 });
 

@@ -1,6 +1,6 @@
 import { Modal, NavLink } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { IconApi, IconKey, IconWebhook } from '@tabler/icons-react';
+import { IconApi, IconBook, IconKey, IconWebhook } from '@tabler/icons-react';
 import { Link, useRouterState } from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';
 import { useState } from 'react';
@@ -9,7 +9,7 @@ import { useRuntime } from '../../app/runtime-context.tsx';
 import { ChangePasswordForm } from './change-password-form.tsx';
 
 /**
- * The Account section's own items: "API keys" and "Webhooks" (screens of their own) and "Change password", in a
+ * The Account section's own items: "API keys", "Webhooks" and "API reference" (screens of their own) and "Change password", in a
  * dialog over the screen the person is on. Passed to the shell by the `_shell` route. ("Profile" is one's own user page, a link of the
  * shell's menu.)
  */
@@ -17,8 +17,10 @@ export function AccountMenuItems({ onOpen }: { onOpen: () => void }) {
   const { auth } = useRuntime();
   const email = useSelector(auth, currentEmail) ?? '';
   const [open, setOpen] = useState(false);
-  const onKeys = useRouterState({ select: (state) => state.location.pathname === '/api-keys' });
-  const onHooks = useRouterState({ select: (state) => state.location.pathname === '/webhooks' });
+  const path = useRouterState({ select: (state) => state.location.pathname });
+  const onKeys = path === '/api-keys';
+  const onHooks = path === '/webhooks';
+  const onReference = path === '/api';
   return (
     <>
       <NavLink
@@ -37,6 +39,15 @@ export function AccountMenuItems({ onOpen }: { onOpen: () => void }) {
         leftSection={<IconWebhook size={18} aria-hidden />}
         active={onHooks}
         aria-current={onHooks ? 'page' : undefined}
+        onClick={onOpen}
+      />
+      <NavLink
+        component={Link}
+        to="/api"
+        label="API reference"
+        leftSection={<IconBook size={18} aria-hidden />}
+        active={onReference}
+        aria-current={onReference ? 'page' : undefined}
         onClick={onOpen}
       />
       <NavLink
