@@ -80,6 +80,8 @@ export const webhookSchema = z.object({
   url: z.string(),
   events: z.array(z.enum(WEBHOOK_EVENTS)),
   siteId: z.number().nullable(),
+  /** The name of that site; null for every site the owner sees. */
+  siteName: z.string().nullable(),
   createdAt: z.string(),
   /** Set when the endpoint was switched off, by its owner or after failing for 24 hours. */
   disabledAt: z.string().nullable(),

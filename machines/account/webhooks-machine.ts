@@ -11,12 +11,27 @@ import type {
 export interface WebhookForm {
   url: string;
   events: WebhookEventType[];
+  /** Only this site's events; null: every site the person sees. */
+  siteId: number | null;
 }
 
-/** The form a new webhook starts from: no address, the alarm events picked. */
+/** A site the add dialog offers to limit a webhook to. */
+export interface SiteChoice {
+  id: number;
+  name: string;
+}
+
+/** The sites the add dialog offers (the first of them, A–Z), and how many the person sees in all. */
+export interface SiteChoices {
+  sites: SiteChoice[];
+  total: number;
+}
+
+/** The form a new webhook starts from: no address, the alarm events picked, every site. */
 export const EMPTY_WEBHOOK_FORM: WebhookForm = {
   url: '',
   events: ['alarm.raised', 'alarm.cleared'],
+  siteId: null,
 };
 
 export type WebhooksEvent =
@@ -41,6 +56,10 @@ export interface WebhooksContext {
   /** Why the list could not be read. */
   loadError: string | null;
   form: WebhookForm;
+  /** The sites the add dialog offers; null while they are read. */
+  siteChoices: SiteChoices | null;
+  /** Why they could not be read (the dialog then offers every site only). */
+  sitesError: string | null;
   /** What is wrong with the address or the events, shown at their fields. */
   urlError: string | null;
   eventsError: string | null;
@@ -63,7 +82,7 @@ const messageOf = (error: unknown) => (error instanceof Error ? error.message : 
 
 /** The request of a filled-in form. */
 export function requestOf(form: WebhookForm): CreateWebhookRequest {
-  return { url: form.url.trim(), events: form.events };
+  return { url: form.url.trim(), events: form.events, ...(form.siteId !== null && { siteId: form.siteId }) };
 }
 
 /** What is wrong with the address as typed, before it is sent; null when it may be sent. */
@@ -78,11 +97,12 @@ const listed = (context: WebhooksContext, id: string) => context.webhooks.find((
 
 /**
  * Account → Webhooks: the person's webhooks are read (loading, then the list or a failure with
- * "Try again"); one is added in a dialog (address, events picked), its signing secret shown once
+ * "Try again"); one is added in a dialog (address, events picked, every site or one of the sites
+ * the dialog reads as it opens), its signing secret shown once
  * with a copy button and forgotten when that dialog closes; one is switched off or on, deleted
  * after a confirmation, or its deliveries opened, where a test event is sent and a delivery sent
  * again. A failure keeps what was typed and says the service's words. Actors do the I/O: `list`,
- * `create`, `update` (switch), `remove`, `deliveries`, `test`, `resend`, `copy`.
+ * `sites`, `create`, `update` (switch), `remove`, `deliveries`, `test`, `resend`, `copy`.
  */
 export const webhooksMachine = setup({
   types: {
@@ -91,6 +111,8 @@ export const webhooksMachine = setup({
   },
   actors: {
     list: fromPromise<Webhook[]>(async () => []),
+    /** The sites a webhook may be limited to (the person's). */
+    sites: fromPromise<SiteChoices>(async () => ({ sites: [], total: 0 })),
     create: fromPromise<CreatedWebhook, CreateWebhookRequest>(async () => {
       throw new Error('The create actor is not provided');
     }),
@@ -119,6 +141,8 @@ export const webhooksMachine = setup({
     webhooks: [],
     loadError: null,
     form: EMPTY_WEBHOOK_FORM,
+    siteChoices: null,
+    sitesError: null,
     urlError: null,
     eventsError: null,
     error: null,
@@ -151,7 +175,14 @@ export const webhooksMachine = setup({
           on: {
             'hooks.create': {
               target: 'creating',
-              actions: assign({ form: EMPTY_WEBHOOK_FORM, urlError: null, eventsError: null, error: null }),
+              actions: assign({
+                form: EMPTY_WEBHOOK_FORM,
+                siteChoices: null,
+                sitesError: null,
+                urlError: null,
+                eventsError: null,
+                error: null,
+              }),
             },
             'hooks.delete': {
               guard: 'hookIsListed',
@@ -171,6 +202,17 @@ export const webhooksMachine = setup({
         },
         creating: {
           initial: 'editing',
+          // Read while the person types: until they arrive (or if they cannot), every site is offered.
+          invoke: {
+            src: 'sites',
+            onDone: { actions: assign({ siteChoices: ({ event }) => event.output }) },
+            onError: {
+              actions: assign({
+                siteChoices: { sites: [], total: 0 },
+                sitesError: ({ event }) => messageOf(event.error),
+              }),
+            },
+          },
           states: {
             editing: {
               on: {

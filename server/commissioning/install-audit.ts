@@ -21,6 +21,8 @@ export interface AuditEntry {
   newName?: string;
   /** For a replacement: the other unit's serial. */
   otherSerial?: string;
+  /** For a move: the device's name, for the webhook events (not recorded). */
+  deviceName?: string;
 }
 
 /** Record a change, inside the transaction that makes it (so there is never one without the other). */
@@ -48,7 +50,8 @@ export async function recordAudit(db: Kysely<Database>, by: Principal, entry: Au
 /**
  * The webhook events of a recorded change, in its transaction: a device put on a site is
  * `device.installed`, one taken off is `device.removed`; a replacement is both (the old unit
- * removed, the new one installed in its place).
+ * removed, the new one installed in its place), and so is a move (removed from the site it left,
+ * `movedTo`, installed at the one it joined, `movedFrom`), so each site's subscribers learn it.
  */
 async function emitDeviceChange(db: Kysely<Database>, entry: AuditEntry): Promise<void> {
   const site = { siteId: entry.site.id, siteName: entry.site.name };
@@ -62,6 +65,18 @@ async function emitDeviceChange(db: Kysely<Database>, entry: AuditEntry): Promis
     await emitEvent(db, 'device.installed', entry.site.id, unit(entry.serial, entry.newName));
   if (entry.action === 'removed')
     await emitEvent(db, 'device.removed', entry.site.id, unit(entry.serial, entry.oldName));
+  if (entry.action === 'moved' && entry.fromSite) {
+    const from = { siteId: entry.fromSite.id, siteName: entry.fromSite.name };
+    await emitEvent(db, 'device.removed', entry.fromSite.id, {
+      ...unit(entry.serial, entry.deviceName),
+      ...from,
+      movedTo: site,
+    });
+    await emitEvent(db, 'device.installed', entry.site.id, {
+      ...unit(entry.serial, entry.deviceName),
+      movedFrom: from,
+    });
+  }
   if (entry.action === 'replaced') {
     await emitEvent(db, 'device.removed', entry.site.id, {
       ...unit(entry.otherSerial, entry.newName),

@@ -218,6 +218,7 @@ export function installRoutes(
             site: target,
             fromSite: { id: device.siteId, name: device.siteName },
             ...unit,
+            deviceName: row.name,
           });
         if (renaming)
           await recordAudit(trx, principal, {

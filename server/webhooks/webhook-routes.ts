@@ -45,17 +45,32 @@ type EndpointRow = Pick<Selectable<Database['webhook_endpoints']>, (typeof COLUM
 
 const iso = (date: Date | null) => (date === null ? null : new Date(date).toISOString());
 
-function asWebhook(row: EndpointRow): Webhook {
+function asWebhook(row: EndpointRow, siteNames: ReadonlyMap<number, string>): Webhook {
   return {
     id: row.id,
     url: row.url,
     events: row.events as Webhook['events'],
     siteId: row.site_id,
+    siteName: row.site_id === null ? null : (siteNames.get(row.site_id) ?? null),
     createdAt: new Date(row.created_at).toISOString(),
     disabledAt: iso(row.disabled_at),
     disabledReason: row.disabled_reason,
     failingSince: iso(row.failing_since),
   };
+}
+
+/** The names of the sites `rows` are limited to, in one query. */
+async function siteNamesOf(db: Kysely<Database>, rows: readonly EndpointRow[]): Promise<Map<number, string>> {
+  const ids = [...new Set(rows.flatMap((row) => (row.site_id === null ? [] : [row.site_id])))];
+  if (ids.length === 0) return new Map();
+  const sites = await db.selectFrom('sites').select(['id', 'name']).where('id', 'in', ids).execute();
+  return new Map(sites.map((site) => [site.id, site.name]));
+}
+
+/** `rows` as their owner reads them, each with its site's name. */
+async function asWebhooks(db: Kysely<Database>, rows: readonly EndpointRow[]): Promise<Webhook[]> {
+  const names = await siteNamesOf(db, rows);
+  return rows.map((row) => asWebhook(row, names));
 }
 
 /**
@@ -135,7 +150,8 @@ export function webhookRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariabl
         .returning(COLUMNS)
         .executeTakeFirstOrThrow();
       c.header('Cache-Control', 'no-store');
-      return c.json({ ...asWebhook(row), secret }, 201);
+      const [webhook] = await asWebhooks(db, [row]);
+      return c.json({ ...webhook, secret }, 201);
     },
   );
 
@@ -154,7 +170,7 @@ export function webhookRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariabl
         .orderBy('created_at', 'desc')
         .orderBy('id')
         .execute();
-      return c.json({ webhooks: rows.map(asWebhook) });
+      return c.json({ webhooks: await asWebhooks(db, rows) });
     },
   );
 
@@ -196,7 +212,8 @@ export function webhookRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariabl
         .returning(COLUMNS)
         .executeTakeFirst();
       if (!row) throw notFound('Webhook');
-      return c.json(asWebhook(row));
+      const [webhook] = await asWebhooks(db, [row]);
+      return c.json(webhook);
     },
   );
 

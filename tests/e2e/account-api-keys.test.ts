@@ -13,10 +13,7 @@ let me: { context: BrowserContext; page: Page; errors: string[] };
 beforeAll(async () => {
   browser = await launchChromium();
   await createInstaller(ME);
-  me = await signedInPage(browser, ME);
-  await me.context.grantPermissions(['clipboard-read', 'clipboard-write'], {
-    origin: new URL(appUrl('/')).origin,
-  });
+  me = await signedInPage(browser, ME, { clipboard: true });
 });
 afterAll(async () => {
   await browser?.close();

@@ -4,14 +4,15 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAccessible } from './axe.ts';
-import { ARTIFACTS, appUrl, launchChromium } from './browser.ts';
+import { ADMIN, ARTIFACTS, launchChromium } from './browser.ts';
 import { heading, screenshots, signedInPage, WIDE } from './screens-helpers.ts';
-import { createInstaller } from './service-calls.ts';
+import { accessToken, configCall, createInstaller } from './service-calls.ts';
 
 let browser: Browser;
 /** An installer of this test's own: their webhooks are theirs alone. */
 const ME = { email: 'wes.hooks@solarpros.example', password: 'Hooks-roof#2026', name: 'Wes Hooks' };
 let me: { context: BrowserContext; page: Page; errors: string[] };
+const SITE = 'Harbour warehouse (webhooks)';
 
 /** The receiving system: answers `status`, keeps each request. */
 const received: { headers: IncomingHttpHeaders; body: string }[] = [];
@@ -32,11 +33,30 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks/fleet`;
   browser = await launchChromium();
-  await createInstaller(ME);
-  me = await signedInPage(browser, ME);
-  await me.context.grantPermissions(['clipboard-read', 'clipboard-write'], {
-    origin: new URL(appUrl('/')).origin,
+  const { id } = await createInstaller(ME);
+  // A site of their own, for a webhook limited to it.
+  const admin = await accessToken(ADMIN);
+  const site = await configCall('POST', '/sites', {
+    token: admin,
+    body: {
+      name: SITE,
+      displayAddress: 'Hafenstraße 4, 20457 Hamburg, DE',
+      streetName: 'Hafenstraße',
+      streetNumber: '4',
+      postalCode: '20457',
+      locality: 'Hamburg',
+      country: 'DE',
+      latitude: 53.543,
+      longitude: 9.966,
+    },
   });
+  expect(site.status).toBe(201);
+  const granted = await configCall('PUT', '/fleet/site-access/change-roles', {
+    token: admin,
+    body: { siteId: (site.body as { id: number }).id, userId: id, roles: ['installer'] },
+  });
+  expect(granted.status).toBeLessThan(300);
+  me = await signedInPage(browser, ME, { clipboard: true });
 });
 afterAll(async () => {
   await browser?.close();
@@ -61,6 +81,13 @@ describe('Account → Webhooks', () => {
     await add.getByLabel(/^Address/).fill(receiverUrl);
     await add.getByRole('checkbox', { name: /A device is put on a site/ }).check();
     await add.getByRole('checkbox', { name: /An alarm is raised/ }).check();
+    // Every site until one is picked: here the one site this installer has.
+    const sites = add.getByRole('combobox', { name: 'Sites' });
+    await expect.poll(() => sites.inputValue()).toBe('Every site you see');
+    await expect.poll(() => sites.isEnabled()).toBe(true);
+    await sites.click();
+    await page.getByRole('option', { name: SITE }).click();
+    await expect.poll(() => sites.inputValue()).toBe(SITE);
     await expectAccessible(page);
     await screenshots(page, 'account-webhooks-add', () => add.getByLabel(/^Address/).waitFor());
     await add.getByRole('button', { name: 'Add webhook' }).click();
@@ -81,6 +108,7 @@ describe('Account → Webhooks', () => {
     const item = page.getByRole('listitem', { name: receiverUrl });
     await item.getByText('An alarm is raised · A device is put on a site').waitFor();
     await item.getByText('On', { exact: true }).waitFor();
+    await item.getByText(`${SITE} only`, { exact: false }).waitFor();
     expect(await page.content()).not.toContain(secret.slice(6));
     await screenshots(page, 'account-webhooks-list', () => item.waitFor());
 

@@ -18,10 +18,19 @@ export const PHONE = { width: 390, height: 844 };
 export async function signedInPage(
   browser: Browser,
   user: { email: string; password: string },
-  /** The browser's IANA time zone (the machine's when left out), e.g. a person far from a site. */
-  options: { timezoneId?: string } = {},
+  options: {
+    /** The browser's IANA time zone (the machine's when left out), e.g. a person far from a site. */
+    timezoneId?: string;
+    /** The app may write and the test read the clipboard (a secret's Copy button). */
+    clipboard?: boolean;
+  } = {},
 ): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
-  const context = await browser.newContext({ viewport: WIDE, reducedMotion: 'reduce', ...options });
+  const { clipboard = false, ...contextOptions } = options;
+  const context = await browser.newContext({ viewport: WIDE, reducedMotion: 'reduce', ...contextOptions });
+  if (clipboard)
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], {
+      origin: new URL(appUrl('/')).origin,
+    });
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('console', (message) => {

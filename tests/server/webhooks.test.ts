@@ -1,12 +1,12 @@
-import { generateKeyPairSync } from 'node:crypto';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { parseEnv } from '../../server/env.ts';
 import { sealSecret } from '../../server/webhooks/secret-box.ts';
 import { blockedKind, guardedLookup } from '../../server/webhooks/target-guard.ts';
-import { IDS, startTestServer, type TestServer } from './harness.ts';
+import { durableDatabase, IDS, startTestServer, type TestServer } from './harness.ts';
 
 /** What one path of the receiver got: each request's headers and body, in order. */
 interface Received {
@@ -22,6 +22,8 @@ class Receiver {
   readonly got = new Map<string, Received[]>();
   readonly answers = new Map<string, (count: number) => number>();
   readonly bodies = new Map<string, string>();
+  /** The next request to a path is answered only once its promise settles (a slow receiver). */
+  readonly holds = new Map<string, Promise<void>>();
   private server: Server | undefined;
   port = 0;
 
@@ -34,8 +36,12 @@ class Receiver {
         const list = this.got.get(path) ?? [];
         list.push({ headers: request.headers, body: Buffer.concat(chunks).toString('utf8') });
         this.got.set(path, list);
-        response.statusCode = this.answers.get(path)?.(list.length) ?? 200;
-        response.end(this.bodies.get(path) ?? (response.statusCode === 200 ? 'ok' : 'not now'));
+        const hold = this.holds.get(path);
+        this.holds.delete(path);
+        void (hold ?? Promise.resolve()).then(() => {
+          response.statusCode = this.answers.get(path)?.(list.length) ?? 200;
+          response.end(this.bodies.get(path) ?? (response.statusCode === 200 ? 'ok' : 'not now'));
+        });
       });
     });
     await new Promise<void>((resolve) => this.server?.listen(this.port, '127.0.0.1', resolve));
@@ -81,6 +87,7 @@ interface Created {
   url: string;
   events: string[];
   siteId: number | null;
+  siteName: string | null;
   secret: string;
 }
 
@@ -205,11 +212,74 @@ describe('webhooks', () => {
     expect(receiver.of('/mine').map((r) => JSON.parse(r.body).type)).toEqual(['webhook.test']);
   });
 
+  it('tells of a device moved to another site as removed from the one and installed at the other', async () => {
+    const [from, to] = [IDS.siteOfA, IDS.siteOfA + 1];
+    const old = await subscribe(tokens.installerA, {
+      url: receiver.url('/left'),
+      events: ['device.installed', 'device.removed'],
+      siteId: from,
+    });
+    const joined = await subscribe(tokens.installerA, {
+      url: receiver.url('/joined'),
+      events: ['device.installed', 'device.removed'],
+      siteId: to,
+    });
+    const serial = await install(tokens.installerA, from);
+    const { id } = await t.server.ctx.db
+      .selectFrom('devices')
+      .select('id')
+      .where('serial', '=', serial)
+      .executeTakeFirstOrThrow();
+    const moved = await t.call('PUT', `/config/fleet/installs/${id}`, {
+      token: tokens.installerA,
+      body: { siteId: to },
+    });
+    expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+    await sender().flush();
+    const names = await t.server.ctx.db
+      .selectFrom('sites')
+      .select(['id', 'name'])
+      .where('id', 'in', [from, to])
+      .execute();
+    const nameOf = (siteId: number) => names.find((site) => site.id === siteId)?.name;
+    expect(verified('/left', old.secret).map((e) => [e.type, e.data])).toEqual([
+      ['device.installed', expect.objectContaining({ serial, siteId: from })],
+      [
+        'device.removed',
+        expect.objectContaining({
+          serial,
+          siteId: from,
+          name: expect.stringMatching(/^Webhook unit/),
+          movedTo: { siteId: to, siteName: nameOf(to) },
+        }),
+      ],
+    ]);
+    expect(verified('/joined', joined.secret).map((e) => [e.type, e.data])).toEqual([
+      [
+        'device.installed',
+        expect.objectContaining({ serial, siteId: to, movedFrom: { siteId: from, siteName: nameOf(from) } }),
+      ],
+    ]);
+  });
+
   it('delivers device.installed and alarm.raised, signed so that they verify with the secret', async () => {
     const hook = await subscribe(tokens.installerA, {
       url: receiver.url('/signed'),
       events: ['device.installed', 'alarm.raised', 'device.offline'],
       siteId: IDS.siteOfA,
+    });
+    // The site is named wherever the webhook is answered, so its owner reads which site it is.
+    const siteName = (
+      await t.server.ctx.db
+        .selectFrom('sites')
+        .select('name')
+        .where('id', '=', IDS.siteOfA)
+        .executeTakeFirstOrThrow()
+    ).name;
+    expect(hook).toMatchObject({ siteId: IDS.siteOfA, siteName });
+    const listed = await t.call('GET', '/config/fleet/webhooks', { token: tokens.installerA });
+    expect((listed.body as { webhooks: Created[] }).webhooks.find((w) => w.id === hook.id)).toMatchObject({
+      siteName,
     });
     const serial = await install(tokens.installerA, IDS.siteOfA);
     await sender().flush();
@@ -531,5 +601,79 @@ describe('where webhooks may go', () => {
         /localhost resolves to (127\.0\.0\.1|::1), a loopback address/,
       );
     });
+  });
+});
+
+/**
+ * Two servers on one PostgreSQL share the outbox, as processes behind a balancer do: each event
+ * is sent once, in order, whichever server wrote it and whichever sends it. Needs a real
+ * PostgreSQL (`.ci/run` sets TEST_DATABASE_URL for the server suite); PGlite serves one process.
+ */
+describe.skipIf(!process.env.TEST_DATABASE_URL)('two servers on one outbox', () => {
+  let database: Awaited<ReturnType<typeof durableDatabase>>;
+  let servers: TestServer[] = [];
+
+  beforeAll(async () => {
+    database = await durableDatabase();
+    // One configuration, as a deployment's processes share: the key that seals webhook secrets too.
+    const env = { CODE_HMAC_KEY: randomBytes(32).toString('base64url') };
+    servers = [await startTestServer(env, { database }), await startTestServer(env, { database })];
+  });
+  afterAll(async () => {
+    for (const server of servers) await server.close();
+    await database?.drop();
+  });
+
+  it('sends each event once and in order, with both servers sending at the same time', async () => {
+    const [a, b] = servers as [TestServer, TestServer];
+    // Each test server signs with keys of its own: a token for each.
+    const tokens = new Map(
+      await Promise.all(
+        [a, b].map(async (server) => [server, (await server.login('installerA')).access_token] as const),
+      ),
+    );
+    const answer = await a.call('POST', '/config/fleet/webhooks', {
+      token: tokens.get(a),
+      body: { url: receiver.url('/shared'), events: ['device.installed'], siteId: IDS.siteOfA },
+    });
+    expect(answer.status, JSON.stringify(answer.body)).toBe(201);
+    const { secret } = answer.body as Created;
+    const install = (via: TestServer, serial: string) =>
+      via.call('POST', `/config/fleet/sites/${IDS.siteOfA}/installs`, {
+        token: tokens.get(via),
+        body: { serial, modelId: 'HX-5000' },
+      });
+    // The receiver holds its first answer: while server a is sending, server b's sender finds
+    // that delivery leased to a, and sends nothing.
+    let answerFirst = () => {};
+    receiver.holds.set(
+      '/shared',
+      new Promise<void>((resolve) => {
+        answerFirst = resolve;
+      }),
+    );
+    const first = 'HX5K-26-009599';
+    expect((await install(a, first)).status).toBe(201);
+    const sendingFirst = a.server.ctx.webhooks.sender.flush();
+    await vi.waitFor(() => expect(receiver.of('/shared')).toHaveLength(1), { timeout: 10_000 });
+    await b.server.ctx.webhooks.sender.flush();
+    expect(receiver.of('/shared')).toHaveLength(1);
+    answerFirst();
+    await sendingFirst;
+    // Installs through either server; each wakes its own sender as it commits.
+    const serials: string[] = [first];
+    for (let n = 0; n < 12; n += 1) {
+      const serial = `HX5K-26-0095${String(n).padStart(2, '0')}`;
+      const made = await install(n % 2 === 0 ? a : b, serial);
+      expect(made.status, JSON.stringify(made.body)).toBe(201);
+      serials.push(serial);
+    }
+    await Promise.all([a, b].map((server) => server.server.ctx.webhooks.sender.flush()));
+    // A pass ends when it finds nothing it may claim: one more of each sends anything the other held.
+    await Promise.all([a, b].map((server) => server.server.ctx.webhooks.sender.flush()));
+    const got = receiver.of('/shared');
+    const ids = got.map((request) => request.headers['webhook-id']);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(verified('/shared', secret).map((event) => event.data.serial)).toEqual(serials);
   });
 });

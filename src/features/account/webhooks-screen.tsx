@@ -7,6 +7,7 @@ import {
   Group,
   Modal,
   Paper,
+  Select,
   Stack,
   Text,
   TextInput,
@@ -23,6 +24,7 @@ import {
   type WebhookEventType,
 } from '../../../contracts/webhooks.ts';
 import { webhooksMachine } from '../../../machines/account/webhooks-machine.ts';
+import { requireCurrentUser } from '../../app/current-user.ts';
 import { useRuntime } from '../../app/runtime-context.tsx';
 import { FormFooter } from '../../components/form-footer.tsx';
 import { formatDate, formatDateTime } from '../../components/format-date.ts';
@@ -33,19 +35,25 @@ import {
   createWebhook,
   deleteWebhook,
   fetchDeliveries,
+  fetchSiteChoices,
   fetchWebhooks,
   resendDelivery,
+  SITE_CHOICES,
   switchWebhook,
   testWebhook,
 } from './webhooks-api.ts';
 
 /** The machine of the screen, its actors calling the configuration service and the clipboard. */
 function useWebhooks() {
-  const { configApi } = useRuntime();
+  const runtime = useRuntime();
+  const { configApi } = runtime;
   return useActorRef(
     webhooksMachine.provide({
       actors: {
         list: fromPromise(({ signal }) => fetchWebhooks(configApi, signal)),
+        sites: fromPromise(({ signal }) =>
+          fetchSiteChoices(configApi, requireCurrentUser(runtime).id, signal),
+        ),
         create: fromPromise(({ input, signal }: { input: CreateWebhookRequest; signal: AbortSignal }) =>
           createWebhook(configApi, input, signal),
         ),
@@ -198,7 +206,9 @@ function WebhookItem({ hook, actor }: { hook: Webhook; actor: HooksRef }) {
         </Text>
         <Text size="sm" c="dimmed">
           Added {formatDate(hook.createdAt)}
-          {hook.siteId !== null ? ` · site ${hook.siteId} only` : ' · every site you see'}
+          {hook.siteId !== null
+            ? ` · ${hook.siteName ?? `site ${hook.siteId}`} only`
+            : ' · every site you see'}
           {off && hook.disabledReason ? ` · ${hook.disabledReason}` : ''}
           {!off && hook.failingSince !== null ? ` · failing since ${formatDateTime(hook.failingSince)}` : ''}
         </Text>
@@ -269,6 +279,7 @@ function AddDialog({ actor }: { actor: HooksRef }) {
             error={urlError ?? undefined}
             onChange={(event) => actor.send({ type: 'hooks.edit', form: { url: event.currentTarget.value } })}
           />
+          <SitePicker actor={actor} />
           <Checkbox.Group
             label="Events"
             description="Events of the sites you see when they happen."
@@ -299,6 +310,49 @@ function AddDialog({ actor }: { actor: HooksRef }) {
         </Stack>
       </form>
     </Modal>
+  );
+}
+
+/** The value of "every site" in the site picker (a site's value is its id). */
+const EVERY_SITE = 'every';
+
+/**
+ * Which sites' events the webhook gets: every site the person sees (until the sites are read, or
+ * when they cannot be), or one of them.
+ */
+function SitePicker({ actor }: { actor: HooksRef }) {
+  const choices = useSelector(actor, (s) => s.context.siteChoices);
+  const sitesError = useSelector(actor, (s) => s.context.sitesError);
+  const siteId = useSelector(actor, (s) => s.context.form.siteId);
+  const data = [
+    { value: EVERY_SITE, label: 'Every site you see' },
+    ...(choices?.sites ?? []).map((site) => ({ value: String(site.id), label: site.name })),
+  ];
+  const description =
+    sitesError !== null
+      ? `Your sites could not be read (${sitesError}): the webhook gets every site's events.`
+      : choices === null
+        ? 'Reading your sites…'
+        : choices.total > SITE_CHOICES
+          ? `Every site you see, or one of the first ${SITE_CHOICES} of your ${choices.total} sites (A–Z).`
+          : 'Every site you see, now and later, or one of them.';
+  return (
+    <Select
+      label="Sites"
+      description={description}
+      data={data}
+      value={siteId === null ? EVERY_SITE : String(siteId)}
+      searchable
+      allowDeselect={false}
+      nothingFoundMessage="No site of yours has that name"
+      disabled={choices === null || sitesError !== null}
+      onChange={(value) =>
+        actor.send({
+          type: 'hooks.edit',
+          form: { siteId: value === null || value === EVERY_SITE ? null : Number(value) },
+        })
+      }
+    />
   );
 }
 

@@ -6,7 +6,7 @@ import type {
   Webhook,
   WebhookDelivery,
 } from '../../../contracts/webhooks.ts';
-import { webhooksMachine } from '../../../machines/account/webhooks-machine.ts';
+import { type SiteChoices, webhooksMachine } from '../../../machines/account/webhooks-machine.ts';
 import { controlledActor } from '../fakes.ts';
 import { recordCoverage } from '../paths/coverage-recorder.ts';
 import { defineModel, type ModelDriver } from '../paths/model-entry.ts';
@@ -33,8 +33,18 @@ const model = createMachine({
       },
     },
     editing: {
-      on: { 'form.sendEmpty': 'incomplete', 'form.fill': 'filled', 'dialog.cancel': 'addCancelled' },
+      on: {
+        'form.sendEmpty': 'incomplete',
+        'form.fill': 'filled',
+        'dialog.cancel': 'addCancelled',
+        'sites.arrive': 'sitesListed',
+        'sites.fail': 'sitesFailed',
+      },
     },
+    sitesListed: { on: { 'form.fillForSite': 'filledForSite' } },
+    sitesFailed: {},
+    filledForSite: { on: { 'form.send': 'addingForSite' } },
+    addingForSite: {},
     incomplete: {},
     addCancelled: {},
     filled: { on: { 'form.send': 'adding' } },
@@ -79,6 +89,7 @@ const hookOf = (id: string, url: string): Webhook => ({
   url,
   events: ['alarm.raised'],
   siteId: null,
+  siteName: null,
   createdAt: '2026-11-01T10:00:00.000Z',
   disabledAt: null,
   disabledReason: null,
@@ -88,6 +99,13 @@ const LISTED = [
   hookOf('0b4ad0e4-5b7e-4c55-9d0c-3f8f2a1c0101', 'https://crm.example.com/hooks'),
   hookOf('0b4ad0e4-5b7e-4c55-9d0c-3f8f2a1c0102', 'https://tickets.example.com/in'),
 ];
+const SITES: SiteChoices = {
+  sites: [
+    { id: 5, name: 'Dairy farm' },
+    { id: 9, name: 'Riverside school' },
+  ],
+  total: 2,
+};
 const SECRET = `whsec_${'Q'.repeat(43)}=`;
 const NEW_HOOK = hookOf('0b4ad0e4-5b7e-4c55-9d0c-3f8f2a1c0103', 'https://energy.example.com/events');
 const CREATED: CreatedWebhook = { ...NEW_HOOK, events: ['device.installed'], secret: SECRET };
@@ -108,6 +126,7 @@ const DELIVERIES: WebhookDelivery[] = [
 /** Events and state checks that run one path against the real machine, its calls answered by hand. */
 function driver(): ModelDriver {
   const list = controlledActor<Webhook[], unknown>();
+  const sites = controlledActor<SiteChoices, unknown>();
   const create = controlledActor<CreatedWebhook, CreateWebhookRequest>();
   const update = controlledActor<Webhook, { id: string; disabled: boolean }>();
   const remove = controlledActor<string, { id: string }>();
@@ -119,6 +138,7 @@ function driver(): ModelDriver {
     webhooksMachine.provide({
       actors: {
         list: list.logic,
+        sites: sites.logic,
         create: create.logic,
         update: update.logic,
         remove: remove.logic,
@@ -169,6 +189,13 @@ function driver(): ModelDriver {
           form: { url: ' https://energy.example.com/events ', events: ['device.installed'] },
         }),
       'form.send': () => sendAndWait({ type: 'hooks.submit' }, create),
+      'sites.arrive': () => sites.last().resolve(SITES),
+      'sites.fail': () => sites.last().reject(new Error('Failed to fetch')),
+      'form.fillForSite': () =>
+        actor.send({
+          type: 'hooks.edit',
+          form: { url: 'https://energy.example.com/events', events: ['alarm.raised'], siteId: 9 },
+        }),
       'dialog.cancel': () => actor.send({ type: 'hooks.cancel' }),
       'service.adds': () => create.last().resolve(CREATED),
       'service.refuses': () => create.last().reject(new Error('url: url must be an https:// address')),
@@ -229,8 +256,34 @@ function driver(): ModelDriver {
       editing: () => {
         inDialog('editing');
         expect(snap().context).toMatchObject({
-          form: { url: '', events: ['alarm.raised', 'alarm.cleared'] },
+          form: { url: '', events: ['alarm.raised', 'alarm.cleared'], siteId: null },
+          siteChoices: null,
           urlError: null,
+        });
+        expect(sites.pending()).toHaveLength(1);
+      },
+      sitesListed: () => {
+        inDialog('editing');
+        expect(snap().context.siteChoices).toEqual(SITES);
+        expect(snap().context.sitesError).toBeNull();
+      },
+      sitesFailed: () => {
+        inDialog('editing');
+        // Every site is all the dialog can offer; the form stays open to send.
+        expect(snap().context.siteChoices).toEqual({ sites: [], total: 0 });
+        expect(snap().context.sitesError).toBe('Failed to fetch');
+        expect(snap().can({ type: 'hooks.submit' })).toBe(true);
+      },
+      filledForSite: () => {
+        inDialog('editing');
+        expect(snap().context.form.siteId).toBe(9);
+      },
+      addingForSite: () => {
+        inDialog('submitting');
+        expect(create.last().input).toEqual({
+          url: 'https://energy.example.com/events',
+          events: ['alarm.raised'],
+          siteId: 9,
         });
       },
       incomplete: () => {
@@ -248,6 +301,7 @@ function driver(): ModelDriver {
         expect(snap().context.form).toEqual({
           url: ' https://energy.example.com/events ',
           events: ['device.installed'],
+          siteId: null,
         });
       },
       adding: () => {
@@ -379,6 +433,9 @@ export default defineModel({
     'form.sendEmpty': 'The person sends the form with a blank address and no event picked.',
     'form.fill': 'The person types an address and picks one event.',
     'form.send': 'The person presses "Add webhook" in the dialog.',
+    'sites.arrive': "The person's sites are read (two).",
+    'sites.fail': "The person's sites cannot be read.",
+    'form.fillForSite': 'The person types an address, picks one event and one site.',
     'dialog.cancel': 'The person closes the dialog without sending.',
     'service.adds': 'The service adds the webhook and answers its secret.',
     'service.refuses': 'The service refuses the address with its message.',
@@ -412,7 +469,13 @@ export default defineModel({
     reloading: 'The list is being read again after "Try again".',
     listedAfterRetry: 'The list, read on the second try.',
     listed: 'The list of webhooks; no dialog open.',
-    editing: 'The add dialog with no address and the alarm events picked.',
+    editing:
+      "The add dialog with no address, the alarm events and every site picked; the person's sites are being read.",
+    sitesListed: 'The site picker offers every site or one of the two.',
+    sitesFailed:
+      'The site picker says the sites could not be read; every site stays picked and the form can be sent.',
+    filledForSite: 'The dialog holds the address, one event and one site.',
+    addingForSite: 'The address, the event and the site are being sent.',
     incomplete: 'The dialog asks for an address and an event; nothing was sent.',
     addCancelled: 'The add dialog was closed; nothing was sent.',
     filled: 'The dialog holds the address as typed and one event.',
