@@ -93,6 +93,16 @@ export function urlProblem(url: string): string | null {
   return null;
 }
 
+/** The add dialog as it opens: an empty form, its sites yet to be read, nothing refused. */
+const NEW_DIALOG = {
+  form: EMPTY_WEBHOOK_FORM,
+  siteChoices: null,
+  sitesError: null,
+  urlError: null,
+  eventsError: null,
+  error: null,
+} satisfies Partial<WebhooksContext>;
+
 const listed = (context: WebhooksContext, id: string) => context.webhooks.find((hook) => hook.id === id);
 
 /**
@@ -140,12 +150,7 @@ export const webhooksMachine = setup({
   context: {
     webhooks: [],
     loadError: null,
-    form: EMPTY_WEBHOOK_FORM,
-    siteChoices: null,
-    sitesError: null,
-    urlError: null,
-    eventsError: null,
-    error: null,
+    ...NEW_DIALOG,
     created: null,
     copy: null,
     deleting: null,
@@ -175,14 +180,7 @@ export const webhooksMachine = setup({
           on: {
             'hooks.create': {
               target: 'creating',
-              actions: assign({
-                form: EMPTY_WEBHOOK_FORM,
-                siteChoices: null,
-                sitesError: null,
-                urlError: null,
-                eventsError: null,
-                error: null,
-              }),
+              actions: assign(NEW_DIALOG),
             },
             'hooks.delete': {
               guard: 'hookIsListed',
