@@ -99,6 +99,16 @@ async function subscribe(token: string, body: Record<string, unknown>): Promise<
 
 const sender = () => t.server.ctx.webhooks.sender;
 
+/** A site's name as stored: what events and webhook answers must name it. */
+const siteNameOf = async (siteId: number) =>
+  (
+    await t.server.ctx.db
+      .selectFrom('sites')
+      .select('name')
+      .where('id', '=', siteId)
+      .executeTakeFirstOrThrow()
+  ).name;
+
 /** Make every waiting retry due now, as if its backoff had passed. */
 const makeDue = () =>
   t.server.ctx.db
@@ -236,12 +246,6 @@ describe('webhooks', () => {
     });
     expect(moved.status, JSON.stringify(moved.body)).toBe(200);
     await sender().flush();
-    const names = await t.server.ctx.db
-      .selectFrom('sites')
-      .select(['id', 'name'])
-      .where('id', 'in', [from, to])
-      .execute();
-    const nameOf = (siteId: number) => names.find((site) => site.id === siteId)?.name;
     expect(verified('/left', old.secret).map((e) => [e.type, e.data])).toEqual([
       ['device.installed', expect.objectContaining({ serial, siteId: from })],
       [
@@ -250,14 +254,18 @@ describe('webhooks', () => {
           serial,
           siteId: from,
           name: expect.stringMatching(/^Webhook unit/),
-          movedTo: { siteId: to, siteName: nameOf(to) },
+          movedTo: { siteId: to, siteName: await siteNameOf(to) },
         }),
       ],
     ]);
     expect(verified('/joined', joined.secret).map((e) => [e.type, e.data])).toEqual([
       [
         'device.installed',
-        expect.objectContaining({ serial, siteId: to, movedFrom: { siteId: from, siteName: nameOf(from) } }),
+        expect.objectContaining({
+          serial,
+          siteId: to,
+          movedFrom: { siteId: from, siteName: await siteNameOf(from) },
+        }),
       ],
     ]);
   });
@@ -269,13 +277,7 @@ describe('webhooks', () => {
       siteId: IDS.siteOfA,
     });
     // The site is named wherever the webhook is answered, so its owner reads which site it is.
-    const siteName = (
-      await t.server.ctx.db
-        .selectFrom('sites')
-        .select('name')
-        .where('id', '=', IDS.siteOfA)
-        .executeTakeFirstOrThrow()
-    ).name;
+    const siteName = await siteNameOf(IDS.siteOfA);
     expect(hook).toMatchObject({ siteId: IDS.siteOfA, siteName });
     const listed = await t.call('GET', '/config/fleet/webhooks', { token: tokens.installerA });
     expect((listed.body as { webhooks: Created[] }).webhooks.find((w) => w.id === hook.id)).toMatchObject({

@@ -8,6 +8,13 @@ import { currentEmail } from '../../../machines/auth/auth-selectors.ts';
 import { useRuntime } from '../../app/runtime-context.tsx';
 import { ChangePasswordForm } from './change-password-form.tsx';
 
+/** The Account section's screens of their own, in the menu's order. */
+const SCREENS = [
+  { to: '/api-keys', label: 'API keys', Icon: IconApi },
+  { to: '/webhooks', label: 'Webhooks', Icon: IconWebhook },
+  { to: '/api', label: 'API reference', Icon: IconBook },
+] as const;
+
 /**
  * The Account section's own items: "API keys", "Webhooks" and "API reference" (screens of their own) and "Change password", in a
  * dialog over the screen the person is on. Passed to the shell by the `_shell` route. ("Profile" is one's own user page, a link of the
@@ -18,38 +25,20 @@ export function AccountMenuItems({ onOpen }: { onOpen: () => void }) {
   const email = useSelector(auth, currentEmail) ?? '';
   const [open, setOpen] = useState(false);
   const path = useRouterState({ select: (state) => state.location.pathname });
-  const onKeys = path === '/api-keys';
-  const onHooks = path === '/webhooks';
-  const onReference = path === '/api';
   return (
     <>
-      <NavLink
-        component={Link}
-        to="/api-keys"
-        label="API keys"
-        leftSection={<IconApi size={18} aria-hidden />}
-        active={onKeys}
-        aria-current={onKeys ? 'page' : undefined}
-        onClick={onOpen}
-      />
-      <NavLink
-        component={Link}
-        to="/webhooks"
-        label="Webhooks"
-        leftSection={<IconWebhook size={18} aria-hidden />}
-        active={onHooks}
-        aria-current={onHooks ? 'page' : undefined}
-        onClick={onOpen}
-      />
-      <NavLink
-        component={Link}
-        to="/api"
-        label="API reference"
-        leftSection={<IconBook size={18} aria-hidden />}
-        active={onReference}
-        aria-current={onReference ? 'page' : undefined}
-        onClick={onOpen}
-      />
+      {SCREENS.map(({ to, label, Icon }) => (
+        <NavLink
+          key={to}
+          component={Link}
+          to={to}
+          label={label}
+          leftSection={<Icon size={18} aria-hidden />}
+          active={path === to}
+          aria-current={path === to ? 'page' : undefined}
+          onClick={onOpen}
+        />
+      ))}
       <NavLink
         component="button"
         label="Change password"
