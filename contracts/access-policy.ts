@@ -139,6 +139,12 @@ export function mayUpdateFirmware(actor: Actor, grant: SiteGrant | null | undefi
 export const mayUploadFirmware = isStaff;
 
 /**
+ * Whether the actor may open the Firmware page (every image, rollouts to any device): whoever may
+ * update firmware on every site, company staff and admins. Uploading on it is `mayUploadFirmware`'s.
+ */
+export const mayOpenFirmware = (actor: Actor): boolean => mayUpdateFirmware(actor, null);
+
+/**
  * Whether the actor may create an API key for a user: their own (a key never acts beyond its
  * owner's current rights), or, for an admin, anyone's. A key never creates keys.
  */

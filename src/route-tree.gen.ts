@@ -21,6 +21,7 @@ import { Route as ShellApiKeysRouteImport } from './routes/_shell/api-keys'
 import { Route as ShellCompanyRouteImport } from './routes/_shell/company'
 import { Route as ShellCreateSiteRouteImport } from './routes/_shell/create-site'
 import { Route as ShellDevicesListRouteImport } from './routes/_shell/devices-list'
+import { Route as ShellFirmwareRouteImport } from './routes/_shell/firmware'
 import { Route as ShellLandingRouteImport } from './routes/_shell/landing'
 import { Route as ShellRemoteDebuggerRouteImport } from './routes/_shell/remote-debugger'
 import { Route as ShellSiteManagerRouteImport } from './routes/_shell/site-manager'
@@ -31,6 +32,7 @@ import { Route as DeviceDetailsOldIndexRouteImport } from './routes/device-detai
 import { Route as DeviceDetailsOldDeviceidRouteImport } from './routes/device-details-old.$deviceid'
 import { Route as ShellDeviceDetailsDeviceidRouteImport } from './routes/_shell/device-details.$deviceid'
 import { Route as ShellEditSiteAddressSiteidRouteImport } from './routes/_shell/edit-site-address.$siteid'
+import { Route as ShellFirmwareRolloutsRolloutidRouteImport } from './routes/_shell/firmware-rollouts.$rolloutid'
 import { Route as ShellSiteDetailsSiteidRouteImport } from './routes/_shell/site-details.$siteid'
 import { Route as ShellUserDetailsUseridRouteImport } from './routes/_shell/user-details.$userid'
 
@@ -93,6 +95,11 @@ const ShellDevicesListRoute = ShellDevicesListRouteImport.update({
   path: '/devices-list',
   getParentRoute: () => ShellRoute,
 } as any)
+const ShellFirmwareRoute = ShellFirmwareRouteImport.update({
+  id: '/firmware',
+  path: '/firmware',
+  getParentRoute: () => ShellRoute,
+} as any)
 const ShellLandingRoute = ShellLandingRouteImport.update({
   id: '/landing',
   path: '/landing',
@@ -146,6 +153,12 @@ const ShellEditSiteAddressSiteidRoute =
     path: '/edit-site-address/$siteid',
     getParentRoute: () => ShellRoute,
   } as any)
+const ShellFirmwareRolloutsRolloutidRoute =
+  ShellFirmwareRolloutsRolloutidRouteImport.update({
+    id: '/firmware-rollouts/$rolloutid',
+    path: '/firmware-rollouts/$rolloutid',
+    getParentRoute: () => ShellRoute,
+  } as any)
 const ShellSiteDetailsSiteidRoute = ShellSiteDetailsSiteidRouteImport.update({
   id: '/site-details/$siteid',
   path: '/site-details/$siteid',
@@ -169,6 +182,7 @@ export interface FileRoutesByFullPath {
   '/company': typeof ShellCompanyRoute
   '/create-site': typeof ShellCreateSiteRoute
   '/devices-list': typeof ShellDevicesListRoute
+  '/firmware': typeof ShellFirmwareRoute
   '/landing': typeof ShellLandingRoute
   '/remote-debugger': typeof ShellRemoteDebuggerRoute
   '/site-manager': typeof ShellSiteManagerRoute
@@ -179,6 +193,7 @@ export interface FileRoutesByFullPath {
   '/device-details-old/': typeof DeviceDetailsOldIndexRoute
   '/device-details/$deviceid': typeof ShellDeviceDetailsDeviceidRoute
   '/edit-site-address/$siteid': typeof ShellEditSiteAddressSiteidRoute
+  '/firmware-rollouts/$rolloutid': typeof ShellFirmwareRolloutsRolloutidRoute
   '/site-details/$siteid': typeof ShellSiteDetailsSiteidRoute
   '/user-details/$userid': typeof ShellUserDetailsUseridRoute
 }
@@ -194,6 +209,7 @@ export interface FileRoutesByTo {
   '/company': typeof ShellCompanyRoute
   '/create-site': typeof ShellCreateSiteRoute
   '/devices-list': typeof ShellDevicesListRoute
+  '/firmware': typeof ShellFirmwareRoute
   '/landing': typeof ShellLandingRoute
   '/remote-debugger': typeof ShellRemoteDebuggerRoute
   '/site-manager': typeof ShellSiteManagerRoute
@@ -204,6 +220,7 @@ export interface FileRoutesByTo {
   '/device-details-old': typeof DeviceDetailsOldIndexRoute
   '/device-details/$deviceid': typeof ShellDeviceDetailsDeviceidRoute
   '/edit-site-address/$siteid': typeof ShellEditSiteAddressSiteidRoute
+  '/firmware-rollouts/$rolloutid': typeof ShellFirmwareRolloutsRolloutidRoute
   '/site-details/$siteid': typeof ShellSiteDetailsSiteidRoute
   '/user-details/$userid': typeof ShellUserDetailsUseridRoute
 }
@@ -221,6 +238,7 @@ export interface FileRoutesById {
   '/_shell/company': typeof ShellCompanyRoute
   '/_shell/create-site': typeof ShellCreateSiteRoute
   '/_shell/devices-list': typeof ShellDevicesListRoute
+  '/_shell/firmware': typeof ShellFirmwareRoute
   '/_shell/landing': typeof ShellLandingRoute
   '/_shell/remote-debugger': typeof ShellRemoteDebuggerRoute
   '/_shell/site-manager': typeof ShellSiteManagerRoute
@@ -231,6 +249,7 @@ export interface FileRoutesById {
   '/device-details-old/': typeof DeviceDetailsOldIndexRoute
   '/_shell/device-details/$deviceid': typeof ShellDeviceDetailsDeviceidRoute
   '/_shell/edit-site-address/$siteid': typeof ShellEditSiteAddressSiteidRoute
+  '/_shell/firmware-rollouts/$rolloutid': typeof ShellFirmwareRolloutsRolloutidRoute
   '/_shell/site-details/$siteid': typeof ShellSiteDetailsSiteidRoute
   '/_shell/user-details/$userid': typeof ShellUserDetailsUseridRoute
 }
@@ -248,6 +267,7 @@ export interface FileRouteTypes {
     | '/company'
     | '/create-site'
     | '/devices-list'
+    | '/firmware'
     | '/landing'
     | '/remote-debugger'
     | '/site-manager'
@@ -258,6 +278,7 @@ export interface FileRouteTypes {
     | '/device-details-old/'
     | '/device-details/$deviceid'
     | '/edit-site-address/$siteid'
+    | '/firmware-rollouts/$rolloutid'
     | '/site-details/$siteid'
     | '/user-details/$userid'
   fileRoutesByTo: FileRoutesByTo
@@ -273,6 +294,7 @@ export interface FileRouteTypes {
     | '/company'
     | '/create-site'
     | '/devices-list'
+    | '/firmware'
     | '/landing'
     | '/remote-debugger'
     | '/site-manager'
@@ -283,6 +305,7 @@ export interface FileRouteTypes {
     | '/device-details-old'
     | '/device-details/$deviceid'
     | '/edit-site-address/$siteid'
+    | '/firmware-rollouts/$rolloutid'
     | '/site-details/$siteid'
     | '/user-details/$userid'
   id:
@@ -299,6 +322,7 @@ export interface FileRouteTypes {
     | '/_shell/company'
     | '/_shell/create-site'
     | '/_shell/devices-list'
+    | '/_shell/firmware'
     | '/_shell/landing'
     | '/_shell/remote-debugger'
     | '/_shell/site-manager'
@@ -309,6 +333,7 @@ export interface FileRouteTypes {
     | '/device-details-old/'
     | '/_shell/device-details/$deviceid'
     | '/_shell/edit-site-address/$siteid'
+    | '/_shell/firmware-rollouts/$rolloutid'
     | '/_shell/site-details/$siteid'
     | '/_shell/user-details/$userid'
   fileRoutesById: FileRoutesById
@@ -410,6 +435,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof ShellDevicesListRouteImport
       parentRoute: typeof ShellRoute
     }
+    '/_shell/firmware': {
+      id: '/_shell/firmware'
+      path: '/firmware'
+      fullPath: '/firmware'
+      preLoaderRoute: typeof ShellFirmwareRouteImport
+      parentRoute: typeof ShellRoute
+    }
     '/_shell/landing': {
       id: '/_shell/landing'
       path: '/landing'
@@ -480,6 +512,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof ShellEditSiteAddressSiteidRouteImport
       parentRoute: typeof ShellRoute
     }
+    '/_shell/firmware-rollouts/$rolloutid': {
+      id: '/_shell/firmware-rollouts/$rolloutid'
+      path: '/firmware-rollouts/$rolloutid'
+      fullPath: '/firmware-rollouts/$rolloutid'
+      preLoaderRoute: typeof ShellFirmwareRolloutsRolloutidRouteImport
+      parentRoute: typeof ShellRoute
+    }
     '/_shell/site-details/$siteid': {
       id: '/_shell/site-details/$siteid'
       path: '/site-details/$siteid'
@@ -504,6 +543,7 @@ interface ShellRouteChildren {
   ShellCompanyRoute: typeof ShellCompanyRoute
   ShellCreateSiteRoute: typeof ShellCreateSiteRoute
   ShellDevicesListRoute: typeof ShellDevicesListRoute
+  ShellFirmwareRoute: typeof ShellFirmwareRoute
   ShellLandingRoute: typeof ShellLandingRoute
   ShellRemoteDebuggerRoute: typeof ShellRemoteDebuggerRoute
   ShellSiteManagerRoute: typeof ShellSiteManagerRoute
@@ -512,6 +552,7 @@ interface ShellRouteChildren {
   ShellWebhooksRoute: typeof ShellWebhooksRoute
   ShellDeviceDetailsDeviceidRoute: typeof ShellDeviceDetailsDeviceidRoute
   ShellEditSiteAddressSiteidRoute: typeof ShellEditSiteAddressSiteidRoute
+  ShellFirmwareRolloutsRolloutidRoute: typeof ShellFirmwareRolloutsRolloutidRoute
   ShellSiteDetailsSiteidRoute: typeof ShellSiteDetailsSiteidRoute
   ShellUserDetailsUseridRoute: typeof ShellUserDetailsUseridRoute
 }
@@ -523,6 +564,7 @@ const ShellRouteChildren: ShellRouteChildren = {
   ShellCompanyRoute: ShellCompanyRoute,
   ShellCreateSiteRoute: ShellCreateSiteRoute,
   ShellDevicesListRoute: ShellDevicesListRoute,
+  ShellFirmwareRoute: ShellFirmwareRoute,
   ShellLandingRoute: ShellLandingRoute,
   ShellRemoteDebuggerRoute: ShellRemoteDebuggerRoute,
   ShellSiteManagerRoute: ShellSiteManagerRoute,
@@ -531,6 +573,7 @@ const ShellRouteChildren: ShellRouteChildren = {
   ShellWebhooksRoute: ShellWebhooksRoute,
   ShellDeviceDetailsDeviceidRoute: ShellDeviceDetailsDeviceidRoute,
   ShellEditSiteAddressSiteidRoute: ShellEditSiteAddressSiteidRoute,
+  ShellFirmwareRolloutsRolloutidRoute: ShellFirmwareRolloutsRolloutidRoute,
   ShellSiteDetailsSiteidRoute: ShellSiteDetailsSiteidRoute,
   ShellUserDetailsUseridRoute: ShellUserDetailsUseridRoute,
 }

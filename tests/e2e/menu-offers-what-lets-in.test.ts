@@ -14,6 +14,7 @@ const SCREENS: Record<string, string> = {
   Alarms: '/alarms',
   Company: '/company',
   'Site Manager': '/site-manager',
+  Firmware: '/firmware',
   'Remote Debugger': '/remote-debugger',
 };
 

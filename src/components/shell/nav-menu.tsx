@@ -4,6 +4,7 @@ import {
   IconBug,
   IconBuildingFactory2,
   IconBuildingStore,
+  IconCpu,
   IconDevices,
   IconHome,
   IconLogout,
@@ -17,6 +18,7 @@ import type { ReactNode } from 'react';
 import {
   type Actor,
   mayJoinCompany,
+  mayOpenFirmware,
   mayOpenRemoteDebugger,
   mayOpenSiteManager,
 } from '../../../contracts/access-policy.ts';
@@ -33,6 +35,7 @@ type MenuPath =
   | '/users-list'
   | '/company'
   | '/site-manager'
+  | '/firmware'
   | '/remote-debugger';
 
 interface MenuItem {
@@ -60,6 +63,12 @@ const MENU_ITEMS: MenuItem[] = [
     to: '/site-manager',
     icon: <IconBuildingFactory2 size={18} aria-hidden />,
     may: mayOpenSiteManager,
+  },
+  {
+    label: 'Firmware',
+    to: '/firmware',
+    icon: <IconCpu size={18} aria-hidden />,
+    may: mayOpenFirmware,
   },
   {
     label: 'Remote Debugger',

@@ -1,4 +1,3 @@
-import { sitePageSchema } from '../../../contracts/sites.ts';
 import {
   type CreatedWebhook,
   type CreateWebhookRequest,
@@ -9,7 +8,6 @@ import {
   webhookListSchema,
   webhookSchema,
 } from '../../../contracts/webhooks.ts';
-import type { SiteChoices } from '../../../machines/account/webhooks-machine.ts';
 import type { ApiClient } from '../../api/api-client.ts';
 
 const withSignal = (signal?: AbortSignal) => (signal ? { signal } : {});
@@ -18,27 +16,6 @@ const path = (id: string) => `/fleet/webhooks/${encodeURIComponent(id)}`;
 /** `GET /fleet/webhooks`: the caller's webhooks, newest first. @throws ApiError */
 export async function fetchWebhooks(api: ApiClient, signal?: AbortSignal): Promise<Webhook[]> {
   return webhookListSchema.parse(await api('/fleet/webhooks', withSignal(signal))).webhooks;
-}
-
-/** How many sites the add dialog offers, A–Z. */
-export const SITE_CHOICES = 100;
-
-/**
- * The first `SITE_CHOICES` sites `userId` sees, A–Z, and how many they see in all: what a webhook
- * may be limited to. @throws ApiError
- */
-export async function fetchSiteChoices(
-  api: ApiClient,
-  userId: number,
-  signal?: AbortSignal,
-): Promise<SiteChoices> {
-  const page = sitePageSchema.parse(
-    await api(`/fleet/sites/all/${userId}/0`, {
-      query: { pageSize: SITE_CHOICES, sort: 'name' },
-      ...withSignal(signal),
-    }),
-  );
-  return { sites: page.items.map(({ id, name }) => ({ id, name })), total: page.total };
 }
 
 /** `POST /fleet/webhooks`: a new webhook, with its signing secret this once. @throws ApiError */

@@ -24,6 +24,7 @@ import {
   type WebhookEventType,
 } from '../../../contracts/webhooks.ts';
 import { webhooksMachine } from '../../../machines/account/webhooks-machine.ts';
+import { fetchSiteChoices, SITE_CHOICES } from '../../api/site-choices-api.ts';
 import { requireCurrentUser } from '../../app/current-user.ts';
 import { useRuntime } from '../../app/runtime-context.tsx';
 import { FormFooter } from '../../components/form-footer.tsx';
@@ -35,10 +36,8 @@ import {
   createWebhook,
   deleteWebhook,
   fetchDeliveries,
-  fetchSiteChoices,
   fetchWebhooks,
   resendDelivery,
-  SITE_CHOICES,
   switchWebhook,
   testWebhook,
 } from './webhooks-api.ts';
