@@ -335,8 +335,16 @@ describe('who may roll out firmware', () => {
     await t.server.ctx.rollouts.idle();
     const installerB = (await t.login('installerB')).access_token;
     try {
+      // Installer A sees the rollouts they started (earlier tests here started some), newest first.
       const seenByA = (await list(tokens.installerA)).rollouts;
-      expect(seenByA.map((r) => r.id)).toEqual([ofA]);
+      const startedByA = await t.server.ctx.db
+        .selectFrom('firmware_rollouts')
+        .select('id')
+        .where('created_by', '=', IDS.installerA)
+        .orderBy('id', 'desc')
+        .execute();
+      expect(seenByA.map((r) => r.id)).toEqual(startedByA.map((r) => r.id));
+      expect(seenByA[0]?.id).toBe(ofA);
       expect(seenByA[0]).toMatchObject({ state: 'running', modelId, version: image.version, devices: 1 });
       expect(seenByA[0]?.counts).toEqual({
         queued: 0,
