@@ -97,14 +97,12 @@ describe('the Firmware page', () => {
     await upload.getByRole('button', { name: 'Upload' }).click();
     await upload.getByText('Choose the image file').waitFor();
     await upload.getByText('Choose the model the image is for').waitFor();
-    await upload
-      .locator('input[type="file"]')
-      .setInputFiles({
-        name: 'notes.bin',
-        mimeType: 'application/octet-stream',
-        buffer: Buffer.from('not firmware'),
-      });
-    await upload.getByRole('textbox', { name: 'Model' }).fill(MODEL);
+    await upload.locator('input[type="file"]').setInputFiles({
+      name: 'notes.bin',
+      mimeType: 'application/octet-stream',
+      buffer: Buffer.from('not firmware'),
+    });
+    await upload.getByRole('combobox', { name: 'Model' }).fill(MODEL);
     await page.getByRole('option', { name: new RegExp(`\\(${MODEL}\\)$`) }).click();
     await upload.getByRole('button', { name: 'Upload' }).click();
     const refused = upload.getByRole('alert').filter({ hasText: 'The image was not uploaded' });

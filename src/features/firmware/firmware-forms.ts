@@ -21,7 +21,7 @@ export type RolloutTarget = (typeof ROLLOUT_TARGETS)[number];
 /** A number field as Mantine's NumberInput holds it: a number, or '' while it is empty. */
 const count = (what: string, min: number) =>
   z.union([z.number(), z.literal('')]).superRefine((value, ctx) => {
-    if (value === '') ctx.addIssue({ code: 'custom', message: `Give ${what}` });
+    if (value === '') ctx.addIssue({ code: 'custom', message: `Give ${what.toLowerCase()}` });
     else if (!Number.isInteger(value)) ctx.addIssue({ code: 'custom', message: `${what} is a whole number` });
     else if (value < min) ctx.addIssue({ code: 'custom', message: `${what} is at least ${min}` });
     else if (value > ROLLOUT_MAX_DEVICES)

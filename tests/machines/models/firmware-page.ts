@@ -227,7 +227,7 @@ export default defineModel({
   title: 'Firmware page',
   source: 'machines/firmware/firmware-page-machine.ts',
   about:
-    "The Firmware page's images and rollouts (read by its loader) are read again on Refresh; an image is uploaded in a dialog and a refusal keeps the dialog with the service's reason; a rollout is started in another dialog, then opened. The forms' own checks are react-hook-form's (tests/dom/firmware-forms.test.ts).",
+    "The Firmware page's images and rollouts (read by its loader) are read again on Refresh; an image is uploaded in a dialog and a refusal keeps the dialog with the service's reason; a rollout is started in another dialog, then opened. The forms' own checks are react-hook-form's (tests/app/firmware-forms.test.ts).",
   machine: firmwarePageMachine,
   model,
   driver,
