@@ -41,7 +41,7 @@ import {
   START_FORM,
   type StartForm as StartValues,
   startFormSchema,
-  type UploadForm,
+  type UploadForm as UploadValues,
   uploadFormSchema,
 } from './firmware-forms.ts';
 import {
@@ -285,8 +285,13 @@ function ImagesSection({
   );
 }
 
+/** The upload dialog, with a fresh form each time it opens. */
 function UploadDialog({ actor }: { actor: PageRef }) {
   const open = useSelector(actor, (s) => s.matches('uploading'));
+  return open ? <UploadForm actor={actor} /> : null;
+}
+
+function UploadForm({ actor }: { actor: PageRef }) {
   const sending = useSelector(actor, (s) => s.matches({ uploading: 'sending' }));
   const error = useSelector(actor, (s) => refusal(s.context.uploadError));
   const { catalogue } = useRuntime();
@@ -295,7 +300,7 @@ function UploadDialog({ actor }: { actor: PageRef }) {
   const choices = Object.entries({ ...(e1Models ?? {}), ...(models ?? {}) })
     .map(([id, model]) => ({ value: id, label: `${model.name} (${id})` }))
     .sort((a, b) => a.label.localeCompare(b.label));
-  const form = useForm<UploadForm>({
+  const form = useForm<UploadValues>({
     resolver: zodResolver(uploadFormSchema),
     defaultValues: { file: null, model: '', channel: 'stable' },
   });
@@ -306,7 +311,7 @@ function UploadDialog({ actor }: { actor: PageRef }) {
   });
   const close = () => actor.send({ type: 'firmware.close' });
   return (
-    <Modal opened={open} onClose={sending ? () => {} : close} title="Upload a firmware image" size="lg">
+    <Modal opened onClose={sending ? () => {} : close} title="Upload a firmware image" size="lg">
       <form onSubmit={submit} noValidate aria-label="Upload a firmware image">
         <Stack gap="sm">
           <Text size="sm" c="dimmed">
@@ -323,6 +328,7 @@ function UploadDialog({ actor }: { actor: PageRef }) {
                 accept=".bin,.img,.signed,application/octet-stream"
                 required
                 clearable
+                clearButtonProps={{ 'aria-label': 'Remove the file' }}
                 value={field.value}
                 onChange={(file) => field.onChange(file)}
                 onBlur={field.onBlur}
@@ -388,6 +394,7 @@ const TARGET_LABEL: Record<RolloutTarget, string> = {
   model: 'Every device of the model',
 };
 
+/** The start dialog, with a fresh form (and the image whose "Roll out" opened it) each time. */
 function StartDialog({ actor }: { actor: PageRef }) {
   const open = useSelector(actor, (s) => s.matches('starting'));
   return open ? <StartForm actor={actor} /> : null;
