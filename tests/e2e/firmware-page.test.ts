@@ -134,7 +134,8 @@ describe('the Firmware page', () => {
     const rows = await devices.getByRole('row').allInnerTexts();
     for (const serial of serials) {
       const row = rows.find((text) => text.includes(serial)) ?? '';
-      expect(row).toContain('Confirmed');
+      // The badge is drawn in capitals; its text is "Confirmed".
+      expect(row.toLowerCase()).toContain('confirmed');
       expect(row).toContain(DEMO_FIRMWARE.offered);
     }
     await page.getByText('Done', { exact: true }).waitFor();
