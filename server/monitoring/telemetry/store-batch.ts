@@ -3,7 +3,7 @@ import type { TelemetryCount } from '../../../contracts/monitoring.ts';
 import type { TelemetrySpec } from '../../../src/device-config/telemetry-spec.ts';
 import type { Database } from '../../db/schema.ts';
 import type { Reading } from './read-frame.ts';
-import { addToStep, type CounterPoint, increaseChanges } from './rollup-math.ts';
+import { addToStep, type CounterPoint, increaseChanges, type StepAggregate } from './rollup-math.ts';
 import { addToHoursAndDays, DAYS_LOCK, upsertFiveMinutes, WideSteps } from './rollup-steps.ts';
 import { bucket5m } from './time-buckets.ts';
 
@@ -61,13 +61,21 @@ async function counterWindows(
     const before = latest.get(s.deviceId);
     return before === undefined || before.at < s.from;
   };
+  // Each device's fresh readings, oldest first (as `fresh`), found once rather than per series.
+  const freshOf = new Map<number, Reading[]>();
+  for (const reading of fresh) {
+    const list = freshOf.get(reading.deviceId);
+    if (list) list.push(reading);
+    else freshOf.set(reading.deviceId, [reading]);
+  }
   for (const s of series.filter(inOrder)) {
     const before = latest.get(s.deviceId);
     const value = before?.values[s.metric];
     const window = value === undefined || !before ? [] : [{ at: before.at, value }];
-    for (const reading of fresh)
-      if (reading.deviceId === s.deviceId && reading.values[s.metric] !== undefined)
-        window.push({ at: reading.deviceTime, value: reading.values[s.metric] as number });
+    for (const reading of freshOf.get(s.deviceId) ?? []) {
+      const v = reading.values[s.metric];
+      if (v !== undefined) window.push({ at: reading.deviceTime, value: v });
+    }
     windows.set(`${s.deviceId}\u0000${s.metric}`, window);
   }
   const late = series.filter((s) => !inOrder(s));
@@ -171,12 +179,13 @@ export async function storeBatch(
     for (const reading of fresh) {
       const spec = specOf(reading.modelId);
       if (!spec) continue;
-      const bucket = bucket5m(reading.deviceTime);
-      for (const metric of spec.metrics) {
+      const { metrics } = spec;
+      const wide = fiveMinutes.step(reading.deviceId, bucket5m(reading.deviceTime), metrics);
+      for (let i = 0; i < metrics.length; i++) {
+        const metric = metrics[i] as (typeof metrics)[number];
         const value = reading.values[metric.name];
-        const step = fiveMinutes.at(reading.deviceId, bucket, spec.metrics, metric.name);
-        if (value === undefined || !step) continue;
-        addToStep(step, value, reading.deviceTime);
+        if (value === undefined) continue;
+        addToStep(wide.steps[i] as StepAggregate, value, reading.deviceTime);
         if (!metric.counter) continue;
         const key = `${reading.deviceId}\u0000${metric.name}`;
         const series = counterSeries.get(key);
