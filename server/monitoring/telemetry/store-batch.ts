@@ -16,16 +16,24 @@ export interface StoredBatch {
 /** The telemetry a model's readings carry, or undefined when the catalogue no longer has it. */
 export type SpecLookup = (modelId: string) => TelemetrySpec | undefined;
 
+/**
+ * Readings as one JSON parameter: `[deviceId, deviceTime, receivedAt, flags, values]` each, the
+ * times in epoch ms. One native `JSON.stringify` per batch, where a parameter per column cost a
+ * date string per time and a JSON text per reading, escaped again as an array element.
+ */
+function readingRows(readings: readonly Reading[]): string {
+  return JSON.stringify(readings.map((r) => [r.deviceId, r.deviceTime, r.receivedAt, r.flags, r.values]));
+}
+
+/** The columns of {@link readingRows} in SQL (`e` an element of the array). */
+const READING_COLUMNS = sql`(e->>0)::int, to_timestamp((e->>1)::float8 / 1000), to_timestamp((e->>2)::float8 / 1000),
+  (e->>3)::smallint, e->4`;
+
 /** New readings into `telemetry_raw`; answers the keys actually inserted (not already stored). */
 async function insertRaw(trx: Transaction<Database>, readings: Reading[]): Promise<Set<string>> {
   const inserted = await sql<{ device_id: number; t: number }>`
     INSERT INTO telemetry_raw (device_id, device_time, received_at, flags, vals)
-    SELECT * FROM unnest(
-      ${readings.map((r) => r.deviceId)}::int[],
-      ${readings.map((r) => new Date(r.deviceTime).toISOString())}::timestamptz[],
-      ${readings.map((r) => new Date(r.receivedAt).toISOString())}::timestamptz[],
-      ${readings.map((r) => r.flags)}::smallint[],
-      ${readings.map((r) => JSON.stringify(r.values))}::jsonb[])
+    SELECT ${READING_COLUMNS} FROM jsonb_array_elements(${readingRows(readings)}::jsonb) AS e
     ON CONFLICT DO NOTHING
     RETURNING device_id, (extract(epoch from device_time) * 1000)::float8 AS t`.execute(trx);
   return new Set(inserted.rows.map((row) => `${row.device_id}:${Math.round(row.t)}`));
@@ -118,12 +126,7 @@ async function upsertLatest(trx: Transaction<Database>, fresh: Reading[]): Promi
   if (rows.length === 0) return;
   await sql`
     INSERT INTO telemetry_latest AS l (device_id, device_time, received_at, flags, vals)
-    SELECT * FROM unnest(
-      ${rows.map((r) => r.deviceId)}::int[],
-      ${rows.map((r) => new Date(r.deviceTime).toISOString())}::timestamptz[],
-      ${rows.map((r) => new Date(r.receivedAt).toISOString())}::timestamptz[],
-      ${rows.map((r) => r.flags)}::smallint[],
-      ${rows.map((r) => JSON.stringify(r.values))}::jsonb[])
+    SELECT ${READING_COLUMNS} FROM jsonb_array_elements(${readingRows(rows)}::jsonb) AS e
     ON CONFLICT (device_id) DO UPDATE SET
       received_at = GREATEST(l.received_at, EXCLUDED.received_at),
       device_time = GREATEST(l.device_time, EXCLUDED.device_time),
