@@ -97,16 +97,19 @@ export function wideStepId(deviceId: number, bucket: number, metricsKey: string)
  */
 export class WideSteps {
   readonly map = new Map<string, WideStep>();
-  /** The steps of one device, by step start, for each metric list: found without building a key. */
-  private readonly byList = new Map<MetricList, Map<number, Map<number, WideStep>>>();
+  /**
+   * The steps of one device, by step start, for each list of metric names (two lists of the same
+   * names, as after the catalogue was read again, share their steps): found without building a key.
+   */
+  private readonly byList = new Map<string, Map<number, Map<number, WideStep>>>();
 
   /** The device's step at `bucket` for this metric list (created empty, every metric of the list). */
   step(deviceId: number, bucket: number, metrics: readonly { name: string; counter: boolean }[]): WideStep {
     const list = metricList(metrics);
-    let devices = this.byList.get(list);
+    let devices = this.byList.get(list.key);
     if (!devices) {
       devices = new Map();
-      this.byList.set(list, devices);
+      this.byList.set(list.key, devices);
     }
     let buckets = devices.get(deviceId);
     if (!buckets) {
