@@ -90,10 +90,11 @@ export function RolloutScreen() {
       <SectionCard title="Progress">
         <Stack gap="md">
           <RolloutProgress counts={counts} devices={rollout.devices.length} />
-          <SimpleGrid cols={{ base: 1, xs: 3 }} spacing="sm">
+          <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }} spacing="sm">
             <Fact label="Canary">{rollout.canary} devices first</Fact>
             <Fact label="Waves">{rollout.waveSize} devices each</Fact>
             <Fact label="Failure limit">Stops past {rollout.maxFailures}</Fact>
+            <Fact label="Offline devices">Updated if back by {formatDateTime(rollout.windowEndsAt)}</Fact>
           </SimpleGrid>
         </Stack>
       </SectionCard>

@@ -66,6 +66,7 @@ const summary = (id: number): RolloutSummary => ({
   waveSize: 10,
   maxFailures: 1,
   createdAt: '2026-11-01T11:00:00.000Z',
+  windowEndsAt: '2026-11-02T11:00:00.000Z',
   devices: 3,
   counts: { queued: 1, uploading: 1, testing: 0, confirmed: 1, reverted: 0, failed: 0, offline: 0 },
 });

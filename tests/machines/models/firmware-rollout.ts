@@ -66,6 +66,7 @@ const rolloutIn = (state: RolloutState, devices: Rollout['devices']): Rollout =>
   waveSize: 2,
   maxFailures: 0,
   createdAt: '2026-11-01T11:00:00.000Z',
+  windowEndsAt: '2026-11-02T11:00:00.000Z',
   devices,
 });
 const RUNNING = rolloutIn('running', [
