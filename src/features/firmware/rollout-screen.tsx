@@ -37,6 +37,8 @@ function useRollout() {
 
 type RolloutRef = ReturnType<typeof useRollout>;
 
+const devicesText = (n: number) => (n === 1 ? '1 device' : `${n} devices`);
+
 const DEVICE_COLUMNS: Column<Rollout['devices'][number]>[] = [
   { key: 'serial', header: 'Device', text: (d) => d.serial },
   {
@@ -46,7 +48,7 @@ const DEVICE_COLUMNS: Column<Rollout['devices'][number]>[] = [
     render: (d) => <DeviceStateBadge state={d.state} />,
   },
   { key: 'version', header: 'Runs', text: (d) => d.version ?? 'Not reported yet' },
-  { key: 'reason', header: 'Why', text: (d) => d.reason ?? '' },
+  { key: 'reason', header: 'Why', text: (d) => d.reason ?? '—' },
 ];
 
 /**
@@ -91,8 +93,8 @@ export function RolloutScreen() {
         <Stack gap="md">
           <RolloutProgress counts={counts} devices={rollout.devices.length} />
           <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }} spacing="sm">
-            <Fact label="Canary">{rollout.canary} devices first</Fact>
-            <Fact label="Waves">{rollout.waveSize} devices each</Fact>
+            <Fact label="Canary">{devicesText(rollout.canary)} first</Fact>
+            <Fact label="Waves">{devicesText(rollout.waveSize)} each</Fact>
             <Fact label="Failure limit">Stops past {rollout.maxFailures}</Fact>
             <Fact label="Offline devices">Updated if back by {formatDateTime(rollout.windowEndsAt)}</Fact>
           </SimpleGrid>
