@@ -51,7 +51,7 @@ import {
   startRollout,
   uploadImage,
 } from './firmware-page-api.ts';
-import { formatSize, RolloutProgress, RolloutStateBadge } from './rollout-labels.tsx';
+import { formatSize, loadNumber, RolloutProgress, RolloutStateBadge } from './rollout-labels.tsx';
 
 const route = getRouteApi('/_shell/firmware');
 
@@ -109,6 +109,13 @@ const refusal = (failure: FirmwareFailure | null) =>
  * this only renders it.
  */
 export function FirmwareScreen() {
+  // The machine starts from what the loader read: when the router reads the page again (a visit
+  // after a rollout was started shows the cached lists first), it starts again from the new lists.
+  const data = route.useLoaderData();
+  return <FirmwarePage key={loadNumber(data)} />;
+}
+
+function FirmwarePage() {
   const { mayUpload } = route.useLoaderData();
   const actor = useFirmwarePage();
   const images = useSelector(actor, (s) => s.context.images);

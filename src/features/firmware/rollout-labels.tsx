@@ -83,3 +83,14 @@ export function countsOf(devices: readonly { state: RolloutDeviceState }[]): Rol
   for (const device of devices) counts[device.state] += 1;
   return counts;
 }
+
+/** A number per loader answer: a screen keyed by it starts its machine again on a new answer. */
+const loads = new WeakMap<object, number>();
+let lastLoad = 0;
+export function loadNumber(data: object): number {
+  const known = loads.get(data);
+  if (known !== undefined) return known;
+  lastLoad += 1;
+  loads.set(data, lastLoad);
+  return lastLoad;
+}

@@ -11,7 +11,13 @@ import { type Column, DataList } from '../../components/lists/data-list.tsx';
 import { ScreenHeader } from '../../components/screen-header.tsx';
 import { Fact, SectionCard } from '../../components/section-card.tsx';
 import { fetchRollout, steerRollout } from './firmware-page-api.ts';
-import { countsOf, DeviceStateBadge, RolloutProgress, RolloutStateBadge } from './rollout-labels.tsx';
+import {
+  countsOf,
+  DeviceStateBadge,
+  loadNumber,
+  RolloutProgress,
+  RolloutStateBadge,
+} from './rollout-labels.tsx';
 
 const route = getRouteApi('/_shell/firmware-rollouts/$rolloutid');
 
@@ -57,6 +63,11 @@ const DEVICE_COLUMNS: Column<Rollout['devices'][number]>[] = [
  * Pause, Resume and Cancel when its state allows them. Behaviour is the rollout machine's.
  */
 export function RolloutScreen() {
+  // A new loader answer (another rollout, or a visit again) starts the machine again from it.
+  return <RolloutPage key={loadNumber(route.useLoaderData())} />;
+}
+
+function RolloutPage() {
   const actor = useRollout();
   const rollout = useSelector(actor, (s) => s.context.rollout);
   const live = useSelector(actor, (s) => s.matches('live'));

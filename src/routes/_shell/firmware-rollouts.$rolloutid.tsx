@@ -10,9 +10,6 @@ function RolloutError({ error }: { error: unknown }) {
 export const Route = createFileRoute('/_shell/firmware-rollouts/$rolloutid')({
   loader: ({ context, params, abortController }) =>
     loadRollout(context.runtime, params.rolloutid, abortController.signal),
-  // Read afresh at each visit: the page's machine starts from what the loader read, and a list
-  // kept from the last visit would not show a rollout started since.
-  gcTime: 0,
   pendingComponent: () => <PageLoading label="Loading the rollout…" />,
   errorComponent: RolloutError,
   component: RolloutScreen,
