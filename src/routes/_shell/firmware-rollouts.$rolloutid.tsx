@@ -8,8 +8,7 @@ function RolloutError({ error }: { error: unknown }) {
 }
 
 export const Route = createFileRoute('/_shell/firmware-rollouts/$rolloutid')({
-  loader: ({ context, params, abortController }) =>
-    loadRollout(context.runtime, params.rolloutid, abortController.signal),
+  loader: ({ context, params }) => loadRollout(context.runtime, params.rolloutid),
   pendingComponent: () => <PageLoading label="Loading the rollout…" />,
   errorComponent: RolloutError,
   component: RolloutScreen,

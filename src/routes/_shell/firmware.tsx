@@ -4,7 +4,7 @@ import { loadFirmware } from '../../features/firmware/firmware-loader.ts';
 import { FirmwareScreen } from '../../features/firmware/firmware-screen.tsx';
 
 export const Route = createFileRoute('/_shell/firmware')({
-  loader: ({ context, abortController }) => loadFirmware(context.runtime, abortController.signal),
+  loader: ({ context }) => loadFirmware(context.runtime),
   pendingComponent: () => <PageLoading label="Loading firmware…" />,
   errorComponent: PageError,
   component: FirmwareScreen,
