@@ -177,7 +177,8 @@ export const firmwarePageMachine = setup({
               return event.request;
             },
             onDone: {
-              target: '#firmwarePage.refreshing',
+              // The page is left for the rollout's; coming back reads the lists afresh.
+              target: '#firmwarePage.idle',
               actions: [assign({ started: ({ event }) => event.output.id }), 'openRollout'],
             },
             onError: {
