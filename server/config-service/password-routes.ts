@@ -49,7 +49,7 @@ export function passwordRoutes(ctx: ServerContext): Hono {
     async (c) => {
       const { main_email } = c.req.valid('json');
       const email = main_email.toLowerCase();
-      await hitRateLimit(db, [
+      await hitRateLimit(ctx, [
         {
           key: `reset:address:${clientAddress(c, ctx.env.TRUST_PROXY)}`,
           limit: { limit: 20, windowSeconds: WINDOW },
@@ -81,7 +81,7 @@ export function passwordRoutes(ctx: ServerContext): Hono {
     async (c) => {
       const headers = c.req.valid('header');
       const email = headers.main_email.toLowerCase();
-      const attempt = await beginAttempt(db, CODE_POLICY, email, clientAddress(c, ctx.env.TRUST_PROXY));
+      const attempt = await beginAttempt(ctx, CODE_POLICY, email, clientAddress(c, ctx.env.TRUST_PROXY));
       const user = await db
         .selectFrom('users')
         .select('id')

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './harness.ts';
+import { pinInFreshWindow } from './limit-window.ts';
 
 let t: TestServer;
 beforeAll(async () => {
@@ -62,6 +63,7 @@ describe('password reset', () => {
   });
 
   it('refuses an address after five wrong codes for one account, while the right code from elsewhere still works', async () => {
+    pinInFreshWindow(t.clock);
     const email = 'installer@brightvolt.example';
     await t.call('POST', '/config/users/password-reset', { body: { main_email: email }, ip: '10.2.1.1' });
     const code = await latestCode(email);
@@ -75,6 +77,7 @@ describe('password reset', () => {
   });
 
   it('rate limits reset requests per account', async () => {
+    pinInFreshWindow(t.clock);
     const statuses: number[] = [];
     for (let i = 0; i < 4; i += 1) {
       statuses.push(
@@ -131,6 +134,7 @@ describe('installer access codes', () => {
   });
 
   it('limits access codes to five an hour for one user', async () => {
+    pinInFreshWindow(t.clock);
     const admin = (await t.login('admin')).access_token;
     const statuses: number[] = [];
     for (let i = 0; i < 6; i += 1) {
