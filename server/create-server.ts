@@ -174,6 +174,7 @@ async function buildContext(
       (env.SMTP_URL ? smtpTransport(env.SMTP_URL, env.MAIL_FROM) : logTransport(env.MAIL_LOG_CODES)),
     { maxAttempts: env.MAIL_MAX_ATTEMPTS, firstDelaySeconds: 30, maxDelaySeconds: 3600 },
     codeKey,
+    now,
   );
   const firmware = { trust: firmwareTrust(options), codec: await loadFirmwareCodec() };
   const monitoring = await buildMonitoring(env, db, databaseUrl, mailer, options.publicDir ?? 'public');

@@ -87,7 +87,7 @@ export function passwordRoutes(ctx: ServerContext): Hono {
         .select('id')
         .where((eb) => eb(eb.fn('lower', ['main_email']), '=', email))
         .executeTakeFirst();
-      if (!user || !(await spendCode(db, ctx.codeKey, user.id, headers.temp_code))) {
+      if (!user || !(await spendCode(db, ctx.codeKey, user.id, headers.temp_code, ctx.now))) {
         throw new ApiError(400, 'invalid_code', 'The access code is wrong, used or expired', 'temp_code');
       }
       await attempt.succeeded();

@@ -1,6 +1,5 @@
-import { onTestFinished } from 'vitest';
 import { windowStartAt } from '../../server/auth/rate-limit.ts';
-import type { TestClock } from './test-clock.ts';
+import { pinForTest, type TestClock } from './test-clock.ts';
 
 /**
  * Rate limits count in fixed windows read from the server's clock (`server/auth/rate-limit.ts`).
@@ -12,8 +11,5 @@ import type { TestClock } from './test-clock.ts';
  * hour, and windows start at whole multiples of their length).
  */
 export function pinInFreshWindow(clock: TestClock, windowSeconds = 3600): number {
-  const start = windowStartAt(clock.furthest(), windowSeconds).getTime() + windowSeconds * 1000;
-  clock.pin(start);
-  onTestFinished(() => clock.release());
-  return start;
+  return pinForTest(clock, windowStartAt(clock.furthest(), windowSeconds).getTime() + windowSeconds * 1000);
 }

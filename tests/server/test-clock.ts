@@ -1,3 +1,4 @@
+import { onTestFinished } from 'vitest';
 import type { Clock } from '../../server/clock.ts';
 
 /**
@@ -35,4 +36,14 @@ export function testClock(): TestClock {
     },
     furthest: () => Math.max(Date.now(), furthestPinned),
   };
+}
+
+/**
+ * Hold the clock at `at` (default: the time it reads now) for the rest of the running test; it
+ * reads the real time again when the test ends, however it ends.
+ */
+export function pinForTest(clock: TestClock, at = clock.now()): number {
+  clock.pin(at);
+  onTestFinished(() => clock.release());
+  return at;
 }
