@@ -27,7 +27,10 @@ import type { TargetRules } from './webhooks/target-guard.ts';
 export interface ServerContext {
   db: Kysely<Database>;
   env: Env;
-  /** The time rate-limit windows and lockouts are counted in: the real time unless a test sets it. */
+  /**
+   * The time rate-limit windows, lockouts, codes and refresh tokens are counted in (`clock.ts`):
+   * the real time unless a test sets it.
+   */
   now: Clock;
   /** Signs configuration access tokens; its public half is the configuration JWKS. */
   configKey: SigningKey;

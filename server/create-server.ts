@@ -83,8 +83,8 @@ export interface CreateServerOptions {
   /** Where mail goes; default SMTP with `SMTP_URL`, else the log. */
   mailTransport?: MailTransport;
   /**
-   * The time rate-limit windows and lockouts are counted in (`ctx.now`). Default the real time;
-   * a test sets it to count calls inside one window and to move past it.
+   * The time rate-limit windows, lockouts, codes and refresh tokens are counted in (`ctx.now`).
+   * Default the real time; a test sets it to count calls inside one window and to move past it.
    */
   now?: Clock;
   /** Firmware rollouts' timers (a test shortens how long a device has to come back). */
