@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { serialNumberPattern } from './catalogue.ts';
 import { modelIdSchema } from './devices.ts';
-import { idSchema } from './ids.ts';
+import { idParamSchema, idSchema } from './ids.ts';
 
 /**
  * A firmware version as MCUboot's header holds it and as a device says it in its hello:
@@ -127,3 +127,36 @@ export const rolloutSchema = z.object({
   devices: z.array(rolloutDeviceSchema),
 });
 export type Rollout = z.infer<typeof rolloutSchema>;
+
+/** `GET /fleet/firmware-rollouts`: the newest `limit` rollouts, or those older than the rollout `before`. */
+export const rolloutListQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(100).default(25),
+  before: idParamSchema.optional(),
+});
+export type RolloutListQuery = z.infer<typeof rolloutListQuerySchema>;
+
+/** How many of a rollout's devices are in each state. */
+export const rolloutCountsSchema = z.object({
+  queued: z.number().int(),
+  uploading: z.number().int(),
+  testing: z.number().int(),
+  confirmed: z.number().int(),
+  reverted: z.number().int(),
+  failed: z.number().int(),
+  offline: z.number().int(),
+}) satisfies z.ZodType<Record<RolloutDeviceState, number>>;
+export type RolloutCounts = z.infer<typeof rolloutCountsSchema>;
+
+/** A rollout as the list shows it: its settings, how many devices it has, how many are in each state. */
+export const rolloutSummarySchema = rolloutSchema.omit({ devices: true }).extend({
+  devices: z.number().int(),
+  counts: rolloutCountsSchema,
+});
+export type RolloutSummary = z.infer<typeof rolloutSummarySchema>;
+
+/** `GET /fleet/firmware-rollouts`: newest first; `next` is the `before` of the following page, or null. */
+export const rolloutListSchema = z.object({
+  rollouts: z.array(rolloutSummarySchema),
+  next: z.number().int().nullable(),
+});
+export type RolloutList = z.infer<typeof rolloutListSchema>;

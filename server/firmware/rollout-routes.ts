@@ -1,10 +1,16 @@
 import { Hono } from 'hono';
 import { sql } from 'kysely';
+import { seesEverything } from '../../contracts/access-policy.ts';
 import {
+  ROLLOUT_DEVICE_STATES,
   type Rollout,
+  type RolloutCounts,
+  type RolloutList,
   type RolloutState,
   rolloutCreatedSchema,
   rolloutCreateSchema,
+  rolloutListQuerySchema,
+  rolloutListSchema,
   rolloutSchema,
 } from '../../contracts/firmware.ts';
 import { firmwareModelsOf, mayReadFirmwareOf } from '../access/firmware-access.ts';
@@ -114,6 +120,68 @@ export function rolloutRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariabl
       });
       ctx.rollouts.kick();
       return c.json({ id, state: 'running' as const }, 201);
+    },
+  );
+
+  app.get(
+    '/',
+    describeRoute({
+      summary: 'Rollouts the caller may see, newest first, with how many devices are in each state',
+      tag: 'firmware',
+      responses: { 200: { description: 'A page of rollouts', schema: rolloutListSchema } },
+    }),
+    validate('query', rolloutListQuerySchema),
+    async (c) => {
+      const principal = c.get('principal');
+      const { limit, before } = c.req.valid('query');
+      let query = db
+        .selectFrom('firmware_rollouts')
+        .innerJoin('firmware_images', 'firmware_images.id', 'firmware_rollouts.firmware_id')
+        .selectAll('firmware_rollouts')
+        .select(['firmware_images.model_id', 'firmware_images.version'])
+        .orderBy('firmware_rollouts.id', 'desc')
+        .limit(limit + 1);
+      // The rule of `GET …/{id}` (maySteerRollout): everything, or the rollouts one started.
+      if (!seesEverything(principal)) query = query.where('firmware_rollouts.created_by', '=', principal.id);
+      if (before !== undefined) query = query.where('firmware_rollouts.id', '<', before);
+      const rows = await query.execute();
+      const page = rows.slice(0, limit);
+      const counted =
+        page.length === 0
+          ? []
+          : await db
+              .selectFrom('firmware_rollout_devices')
+              .select(['rollout_id', 'state', (eb) => eb.fn.countAll<string>().as('n')])
+              .where(
+                'rollout_id',
+                'in',
+                page.map((row) => row.id),
+              )
+              .groupBy(['rollout_id', 'state'])
+              .execute();
+      const body: RolloutList = {
+        rollouts: page.map((row) => {
+          const counts = Object.fromEntries(
+            ROLLOUT_DEVICE_STATES.map((state) => [state, 0]),
+          ) as RolloutCounts;
+          for (const count of counted) if (count.rollout_id === row.id) counts[count.state] = Number(count.n);
+          return {
+            id: row.id,
+            state: row.state,
+            firmwareId: row.firmware_id,
+            modelId: row.model_id,
+            version: row.version,
+            canary: row.canary,
+            waveSize: row.wave_size,
+            maxFailures: row.max_failures,
+            createdAt: new Date(row.created_at).toISOString(),
+            devices: Object.values(counts).reduce((sum, n) => sum + n, 0),
+            counts,
+          };
+        }),
+        next: rows.length > limit ? (page.at(-1)?.id ?? null) : null,
+      };
+      return c.json(body);
     },
   );
 

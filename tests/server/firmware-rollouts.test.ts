@@ -1,6 +1,6 @@
 import { createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { Rollout } from '../../contracts/firmware.ts';
+import type { Rollout, RolloutList } from '../../contracts/firmware.ts';
 import { parseVersion, signImage } from '../../server/firmware/sign-image.ts';
 import { FIRMWARE_REVERTED_RULE } from '../../server/monitoring/alarms/alarm-store.ts';
 import { smpSide } from '../../src/device-sim/online/smp-side.ts';
@@ -312,6 +312,66 @@ describe('who may roll out firmware', () => {
     });
     expect(twice.status).toBe(409);
     await t.call('POST', `/config/fleet/firmware-rollouts/${id}/cancel`, { token: tokens.admin });
+  });
+
+  it('lists only the rollouts the caller may see, newest first, with their devices counted by state', async () => {
+    const image = await uploadImage(t);
+    const start = async (token: string, serials: string[]) => {
+      const answer = await t.call('POST', '/config/fleet/firmware-rollouts', {
+        token,
+        body: { firmwareId: image.id, serials, canary: 1, waveSize: 1, maxFailures: 0 },
+      });
+      expect(answer.status).toBe(201);
+      return (answer.body as { id: number }).id;
+    };
+    const list = async (token: string, query = '') => {
+      const answer = await t.call('GET', `/config/fleet/firmware-rollouts${query}`, { token });
+      expect(answer.status).toBe(200);
+      return answer.body as RolloutList;
+    };
+    // Neither device is online: each is marked offline at its turn, so the counts hold still.
+    const ofA = await start(tokens.installerA, [serialsOfA.at(-1) ?? '']);
+    const ofStaff = await start(tokens.admin, [serialOfB]);
+    await t.server.ctx.rollouts.idle();
+    const installerB = (await t.login('installerB')).access_token;
+    try {
+      // Installer A sees the rollouts they started (earlier tests here started some), newest first.
+      const seenByA = (await list(tokens.installerA)).rollouts;
+      const startedByA = await t.server.ctx.db
+        .selectFrom('firmware_rollouts')
+        .select('id')
+        .where('created_by', '=', IDS.installerA)
+        .orderBy('id', 'desc')
+        .execute();
+      expect(seenByA.map((r) => r.id)).toEqual(startedByA.map((r) => r.id));
+      expect(seenByA[0]?.id).toBe(ofA);
+      expect(seenByA[0]).toMatchObject({ state: 'running', modelId, version: image.version, devices: 1 });
+      expect(seenByA[0]?.counts).toEqual({
+        queued: 0,
+        uploading: 0,
+        testing: 0,
+        confirmed: 0,
+        reverted: 0,
+        failed: 0,
+        offline: 1,
+      });
+      // Another installer (another company's sites) sees neither A's rollout nor staff's.
+      expect((await list(installerB)).rollouts.map((r) => r.id)).not.toContain(ofA);
+      expect((await list(installerB)).rollouts.map((r) => r.id)).not.toContain(ofStaff);
+      // Staff see every rollout, newest first, a page at a time.
+      const first = await list(tokens.admin, '?limit=1');
+      expect(first.rollouts.map((r) => r.id)).toEqual([ofStaff]);
+      const second = await list(tokens.admin, `?limit=1&before=${first.next}`);
+      expect(second.rollouts.map((r) => r.id)).toEqual([ofA]);
+      const all = (await list(tokens.admin, '?limit=100')).rollouts.map((r) => r.id);
+      expect(all).toEqual([...all].sort((a, b) => b - a));
+      const bad = await t.call('GET', '/config/fleet/firmware-rollouts?limit=0', { token: tokens.admin });
+      expect(bad.status).toBe(400);
+      expect(bad.body).toMatchObject({ field: 'limit' });
+    } finally {
+      for (const id of [ofA, ofStaff])
+        await t.call('POST', `/config/fleet/firmware-rollouts/${id}/cancel`, { token: tokens.admin });
+    }
   });
 
   it.each([
