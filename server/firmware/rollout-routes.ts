@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import { seesEverything } from '../../contracts/access-policy.ts';
 import {
   ROLLOUT_DEVICE_STATES,
+  ROLLOUT_WINDOW_HOURS,
   type Rollout,
   type RolloutCounts,
   type RolloutList,
@@ -44,7 +45,7 @@ export function rolloutRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariabl
     describeRoute({
       summary: 'Start a firmware rollout: the canary first, then waves, over the device sockets',
       tag: 'firmware',
-      example: { firmwareId: 3, siteId: 12, canary: 1, waveSize: 10, maxFailures: 2 },
+      example: { firmwareId: 3, siteId: 12, canary: 1, waveSize: 10, maxFailures: 2, windowHours: 48 },
       responses: {
         201: { description: 'The rollout, running', schema: rolloutCreatedSchema },
         400: { description: 'A serial of another model, or no device to update' },
@@ -73,7 +74,16 @@ export function rolloutRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariabl
           .innerJoin('firmware_rollouts', 'firmware_rollouts.id', 'firmware_rollout_devices.rollout_id')
           .select('firmware_rollout_devices.serial')
           .where('firmware_rollouts.state', 'in', ['running', 'paused', 'stopped'])
-          .where('firmware_rollout_devices.state', 'in', ['queued', 'uploading', 'testing', 'offline'])
+          // An offline device is waited for until its rollout's window closes; then it is free.
+          .where((eb) =>
+            eb.or([
+              eb('firmware_rollout_devices.state', 'in', ['queued', 'uploading', 'testing']),
+              eb.and([
+                eb('firmware_rollout_devices.state', '=', 'offline'),
+                eb('firmware_rollouts.window_ends_at', '>', sql<Date>`now()`),
+              ]),
+            ]),
+          )
           .where(
             'firmware_rollout_devices.device_id',
             'in',
@@ -94,6 +104,7 @@ export function rolloutRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariabl
             canary: body.canary,
             wave_size: body.waveSize,
             max_failures: body.maxFailures,
+            window_ends_at: sql<Date>`now() + make_interval(hours => ${body.windowHours ?? ROLLOUT_WINDOW_HOURS})`,
             created_by: principal.id,
           })
           .returning('id')
@@ -114,7 +125,7 @@ export function rolloutRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariabl
           .execute();
         await auditRollout(trx, id, 'created', {
           userId: principal.id,
-          detail: `${image.model_id} ${image.version} to ${devices.length} devices; canary ${body.canary}, waves of ${body.waveSize}, at most ${body.maxFailures} failures`,
+          detail: `${image.model_id} ${image.version} to ${devices.length} devices; canary ${body.canary}, waves of ${body.waveSize}, at most ${body.maxFailures} failures, a window of ${body.windowHours ?? ROLLOUT_WINDOW_HOURS} h`,
         });
         return id;
       });
@@ -175,6 +186,7 @@ export function rolloutRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariabl
             waveSize: row.wave_size,
             maxFailures: row.max_failures,
             createdAt: new Date(row.created_at).toISOString(),
+            windowEndsAt: new Date(row.window_ends_at).toISOString(),
             devices: Object.values(counts).reduce((sum, n) => sum + n, 0),
             counts,
           };
@@ -214,6 +226,7 @@ export function rolloutRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariabl
         waveSize: rollout.wave_size,
         maxFailures: rollout.max_failures,
         createdAt: new Date(rollout.created_at).toISOString(),
+        windowEndsAt: new Date(rollout.window_ends_at).toISOString(),
         devices: devices.map((d) => ({
           serial: d.serial,
           state: d.state,
