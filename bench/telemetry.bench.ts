@@ -7,6 +7,7 @@
 // `--profile file.cpuprofile` profiles the server over the window. Shorter for a quick look:
 //   npm run bench:telemetry -- --seconds 30 --devices 2000 --chart-devices 100
 // The earlier shape (10,000 devices, a reading every 10 s): -- --devices 10000 --interval 10
+// Only the window (CPU per reading, counts, p99; no store-path replay, no charts): --window-only
 // PostgreSQL: DATABASE_URL, else a throwaway PostgreSQL 15 cluster of its own.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -45,6 +46,8 @@ const { values: args } = parseArgs({
     'chart-requests': { type: 'string', default: '300' },
     /** Write a CPU profile of the server over the measured window to this file, and summarise it. */
     profile: { type: 'string' },
+    /** Stop after the window's figures (CPU per reading, counts, p99): no store-path replay, no charts. */
+    'window-only': { type: 'boolean', default: false },
   },
 });
 const SECONDS = Number(args.seconds);
@@ -391,6 +394,11 @@ async function main(): Promise<void> {
       { name: 'cpu.postgres', value: Math.round(cpu.pg * 100), unit: '% of a core' },
     );
 
+    if (args['window-only']) {
+      await db.end();
+      for (const figure of figures) console.log(JSON.stringify(figure));
+      return;
+    }
     await replayAndCopy(db, urlOf(replayName), ids, postgres.local);
 
     // The chart: 30 days of one device's power, among CHART_DEVICES devices × CHART_DAYS days of rollups.

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { serialNumberPattern } from './catalogue.ts';
 import { modelIdSchema } from './devices.ts';
-import { idSchema } from './ids.ts';
+import { idParamSchema, idSchema } from './ids.ts';
 
 /**
  * A firmware version as MCUboot's header holds it and as a device says it in its hello:
@@ -63,11 +63,16 @@ export type FirmwareKeys = z.infer<typeof firmwareKeysSchema>;
 
 /** The most devices one rollout takes. */
 export const ROLLOUT_MAX_DEVICES = 10_000;
+/** Hours a rollout waits for devices offline at their turn, unless the rollout says (`windowHours`). */
+export const ROLLOUT_WINDOW_HOURS = 24;
+/** The longest window a rollout may have: 30 days. */
+export const ROLLOUT_MAX_WINDOW_HOURS = 720;
 
 /**
  * `POST /fleet/firmware-rollouts`: an image and its devices — the serials named, or a site's
  * devices of the image's model, or (neither) every device of that model the caller may update —
- * with the canary's size, each later wave's size, and how many failures it takes in its stride.
+ * with the canary's size, each later wave's size, how many failures it takes in its stride, and
+ * how many hours from its start a device offline at its turn is still updated when it comes back.
  */
 export const rolloutCreateSchema = z
   .object({
@@ -81,6 +86,12 @@ export const rolloutCreateSchema = z
     canary: z.number().int().min(1).max(ROLLOUT_MAX_DEVICES),
     waveSize: z.number().int().min(1).max(ROLLOUT_MAX_DEVICES),
     maxFailures: z.number().int().min(0).max(ROLLOUT_MAX_DEVICES),
+    windowHours: z
+      .number()
+      .int('whole hours')
+      .min(1, 'at least 1 hour')
+      .max(ROLLOUT_MAX_WINDOW_HOURS, `at most ${ROLLOUT_MAX_WINDOW_HOURS} hours (30 days)`)
+      .optional(),
   })
   .strict()
   .refine((body) => !(body.serials && body.siteId !== undefined), {
@@ -124,6 +135,41 @@ export const rolloutSchema = z.object({
   waveSize: z.number().int(),
   maxFailures: z.number().int(),
   createdAt: z.string(),
+  /** When the window closes: devices still offline then are left out (`offline`, with the reason). */
+  windowEndsAt: z.string(),
   devices: z.array(rolloutDeviceSchema),
 });
 export type Rollout = z.infer<typeof rolloutSchema>;
+
+/** `GET /fleet/firmware-rollouts`: the newest `limit` rollouts, or those older than the rollout `before`. */
+export const rolloutListQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(100).default(25),
+  before: idParamSchema.optional(),
+});
+export type RolloutListQuery = z.infer<typeof rolloutListQuerySchema>;
+
+/** How many of a rollout's devices are in each state. */
+export const rolloutCountsSchema = z.object({
+  queued: z.number().int(),
+  uploading: z.number().int(),
+  testing: z.number().int(),
+  confirmed: z.number().int(),
+  reverted: z.number().int(),
+  failed: z.number().int(),
+  offline: z.number().int(),
+}) satisfies z.ZodType<Record<RolloutDeviceState, number>>;
+export type RolloutCounts = z.infer<typeof rolloutCountsSchema>;
+
+/** A rollout as the list shows it: its settings, how many devices it has, how many are in each state. */
+export const rolloutSummarySchema = rolloutSchema.omit({ devices: true }).extend({
+  devices: z.number().int(),
+  counts: rolloutCountsSchema,
+});
+export type RolloutSummary = z.infer<typeof rolloutSummarySchema>;
+
+/** `GET /fleet/firmware-rollouts`: newest first; `next` is the `before` of the following page, or null. */
+export const rolloutListSchema = z.object({
+  rollouts: z.array(rolloutSummarySchema),
+  next: z.number().int().nullable(),
+});
+export type RolloutList = z.infer<typeof rolloutListSchema>;

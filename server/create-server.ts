@@ -231,8 +231,9 @@ async function buildContext(
       comms,
       {
         sweepMs: 5000,
-        comebackMs: 600_000,
+        comebackMs: env.FIRMWARE_COMEBACK_S * 1000,
         answerMs: env.SERVICE_COMMS_TIMEOUT_MS,
+        now: Date.now,
         ...options.rolloutTimers,
       },
       (deviceId, outcome, reason) =>

@@ -203,6 +203,11 @@ export const envSchema = z.object({
     .max(256 * 1024 * 1024)
     .default(8 * 1024 * 1024),
   /**
+   * Seconds a device a rollout reset to test its new image has to come back (with it, or reverted
+   * to its old one) before the rollout counts it failed: a start, MCUboot's swap and a watchdog.
+   */
+  FIRMWARE_COMEBACK_S: z.coerce.number().int().min(10).max(86_400).default(600),
+  /**
    * Webhooks may be sent to loopback, private, link-local and metadata addresses: `1` yes, `0`
    * no. Unset: yes in development (a receiver on this machine), no with NODE_ENV=production,
    * where `1` is refused at start.

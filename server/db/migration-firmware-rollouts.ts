@@ -42,3 +42,13 @@ export const FIRMWARE_ROLLOUTS_SQL = `
   );
   CREATE INDEX firmware_rollout_events_idx ON firmware_rollout_events (rollout_id, id);
 `;
+
+/**
+ * Migration 27: a rollout's window. A device offline at its turn is updated when it comes back until
+ * `window_ends_at`; devices still offline then are left out, and the rollout can end. The default is
+ * ROLLOUT_WINDOW_HOURS from the start (rollouts from before: from when they were made).
+ */
+export const ROLLOUT_WINDOW_SQL = `
+  ALTER TABLE firmware_rollouts ADD COLUMN window_ends_at timestamptz NOT NULL DEFAULT now() + interval '24 hours';
+  UPDATE firmware_rollouts SET window_ends_at = created_at + interval '24 hours';
+`;

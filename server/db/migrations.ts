@@ -6,7 +6,7 @@ import { COMMISSIONING_SQL } from './migration-commissioning.ts';
 import { COMPANIES_SQL, fillCompanies, SITE_HANDOVERS_SQL } from './migration-companies.ts';
 import { CONFIG_HISTORY_SQL } from './migration-config-history.ts';
 import { FIRMWARE_SQL } from './migration-firmware.ts';
-import { FIRMWARE_ROLLOUTS_SQL } from './migration-firmware-rollouts.ts';
+import { FIRMWARE_ROLLOUTS_SQL, ROLLOUT_WINDOW_SQL } from './migration-firmware-rollouts.ts';
 import { FLEET_CHANGES_SQL } from './migration-fleet-changes.ts';
 import { HISTORY_ORDER_SQL } from './migration-history-order.ts';
 import { HISTORY_SEQUENCE_SQL } from './migration-history-sequence.ts';
@@ -189,6 +189,7 @@ const migrations: {
     name: "firmware rollouts: waves, each device's state, the audit of every step",
     sql: FIRMWARE_ROLLOUTS_SQL,
   },
+  { version: 27, name: "a rollout's window for devices offline at their turn", sql: ROLLOUT_WINDOW_SQL },
 ];
 
 /**

@@ -163,6 +163,8 @@ export interface Database {
     canary: number;
     wave_size: number;
     max_failures: number;
+    /** Devices offline at their turn are updated when they come back until then (migration 27). */
+    window_ends_at: Generated<Date>;
     created_by: number | null;
     created_at: DefaultNow;
     updated_at: DefaultNow;

@@ -19,7 +19,13 @@ export interface RolloutTimers {
   comebackMs: number;
   /** How long one SMP exchange waits for the device's answer. */
   answerMs: number;
+  /** The engine's clock (epoch ms): when a device's comeback time and a rollout's window are up. */
+  now: () => number;
 }
+
+/** Why a device is left out once its rollout's window has closed. */
+export const windowClosedReason = (endsAt: Date) =>
+  `Still offline when the rollout's window closed (${endsAt.toISOString().slice(0, 16).replace('T', ' ')} UTC)`;
 
 /** An audit record of a rollout: its step, the device it concerns, and who took it (null: the rollout). */
 export async function auditRollout(
@@ -113,7 +119,7 @@ export class RolloutEngine {
   }
 
   private async look(): Promise<void> {
-    const now = Date.now();
+    const now = this.timers.now();
     // A device reset to test the image that has not come back in time has failed.
     const lost = await this.db
       .updateTable('firmware_rollout_devices')
@@ -133,22 +139,35 @@ export class RolloutEngine {
       });
     const rollouts = await this.db
       .selectFrom('firmware_rollouts')
-      .select(['id', 'firmware_id', 'state', 'max_failures'])
+      .select(['id', 'firmware_id', 'state', 'max_failures', 'window_ends_at'])
       .where('state', 'in', ['running', 'paused', 'stopped', 'cancelled'])
       .orderBy('id')
       .execute();
     for (const rollout of rollouts) {
       if (this.stopped) return;
-      await this.lookAt(rollout);
+      await this.lookAt(rollout, now);
     }
   }
 
-  private async lookAt(rollout: {
-    id: number;
-    firmware_id: number;
-    state: string;
-    max_failures: number;
-  }): Promise<void> {
+  private async lookAt(
+    rollout: { id: number; firmware_id: number; state: string; max_failures: number; window_ends_at: Date },
+    now: number,
+  ): Promise<void> {
+    // Past the window, a device offline is left out: it is not updated when it comes back.
+    const closed = now >= new Date(rollout.window_ends_at).getTime();
+    const leftOut = windowClosedReason(new Date(rollout.window_ends_at));
+    if (closed && rollout.state !== 'cancelled') {
+      const missed = await this.db
+        .updateTable('firmware_rollout_devices')
+        .set({ reason: leftOut, updated_at: new Date(now) })
+        .where('rollout_id', '=', rollout.id)
+        .where('state', '=', 'offline')
+        .where((eb) => eb.or([eb('reason', 'is', null), eb('reason', '!=', leftOut)]))
+        .returning('serial')
+        .execute();
+      for (const device of missed)
+        await auditRollout(this.db, rollout.id, 'offline', { serial: device.serial, detail: leftOut });
+    }
     const devices = await this.db
       .selectFrom('firmware_rollout_devices')
       .select(['device_id', 'serial', 'wave', 'state'])
@@ -169,22 +188,34 @@ export class RolloutEngine {
       );
       return;
     }
-    if (devices.every((d) => FINISHED.includes(d.state))) {
-      await this.endRollout(rollout.id, 'done', `${devices.length - failures} confirmed, ${failures} failed`);
+    const offline = devices.filter((d) => d.state === 'offline').length;
+    if (devices.every((d) => FINISHED.includes(d.state) || (closed && d.state === 'offline'))) {
+      await this.endRollout(
+        rollout.id,
+        'done',
+        `${devices.length - failures - offline} confirmed, ${failures} failed${offline ? `, ${offline} offline` : ''}`,
+      );
       return;
     }
     // The wave whose turn it is: the first with a device not yet through (offline ones wait apart).
     const turn = Math.min(...devices.filter((d) => UNDER_WAY.includes(d.state)).map((d) => d.wave));
     for (const device of devices) {
-      const due = (device.state === 'queued' && device.wave === turn) || device.state === 'offline';
+      const due =
+        (device.state === 'queued' && device.wave === turn) || (device.state === 'offline' && !closed);
       if (!due || !this.mayStep(device.serial)) {
-        if (due && device.state === 'queued' && !(await this.comms.presence.holderOf(device.serial)))
-          await this.mark(rollout.id, device, 'queued', { state: 'offline', reason: 'Offline at its turn' });
+        if (due && device.state === 'queued' && !(await this.comms.presence.holderOf(device.serial))) {
+          await this.mark(rollout.id, device, 'queued', {
+            state: 'offline',
+            reason: closed ? leftOut : 'Offline at its turn',
+          });
+          // Its wave may be through now: the next one's turn has come.
+          this.again = true;
+        }
         continue;
       }
       const claimed = await this.db
         .updateTable('firmware_rollout_devices')
-        .set({ state: 'uploading', reason: null, updated_at: new Date() })
+        .set({ state: 'uploading', reason: null, updated_at: new Date(this.timers.now()) })
         .where('rollout_id', '=', rollout.id)
         .where('device_id', '=', device.device_id)
         .where('state', '=', device.state)
@@ -261,7 +292,7 @@ export class RolloutEngine {
       .set({
         state: outcome.state,
         reason: reason ?? null,
-        updated_at: new Date(),
+        updated_at: new Date(this.timers.now()),
         ...(version ? { version } : {}),
       })
       .where('rollout_id', '=', rolloutId)

@@ -1,10 +1,17 @@
 import { Hono } from 'hono';
 import { sql } from 'kysely';
+import { seesEverything } from '../../contracts/access-policy.ts';
 import {
+  ROLLOUT_DEVICE_STATES,
+  ROLLOUT_WINDOW_HOURS,
   type Rollout,
+  type RolloutCounts,
+  type RolloutList,
   type RolloutState,
   rolloutCreatedSchema,
   rolloutCreateSchema,
+  rolloutListQuerySchema,
+  rolloutListSchema,
   rolloutSchema,
 } from '../../contracts/firmware.ts';
 import { firmwareModelsOf, mayReadFirmwareOf } from '../access/firmware-access.ts';
@@ -38,7 +45,7 @@ export function rolloutRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariabl
     describeRoute({
       summary: 'Start a firmware rollout: the canary first, then waves, over the device sockets',
       tag: 'firmware',
-      example: { firmwareId: 3, siteId: 12, canary: 1, waveSize: 10, maxFailures: 2 },
+      example: { firmwareId: 3, siteId: 12, canary: 1, waveSize: 10, maxFailures: 2, windowHours: 48 },
       responses: {
         201: { description: 'The rollout, running', schema: rolloutCreatedSchema },
         400: { description: 'A serial of another model, or no device to update' },
@@ -67,7 +74,16 @@ export function rolloutRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariabl
           .innerJoin('firmware_rollouts', 'firmware_rollouts.id', 'firmware_rollout_devices.rollout_id')
           .select('firmware_rollout_devices.serial')
           .where('firmware_rollouts.state', 'in', ['running', 'paused', 'stopped'])
-          .where('firmware_rollout_devices.state', 'in', ['queued', 'uploading', 'testing', 'offline'])
+          // An offline device is waited for until its rollout's window closes; then it is free.
+          .where((eb) =>
+            eb.or([
+              eb('firmware_rollout_devices.state', 'in', ['queued', 'uploading', 'testing']),
+              eb.and([
+                eb('firmware_rollout_devices.state', '=', 'offline'),
+                eb('firmware_rollouts.window_ends_at', '>', sql<Date>`now()`),
+              ]),
+            ]),
+          )
           .where(
             'firmware_rollout_devices.device_id',
             'in',
@@ -88,6 +104,7 @@ export function rolloutRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariabl
             canary: body.canary,
             wave_size: body.waveSize,
             max_failures: body.maxFailures,
+            window_ends_at: sql<Date>`now() + make_interval(hours => ${body.windowHours ?? ROLLOUT_WINDOW_HOURS})`,
             created_by: principal.id,
           })
           .returning('id')
@@ -108,12 +125,75 @@ export function rolloutRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariabl
           .execute();
         await auditRollout(trx, id, 'created', {
           userId: principal.id,
-          detail: `${image.model_id} ${image.version} to ${devices.length} devices; canary ${body.canary}, waves of ${body.waveSize}, at most ${body.maxFailures} failures`,
+          detail: `${image.model_id} ${image.version} to ${devices.length} devices; canary ${body.canary}, waves of ${body.waveSize}, at most ${body.maxFailures} failures, a window of ${body.windowHours ?? ROLLOUT_WINDOW_HOURS} h`,
         });
         return id;
       });
       ctx.rollouts.kick();
       return c.json({ id, state: 'running' as const }, 201);
+    },
+  );
+
+  app.get(
+    '/',
+    describeRoute({
+      summary: 'Rollouts the caller may see, newest first, with how many devices are in each state',
+      tag: 'firmware',
+      responses: { 200: { description: 'A page of rollouts', schema: rolloutListSchema } },
+    }),
+    validate('query', rolloutListQuerySchema),
+    async (c) => {
+      const principal = c.get('principal');
+      const { limit, before } = c.req.valid('query');
+      let query = db
+        .selectFrom('firmware_rollouts')
+        .innerJoin('firmware_images', 'firmware_images.id', 'firmware_rollouts.firmware_id')
+        .selectAll('firmware_rollouts')
+        .select(['firmware_images.model_id', 'firmware_images.version'])
+        .orderBy('firmware_rollouts.id', 'desc')
+        .limit(limit + 1);
+      // The rule of `GET …/{id}` (maySteerRollout): everything, or the rollouts one started.
+      if (!seesEverything(principal)) query = query.where('firmware_rollouts.created_by', '=', principal.id);
+      if (before !== undefined) query = query.where('firmware_rollouts.id', '<', before);
+      const rows = await query.execute();
+      const page = rows.slice(0, limit);
+      const counted =
+        page.length === 0
+          ? []
+          : await db
+              .selectFrom('firmware_rollout_devices')
+              .select(['rollout_id', 'state', (eb) => eb.fn.countAll<string>().as('n')])
+              .where(
+                'rollout_id',
+                'in',
+                page.map((row) => row.id),
+              )
+              .groupBy(['rollout_id', 'state'])
+              .execute();
+      const body: RolloutList = {
+        rollouts: page.map((row) => {
+          const counts = Object.fromEntries(
+            ROLLOUT_DEVICE_STATES.map((state) => [state, 0]),
+          ) as RolloutCounts;
+          for (const count of counted) if (count.rollout_id === row.id) counts[count.state] = Number(count.n);
+          return {
+            id: row.id,
+            state: row.state,
+            firmwareId: row.firmware_id,
+            modelId: row.model_id,
+            version: row.version,
+            canary: row.canary,
+            waveSize: row.wave_size,
+            maxFailures: row.max_failures,
+            createdAt: new Date(row.created_at).toISOString(),
+            windowEndsAt: new Date(row.window_ends_at).toISOString(),
+            devices: Object.values(counts).reduce((sum, n) => sum + n, 0),
+            counts,
+          };
+        }),
+        next: rows.length > limit ? (page.at(-1)?.id ?? null) : null,
+      };
+      return c.json(body);
     },
   );
 
@@ -146,6 +226,7 @@ export function rolloutRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariabl
         waveSize: rollout.wave_size,
         maxFailures: rollout.max_failures,
         createdAt: new Date(rollout.created_at).toISOString(),
+        windowEndsAt: new Date(rollout.window_ends_at).toISOString(),
         devices: devices.map((d) => ({
           serial: d.serial,
           state: d.state,

@@ -1,12 +1,13 @@
 import { createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { Rollout } from '../../contracts/firmware.ts';
+import type { Rollout, RolloutList } from '../../contracts/firmware.ts';
 import { parseVersion, signImage } from '../../server/firmware/sign-image.ts';
 import { FIRMWARE_REVERTED_RULE } from '../../server/monitoring/alarms/alarm-store.ts';
 import { smpSide } from '../../src/device-sim/online/smp-side.ts';
 import type { SocketDevice } from '../../src/device-sim/online/socket-device.ts';
 import type { SmpDevice } from '../../src/device-sim/smp-device.ts';
 import { durableDatabase, IDS, startTestServer, type TestServer } from './harness.ts';
+import { fleetOnline, seedFleet, uploadFleetImage } from './rollout-fleet.ts';
 import { connectDevice } from './service-comms-devices.ts';
 
 /**
@@ -24,10 +25,13 @@ let serialsOfA: string[] = [];
 /** A device of that model on installer B's site alone. */
 let serialOfB = '';
 const online: SocketDevice[] = [];
+/** How far the rollout engine's clock is ahead of the real one (a window closing without a wait). */
+let clockAhead = 0;
+const stops: (() => Promise<void>)[] = [];
 
 beforeAll(async () => {
   firmwareKey = generateKeyPairSync('ed25519').privateKey;
-  t = await startTestServer({}, { firmwareKey });
+  t = await startTestServer({}, { firmwareKey, rolloutTimers: { now: () => Date.now() + clockAhead } });
   tokens.admin = (await t.login('admin')).access_token;
   tokens.installerA = (await t.login('installerA')).access_token;
   const devicesOf = async (user: number) =>
@@ -56,7 +60,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  await Promise.all(online.map((device) => device.stop()));
+  await Promise.all([...online.map((device) => device.stop()), ...stops.map((stop) => stop())]);
   await t.close();
 });
 
@@ -153,6 +157,8 @@ describe('a firmware rollout over the device sockets', () => {
     expect(done.devices).toEqual(
       serials.map((serial) => ({ serial, state: 'confirmed', version: image.version })),
     );
+    // Without `windowHours`, devices offline at their turn are waited for a day.
+    expect(Date.parse(done.windowEndsAt) - Date.parse(done.createdAt)).toBe(24 * 3_600_000);
     for (const serial of serials) expect(sides.get(serial)?.runningVersion).toBe(image.version);
     // The devices said their new version in their hello after the restart.
     const stored = await t.server.ctx.db
@@ -266,6 +272,112 @@ describe('a firmware rollout over the device sockets', () => {
   }, 90_000);
 });
 
+describe("a rollout's window for devices offline at their turn", () => {
+  const SECRET = 'rollout-window-secret';
+  const start = async (serials: string[], version: string, windowHours: number) => {
+    const firmwareId = await uploadFleetImage(t, tokens.admin, {
+      key: firmwareKey,
+      version,
+      payloadBytes: 4096,
+    });
+    const created = await t.call('POST', '/config/fleet/firmware-rollouts', {
+      token: tokens.admin,
+      body: { firmwareId, serials, canary: 1, waveSize: 1, maxFailures: 0, windowHours },
+    });
+    expect(created.status).toBe(201);
+    return (created.body as { id: number }).id;
+  };
+  const bringFleet = async (serials: string[]) => {
+    const fleet = await fleetOnline(t, serials, { secret: SECRET, version: FACTORY, key: firmwareKey });
+    stops.push(fleet.stop);
+    return fleet;
+  };
+
+  it('updates a device offline at its turn when it comes back within the window', async () => {
+    const serials = await seedFleet(t.server.ctx.db, { count: 3, first: 300_000, secret: SECRET });
+    const [first, away, last] = serials as [string, string, string];
+    await bringFleet([first, last]);
+    const id = await start(serials, '30.0.0', 2);
+    // The device after it goes on; the rollout waits for the one away.
+    const waiting = await until(t, id, (rollout) =>
+      expect(rollout.devices.map((d) => [d.serial, d.state, d.reason])).toEqual([
+        [first, 'confirmed', undefined],
+        [away, 'offline', 'Offline at its turn'],
+        [last, 'confirmed', undefined],
+      ]),
+    );
+    expect(Date.parse(waiting.windowEndsAt) - Date.parse(waiting.createdAt)).toBe(2 * 3_600_000);
+    await t.server.ctx.rollouts.idle();
+    expect((await rolloutOf(t, id)).state).toBe('running');
+    // An hour later (in the engine's time) it connects: it is updated.
+    clockAhead = 3_600_000;
+    try {
+      const back = await bringFleet([away]);
+      const done = await until(t, id, (rollout) => expect(rollout.state).toBe('done'));
+      expect(done.devices.map((d) => [d.state, d.version])).toEqual(
+        serials.map(() => ['confirmed', '30.0.0']),
+      );
+      expect(back.sides.get(away)?.runningVersion).toBe('30.0.0');
+      const log = await events(t, id);
+      expect(log.filter((e) => e.serial === away).map((e) => e.event)).toEqual([
+        'offline',
+        'uploading',
+        'testing',
+        'confirmed',
+      ]);
+    } finally {
+      clockAhead = 0;
+    }
+  }, 90_000);
+
+  it('leaves out a device still offline when the window closes, and the rollout ends', async () => {
+    const serials = await seedFleet(t.server.ctx.db, { count: 2, first: 300_010, secret: SECRET });
+    const [here, away] = serials as [string, string];
+    await bringFleet([here]);
+    const id = await start(serials, '31.0.0', 1);
+    await until(t, id, (rollout) =>
+      expect(rollout.devices.map((d) => d.state)).toEqual(['confirmed', 'offline']),
+    );
+    await t.server.ctx.rollouts.idle();
+    expect((await rolloutOf(t, id)).state).toBe('running');
+    // The window closes (the engine's clock passes it); the next look leaves the device out.
+    clockAhead = 3_600_000 + 1000;
+    try {
+      t.server.ctx.rollouts.kick();
+      await t.server.ctx.rollouts.idle();
+      const ended = await rolloutOf(t, id);
+      expect(ended.state).toBe('done');
+      expect(ended.devices[1]).toEqual({
+        serial: away,
+        state: 'offline',
+        version: null,
+        reason: `Still offline when the rollout's window closed (${ended.windowEndsAt.slice(0, 16).replace('T', ' ')} UTC)`,
+      });
+      expect((await events(t, id)).slice(-2)).toMatchObject([
+        { event: 'offline', serial: away },
+        { event: 'done', serial: null },
+      ]);
+      const detail = await t.server.ctx.db
+        .selectFrom('firmware_rollout_events')
+        .select('detail')
+        .where('rollout_id', '=', id)
+        .where('event', '=', 'done')
+        .executeTakeFirstOrThrow();
+      expect(detail.detail).toBe('1 confirmed, 0 failed, 1 offline');
+      // Back after the window: it is not updated by this rollout, and a new one may take it.
+      const late = await bringFleet([away]);
+      await t.server.ctx.rollouts.idle();
+      expect((await rolloutOf(t, id)).devices[1]?.state).toBe('offline');
+      expect(late.sides.get(away)?.runningVersion).toBe(FACTORY);
+      const next = await start([away], '32.0.0', 1);
+      const confirmed = await until(t, next, (rollout) => expect(rollout.state).toBe('done'));
+      expect(confirmed.devices).toEqual([{ serial: away, state: 'confirmed', version: '32.0.0' }]);
+    } finally {
+      clockAhead = 0;
+    }
+  }, 90_000);
+});
+
 describe('who may roll out firmware', () => {
   it("refuses another company's device as unknown (404), and a rollout the caller did not start", async () => {
     const image = await uploadImage(t);
@@ -314,10 +426,74 @@ describe('who may roll out firmware', () => {
     await t.call('POST', `/config/fleet/firmware-rollouts/${id}/cancel`, { token: tokens.admin });
   });
 
+  it('lists only the rollouts the caller may see, newest first, with their devices counted by state', async () => {
+    const image = await uploadImage(t);
+    const start = async (token: string, serials: string[]) => {
+      const answer = await t.call('POST', '/config/fleet/firmware-rollouts', {
+        token,
+        body: { firmwareId: image.id, serials, canary: 1, waveSize: 1, maxFailures: 0 },
+      });
+      expect(answer.status).toBe(201);
+      return (answer.body as { id: number }).id;
+    };
+    const list = async (token: string, query = '') => {
+      const answer = await t.call('GET', `/config/fleet/firmware-rollouts${query}`, { token });
+      expect(answer.status).toBe(200);
+      return answer.body as RolloutList;
+    };
+    // Neither device is online: each is marked offline at its turn, so the counts hold still.
+    const ofA = await start(tokens.installerA, [serialsOfA.at(-1) ?? '']);
+    const ofStaff = await start(tokens.admin, [serialOfB]);
+    await t.server.ctx.rollouts.idle();
+    const installerB = (await t.login('installerB')).access_token;
+    try {
+      // Installer A sees the rollouts they started (earlier tests here started some), newest first.
+      const seenByA = (await list(tokens.installerA)).rollouts;
+      const startedByA = await t.server.ctx.db
+        .selectFrom('firmware_rollouts')
+        .select('id')
+        .where('created_by', '=', IDS.installerA)
+        .orderBy('id', 'desc')
+        .execute();
+      expect(seenByA.map((r) => r.id)).toEqual(startedByA.map((r) => r.id));
+      expect(seenByA[0]?.id).toBe(ofA);
+      expect(seenByA[0]).toMatchObject({ state: 'running', modelId, version: image.version, devices: 1 });
+      expect(seenByA[0]?.counts).toEqual({
+        queued: 0,
+        uploading: 0,
+        testing: 0,
+        confirmed: 0,
+        reverted: 0,
+        failed: 0,
+        offline: 1,
+      });
+      // Another installer (another company's sites) sees neither A's rollout nor staff's.
+      expect((await list(installerB)).rollouts.map((r) => r.id)).not.toContain(ofA);
+      expect((await list(installerB)).rollouts.map((r) => r.id)).not.toContain(ofStaff);
+      // Staff see every rollout, newest first, a page at a time.
+      const first = await list(tokens.admin, '?limit=1');
+      expect(first.rollouts.map((r) => r.id)).toEqual([ofStaff]);
+      const second = await list(tokens.admin, `?limit=1&before=${first.next}`);
+      expect(second.rollouts.map((r) => r.id)).toEqual([ofA]);
+      const all = (await list(tokens.admin, '?limit=100')).rollouts.map((r) => r.id);
+      expect(all).toEqual([...all].sort((a, b) => b - a));
+      const bad = await t.call('GET', '/config/fleet/firmware-rollouts?limit=0', { token: tokens.admin });
+      expect(bad.status).toBe(400);
+      expect(bad.body).toMatchObject({ field: 'limit' });
+    } finally {
+      for (const id of [ofA, ofStaff])
+        await t.call('POST', `/config/fleet/firmware-rollouts/${id}/cancel`, { token: tokens.admin });
+    }
+  });
+
   it.each([
     [{ canary: 0, waveSize: 1, maxFailures: 0 }, 'canary'],
     [{ canary: 1, waveSize: 1, maxFailures: -1 }, 'maxFailures'],
     [{ canary: 1, waveSize: 1, maxFailures: 0, siteId: 1, serials: ['HX5K-24-000123'] }, 'siteId'],
+    [{ canary: 1, waveSize: 1, maxFailures: 0, windowHours: 0 }, 'windowHours'],
+    [{ canary: 1, waveSize: 1, maxFailures: 0, windowHours: 721 }, 'windowHours'],
+    [{ canary: 1, waveSize: 1, maxFailures: 0, windowHours: 1.5 }, 'windowHours'],
+    [{ canary: 1, waveSize: 1, maxFailures: 0, windowHours: '24' }, 'windowHours'],
   ])('answers 400 naming the field for %j', async (body, field) => {
     const answer = await t.call('POST', '/config/fleet/firmware-rollouts', {
       token: tokens.admin,

@@ -211,6 +211,9 @@ const TABLE: Row[] = [
   { service: 'config', call: 'POST /fleet/firmware-rollouts',          answers: [201, 409, 404, 404, 404, 401],
     request: async (s) => ({ path: '/fleet/firmware-rollouts',
       body: { firmwareId: await firmwareOf(s.serial), serials: [s.serial], canary: 1, waveSize: 1, maxFailures: 0 } }) },
+  // The list answers everyone signed in; each sees only what GET …/{id} lets them (tests/server/firmware-rollouts.test.ts).
+  { service: 'config', call: 'GET /fleet/firmware-rollouts',           answers: signedIn,
+    request: () => ({ path: '/fleet/firmware-rollouts' }) },
   { service: 'config', call: 'GET /fleet/firmware-rollouts/{id}',      answers: [200, 404, 404, 404, 404, 401],
     request: async (s) => ({ path: `/fleet/firmware-rollouts/${await rolloutOf(s.serial, 'running')}` }) },
   { service: 'config', call: 'POST /fleet/firmware-rollouts/{id}/pause', answers: [200, 404, 404, 404, 404, 401],

@@ -21,6 +21,8 @@ export async function connectDevice(
     /** Firmware updates over the socket (the device's SMP side). */
     smp?: SmpAnswerer;
     restartMs?: number;
+    /** Headers of the upgrade request: an address of its own (`x-forwarded-for`) for one of many devices. */
+    headers?: Record<string, string>;
   },
 ): Promise<SocketDevice> {
   fleet ??= bundledFleet();

@@ -291,4 +291,64 @@ describe('rollups of readings in any arrival order', () => {
     const increase = (await storedRows('telemetry_1d')).find((row) => row.metric === 'energy')?.increase;
     expect(increase).toBe(2 + 0.5 + 1);
   });
+
+  it('keeps each reading as sent: its times to the millisecond, its flags and values, the newest as latest', async () => {
+    const sample = fc.uniqueArray(
+      fc.record({
+        device: fc.constantFrom(0, 1),
+        at: fc.integer({ min: 0, max: SPAN_MS - 1 }),
+        late: fc.integer({ min: 0, max: 600_000 }),
+        flags: fc.integer({ min: 0, max: 3 }),
+        // JSON, as readings are stored, has no -0: a reading's 0 is 0.
+        power: fc.double({ min: -1e9, max: 1e9, noNaN: true, noDefaultInfinity: true }).map((v) => v + 0),
+      }),
+      { minLength: 1, maxLength: 30, selector: (r) => `${r.device}:${r.at}` },
+    );
+    await fc.assert(
+      fc.asyncProperty(sample, async (sent) => {
+        await sql`TRUNCATE telemetry_raw, telemetry_5m, telemetry_1h, telemetry_1d, telemetry_latest`.execute(
+          db,
+        );
+        const readings: Reading[] = sent.map((s) => ({
+          deviceId: deviceIds[s.device] ?? 0,
+          serial: `d${s.device}`,
+          modelId: 'M',
+          deviceTime: START + s.at,
+          receivedAt: START + s.at + s.late,
+          flags: s.flags,
+          values: { power: s.power, energy: s.at / 4 },
+        }));
+        await storeBatch(db, readings, () => SPEC);
+        const rowsOf = async (table: 'telemetry_raw' | 'telemetry_latest') =>
+          (
+            await sql<{
+              deviceId: number;
+              deviceTime: number;
+              receivedAt: number;
+              flags: number;
+              values: object;
+            }>`
+              SELECT device_id AS "deviceId", (extract(epoch from device_time) * 1000)::float8 AS "deviceTime",
+                (extract(epoch from received_at) * 1000)::float8 AS "receivedAt", flags, vals AS "values"
+              FROM ${sql.table(table)} ORDER BY device_id, device_time`.execute(db)
+          ).rows.map((row) => ({
+            ...row,
+            deviceTime: Math.round(row.deviceTime),
+            receivedAt: Math.round(row.receivedAt),
+          }));
+        const plain = (r: Reading) => ({
+          deviceId: r.deviceId,
+          deviceTime: r.deviceTime,
+          receivedAt: r.receivedAt,
+          flags: r.flags,
+          values: r.values,
+        });
+        const inOrder = [...readings].sort((a, b) => a.deviceId - b.deviceId || a.deviceTime - b.deviceTime);
+        expect(await rowsOf('telemetry_raw')).toEqual(inOrder.map(plain));
+        const newest = deviceIds.flatMap((id) => inOrder.filter((r) => r.deviceId === id).slice(-1));
+        expect(await rowsOf('telemetry_latest')).toEqual(newest.map(plain));
+      }),
+      { numRuns: 25 },
+    );
+  });
 });

@@ -67,10 +67,16 @@ export const STEP_DAY = sql<string>`(f.bucket AT TIME ZONE s.time_zone)::date::t
  */
 export const DAYS_LOCK = 7261002;
 
-const lists = new WeakMap<readonly { name: string }[], { names: string[]; key: string }>();
+/** A product's metric list as the 5-minute steps key it: its names, joined once per list. */
+interface MetricList {
+  names: string[];
+  key: string;
+}
+
+const lists = new WeakMap<readonly { name: string }[], MetricList>();
 
 /** A product's metric names and their key, worked out once per list (not once per reading). */
-function metricList(metrics: readonly { name: string }[]): { names: string[]; key: string } {
+function metricList(metrics: readonly { name: string }[]): MetricList {
   let list = lists.get(metrics);
   if (!list) {
     const names = metrics.map((m) => m.name);
@@ -80,9 +86,44 @@ function metricList(metrics: readonly { name: string }[]): { names: string[]; ke
   return list;
 }
 
-/** 5-minute steps by device and step start (and list of metrics), merged as readings come in. */
+/** The id of a 5-minute step in {@link WideSteps.map} and in what {@link upsertFiveMinutes} answers. */
+export function wideStepId(deviceId: number, bucket: number, metricsKey: string): string {
+  return `${deviceId}\u0000${bucket}\u0000${metricsKey}`;
+}
+
+/**
+ * 5-minute steps by device and step start (and list of metrics), merged as readings come in.
+ * A reading looks its step up once ({@link WideSteps.step}), then adds to each metric by position.
+ */
 export class WideSteps {
   readonly map = new Map<string, WideStep>();
+  /**
+   * The steps of one device, by step start, for each list of metric names (two lists of the same
+   * names, as after the catalogue was read again, share their steps): found without building a key.
+   */
+  private readonly byList = new Map<string, Map<number, Map<number, WideStep>>>();
+
+  /** The device's step at `bucket` for this metric list (created empty, every metric of the list). */
+  step(deviceId: number, bucket: number, metrics: readonly { name: string; counter: boolean }[]): WideStep {
+    const list = metricList(metrics);
+    let devices = this.byList.get(list.key);
+    if (!devices) {
+      devices = new Map();
+      this.byList.set(list.key, devices);
+    }
+    let buckets = devices.get(deviceId);
+    if (!buckets) {
+      buckets = new Map();
+      devices.set(deviceId, buckets);
+    }
+    let wide = buckets.get(bucket);
+    if (!wide) {
+      wide = { deviceId, bucket, metrics: list.names, steps: metrics.map((m) => emptyStep(m.counter)) };
+      buckets.set(bucket, wide);
+      this.map.set(wideStepId(deviceId, bucket, list.key), wide);
+    }
+    return wide;
+  }
 
   /** The step's figures of one metric (created empty, for every metric of the list, on first use). */
   at(
@@ -91,31 +132,55 @@ export class WideSteps {
     metrics: readonly { name: string; counter: boolean }[],
     metric: string,
   ): StepAggregate | undefined {
-    const { names, key } = metricList(metrics);
-    const id = `${deviceId}\u0000${bucket}\u0000${key}`;
-    let wide = this.map.get(id);
-    if (!wide) {
-      wide = { deviceId, bucket, metrics: names, steps: metrics.map((m) => emptyStep(m.counter)) };
-      this.map.set(id, wide);
-    }
-    return wide.steps[names.indexOf(metric)];
+    const wide = this.step(deviceId, bucket, metrics);
+    return wide.steps[wide.metrics.indexOf(metric)];
   }
 }
 
-/** The stored row of a wide step, as JSON for `json_to_recordset` (one parameter, fast to build). */
+/**
+ * The stored row of a wide step, as JSON for `json_to_recordset` (one parameter, fast to build):
+ * one pass over its metrics; the metrics of one step mostly share their newest reading, so its
+ * time is written out once.
+ */
 function wideRow(step: WideStep) {
-  const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+  const count = step.steps.length;
+  const n = new Array<number>(count);
+  const total = new Array<number>(count);
+  const min = new Array<number | null>(count);
+  const max = new Array<number | null>(count);
+  const last = new Array<number | null>(count);
+  const lastAt = new Array<string | null>(count);
+  const increase = new Array<number | null>(count);
+  let isoOf = Number.NaN;
+  let iso = '';
+  for (let i = 0; i < count; i++) {
+    const s = step.steps[i] as StepAggregate;
+    n[i] = s.n;
+    total[i] = s.total;
+    min[i] = s.min;
+    max[i] = s.max;
+    last[i] = s.last;
+    increase[i] = s.increase;
+    if (s.lastAt === null) lastAt[i] = null;
+    else {
+      if (s.lastAt !== isoOf) {
+        isoOf = s.lastAt;
+        iso = new Date(s.lastAt).toISOString();
+      }
+      lastAt[i] = iso;
+    }
+  }
   return {
     device_id: step.deviceId,
     bucket: new Date(step.bucket).toISOString(),
     metrics: step.metrics,
-    n: step.steps.map((s) => s.n),
-    total: step.steps.map((s) => s.total),
-    min: step.steps.map((s) => s.min),
-    max: step.steps.map((s) => s.max),
-    last: step.steps.map((s) => s.last),
-    last_at: step.steps.map((s) => iso(s.lastAt)),
-    increase: step.steps.map((s) => s.increase),
+    n,
+    total,
+    min,
+    max,
+    last,
+    last_at: lastAt,
+    increase,
   };
 }
 
@@ -151,10 +216,7 @@ export async function upsertFiveMinutes(
     FROM merged f JOIN devices d ON d.id = f.device_id JOIN sites s ON s.id = d.site_id
     WHERE f.folded`.execute(trx);
   return new Map(
-    folded.rows.map((row) => [
-      `${row.device_id}\u0000${Math.round(row.t)}\u0000${row.metrics.join(',')}`,
-      row.day,
-    ]),
+    folded.rows.map((row) => [wideStepId(row.device_id, Math.round(row.t), row.metrics.join(',')), row.day]),
   );
 }
 

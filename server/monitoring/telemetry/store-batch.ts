@@ -3,7 +3,7 @@ import type { TelemetryCount } from '../../../contracts/monitoring.ts';
 import type { TelemetrySpec } from '../../../src/device-config/telemetry-spec.ts';
 import type { Database } from '../../db/schema.ts';
 import type { Reading } from './read-frame.ts';
-import { addToStep, type CounterPoint, increaseChanges } from './rollup-math.ts';
+import { addToStep, type CounterPoint, increaseChanges, type StepAggregate } from './rollup-math.ts';
 import { addToHoursAndDays, DAYS_LOCK, upsertFiveMinutes, WideSteps } from './rollup-steps.ts';
 import { bucket5m } from './time-buckets.ts';
 
@@ -16,16 +16,24 @@ export interface StoredBatch {
 /** The telemetry a model's readings carry, or undefined when the catalogue no longer has it. */
 export type SpecLookup = (modelId: string) => TelemetrySpec | undefined;
 
+/**
+ * Readings as one JSON parameter: `[deviceId, deviceTime, receivedAt, flags, values]` each, the
+ * times in epoch ms. One native `JSON.stringify` per batch, where a parameter per column cost a
+ * date string per time and a JSON text per reading, escaped again as an array element.
+ */
+function readingRows(readings: readonly Reading[]): string {
+  return JSON.stringify(readings.map((r) => [r.deviceId, r.deviceTime, r.receivedAt, r.flags, r.values]));
+}
+
+/** The columns of {@link readingRows} in SQL (`e` an element of the array). */
+const READING_COLUMNS = sql`(e->>0)::int, to_timestamp((e->>1)::float8 / 1000), to_timestamp((e->>2)::float8 / 1000),
+  (e->>3)::smallint, e->4`;
+
 /** New readings into `telemetry_raw`; answers the keys actually inserted (not already stored). */
 async function insertRaw(trx: Transaction<Database>, readings: Reading[]): Promise<Set<string>> {
   const inserted = await sql<{ device_id: number; t: number }>`
     INSERT INTO telemetry_raw (device_id, device_time, received_at, flags, vals)
-    SELECT * FROM unnest(
-      ${readings.map((r) => r.deviceId)}::int[],
-      ${readings.map((r) => new Date(r.deviceTime).toISOString())}::timestamptz[],
-      ${readings.map((r) => new Date(r.receivedAt).toISOString())}::timestamptz[],
-      ${readings.map((r) => r.flags)}::smallint[],
-      ${readings.map((r) => JSON.stringify(r.values))}::jsonb[])
+    SELECT ${READING_COLUMNS} FROM jsonb_array_elements(${readingRows(readings)}::jsonb) AS e
     ON CONFLICT DO NOTHING
     RETURNING device_id, (extract(epoch from device_time) * 1000)::float8 AS t`.execute(trx);
   return new Set(inserted.rows.map((row) => `${row.device_id}:${Math.round(row.t)}`));
@@ -61,13 +69,21 @@ async function counterWindows(
     const before = latest.get(s.deviceId);
     return before === undefined || before.at < s.from;
   };
+  // Each device's fresh readings, oldest first (as `fresh`), found once rather than per series.
+  const freshOf = new Map<number, Reading[]>();
+  for (const reading of fresh) {
+    const list = freshOf.get(reading.deviceId);
+    if (list) list.push(reading);
+    else freshOf.set(reading.deviceId, [reading]);
+  }
   for (const s of series.filter(inOrder)) {
     const before = latest.get(s.deviceId);
     const value = before?.values[s.metric];
     const window = value === undefined || !before ? [] : [{ at: before.at, value }];
-    for (const reading of fresh)
-      if (reading.deviceId === s.deviceId && reading.values[s.metric] !== undefined)
-        window.push({ at: reading.deviceTime, value: reading.values[s.metric] as number });
+    for (const reading of freshOf.get(s.deviceId) ?? []) {
+      const v = reading.values[s.metric];
+      if (v !== undefined) window.push({ at: reading.deviceTime, value: v });
+    }
     windows.set(`${s.deviceId}\u0000${s.metric}`, window);
   }
   const late = series.filter((s) => !inOrder(s));
@@ -110,12 +126,7 @@ async function upsertLatest(trx: Transaction<Database>, fresh: Reading[]): Promi
   if (rows.length === 0) return;
   await sql`
     INSERT INTO telemetry_latest AS l (device_id, device_time, received_at, flags, vals)
-    SELECT * FROM unnest(
-      ${rows.map((r) => r.deviceId)}::int[],
-      ${rows.map((r) => new Date(r.deviceTime).toISOString())}::timestamptz[],
-      ${rows.map((r) => new Date(r.receivedAt).toISOString())}::timestamptz[],
-      ${rows.map((r) => r.flags)}::smallint[],
-      ${rows.map((r) => JSON.stringify(r.values))}::jsonb[])
+    SELECT ${READING_COLUMNS} FROM jsonb_array_elements(${readingRows(rows)}::jsonb) AS e
     ON CONFLICT (device_id) DO UPDATE SET
       received_at = GREATEST(l.received_at, EXCLUDED.received_at),
       device_time = GREATEST(l.device_time, EXCLUDED.device_time),
@@ -171,12 +182,13 @@ export async function storeBatch(
     for (const reading of fresh) {
       const spec = specOf(reading.modelId);
       if (!spec) continue;
-      const bucket = bucket5m(reading.deviceTime);
-      for (const metric of spec.metrics) {
+      const { metrics } = spec;
+      const wide = fiveMinutes.step(reading.deviceId, bucket5m(reading.deviceTime), metrics);
+      for (let i = 0; i < metrics.length; i++) {
+        const metric = metrics[i] as (typeof metrics)[number];
         const value = reading.values[metric.name];
-        const step = fiveMinutes.at(reading.deviceId, bucket, spec.metrics, metric.name);
-        if (value === undefined || !step) continue;
-        addToStep(step, value, reading.deviceTime);
+        if (value === undefined) continue;
+        addToStep(wide.steps[i] as StepAggregate, value, reading.deviceTime);
         if (!metric.counter) continue;
         const key = `${reading.deviceId}\u0000${metric.name}`;
         const series = counterSeries.get(key);
