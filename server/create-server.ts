@@ -233,7 +233,7 @@ async function buildContext(
         sweepMs: 5000,
         comebackMs: env.FIRMWARE_COMEBACK_S * 1000,
         answerMs: env.SERVICE_COMMS_TIMEOUT_MS,
-        now: Date.now,
+        now,
         ...options.rolloutTimers,
       },
       (deviceId, outcome, reason) =>

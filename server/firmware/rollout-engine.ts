@@ -19,7 +19,7 @@ export interface RolloutTimers {
   comebackMs: number;
   /** How long one SMP exchange waits for the device's answer. */
   answerMs: number;
-  /** The engine's clock (epoch ms): when a device's comeback time and a rollout's window are up. */
+  /** The engine's clock (epoch ms; the server's, `ctx.now`): when a device's comeback time and a rollout's window are up. */
   now: () => number;
 }
 
