@@ -93,6 +93,11 @@ export class RolloutEngine {
     return Promise.all([this.pass, ...this.steps]).then(() => {});
   }
 
+  /** The engine's clock (epoch ms): a rollout's start and window are stamped with it, so they agree with its looks. */
+  now(): number {
+    return this.timers.now();
+  }
+
   /** Resolves once no look and no step runs (a test's way to know the engine has done all it would). */
   async idle(): Promise<void> {
     while (this.pass || this.steps.size > 0) await Promise.all([this.pass, ...this.steps]);
