@@ -6,6 +6,7 @@ import type { SessionCutoffs } from './auth/sessions.ts';
 import type { SigningKey } from './auth/signing-keys.ts';
 import type { DeviceKey, PageAnchors } from './cache/list-totals.ts';
 import type { PageCache } from './cache/page-cache.ts';
+import type { Clock } from './clock.ts';
 import type { ReportCache } from './commissioning/report-cache.ts';
 import type { ReportPool } from './commissioning/report-pool.ts';
 import type { Database } from './db/schema.ts';
@@ -26,6 +27,11 @@ import type { TargetRules } from './webhooks/target-guard.ts';
 export interface ServerContext {
   db: Kysely<Database>;
   env: Env;
+  /**
+   * The time rate-limit windows, lockouts, codes and refresh tokens are counted in (`clock.ts`):
+   * the real time unless a test sets it.
+   */
+  now: Clock;
   /** Signs configuration access tokens; its public half is the configuration JWKS. */
   configKey: SigningKey;
   /** Signs monitoring access tokens. */

@@ -14,6 +14,7 @@ import { SessionCutoffs } from './auth/sessions.ts';
 import { loadSigningKey, type SigningKey } from './auth/signing-keys.ts';
 import { type DeviceKey, PageAnchors } from './cache/list-totals.ts';
 import { PageCache } from './cache/page-cache.ts';
+import { type Clock, systemClock } from './clock.ts';
 import { ReportCache } from './commissioning/report-cache.ts';
 import { defaultReportWorkers, ReportPool } from './commissioning/report-pool.ts';
 import { createConfigApp } from './config-service/config-app.ts';
@@ -81,6 +82,11 @@ export interface CreateServerOptions {
   watchSilence?: boolean;
   /** Where mail goes; default SMTP with `SMTP_URL`, else the log. */
   mailTransport?: MailTransport;
+  /**
+   * The time rate-limit windows, lockouts, codes and refresh tokens are counted in (`ctx.now`).
+   * Default the real time; a test sets it to count calls inside one window and to move past it.
+   */
+  now?: Clock;
   /** Firmware rollouts' timers (a test shortens how long a device has to come back). */
   rolloutTimers?: Partial<RolloutTimers>;
   /** Folder of the built app (default `dist`) and of the bundled lists (default `public`). */
@@ -146,6 +152,7 @@ async function buildContext(
   databaseUrl: string | undefined,
 ): Promise<ServerContext> {
   const { env } = options;
+  const now = options.now ?? systemClock;
   const keys = options.keys ?? {
     config: await loadSigningKey(env.DATA_DIR, 'config-signing-key.json', env.SIGNING_KEY),
     monitoring: await loadSigningKey(env.DATA_DIR, 'monitoring-signing-key.json'),
@@ -167,6 +174,7 @@ async function buildContext(
       (env.SMTP_URL ? smtpTransport(env.SMTP_URL, env.MAIL_FROM) : logTransport(env.MAIL_LOG_CODES)),
     { maxAttempts: env.MAIL_MAX_ATTEMPTS, firstDelaySeconds: 30, maxDelaySeconds: 3600 },
     codeKey,
+    now,
   );
   const firmware = { trust: firmwareTrust(options), codec: await loadFirmwareCodec() };
   const monitoring = await buildMonitoring(env, db, databaseUrl, mailer, options.publicDir ?? 'public');
@@ -177,6 +185,7 @@ async function buildContext(
   const reportPool = new ReportPool(env.REPORT_WORKERS ?? defaultReportWorkers());
   const comms = new ServiceComms({
     db,
+    now,
     ...(databaseUrl ? { databaseUrl } : {}),
     timeoutMs: env.SERVICE_COMMS_TIMEOUT_MS,
     pingMs: env.SERVICE_COMMS_PING_MS,
@@ -199,6 +208,7 @@ async function buildContext(
   return {
     db,
     env,
+    now,
     codeKey,
     firmware,
     configKey: keys.config,
@@ -208,7 +218,7 @@ async function buildContext(
     mailer,
     webhooks,
     sessions,
-    reports: { pool: reportPool, cache: new ReportCache(db, reportPool) },
+    reports: { pool: reportPool, cache: new ReportCache({ db, now }, reportPool) },
     scryptCost: options.scryptCost ?? DEFAULT_SCRYPT_COST,
     lists: {
       pages: new PageCache(),
@@ -223,7 +233,7 @@ async function buildContext(
         sweepMs: 5000,
         comebackMs: env.FIRMWARE_COMEBACK_S * 1000,
         answerMs: env.SERVICE_COMMS_TIMEOUT_MS,
-        now: Date.now,
+        now,
         ...options.rolloutTimers,
       },
       (deviceId, outcome, reason) =>
@@ -342,7 +352,7 @@ export async function createServer(options: CreateServerOptions): Promise<FleetS
       });
     await partitions();
     const pruning = setInterval(() => {
-      pruneExpired(db).catch((error: unknown) => console.error('[prune]', error));
+      pruneExpired(ctx).catch((error: unknown) => console.error('[prune]', error));
       ctx.webhooks.sender.prune().catch((error: unknown) => console.error('[webhooks] prune failed:', error));
       partitions().catch((error: unknown) => console.error('[telemetry] partition upkeep failed:', error));
     }, 3_600_000);

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { tooManyAttempts } from '../http/errors.ts';
-import { limitKey } from './rate-limit.ts';
+import { type LimitCounter, limitKey, windowStartAt } from './rate-limit.ts';
 import { secondsLeft, waitText } from './wait-text.ts';
 
 /**
@@ -31,14 +31,9 @@ function keys(policy: FailurePolicy, account: string, address: string) {
   };
 }
 
-function currentWindow(policy: FailurePolicy): Date {
-  const windowMs = policy.windowSeconds * 1000;
-  return new Date(Math.floor(Date.now() / windowMs) * windowMs);
-}
-
-/** 429 saying how long until the window ends, when the address may try again. */
-function tooMany(policy: FailurePolicy, windowStart: Date) {
-  const wait = secondsLeft(windowStart, policy.windowSeconds);
+/** 429 saying how long from `at` until the window ends, when the address may try again. */
+function tooMany(policy: FailurePolicy, windowStart: Date, at: number) {
+  const wait = secondsLeft(windowStart, policy.windowSeconds, at);
   return tooManyAttempts(policy.refusal(waitText(wait)), wait);
 }
 
@@ -71,14 +66,15 @@ async function undo(db: Kysely<Database>, keyList: string[], window_start: Date)
  * @throws {ApiError} 429 `rate_limited`.
  */
 export async function beginAttempt(
-  db: Kysely<Database>,
+  { db, now }: LimitCounter,
   policy: FailurePolicy,
   account: string,
   address: string,
 ): Promise<Attempt> {
   const k = keys(policy, account, address);
   const keyList = [k.address, k.source, k.account];
-  const window_start = currentWindow(policy);
+  const at = now();
+  const window_start = windowStartAt(at, policy.windowSeconds);
   const rows = await db
     .insertInto('rate_limits')
     .values(keyList.map((key) => ({ key, window_start, hits: 1 })))
@@ -92,7 +88,7 @@ export async function beginAttempt(
     (hits(k.account) > policy.ceiling && hits(k.source) > 1);
   if (refused) {
     await undo(db, keyList, window_start);
-    throw tooMany(policy, window_start);
+    throw tooMany(policy, window_start, at);
   }
   return { succeeded: () => undo(db, keyList, window_start) };
 }

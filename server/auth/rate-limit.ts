@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import type { Clock } from '../clock.ts';
 import type { Database } from '../db/schema.ts';
 import { tooManyAttempts } from '../http/errors.ts';
 import { sha256 } from './secrets.ts';
@@ -8,6 +9,22 @@ import { secondsLeft, waitText } from './wait-text.ts';
 export interface Limit {
   limit: number;
   windowSeconds: number;
+}
+
+/** Where hits are counted, and the clock their windows are read from: a server's context has both. */
+export interface LimitCounter {
+  db: Kysely<Database>;
+  now: Clock;
+}
+
+/**
+ * The start of the fixed window of `windowSeconds` that holds the time `at` (windows start at
+ * whole multiples of their length since the epoch, so every process agrees on them).
+ * @example windowStartAt(130_000, 60) // 1970-01-01T00:02:00.000Z
+ */
+export function windowStartAt(at: number, windowSeconds: number): Date {
+  const windowMs = windowSeconds * 1000;
+  return new Date(Math.floor(at / windowMs) * windowMs);
 }
 
 /** Longest key stored as it is; a longer one (an address a client wrote) is stored as its hash. */
@@ -28,21 +45,21 @@ export function limitKey(key: string): string {
  * State lives in the database (one upsert per key), so every server process agrees.
  */
 export async function overRateLimit(
-  db: Kysely<Database>,
+  counter: LimitCounter,
   checks: { key: string; limit: Limit }[],
 ): Promise<boolean> {
-  return (await secondsToWait(db, checks)) !== null;
+  return (await secondsToWait(counter, checks)) !== null;
 }
 
 /** Count a hit against each key; the seconds until every key over its limit has a fresh window, or null. */
 async function secondsToWait(
-  db: Kysely<Database>,
+  { db, now }: LimitCounter,
   checks: { key: string; limit: Limit }[],
 ): Promise<number | null> {
   let wait: number | null = null;
   for (const { key, limit } of checks) {
-    const windowMs = limit.windowSeconds * 1000;
-    const windowStart = new Date(Math.floor(Date.now() / windowMs) * windowMs);
+    const at = now();
+    const windowStart = windowStartAt(at, limit.windowSeconds);
     const row = await db
       .insertInto('rate_limits')
       .values({ key: limitKey(key), window_start: windowStart, hits: 1 })
@@ -51,7 +68,7 @@ async function secondsToWait(
       )
       .returning('hits')
       .executeTakeFirstOrThrow();
-    if (row.hits > limit.limit) wait = Math.max(wait ?? 0, secondsLeft(windowStart, limit.windowSeconds));
+    if (row.hits > limit.limit) wait = Math.max(wait ?? 0, secondsLeft(windowStart, limit.windowSeconds, at));
   }
   return wait;
 }
@@ -62,23 +79,24 @@ async function secondsToWait(
  * @throws {ApiError} 429 `rate_limited`.
  */
 export async function hitRateLimit(
-  db: Kysely<Database>,
+  counter: LimitCounter,
   checks: { key: string; limit: Limit }[],
 ): Promise<void> {
-  const wait = await secondsToWait(db, checks);
+  const wait = await secondsToWait(counter, checks);
   if (wait !== null) throw tooManyAttempts(`Too many requests; try again ${waitText(wait)}.`, wait);
 }
 
 /**
- * Drop rate-limit windows, codes and refresh tokens that ended a day ago or more, and mail
- * delivered or given up 30 days ago (run hourly).
+ * Drop rate-limit windows, codes and refresh tokens that ended a day ago or more by the server's
+ * clock (which set them), and mail delivered or given up 30 days ago by the database's (which
+ * wrote `created_at`). Run hourly.
  */
-export async function pruneExpired(db: Kysely<Database>): Promise<void> {
-  const dayAgo = new Date(Date.now() - 86_400_000);
+export async function pruneExpired({ db, now }: LimitCounter): Promise<void> {
+  const dayAgo = new Date(now() - 86_400_000);
   await db
     .deleteFrom('outbox')
     .where('status', 'in', ['sent', 'failed'])
-    .where('created_at', '<', new Date(Date.now() - 30 * 86_400_000))
+    .where('created_at', '<', sql<Date>`now() - interval '30 days'`)
     .execute();
   await db.deleteFrom('rate_limits').where('window_start', '<', dayAgo).execute();
   await db.deleteFrom('one_time_codes').where('expires_at', '<', dayAgo).execute();

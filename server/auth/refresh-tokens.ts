@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
+import type { Clock } from '../clock.ts';
 import type { Database } from '../db/schema.ts';
 import { ApiError } from '../http/errors.ts';
 import { openSuccessor, sealSuccessor } from './sealed-successor.ts';
@@ -7,12 +8,16 @@ import { newOpaqueToken, sha256 } from './secrets.ts';
 
 export type TokenService = 'config' | 'monitoring';
 
-/** Start a new refresh-token family for a sign-in; answers the opaque token (only its hash is kept). */
+/**
+ * Start a new refresh-token family for a sign-in; answers the opaque token (only its hash is
+ * kept). It expires `ttlSeconds` after `now()`, the server's clock, which every check of it reads.
+ */
 export async function issueRefreshToken(
   db: Kysely<Database>,
   userId: number,
   service: TokenService,
   ttlSeconds: number,
+  now: Clock,
   familyId: string = randomUUID(),
   token: string = newOpaqueToken(),
 ): Promise<string> {
@@ -23,7 +28,7 @@ export async function issueRefreshToken(
       family_id: familyId,
       user_id: userId,
       service,
-      expires_at: new Date(Date.now() + ttlSeconds * 1000),
+      expires_at: new Date(now() + ttlSeconds * 1000),
     })
     .execute();
   return token;
@@ -33,6 +38,8 @@ export async function issueRefreshToken(
 export interface RotationPolicy {
   ttlSeconds: number;
   graceSeconds: number;
+  /** The server's clock: when a token is spent, and whether it or its grace window has ended. */
+  now: Clock;
   /** Told of the user whose sign-in was revoked for a replayed token, once that is committed. */
   onRevoked?: (userId: number) => void;
 }
@@ -50,9 +57,10 @@ async function graceSuccessor(
   trx: Transaction<Database>,
   token: string,
   spent: { used_at: Date; successor_sealed: string | null },
-  graceSeconds: number,
+  { graceSeconds, now }: Pick<RotationPolicy, 'graceSeconds' | 'now'>,
 ): Promise<string | null> {
-  if (!spent.successor_sealed || Date.now() - spent.used_at.getTime() > graceSeconds * 1000) return null;
+  const at = now();
+  if (!spent.successor_sealed || at - spent.used_at.getTime() > graceSeconds * 1000) return null;
   const successor = openSuccessor(token, spent.successor_sealed);
   if (!successor) return null;
   const live = await trx
@@ -61,7 +69,7 @@ async function graceSuccessor(
     .where('token_hash', '=', sha256(successor))
     .where('used_at', 'is', null)
     .where('revoked_at', 'is', null)
-    .where('expires_at', '>', new Date())
+    .where('expires_at', '>', new Date(at))
     .executeTakeFirst();
   return live ? successor : null;
 }
@@ -83,18 +91,27 @@ export async function rotateRefreshToken(
   const hash = sha256(token);
   const outcome = await db.transaction().execute(async (trx): Promise<Outcome> => {
     const successor = newOpaqueToken();
+    const now = new Date(policy.now());
     const spent = await trx
       .updateTable('refresh_tokens')
-      .set({ used_at: new Date(), successor_sealed: sealSuccessor(token, successor) })
+      .set({ used_at: now, successor_sealed: sealSuccessor(token, successor) })
       .where('token_hash', '=', hash)
       .where('service', '=', service)
       .where('used_at', 'is', null)
       .where('revoked_at', 'is', null)
-      .where('expires_at', '>', new Date())
+      .where('expires_at', '>', now)
       .returning(['user_id', 'family_id'])
       .executeTakeFirst();
     if (spent) {
-      await issueRefreshToken(trx, spent.user_id, service, policy.ttlSeconds, spent.family_id, successor);
+      await issueRefreshToken(
+        trx,
+        spent.user_id,
+        service,
+        policy.ttlSeconds,
+        policy.now,
+        spent.family_id,
+        successor,
+      );
       return { kind: 'rotated', userId: spent.user_id, familyId: spent.family_id, refreshToken: successor };
     }
     const known = await trx
@@ -105,12 +122,7 @@ export async function rotateRefreshToken(
       .executeTakeFirst();
     if (!known?.used_at) return { kind: 'invalid' };
     if (!known.revoked_at) {
-      const again = await graceSuccessor(
-        trx,
-        token,
-        { ...known, used_at: known.used_at },
-        policy.graceSeconds,
-      );
+      const again = await graceSuccessor(trx, token, { ...known, used_at: known.used_at }, policy);
       if (again)
         return { kind: 'rotated', userId: known.user_id, familyId: known.family_id, refreshToken: again };
     }

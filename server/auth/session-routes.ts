@@ -34,6 +34,7 @@ export function sessionRoutes(ctx: ServerContext, service: TokenService): Hono {
       const rotated = await rotateRefreshToken(ctx.db, c.req.valid('json').refresh_token, service, {
         ttlSeconds: ctx.env.REFRESH_TOKEN_TTL,
         graceSeconds: ctx.env.REFRESH_GRACE_SECONDS,
+        now: ctx.now,
         onRevoked: (userId) => ctx.sessions.onEnded(userId),
       });
       const user = await loadPrincipal(ctx, rotated.userId);

@@ -30,7 +30,7 @@ export async function checkCredentials(
   address: string,
 ): Promise<Principal> {
   const account = email.trim().toLowerCase();
-  const attempt = await beginAttempt(ctx.db, loginPolicy(ctx.env), account, address);
+  const attempt = await beginAttempt(ctx, loginPolicy(ctx.env), account, address);
   const user = await ctx.db
     .selectFrom('users')
     .select(['id', 'main_email', 'display_name', 'role', 'password_hash'])

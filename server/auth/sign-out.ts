@@ -14,13 +14,10 @@ import { familyOf, revokeFamily, type TokenService } from './refresh-tokens.ts';
  * @throws {ApiError} 429 `rate_limited`.
  */
 export async function signOut(ctx: ServerContext, c: Context, token: string, service: TokenService) {
-  await hitRateLimit(
-    ctx.db,
-    limitChecks('logout', { logoutPerAddress: clientAddress(c, ctx.env.TRUST_PROXY) }),
-  );
+  await hitRateLimit(ctx, limitChecks('logout', { logoutPerAddress: clientAddress(c, ctx.env.TRUST_PROXY) }));
   const family = await familyOf(ctx.db, token, service);
   if (!family) return;
-  await hitRateLimit(ctx.db, limitChecks('logout', { logoutPerUser: family.userId }));
+  await hitRateLimit(ctx, limitChecks('logout', { logoutPerUser: family.userId }));
   await revokeFamily(ctx.db, family.familyId);
   ctx.sessions.signedOut(family.familyId, family.userId);
 }

@@ -1,8 +1,8 @@
 /**
- * How long until a fixed window ends, in whole seconds (at least 1).
+ * How long from `now` (the server's clock) until a fixed window ends, in whole seconds (at least 1).
  * @example secondsLeft(new Date(0), 900, 60_000) // 840
  */
-export function secondsLeft(windowStart: Date, windowSeconds: number, now = Date.now()): number {
+export function secondsLeft(windowStart: Date, windowSeconds: number, now: number): number {
   return Math.max(1, Math.ceil((windowStart.getTime() + windowSeconds * 1000 - now) / 1000));
 }
 

@@ -75,7 +75,7 @@ export function claimRoutes(
     async (c) => {
       const principal = c.get('principal');
       await hitRateLimit(
-        db,
+        ctx,
         limitChecks('claim', {
           claimPerUser: principal.id,
           claimPerAddress: clientAddress(c, ctx.env.TRUST_PROXY),

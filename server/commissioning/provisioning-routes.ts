@@ -53,7 +53,7 @@ export function provisioningRoutes(ctx: ServerContext): Hono<{ Variables: AuthVa
       const principal = c.get('principal');
       const { serial } = c.req.valid('param');
       const device = await requireConfiguringRight(ctx.db, principal, serial, 'Provisioning a device');
-      await hitRateLimit(ctx.db, limitChecks('provision', { provisionPerUser: principal.id }));
+      await hitRateLimit(ctx, limitChecks('provision', { provisionPerUser: principal.id }));
       const secret = await issueDeviceSecret(ctx.db, device.id);
       // A socket opened with the old secret is closed: the device comes back with the new one.
       await ctx.comms.dropDevice(serial);

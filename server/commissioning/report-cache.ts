@@ -1,7 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Kysely } from 'kysely';
-import { hitRateLimit } from '../auth/rate-limit.ts';
-import type { Database } from '../db/schema.ts';
+import { hitRateLimit, type LimitCounter } from '../auth/rate-limit.ts';
 import { ApiError } from '../http/errors.ts';
 import { limitChecks } from '../limits/request-limits.ts';
 import type { ReportData } from './report-data.ts';
@@ -34,7 +32,7 @@ export class ReportCache {
   readonly #sites = new Map<number, Built>();
 
   constructor(
-    private readonly db: Kysely<Database>,
+    private readonly counter: LimitCounter,
     private readonly pool: ReportPool,
   ) {}
 
@@ -47,7 +45,7 @@ export class ReportCache {
     const key = keyOf(data);
     const known = this.#sites.get(siteId);
     if (known?.key === key) return { pdf: await known.pdf, date: known.date };
-    await hitRateLimit(this.db, limitChecks('report', { reportBuildPerSite: siteId }));
+    await hitRateLimit(this.counter, limitChecks('report', { reportBuildPerSite: siteId }));
     if (!this.pool.acceptsMore) {
       const busy = new ApiError(
         503,

@@ -47,7 +47,7 @@ export function reportRoutes(
       const principal = c.get('principal');
       const { siteId } = c.req.valid('param');
       await requireSeenSite(db, principal, siteId);
-      await hitRateLimit(db, limitChecks('report', { reportPerUser: principal.id }));
+      await hitRateLimit(ctx, limitChecks('report', { reportPerUser: principal.id }));
       const data = await reportData(db, ctx.comms, catalogue, siteId, publicAppUrl(ctx.env));
       const { pdf, date } = await ctx.reports.cache.pdf(siteId, data);
       return c.body(new Uint8Array(pdf), 200, {
@@ -81,7 +81,7 @@ export function reportRoutes(
       if (!data.owner)
         throw new ApiError(409, 'site_has_no_owner', `${data.site.name} has no owner to send the report to`);
       await hitRateLimit(
-        db,
+        ctx,
         limitChecks('report-mail', { reportMailPerSite: siteId, reportMailPerUser: principal.id }),
       );
       const { pdf, date } = await ctx.reports.cache.pdf(siteId, data);

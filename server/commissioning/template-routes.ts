@@ -243,7 +243,7 @@ export function templateRoutes(
       const body = c.req.valid('json');
       const row = await requireCompanyTemplate(db, principal, c.req.valid('param').id);
       const template = toTemplate(row);
-      await hitRateLimit(db, limitChecks('template-apply', { templateApplyPerUser: principal.id }));
+      await hitRateLimit(ctx, limitChecks('template-apply', { templateApplyPerUser: principal.id }));
       const codec = await loadCodec();
       if (body.password !== undefined) {
         try {

@@ -20,7 +20,7 @@ import {
 } from '../../contracts/companies.ts';
 import { isCompanyStaffEmail } from '../../contracts/company-staff.ts';
 import { hashPassword } from '../auth/passwords.ts';
-import { hitRateLimit } from '../auth/rate-limit.ts';
+import { hitRateLimit, type LimitCounter } from '../auth/rate-limit.ts';
 import { printableImage } from '../commissioning/report-pdf.ts';
 import { uniqueEmail } from '../config-service/unique-email.ts';
 import type { ServerContext } from '../context.ts';
@@ -173,8 +173,8 @@ async function accountOf(db: Kysely<Database>, email: string) {
 }
 
 /** Every try of an invitation link is limited per address, so a link cannot be guessed. */
-function limitTries(db: Kysely<Database>, ip: string) {
-  return hitRateLimit(db, [{ key: `invitation:ip:${ip}`, limit: { limit: 60, windowSeconds: 600 } }]);
+function limitTries(counter: LimitCounter, ip: string) {
+  return hitRateLimit(counter, [{ key: `invitation:ip:${ip}`, limit: { limit: 60, windowSeconds: 600 } }]);
 }
 
 /**
@@ -340,7 +340,7 @@ export function companyRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariabl
         );
       if (account && (await membershipOf(db, account.id))?.companyId === membership.companyId)
         throw new ApiError(409, 'already_member', `${body.email} is a member already`, 'email');
-      await hitRateLimit(db, [
+      await hitRateLimit(ctx, [
         { key: `invite:caller:${caller.id}`, limit: { limit: 30, windowSeconds: 3600 } },
         { key: `invite:to:${body.email}`, limit: { limit: 5, windowSeconds: 3600 } },
       ]);
@@ -558,7 +558,7 @@ export function companyRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariabl
     validate('json', tokenBody),
     async (c) => {
       const caller = c.get('principal');
-      await limitTries(db, `user:${caller.id}`);
+      await limitTries(ctx, `user:${caller.id}`);
       const invitation = await openInvitation(db, c.req.valid('json').token);
       if (invitation.email.toLowerCase() !== caller.email.toLowerCase())
         throw forbidden(
@@ -627,7 +627,7 @@ export function invitationRoutes(ctx: ServerContext): Hono<{ Variables: AuthVari
     }),
     validate('json', tokenBody),
     async (c) => {
-      await limitTries(db, clientAddress(c, ctx.env.TRUST_PROXY));
+      await limitTries(ctx, clientAddress(c, ctx.env.TRUST_PROXY));
       const invitation = await openInvitation(db, c.req.valid('json').token);
       return c.json({
         company: invitation.company,
@@ -661,7 +661,7 @@ export function invitationRoutes(ctx: ServerContext): Hono<{ Variables: AuthVari
     }),
     validate('json', tokenBody.merge(joinRequestSchema)),
     async (c) => {
-      await limitTries(db, clientAddress(c, ctx.env.TRUST_PROXY));
+      await limitTries(ctx, clientAddress(c, ctx.env.TRUST_PROXY));
       const body = c.req.valid('json');
       const invitation = await openInvitation(db, body.token);
       const password_hash = await hashPassword(body.password, ctx.scryptCost);

@@ -33,6 +33,7 @@ export function configAuthRoutes(ctx: ServerContext): Hono {
       user.id,
       'config',
       ctx.env.REFRESH_TOKEN_TTL,
+      ctx.now,
       session,
     );
     return { access_token: await configAccessToken(ctx, user, session), refresh_token };

@@ -111,7 +111,7 @@ export function configHistoryRoutes(ctx: ServerContext): Hono<{ Variables: AuthV
       'Recording configuration history',
     );
     await hitRateLimit(
-      ctx.db,
+      ctx,
       limitChecks('history-write', {
         historyWritePerUser: principal.id,
         historyWritePerDevice: device.id,
@@ -208,7 +208,7 @@ export function configHistoryRoutes(ctx: ServerContext): Hono<{ Variables: AuthV
       // A device taken off its site keeps its history, for company staff to read.
       if (!device?.sees && !(await staffReadsRetired(ctx.db, viewer, serial))) throw notFound('Device');
       await hitRateLimit(
-        ctx.db,
+        ctx,
         limitChecks('history-read', {
           historyReadPerUser: viewer.id,
           historyReadPerAddress: clientAddress(c, ctx.env.TRUST_PROXY),

@@ -32,7 +32,7 @@ export async function checkCurrentPassword(
   password: string,
 ): Promise<void> {
   const attempt = await beginAttempt(
-    ctx.db,
+    ctx,
     PASSWORD_CHECK,
     `user:${user.id}`,
     clientAddress(c, ctx.env.TRUST_PROXY),

@@ -20,7 +20,7 @@ import { allowOnly } from '../access/allow-only.ts';
 import { userVisible, type Viewer } from '../access/scope.ts';
 import { requireAdminForCompanyAddress } from '../access/user-rights.ts';
 import { hashPassword } from '../auth/passwords.ts';
-import { hitRateLimit } from '../auth/rate-limit.ts';
+import { hitRateLimit, type LimitCounter } from '../auth/rate-limit.ts';
 import { joinCompanyOfAddress } from '../companies/memberships.ts';
 import type { ServerContext } from '../context.ts';
 import type { Database } from '../db/schema.ts';
@@ -54,8 +54,8 @@ async function findVisible(db: Kysely<Database>, caller: Viewer, email: string) 
 }
 
 /** Every call that mails someone is limited per caller and per recipient address. */
-function limitMail(db: Kysely<Database>, kind: string, callerId: number, email: string) {
-  return hitRateLimit(db, [
+function limitMail(counter: LimitCounter, kind: string, callerId: number, email: string) {
+  return hitRateLimit(counter, [
     { key: `${kind}:caller:${callerId}`, limit: { limit: 30, windowSeconds: 3600 } },
     { key: `${kind}:to:${email}`, limit: { limit: 5, windowSeconds: 3600 } },
   ]);
@@ -134,7 +134,7 @@ export function fleetUserRoutes(ctx: ServerContext): Hono<{ Variables: AuthVaria
       const caller = c.get('principal');
       const body = c.req.valid('json');
       requireAdminForCompanyAddress(caller, body.main_email, ctx.env.COMPANY_DOMAIN);
-      await limitMail(db, 'create-owner', caller.id, body.main_email);
+      await limitMail(ctx, 'create-owner', caller.id, body.main_email);
       // The same answer for a new address and for an account the caller cannot see: the existing
       // account gets a notice instead of an invitation, and the caller learns nothing.
       const accepted = () =>
@@ -193,7 +193,7 @@ export function fleetUserRoutes(ctx: ServerContext): Hono<{ Variables: AuthVaria
     async (c) => {
       const caller = c.get('principal');
       const { main_email } = c.req.valid('json');
-      await limitMail(db, 'access-code', caller.id, main_email);
+      await limitMail(ctx, 'access-code', caller.id, main_email);
       // Mail only an account the caller manages; answer the same for any other address.
       const { visible } = await findVisible(db, caller, main_email);
       if (visible) await sendAccessCode(ctx, visible);

@@ -49,7 +49,7 @@ export function passwordRoutes(ctx: ServerContext): Hono {
     async (c) => {
       const { main_email } = c.req.valid('json');
       const email = main_email.toLowerCase();
-      await hitRateLimit(db, [
+      await hitRateLimit(ctx, [
         {
           key: `reset:address:${clientAddress(c, ctx.env.TRUST_PROXY)}`,
           limit: { limit: 20, windowSeconds: WINDOW },
@@ -81,13 +81,13 @@ export function passwordRoutes(ctx: ServerContext): Hono {
     async (c) => {
       const headers = c.req.valid('header');
       const email = headers.main_email.toLowerCase();
-      const attempt = await beginAttempt(db, CODE_POLICY, email, clientAddress(c, ctx.env.TRUST_PROXY));
+      const attempt = await beginAttempt(ctx, CODE_POLICY, email, clientAddress(c, ctx.env.TRUST_PROXY));
       const user = await db
         .selectFrom('users')
         .select('id')
         .where((eb) => eb(eb.fn('lower', ['main_email']), '=', email))
         .executeTakeFirst();
-      if (!user || !(await spendCode(db, ctx.codeKey, user.id, headers.temp_code))) {
+      if (!user || !(await spendCode(db, ctx.codeKey, user.id, headers.temp_code, ctx.now))) {
         throw new ApiError(400, 'invalid_code', 'The access code is wrong, used or expired', 'temp_code');
       }
       await attempt.succeeded();

@@ -19,7 +19,7 @@ export interface RolloutTimers {
   comebackMs: number;
   /** How long one SMP exchange waits for the device's answer. */
   answerMs: number;
-  /** The engine's clock (epoch ms): when a device's comeback time and a rollout's window are up. */
+  /** The engine's clock (epoch ms; the server's, `ctx.now`): when a device's comeback time and a rollout's window are up. */
   now: () => number;
 }
 
@@ -91,6 +91,11 @@ export class RolloutEngine {
     this.unsubscribe?.();
     if (this.timer) clearInterval(this.timer);
     return Promise.all([this.pass, ...this.steps]).then(() => {});
+  }
+
+  /** The engine's clock (epoch ms): a rollout's start and window are stamped with it, so they agree with its looks. */
+  now(): number {
+    return this.timers.now();
   }
 
   /** Resolves once no look and no step runs (a test's way to know the engine has done all it would). */

@@ -66,6 +66,8 @@ export function rolloutRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariabl
       if (!image || !mayReadFirmwareOf(await firmwareModelsOf(db, principal), image.model_id))
         throw notFound('Firmware image');
       const devices = await rolloutDevices(db, principal, image.model_id, body);
+      // The engine's clock: the window it closes is the one stamped here.
+      const now = ctx.rollouts.now();
       const id = await db.transaction().execute(async (trx) => {
         // One rollout under way per device: two would upload over each other.
         await sql`SELECT pg_advisory_xact_lock(7261026)`.execute(trx);
@@ -80,7 +82,7 @@ export function rolloutRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariabl
               eb('firmware_rollout_devices.state', 'in', ['queued', 'uploading', 'testing']),
               eb.and([
                 eb('firmware_rollout_devices.state', '=', 'offline'),
-                eb('firmware_rollouts.window_ends_at', '>', sql<Date>`now()`),
+                eb('firmware_rollouts.window_ends_at', '>', new Date(now)),
               ]),
             ]),
           )
@@ -104,7 +106,8 @@ export function rolloutRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariabl
             canary: body.canary,
             wave_size: body.waveSize,
             max_failures: body.maxFailures,
-            window_ends_at: sql<Date>`now() + make_interval(hours => ${body.windowHours ?? ROLLOUT_WINDOW_HOURS})`,
+            created_at: new Date(now),
+            window_ends_at: new Date(now + (body.windowHours ?? ROLLOUT_WINDOW_HOURS) * 3_600_000),
             created_by: principal.id,
           })
           .returning('id')

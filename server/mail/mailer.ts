@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import { errorMessage } from '../../contracts/error-message.ts';
 import { type CodePurpose, createCode } from '../auth/one-time-codes.ts';
+import type { Clock } from '../clock.ts';
 import type { Database } from '../db/schema.ts';
 import { oneLine } from './quoted-name.ts';
 import type { MailAttachment, MailTransport } from './transports.ts';
@@ -63,6 +64,8 @@ export function createMailer(
   transport: MailTransport,
   retry: RetryPolicy,
   codeKey: Buffer,
+  /** The server's clock, from which a code mailed expires. */
+  now: Clock,
 ): Mailer {
   let chain: Promise<void> = Promise.resolve();
   let timer: NodeJS.Timeout | undefined;
@@ -94,7 +97,7 @@ export function createMailer(
       // The code is made now, so it never rests anywhere but as its hash.
       const code =
         message.code_user_id !== null && message.code_purpose !== null
-          ? await createCode(db, codeKey, message.code_user_id, message.code_purpose)
+          ? await createCode(db, codeKey, message.code_user_id, message.code_purpose, now)
           : undefined;
       const text = code ? message.body.replaceAll('{code}', code) : message.body;
       const files = await db

@@ -67,6 +67,7 @@ export function monitoringSignInRoutes(ctx: ServerContext): Hono {
         user.id,
         'monitoring',
         ctx.env.REFRESH_TOKEN_TTL,
+        ctx.now,
         session,
       );
       return c.json({ access_token: await monitoringAccessToken(ctx, user, session), refresh_token });

@@ -87,7 +87,7 @@ export function serviceCommsRoutes(
   /** How often one may send is checked before the body is read. */
   const commandLimit = createMiddleware<{ Variables: AuthVariables }>(async (c, next) => {
     await hitRateLimit(
-      ctx.db,
+      ctx,
       limitChecks('command', {
         commandPerUser: c.get('principal').id,
         commandPerAddress: clientAddress(c, ctx.env.TRUST_PROXY),

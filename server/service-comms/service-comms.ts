@@ -6,6 +6,7 @@ import WebSocket, { type RawData, WebSocketServer } from 'ws';
 import { errorMessage } from '../../contracts/error-message.ts';
 import { DEVICE_CLOSE, type DeviceWelcome, deviceHelloSchema } from '../../contracts/service-comms.ts';
 import { overRateLimit } from '../auth/rate-limit.ts';
+import { type Clock, systemClock } from '../clock.ts';
 import type { Database } from '../db/schema.ts';
 import { recordFirmwareVersion } from '../firmware/device-version.ts';
 import { requestAddress } from '../http/client-address.ts';
@@ -32,6 +33,8 @@ const CLOSE_WAIT_MS = 2000;
 
 export interface ServiceCommsOptions {
   db: Kysely<Database>;
+  /** The clock the limit on hellos is counted by (default the real time). */
+  now?: Clock;
   /** PostgreSQL URL: commands for devices held by other processes go through LISTEN/NOTIFY. */
   databaseUrl?: string;
   timeoutMs: number;
@@ -285,7 +288,7 @@ export class ServiceComms {
     }
     const { serialNumber, modelId, secret } = hello.data;
     const limits = limitChecks('hello', { helloPerAddress: from });
-    if (await overRateLimit(this.options.db, limits))
+    if (await overRateLimit({ db: this.options.db, now: this.options.now ?? systemClock }, limits))
       return this.refuse(
         socket,
         from,

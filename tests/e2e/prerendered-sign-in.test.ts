@@ -2,6 +2,7 @@ import type { Browser, BrowserContext, Locator, Page, Request, Route } from 'pla
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { EARLY_INPUT_KEY, STARTING_ATTRIBUTE } from '../../src/prerender/early-input-contract.ts';
 import { ARTIFACTS, appUrl, INSTALLER, launchChromium, pathOf, signIn } from './browser.ts';
+import { pageSettled } from './page-settled.ts';
 
 // The sign-in screen comes in the first HTML (the build prerenders it): these hold the app's
 // scripts back, use the form the page already shows, and only then let the scripts in. Without
@@ -156,7 +157,7 @@ describe('what the prerendered sign-in screen leaves for later', () => {
       .evaluateAll((links) => links.map((link) => link.getAttribute('href')));
     expect(inlined.length).toBeGreaterThan(0);
     // Idle moments come and go: an untouched page loads nothing more.
-    await page.waitForTimeout(2500);
+    await pageSettled(page);
     expect(catalogue).toEqual([]);
     expect(stylesheets.filter((sheet) => inlined.includes(sheet))).toEqual([]);
 

@@ -3,6 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadCodec } from '../../src/codec/load-node.ts';
 import { expectAccessible } from './axe.ts';
 import { ARTIFACTS, appUrl, launchChromium } from './browser.ts';
+import { pageSettled } from './page-settled.ts';
 
 let browser: Browser;
 let context: BrowserContext | undefined;
@@ -91,7 +92,7 @@ describe('the SunSpec configurator', () => {
     // The prerendered button waits for the app (a press before it would be lost), then takes one.
     await expect.poll(() => load.isEnabled()).toBe(true);
     // Idle moments come and go: an untouched page checks and builds no model.
-    await page.waitForTimeout(2500);
+    await pageSettled(page);
     expect(modelFiles).toEqual([]);
     await load.click();
     await page.getByRole('heading', { name: 'Model 1: Common' }).waitFor();

@@ -12,7 +12,7 @@ import { REQUEST_LIMITS } from '../../server/limits/request-limits.ts';
 import { catalogueIn } from '../../server/service-comms/catalogue-commands.ts';
 import { checkDeviceSecret } from '../../server/service-comms/device-secrets.ts';
 import { IDS, startTestServer, type TestServer } from './harness.ts';
-import { inOneWindow } from './limit-window.ts';
+import { pinInFreshWindow } from './limit-window.ts';
 
 /**
  * Claiming a device with the serial and claim code on its label (`POST /fleet/sites/{siteId}/claims`):
@@ -286,7 +286,7 @@ describe('the claim route under random input', () => {
 describe('the rate limit', () => {
   it('answers 429 to a user past their claims, however right the next one is', async () => {
     const limit = REQUEST_LIMITS.claimPerUser.limit;
-    await inOneWindow(REQUEST_LIMITS.claimPerUser.windowSeconds);
+    pinInFreshWindow(t.clock, REQUEST_LIMITS.claimPerUser.windowSeconds);
     // Spread over addresses so that only the per-user limit can answer 429.
     for (let i = 0; i < limit; i++) {
       const answer = await claim(

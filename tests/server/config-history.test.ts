@@ -10,7 +10,7 @@ import {
 import { devicePageSchema } from '../../contracts/devices.ts';
 import { REQUEST_LIMITS } from '../../server/limits/request-limits.ts';
 import { IDS, startTestServer, type TestServer } from './harness.ts';
-import { inOneWindow } from './limit-window.ts';
+import { pinInFreshWindow } from './limit-window.ts';
 
 let t: TestServer;
 let installerA: string;
@@ -267,7 +267,7 @@ describe('limits on writing history', () => {
   it('refuses records for one device past its limit (it buried the real history), answering 429', async () => {
     const serial = serials[3] ?? '';
     const limit = REQUEST_LIMITS.historyWritePerDevice.limit;
-    await inOneWindow(REQUEST_LIMITS.historyWritePerDevice.windowSeconds);
+    pinInFreshWindow(t.clock, REQUEST_LIMITS.historyWritePerDevice.windowSeconds);
     for (let i = 0; i < limit; i++) expect((await post(serial, admin, record())).status).toBe(201);
     const over = await post(serial, admin, record());
     expect(over.status).toBe(429);

@@ -13,7 +13,7 @@ import { fleetOnline, seedFleet, uploadFleetImage } from './rollout-fleet.ts';
  * confirmed.
  *
  * It runs with the PostgreSQL pass of the server suite (TEST_DATABASE_URL, as `.ci/run` sets it):
- * a hundred devices and eleven waves take longer than `npm test` should grow by.
+ * a hundred devices in two rollouts of waves take longer than `npm test` should grow by.
  */
 const DATABASE = process.env.TEST_DATABASE_URL;
 const FACTORY = '1.0.0';

@@ -376,6 +376,26 @@ describe("a rollout's window for devices offline at their turn", () => {
       clockAhead = 0;
     }
   }, 90_000);
+
+  it("stamps a rollout's start and window with the engine's clock, the one that closes the window", async () => {
+    const serials = await seedFleet(t.server.ctx.db, { count: 1, first: 300_020, secret: SECRET });
+    clockAhead = 30 * 86_400_000;
+    try {
+      const before = Date.now() + clockAhead;
+      const id = await start(serials, '33.0.0', 3);
+      const after = Date.now() + clockAhead;
+      const rollout = await rolloutOf(t, id);
+      expect(Date.parse(rollout.createdAt)).toBeGreaterThanOrEqual(before);
+      expect(Date.parse(rollout.createdAt)).toBeLessThanOrEqual(after);
+      expect(Date.parse(rollout.windowEndsAt) - Date.parse(rollout.createdAt)).toBe(3 * 3_600_000);
+      expect(
+        (await t.call('POST', `/config/fleet/firmware-rollouts/${id}/cancel`, { token: tokens.admin }))
+          .status,
+      ).toBe(200);
+    } finally {
+      clockAhead = 0;
+    }
+  });
 });
 
 describe('who may roll out firmware', () => {

@@ -9,6 +9,7 @@ import { parseEnv } from '../../server/env.ts';
 import type { RolloutTimers } from '../../server/firmware/rollout-engine.ts';
 import { listen } from '../../server/http/listen.ts';
 import type { MailTransport, OutgoingMail } from '../../server/mail/transports.ts';
+import { type TestClock, testClock } from './test-clock.ts';
 
 /** Seeded ids (see server/db/seed.ts): admin, installer A, owner (of A's sites 1–3), installer B. */
 export const IDS = {
@@ -50,6 +51,8 @@ export interface TestServer {
   server: FleetServer;
   /** What the server's outbox worker delivered. */
   mail: MailBox;
+  /** The server's clock (`ctx.now`): the real time until the test pins it. */
+  clock: TestClock;
   /** Deliver the queued mail, then answer the newest one-time code mailed to `email`. */
   codeFor(email: string): Promise<string>;
   /** `http://127.0.0.1:<port>` of the listening server. */
@@ -132,8 +135,10 @@ export async function startTestServer(
     ...(options.firmwareKey ? { firmware: options.firmwareKey } : {}),
   };
   const mail = mailBox();
+  const clock = testClock();
   const server = await createServer({
     env,
+    now: clock.now,
     database: target,
     keys,
     scryptCost: { N: 1024, r: 8, p: 1 },
@@ -194,6 +199,7 @@ export async function startTestServer(
     server,
     origin,
     mail,
+    clock,
     codeFor,
     call,
     login,

@@ -1,10 +1,15 @@
+import { windowStartAt } from '../../server/auth/rate-limit.ts';
+import { pinForTest, type TestClock } from './test-clock.ts';
+
 /**
- * Rate limits count in fixed windows (`server/auth/rate-limit.ts`). A test that sends a limit's
- * worth of calls and expects the next one refused must send them all in one window: when the
- * current window has less than `needMs` left, wait for the next one to begin.
+ * Rate limits count in fixed windows read from the server's clock (`server/auth/rate-limit.ts`).
+ * A test that sends a limit's worth of calls and expects the next one refused holds the clock at
+ * the start of a window none of the earlier calls were counted in, so that every call of the test
+ * counts in that one window, however long the test takes; the clock reads the real time again
+ * when the test ends. Answers the window's start (ms), from which `clock.advance` moves past it.
+ * The default, an hour, starts a window of every length the server counts in (each divides an
+ * hour, and windows start at whole multiples of their length).
  */
-export async function inOneWindow(windowSeconds: number, needMs = 10_000): Promise<void> {
-  const windowMs = windowSeconds * 1000;
-  const left = windowMs - (Date.now() % windowMs);
-  if (left < needMs) await new Promise((resolve) => setTimeout(resolve, left + 50));
+export function pinInFreshWindow(clock: TestClock, windowSeconds = 3600): number {
+  return pinForTest(clock, windowStartAt(clock.furthest(), windowSeconds).getTime() + windowSeconds * 1000);
 }

@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CODE_TTL_SECONDS } from '../../server/auth/one-time-codes.ts';
 import { startTestServer, type TestServer } from './harness.ts';
+import { pinInFreshWindow } from './limit-window.ts';
+import { pinForTest } from './test-clock.ts';
 
 let t: TestServer;
 beforeAll(async () => {
@@ -47,21 +50,21 @@ describe('password reset', () => {
   });
 
   it('refuses a wrong code, an expired code, and bad headers', async () => {
+    pinForTest(t.clock);
     const email = 'installer@brightvolt.example';
     await t.call('POST', '/config/users/password-reset', { body: { main_email: email } });
     const code = await latestCode(email);
     const wrong = code === '00000000' ? '11111111' : '00000000';
     expect((await change(email, wrong, 'Whatever#2027')).status).toBe(400);
-    await t.server.ctx.db
-      .updateTable('one_time_codes')
-      .set({ expires_at: new Date(Date.now() - 1000) })
-      .execute();
+    // A reset code lasts 30 minutes by the server's clock: at their end it is refused.
+    t.clock.advance(CODE_TTL_SECONDS.reset * 1000);
     expect((await change(email, code, 'Whatever#2027')).body).toMatchObject({ code: 'invalid_code' });
     const short = await change(email, code, 'short');
     expect(short.body).toMatchObject({ code: 'invalid_input', field: 'new_password' });
   });
 
   it('refuses an address after five wrong codes for one account, while the right code from elsewhere still works', async () => {
+    pinInFreshWindow(t.clock);
     const email = 'installer@brightvolt.example';
     await t.call('POST', '/config/users/password-reset', { body: { main_email: email }, ip: '10.2.1.1' });
     const code = await latestCode(email);
@@ -75,6 +78,7 @@ describe('password reset', () => {
   });
 
   it('rate limits reset requests per account', async () => {
+    pinInFreshWindow(t.clock);
     const statuses: number[] = [];
     for (let i = 0; i < 4; i += 1) {
       statuses.push(
@@ -131,6 +135,7 @@ describe('installer access codes', () => {
   });
 
   it('limits access codes to five an hour for one user', async () => {
+    pinInFreshWindow(t.clock);
     const admin = (await t.login('admin')).access_token;
     const statuses: number[] = [];
     for (let i = 0; i < 6; i += 1) {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './harness.ts';
+import { pinForTest } from './test-clock.ts';
 
 let t: TestServer;
 beforeAll(async () => {
@@ -10,13 +11,8 @@ afterAll(() => t.close());
 const refresh = (refresh_token: string, service = 'config') =>
   t.call('POST', `/${service}/auth/v2/refresh`, { body: { refresh_token } });
 
-/** Move every spend of a refresh token back past the grace window, as if time had passed. */
-const outlastGrace = () =>
-  t.server.ctx.db
-    .updateTable('refresh_tokens')
-    .set({ used_at: new Date(Date.now() - 31_000) })
-    .where('used_at', 'is not', null)
-    .execute();
+/** Move the server's clock past the grace window (30 s) of every token spent so far in the test. */
+const outlastGrace = () => t.clock.advance(30_001);
 
 describe('refresh tokens', () => {
   it('rotates on every use: the new pair works and carries fresh claims', async () => {
@@ -31,9 +27,10 @@ describe('refresh tokens', () => {
   });
 
   it('revokes the whole family when a rotated token is presented again after the grace window', async () => {
+    pinForTest(t.clock);
     const first = await t.login('installerA');
     const second = (await refresh(first.refresh_token)).body as { refresh_token: string };
-    await outlastGrace();
+    outlastGrace();
     const replay = await refresh(first.refresh_token);
     expect(replay.status).toBe(401);
     expect(replay.body).toMatchObject({ code: 'refresh_token_reused' });
@@ -43,10 +40,11 @@ describe('refresh tokens', () => {
   });
 
   it('leaves other sign-ins of the same user alone when one family is revoked', async () => {
+    pinForTest(t.clock);
     const laptop = await t.login('installerA');
     const phone = await t.login('installerA');
     await refresh(phone.refresh_token);
-    await outlastGrace();
+    outlastGrace();
     await refresh(phone.refresh_token);
     expect((await refresh(laptop.refresh_token)).status).toBe(200);
   });
@@ -67,12 +65,11 @@ describe('refresh tokens', () => {
     const missing = await t.call('POST', '/config/auth/v2/refresh', { body: {} });
     expect(missing.status).toBe(400);
     expect(missing.body).toMatchObject({ field: 'refresh_token' });
+    pinForTest(t.clock);
     const { refresh_token } = await t.login('owner');
-    await t.server.ctx.db
-      .updateTable('refresh_tokens')
-      .set({ expires_at: new Date(Date.now() - 1000) })
-      .execute();
-    expect((await refresh(refresh_token)).status).toBe(401);
+    // A sign-in lasts REFRESH_TOKEN_TTL seconds by the server's clock: at its end it is over.
+    t.clock.advance(t.server.ctx.env.REFRESH_TOKEN_TTL * 1000);
+    expect((await refresh(refresh_token)).body).toMatchObject({ code: 'invalid_refresh_token' });
   });
 
   it('stores refresh tokens only as hashes', async () => {

@@ -15,7 +15,7 @@ import { loadCodec } from '../../src/codec/load-node.ts';
 import type { Codec } from '../../src/codec/types.ts';
 import type { SocketDevice } from '../../src/device-sim/online/socket-device.ts';
 import { IDS, startTestServer, type TestServer } from './harness.ts';
-import { inOneWindow } from './limit-window.ts';
+import { pinInFreshWindow } from './limit-window.ts';
 import { connectDevice, rawDevice } from './service-comms-devices.ts';
 
 let t: TestServer;
@@ -285,7 +285,7 @@ describe('the device socket', () => {
       secret: 'x'.repeat(43),
     };
     const limit = REQUEST_LIMITS.helloPerAddress.limit;
-    await inOneWindow(REQUEST_LIMITS.helloPerAddress.windowSeconds);
+    pinInFreshWindow(t.clock, REQUEST_LIMITS.helloPerAddress.windowSeconds);
     const within = await Promise.all(
       Array.from({ length: limit }, () => rawDevice(t.origin, hello, from).closed),
     );

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pruneExpired } from '../../server/auth/rate-limit.ts';
 import { startTestServer, type TestServer } from './harness.ts';
+import { pinInFreshWindow } from './limit-window.ts';
 
 let t: TestServer;
 beforeAll(async () => {
@@ -13,6 +14,7 @@ const attempt = (main_email: string, ip: string, password = 'wrong-password') =>
 
 describe('sign-in rate limits', () => {
   it('answers 429 to the address that failed on an account, even with the right password, and lets the owner in from elsewhere', async () => {
+    pinInFreshWindow(t.clock);
     for (let i = 0; i < 3; i += 1)
       expect((await attempt('owner@homeowner.example', '10.0.0.1')).status).toBe(401);
     const blocked = await attempt('owner@homeowner.example', '10.0.0.1', 'Owner#2026');
@@ -22,6 +24,7 @@ describe('sign-in rate limits', () => {
   });
 
   it('answers 429 to an address that tries many accounts', async () => {
+    pinInFreshWindow(t.clock);
     const accounts = ['a', 'b', 'c', 'd', 'e'].map((name) => `${name}@spray.example`);
     for (const email of accounts) expect((await attempt(email, '10.9.9.9')).status).toBe(401);
     expect((await attempt('f@spray.example', '10.9.9.9')).status).toBe(429);
@@ -29,6 +32,7 @@ describe('sign-in rate limits', () => {
   });
 
   it('counts failures of the monitoring service older sign-in against the configuration sign-in, in the database', async () => {
+    pinInFreshWindow(t.clock);
     const password = Buffer.from('FleetAdmin#2026').toString('base64');
     for (let i = 0; i < 3; i += 1) {
       await t.call('POST', '/monitoring/auth/fleet-login', {
@@ -60,7 +64,7 @@ describe('sign-in rate limits', () => {
         hits: 99,
       })
       .execute();
-    await pruneExpired(db);
+    await pruneExpired(t.server.ctx);
     const keys = (await db.selectFrom('rate_limits').select('key').execute()).map((row) => row.key);
     expect(keys).not.toContain('login:account:old@x.example');
     expect(keys).toContain('login:account:admin@fleet.example');
