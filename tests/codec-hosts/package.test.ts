@@ -18,9 +18,11 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import type { FirmwareCodec, FirmwareImageError } from '../../src/codec/firmware/image-types.ts';
 import { CODEC_WASM_PATH } from '../../src/codec/load-node.ts';
 import { packCodec } from '../../src/codec/package/pack.ts';
 import type { Codec, CodecError } from '../../src/codec/types.ts';
+import { buildImage } from '../codec/firmware-images.ts';
 import { crc, describeVectors, fields, frames } from '../vectors/describe-vectors.ts';
 
 const NAME = '@fleet-manager/codec';
@@ -52,7 +54,12 @@ function resolveInProject(specifier: string, conditions: string[] = []): string 
   }).trim();
 }
 
-type Entry = { loadCodec(source?: string | URL): Promise<Codec>; CodecError: typeof CodecError };
+type Entry = {
+  loadCodec(source?: string | URL): Promise<Codec>;
+  loadFirmwareCodec(source?: string | URL): Promise<FirmwareCodec>;
+  CodecError: typeof CodecError;
+  FirmwareImageError: typeof FirmwareImageError;
+};
 const nodeEntryUrl = resolveInProject(NAME);
 const browserEntryUrl = resolveInProject(NAME, ['browser']);
 // Both live under node_modules, so they run as plain Node modules, not through the test's transform.
@@ -116,13 +123,15 @@ describe('the packed codec', () => {
     writeFileSync(
       join(project, 'use.ts'),
       [
-        `import { type BufferDescriptor, type Codec, CodecError, loadCodec } from '${NAME}';`,
+        `import { type BufferDescriptor, type Codec, CodecError, type FirmwareImage, loadCodec, loadFirmwareCodec } from '${NAME}';`,
         'const codec: Codec = await loadCodec();',
+        'const image: FirmwareImage = (await loadFirmwareCodec()).parseImage(new Uint8Array(0));',
+        'const version: string = image.versionText;',
         'const d: BufferDescriptor = { position: 1, length: 16, signed: true, littleEndian: false };',
         'const value: number = codec.readField(new Uint8Array(4), d);',
         '// @ts-expect-error: a CRC is taken of bytes, not of text',
         "codec.crc16('123456789');",
-        'export const checked = [value, CodecError];',
+        'export const checked = [value, version, CodecError];',
       ].join('\n'),
     );
     const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
@@ -149,6 +158,35 @@ describe('the packed codec', () => {
       source: new URL('codec.wasm', browserEntryUrl).href,
     });
   });
+});
+
+describe('MCUboot images through the installed package', () => {
+  const image = buildImage({ modelId: 'BX10', version: [2, 4, 1, 7] });
+  for (const [name, load] of [
+    ['Node entry', () => nodeEntry.loadFirmwareCodec()],
+    ['browser entry', () => browserEntry.loadFirmwareCodec(wasmUrl)],
+  ] as const) {
+    it(`the ${name} reads a signed image and refuses a damaged one, naming why`, async () => {
+      const entry = name === 'Node entry' ? nodeEntry : browserEntry;
+      const firmware = await load();
+      expect(firmware.parseImage(image)).toMatchObject({
+        modelId: 'BX10',
+        versionText: '2.4.1+7',
+        size: image.length,
+      });
+      // The magic's first byte (0x3d, little-endian) zeroed.
+      const damaged = Uint8Array.from(image);
+      damaged[0] = 0;
+      let refused: unknown;
+      try {
+        firmware.parseImage(damaged);
+      } catch (error) {
+        refused = error;
+      }
+      expect(refused).toBeInstanceOf(entry.FirmwareImageError);
+      expect(refused).toMatchObject({ code: 'image-magic' });
+    });
+  }
 });
 
 describeVectors('installed package, Node entry', await nodeEntry.loadCodec(), nodeEntry.CodecError);

@@ -1,4 +1,14 @@
 // What both entries of the package export besides their own loadCodec.
+export {
+  type FirmwareCodec,
+  type FirmwareImage,
+  FirmwareImageError,
+  type FirmwareImageErrorCode,
+  type FirmwareImageReader,
+  type FirmwareVersion,
+  IMAGE_MAGIC,
+  TLV,
+} from '../firmware/image-types.ts';
 export { CodecLoadError } from '../load-error.ts';
 export { referenceCodec } from '../reference-codec.ts';
 export {

@@ -1,6 +1,7 @@
 // The package's Node entry: the codec from the codec.wasm shipped beside this file.
 import { fileURLToPath } from 'node:url';
-import { loadCodecFile } from '../load-node.ts';
+import type { FirmwareCodec } from '../firmware/image-types.ts';
+import { loadCodecFile, loadFirmwareCodecFile } from '../load-node.ts';
 import type { Codec } from '../types.ts';
 
 export * from './common.ts';
@@ -17,4 +18,20 @@ export * from './common.ts';
  */
 export function loadCodec(file: string | URL = new URL('./codec.wasm', import.meta.url)): Promise<Codec> {
   return loadCodecFile(file instanceof URL ? fileURLToPath(file) : file);
+}
+
+/**
+ * The firmware half of the same module (SHA-256 and the MCUboot image parser), its own instance:
+ * the release build shipped in the package unless `file` names another.
+ *
+ * @example
+ * import { loadFirmwareCodec } from '@fleet-manager/codec';
+ * const firmware = await loadFirmwareCodec();
+ * firmware.parseImage(bytes).versionText; // '1.2.0', or a FirmwareImageError naming what is wrong
+ * @throws CodecLoadError naming the file when it is missing, not WebAssembly, or lacks an export.
+ */
+export function loadFirmwareCodec(
+  file: string | URL = new URL('./codec.wasm', import.meta.url),
+): Promise<FirmwareCodec> {
+  return loadFirmwareCodecFile(file instanceof URL ? fileURLToPath(file) : file);
 }
