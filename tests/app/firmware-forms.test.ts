@@ -40,6 +40,13 @@ describe("the Firmware page's forms", () => {
       waveSize: 'Give the wave size',
       maxFailures: 'The failure limit is a whole number',
     });
+    expect(problems({ target: 'model', windowHours: 0 })).toEqual({
+      windowHours: 'The window is at least 1 hour',
+    });
+    expect(problems({ target: 'model', windowHours: 721 })).toEqual({
+      windowHours: 'The window is at most 720 hours (30 days)',
+    });
+    expect(problems({ target: 'model', windowHours: '' })).toEqual({ windowHours: 'Give the window' });
   });
 
   it('send the serials once each, in capitals, or the site, or neither', () => {
@@ -53,6 +60,7 @@ describe("the Firmware page's forms", () => {
       canary: 1,
       waveSize: 10,
       maxFailures: 1,
+      windowHours: 24,
     });
     expect(rolloutRequestOf({ ...START_FORM, firmwareId: '3', target: 'site', siteId: '12' })).toEqual({
       firmwareId: 3,
@@ -60,6 +68,7 @@ describe("the Firmware page's forms", () => {
       canary: 1,
       waveSize: 10,
       maxFailures: 1,
+      windowHours: 24,
     });
     expect(
       rolloutRequestOf({ ...START_FORM, firmwareId: '3', target: 'model', serials: 'HX5K-24-000123' }),
@@ -68,6 +77,7 @@ describe("the Firmware page's forms", () => {
       canary: 1,
       waveSize: 10,
       maxFailures: 1,
+      windowHours: 24,
     });
   });
 });

@@ -124,10 +124,19 @@ describe('the Firmware page', () => {
     await start.getByRole('textbox', { name: 'Serial numbers' }).fill(serials.join('\n'));
     await start.getByRole('textbox', { name: 'Wave size' }).fill('2');
     await start.getByRole('textbox', { name: 'Failure limit' }).fill('0');
+    await start.getByRole('textbox', { name: 'Window (hours)' }).fill('2');
     await start.getByRole('button', { name: 'Start rollout' }).click();
 
     // The rollout's page: each device's state read again while it runs, until every one is confirmed.
-    await heading(page, new RegExp(`^Rollout #\\d+: ${MODEL} ${DEMO_FIRMWARE.offered}$`)).waitFor();
+    const title = heading(page, new RegExp(`^Rollout #\\d+: ${MODEL} ${DEMO_FIRMWARE.offered}$`));
+    await title.waitFor();
+    // The window asked for is the rollout's.
+    const id = /#(\d+)/.exec(await title.innerText())?.[1];
+    const started = await configCall('GET', `/fleet/firmware-rollouts/${id}`, {
+      token: await accessToken(ADMIN),
+    });
+    const { createdAt, windowEndsAt } = started.body as { createdAt: string; windowEndsAt: string };
+    expect(Date.parse(windowEndsAt) - Date.parse(createdAt)).toBe(2 * 3_600_000);
     const devices = dataList(page, 'Devices of the rollout');
     for (const serial of serials) await devices.getByText(serial).waitFor();
     await page.getByText('Finished: nothing more moves by itself.').waitFor({ timeout: 60_000 });

@@ -3,6 +3,8 @@ import { serialNumberPattern } from '../../../contracts/catalogue.ts';
 import {
   firmwareChannelSchema,
   ROLLOUT_MAX_DEVICES,
+  ROLLOUT_MAX_WINDOW_HOURS,
+  ROLLOUT_WINDOW_HOURS,
   type RolloutCreate,
 } from '../../../contracts/firmware.ts';
 
@@ -18,14 +20,13 @@ export type UploadForm = z.infer<typeof uploadFormSchema>;
 export const ROLLOUT_TARGETS = ['serials', 'site', 'model'] as const;
 export type RolloutTarget = (typeof ROLLOUT_TARGETS)[number];
 
-/** A number field as Mantine's NumberInput holds it: a number, or '' while it is empty. */
-const count = (what: string, min: number) =>
+/** A number field as Mantine's NumberInput holds it: a number, or '' while it is empty; `unit` follows a bound in a message. */
+const count = (what: string, min: number, max = ROLLOUT_MAX_DEVICES, unit = (_n: number) => '') =>
   z.union([z.number(), z.literal('')]).superRefine((value, ctx) => {
     if (value === '') ctx.addIssue({ code: 'custom', message: `Give ${what.toLowerCase()}` });
     else if (!Number.isInteger(value)) ctx.addIssue({ code: 'custom', message: `${what} is a whole number` });
-    else if (value < min) ctx.addIssue({ code: 'custom', message: `${what} is at least ${min}` });
-    else if (value > ROLLOUT_MAX_DEVICES)
-      ctx.addIssue({ code: 'custom', message: `${what} is at most ${ROLLOUT_MAX_DEVICES}` });
+    else if (value < min) ctx.addIssue({ code: 'custom', message: `${what} is at least ${min}${unit(min)}` });
+    else if (value > max) ctx.addIssue({ code: 'custom', message: `${what} is at most ${max}${unit(max)}` });
   });
 
 /** The serial numbers typed, one per line or separated by commas or spaces, each once. */
@@ -48,6 +49,9 @@ export const startFormSchema = z
     canary: count('The canary', 1),
     waveSize: count('The wave size', 1),
     maxFailures: count('The failure limit', 0),
+    windowHours: count('The window', 1, ROLLOUT_MAX_WINDOW_HOURS, (n) =>
+      n === 1 ? ' hour' : ' hours (30 days)',
+    ),
   })
   .superRefine((form, ctx) => {
     if (form.target === 'serials') {
@@ -73,7 +77,7 @@ export const startFormSchema = z
   });
 export type StartForm = z.input<typeof startFormSchema>;
 
-/** The form a rollout starts from: one canary, waves of ten, stop at the second failure. */
+/** The form a rollout starts from: one canary, waves of ten, stop at the second failure, a day's window. */
 export const START_FORM: StartForm = {
   firmwareId: '',
   target: 'serials',
@@ -82,6 +86,7 @@ export const START_FORM: StartForm = {
   canary: 1,
   waveSize: 10,
   maxFailures: 1,
+  windowHours: ROLLOUT_WINDOW_HOURS,
 };
 
 /** The request of a checked start form. */
@@ -93,5 +98,6 @@ export function rolloutRequestOf(form: StartForm): RolloutCreate {
     canary: Number(form.canary),
     waveSize: Number(form.waveSize),
     maxFailures: Number(form.maxFailures),
+    windowHours: Number(form.windowHours),
   };
 }

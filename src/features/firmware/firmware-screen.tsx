@@ -19,7 +19,13 @@ import { useActorRef, useSelector } from '@xstate/react';
 import { useId } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { fromPromise } from 'xstate';
-import type { FirmwareImageInfo, RolloutCreate, RolloutSummary } from '../../../contracts/firmware.ts';
+import {
+  type FirmwareImageInfo,
+  ROLLOUT_MAX_DEVICES,
+  ROLLOUT_MAX_WINDOW_HOURS,
+  type RolloutCreate,
+  type RolloutSummary,
+} from '../../../contracts/firmware.ts';
 import { catalogueModels, e1CatalogueModels } from '../../../machines/catalogue/catalogue-selectors.ts';
 import {
   type FirmwareFailure,
@@ -425,10 +431,11 @@ function StartForm({ actor }: { actor: PageRef }) {
   });
   const close = () => actor.send({ type: 'firmware.close' });
   const count = (
-    name: 'canary' | 'waveSize' | 'maxFailures',
+    name: 'canary' | 'waveSize' | 'maxFailures' | 'windowHours',
     label: string,
     description: string,
     min: number,
+    max = ROLLOUT_MAX_DEVICES,
   ) => (
     <Controller
       control={form.control}
@@ -439,6 +446,7 @@ function StartForm({ actor }: { actor: PageRef }) {
           description={description}
           required
           min={min}
+          max={max}
           allowDecimal={false}
           allowNegative={false}
           value={field.value}
@@ -535,6 +543,13 @@ function StartForm({ actor }: { actor: PageRef }) {
             {count('canary', 'Canary', 'Devices updated first, alone', 1)}
             {count('waveSize', 'Wave size', 'Devices per later wave', 1)}
             {count('maxFailures', 'Failure limit', 'Stops past this many', 0)}
+            {count(
+              'windowHours',
+              'Window (hours)',
+              'Offline devices are waited for',
+              1,
+              ROLLOUT_MAX_WINDOW_HOURS,
+            )}
           </Group>
           <FormFooter
             error={error}
