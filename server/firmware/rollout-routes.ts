@@ -31,6 +31,34 @@ const STEERING = {
   cancel: { from: ['running', 'paused', 'stopped'], to: 'cancelled' },
 } as const satisfies Record<string, { from: RolloutState[]; to: RolloutState }>;
 
+/** A rollout's row with its image's model and version, as both answers read it. */
+interface RolloutRow {
+  id: number;
+  state: RolloutState;
+  firmware_id: number;
+  model_id: string;
+  version: string;
+  canary: number;
+  wave_size: number;
+  max_failures: number;
+  created_at: Date;
+  window_ends_at: Date;
+}
+
+/** What a rollout's list entry and its own answer both say of it: everything but its devices. */
+const rolloutFacts = (row: RolloutRow): Omit<Rollout, 'devices'> => ({
+  id: row.id,
+  state: row.state,
+  firmwareId: row.firmware_id,
+  modelId: row.model_id,
+  version: row.version,
+  canary: row.canary,
+  waveSize: row.wave_size,
+  maxFailures: row.max_failures,
+  createdAt: new Date(row.created_at).toISOString(),
+  windowEndsAt: new Date(row.window_ends_at).toISOString(),
+});
+
 /**
  * Firmware rollouts, mounted at `/fleet/firmware-rollouts`: an image sent to a set of devices over
  * their sockets, the canary first, then in waves, stopping itself past its failure limit; paused,
@@ -180,16 +208,7 @@ export function rolloutRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariabl
           ) as RolloutCounts;
           for (const count of counted) if (count.rollout_id === row.id) counts[count.state] = Number(count.n);
           return {
-            id: row.id,
-            state: row.state,
-            firmwareId: row.firmware_id,
-            modelId: row.model_id,
-            version: row.version,
-            canary: row.canary,
-            waveSize: row.wave_size,
-            maxFailures: row.max_failures,
-            createdAt: new Date(row.created_at).toISOString(),
-            windowEndsAt: new Date(row.window_ends_at).toISOString(),
+            ...rolloutFacts(row),
             devices: Object.values(counts).reduce((sum, n) => sum + n, 0),
             counts,
           };
@@ -220,16 +239,7 @@ export function rolloutRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariabl
         .orderBy('position')
         .execute();
       const body: Rollout = {
-        id: rollout.id,
-        state: rollout.state,
-        firmwareId: rollout.firmware_id,
-        modelId: rollout.model_id,
-        version: rollout.version,
-        canary: rollout.canary,
-        waveSize: rollout.wave_size,
-        maxFailures: rollout.max_failures,
-        createdAt: new Date(rollout.created_at).toISOString(),
-        windowEndsAt: new Date(rollout.window_ends_at).toISOString(),
+        ...rolloutFacts(rollout),
         devices: devices.map((d) => ({
           serial: d.serial,
           state: d.state,
