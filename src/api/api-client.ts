@@ -69,9 +69,10 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     }
   };
 
-  const fail = (path: string, error: unknown): ApiError => {
+  /** The call's error; logged unless the caller gave up on it (its signal aborted): nothing failed then. */
+  const fail = (path: string, error: unknown, signal?: AbortSignal | null): ApiError => {
     const apiError = toApiError(error, path);
-    log(`${serviceLabel(service)} ${path} failed: ${apiError.message}`, apiError);
+    if (!signal?.aborted) log(`${serviceLabel(service)} ${path} failed: ${apiError.message}`, apiError);
     return apiError;
   };
 
@@ -81,7 +82,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     try {
       return await send<T>(path, init, session.getAccessToken(service));
     } catch (error) {
-      if (statusOf(error) !== 401 || isPublicPath(path) || isFirmwarePath(path)) throw fail(path, error);
+      if (statusOf(error) !== 401 || isPublicPath(path) || isFirmwarePath(path))
+        throw fail(path, error, init.signal);
     }
     let token: AccessToken | null = session.getAccessToken(owner);
     try {
@@ -100,7 +102,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     try {
       return await send<T>(path, init, owner === service ? token : session.getAccessToken(service));
     } catch (error) {
-      throw fail(path, error);
+      throw fail(path, error, init.signal);
     }
   };
 }

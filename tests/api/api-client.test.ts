@@ -188,6 +188,31 @@ describe('API clients over a real HTTP server', () => {
     }
   });
 
+  it('rejects a call its caller gave up on (aborted) without logging it as a failure', async () => {
+    let answer: (value: Answer) => void = () => {};
+    let arrived: () => void = () => {};
+    const asked = new Promise<void>((resolve) => {
+      arrived = resolve;
+    });
+    const { runtime, logged } = await signedInWith({
+      'GET /config/fleet/sites/1': () =>
+        new Promise<Answer>((resolve) => {
+          answer = resolve;
+          arrived();
+        }),
+      'GET /config/fleet/sites/2': () => ({ status: 500, body: 'oops' }),
+    });
+    const leaving = new AbortController();
+    const call = failureOf(runtime.configApi('/fleet/sites/1', { signal: leaving.signal }));
+    await asked;
+    leaving.abort();
+    expect(await call).toBeInstanceOf(ApiError);
+    answer({ status: 200, body: {} });
+    // A call that really failed is still logged.
+    await failureOf(runtime.configApi('/fleet/sites/2'));
+    expect(logged.map((e) => e.status)).toEqual([500]);
+  });
+
   it('says the server could not be reached when nothing answers', async () => {
     const { runtime } = await signedInWith({});
     await server?.close();
