@@ -160,6 +160,13 @@ export const rolloutCountsSchema = z.object({
 }) satisfies z.ZodType<Record<RolloutDeviceState, number>>;
 export type RolloutCounts = z.infer<typeof rolloutCountsSchema>;
 
+/** Devices counted by state from `[state, how many]` pairs (a state twice adds up); 0 for every state not given. */
+export function rolloutCounts(entries: Iterable<readonly [RolloutDeviceState, number]> = []): RolloutCounts {
+  const counts = Object.fromEntries(ROLLOUT_DEVICE_STATES.map((state) => [state, 0])) as RolloutCounts;
+  for (const [state, n] of entries) counts[state] += n;
+  return counts;
+}
+
 /** A rollout as the list shows it: its settings, how many devices it has, how many are in each state. */
 export const rolloutSummarySchema = rolloutSchema.omit({ devices: true }).extend({
   devices: z.number().int(),

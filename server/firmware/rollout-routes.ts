@@ -2,12 +2,11 @@ import { Hono } from 'hono';
 import { sql } from 'kysely';
 import { seesEverything } from '../../contracts/access-policy.ts';
 import {
-  ROLLOUT_DEVICE_STATES,
   ROLLOUT_WINDOW_HOURS,
   type Rollout,
-  type RolloutCounts,
   type RolloutList,
   type RolloutState,
+  rolloutCounts,
   rolloutCreatedSchema,
   rolloutCreateSchema,
   rolloutListQuerySchema,
@@ -203,10 +202,11 @@ export function rolloutRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariabl
               .execute();
       const body: RolloutList = {
         rollouts: page.map((row) => {
-          const counts = Object.fromEntries(
-            ROLLOUT_DEVICE_STATES.map((state) => [state, 0]),
-          ) as RolloutCounts;
-          for (const count of counted) if (count.rollout_id === row.id) counts[count.state] = Number(count.n);
+          const counts = rolloutCounts(
+            counted
+              .filter((count) => count.rollout_id === row.id)
+              .map((count) => [count.state, Number(count.n)]),
+          );
           return {
             ...rolloutFacts(row),
             devices: Object.values(counts).reduce((sum, n) => sum + n, 0),

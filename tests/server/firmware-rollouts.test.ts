@@ -97,23 +97,14 @@ async function uploadImage(
   token = tokens.admin,
 ): Promise<{ id: number; version: string }> {
   const version = `${nextVersion++}.0.0`;
-  const image = signImage({
+  const id = await uploadFleetImage(server, token, {
     key: firmwareKey,
     modelId,
-    version: parseVersion(version),
-    payload: Buffer.alloc(12_000, nextVersion),
+    version,
+    payloadBytes: 12_000,
+    fill: nextVersion,
   });
-  const response = await fetch(`${server.origin}/config/fleet/firmware?model=${modelId}&channel=stable`, {
-    method: 'POST',
-    headers: {
-      'api-key': server.server.ctx.env.API_KEY,
-      authorization: `Bearer ${token}`,
-      'content-type': 'application/octet-stream',
-    },
-    body: new Uint8Array(image),
-  });
-  expect(response.status).toBe(201);
-  return { id: ((await response.json()) as { id: number }).id, version };
+  return { id, version };
 }
 
 const rolloutOf = async (server: TestServer, id: number, token = tokens.admin) => {

@@ -103,19 +103,20 @@ export async function fleetOnline(
   return { sides, devices, stop: () => Promise.all(devices.map((d) => d.stop())).then(() => {}) };
 }
 
-/** A signed image of {@link FLEET_MODEL}, uploaded over HTTP by `token`: its id. */
+/** A signed image of `modelId` ({@link FLEET_MODEL} unless given), uploaded over HTTP by `token`: its id. */
 export async function uploadFleetImage(
   server: TestServer,
   token: string,
-  options: { key: KeyObject; version: string; payloadBytes: number },
+  options: { key: KeyObject; version: string; payloadBytes: number; fill?: number; modelId?: string },
 ): Promise<number> {
+  const modelId = options.modelId ?? FLEET_MODEL;
   const image = signImage({
     key: options.key,
-    modelId: FLEET_MODEL,
+    modelId,
     version: parseVersion(options.version),
-    payload: Buffer.alloc(options.payloadBytes, 0x5a),
+    payload: Buffer.alloc(options.payloadBytes, options.fill ?? 0x5a),
   });
-  const response = await fetch(`${server.origin}/config/fleet/firmware?model=${FLEET_MODEL}&channel=stable`, {
+  const response = await fetch(`${server.origin}/config/fleet/firmware?model=${modelId}&channel=stable`, {
     method: 'POST',
     headers: {
       'api-key': server.server.ctx.env.API_KEY,

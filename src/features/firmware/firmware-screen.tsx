@@ -20,7 +20,9 @@ import { useId } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { fromPromise } from 'xstate';
 import {
+  type FirmwareChannel,
   type FirmwareImageInfo,
+  firmwareChannelSchema,
   ROLLOUT_MAX_DEVICES,
   ROLLOUT_MAX_WINDOW_HOURS,
   type RolloutCreate,
@@ -99,7 +101,7 @@ function useFirmwarePage() {
 
 type PageRef = ReturnType<typeof useFirmwarePage>;
 
-const CHANNEL_LABEL = { stable: 'Stable', beta: 'Beta' } as const;
+const CHANNEL_LABEL: Record<FirmwareChannel, string> = { stable: 'Stable', beta: 'Beta' };
 
 /** A refusal in plain words: a refused image says so, then the service's reason. */
 const refusal = (failure: FirmwareFailure | null) =>
@@ -377,10 +379,10 @@ function UploadForm({ actor }: { actor: PageRef }) {
                 </Text>
                 <SegmentedControl
                   aria-labelledby="upload-channel"
-                  data={[
-                    { value: 'stable', label: 'Stable' },
-                    { value: 'beta', label: 'Beta' },
-                  ]}
+                  data={firmwareChannelSchema.options.map((value) => ({
+                    value,
+                    label: CHANNEL_LABEL[value],
+                  }))}
                   value={field.value}
                   onChange={(value) => field.onChange(value)}
                 />

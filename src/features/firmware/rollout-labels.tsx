@@ -18,7 +18,7 @@ export const DEVICE_STATE: Record<RolloutDeviceState, { label: string; color: st
   confirmed: { label: 'Confirmed', color: 'teal' },
   reverted: { label: 'Reverted', color: 'orange' },
   failed: { label: 'Failed', color: 'red' },
-  offline: { label: 'Offline: waits for it', color: 'gray' },
+  offline: { label: 'Offline', color: 'gray' },
 };
 
 export function RolloutStateBadge({ state }: { state: RolloutState }) {
@@ -41,8 +41,7 @@ export function DeviceStateBadge({ state }: { state: RolloutDeviceState }) {
 export function countsText(counts: RolloutCounts, devices: number): string {
   const parts = [`${counts.confirmed} of ${devices} confirmed`];
   for (const state of ['uploading', 'testing', 'reverted', 'failed', 'offline'] as const)
-    if (counts[state] > 0)
-      parts.push(`${counts[state]} ${DEVICE_STATE[state].label.split(':')[0]?.toLowerCase()}`);
+    if (counts[state] > 0) parts.push(`${counts[state]} ${DEVICE_STATE[state].label.toLowerCase()}`);
   return parts.join(' · ');
 }
 
@@ -67,21 +66,6 @@ export function formatSize(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
   if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
   return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
-}
-
-/** Counts of a rollout's devices by state, from its device list. */
-export function countsOf(devices: readonly { state: RolloutDeviceState }[]): RolloutCounts {
-  const counts: RolloutCounts = {
-    queued: 0,
-    uploading: 0,
-    testing: 0,
-    confirmed: 0,
-    reverted: 0,
-    failed: 0,
-    offline: 0,
-  };
-  for (const device of devices) counts[device.state] += 1;
-  return counts;
 }
 
 /** A number per loader answer: a screen keyed by it starts its machine again on a new answer. */

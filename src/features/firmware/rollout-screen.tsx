@@ -3,7 +3,7 @@ import { IconPlayerPause, IconPlayerPlay, IconRefresh, IconX } from '@tabler/ico
 import { getRouteApi, Link } from '@tanstack/react-router';
 import { useActorRef, useSelector } from '@xstate/react';
 import { fromPromise } from 'xstate';
-import type { Rollout } from '../../../contracts/firmware.ts';
+import { type Rollout, rolloutCounts } from '../../../contracts/firmware.ts';
 import { rolloutMachine, type SteerAction } from '../../../machines/firmware/rollout-machine.ts';
 import { useRuntime } from '../../app/runtime-context.tsx';
 import { formatDateTime } from '../../components/format-date.ts';
@@ -11,13 +11,7 @@ import { type Column, DataList } from '../../components/lists/data-list.tsx';
 import { ScreenHeader } from '../../components/screen-header.tsx';
 import { Fact, SectionCard } from '../../components/section-card.tsx';
 import { fetchRollout, steerRollout } from './firmware-page-api.ts';
-import {
-  countsOf,
-  DeviceStateBadge,
-  loadNumber,
-  RolloutProgress,
-  RolloutStateBadge,
-} from './rollout-labels.tsx';
+import { DeviceStateBadge, loadNumber, RolloutProgress, RolloutStateBadge } from './rollout-labels.tsx';
 
 const route = getRouteApi('/_shell/firmware-rollouts/$rolloutid');
 
@@ -73,7 +67,7 @@ function RolloutPage() {
   const live = useSelector(actor, (s) => s.matches('live'));
   const refreshError = useSelector(actor, (s) => s.context.refreshError);
   const steerError = useSelector(actor, (s) => s.context.steerError);
-  const counts = countsOf(rollout.devices);
+  const counts = rolloutCounts(rollout.devices.map((device) => [device.state, 1]));
   return (
     <Stack gap="md">
       <Anchor component={Link} to="/firmware" size="sm">
