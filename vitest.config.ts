@@ -1,12 +1,17 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig, mergeConfig } from 'vitest/config';
 import viteConfig from './vite.config.ts';
 
 // Three groups: framework-free code in Node, React views in jsdom, and the
-// end-to-end suite (real server, real Chromium) one file at a time.
+// end-to-end suite (real server, real Chromium) one file at a time. `npm test` runs the end-to-end
+// group beside the other two (tests/run-suite.ts).
 export default mergeConfig(
   viteConfig,
   defineConfig({
     test: {
+      // A worker per core, not vitest's one fewer: on 2 cores that would be one file at a time,
+      // and most files spend much of their time waiting on sockets, a child process or PGlite.
+      maxWorkers: availableParallelism(),
       // After the usual report, where the time went by group (tests/reporters/group-times.ts).
       reporters: ['default', './tests/reporters/group-times.ts'],
       projects: [
@@ -17,6 +22,7 @@ export default mergeConfig(
             environment: 'node',
             include: ['tests/**/*.test.ts'],
             exclude: ['tests/e2e/**', 'tests/app/**'],
+            globalSetup: ['tests/server/migrated-database.ts'],
             testTimeout: 30_000,
             hookTimeout: 120_000,
           },
@@ -27,6 +33,7 @@ export default mergeConfig(
             name: 'dom',
             environment: 'jsdom',
             include: ['tests/app/**/*.test.{ts,tsx}'],
+            globalSetup: ['tests/server/migrated-database.ts'],
             testTimeout: 30_000,
           },
         },

@@ -9,8 +9,12 @@ import type { Database } from './schema.ts';
 // Counts and ids come back as numbers, not strings: every count here fits in 2^53.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 
-/** Where the data lives: a PostgreSQL URL, or a PGlite folder (or `memory://`). */
-export type DatabaseTarget = { url: string } | { pgliteDir: string };
+/**
+ * Where the data lives: a PostgreSQL URL, or a PGlite folder (or `memory://`). A PGlite database
+ * in memory may start from a dump of another (`PGlite.dumpDataDir`, uncompressed) instead of an
+ * empty cluster, as the tests do from one migrated once per run.
+ */
+export type DatabaseTarget = { url: string } | { pgliteDir: string; from?: Blob };
 
 /**
  * Open the one query layer (Kysely over `pg`) on PostgreSQL or, through its node-postgres adapter,
@@ -27,7 +31,12 @@ export function openDatabase(target: DatabaseTarget, poolSize = 10): Kysely<Data
   }
   if (!target.pgliteDir.startsWith('memory://')) mkdirSync(target.pgliteDir, { recursive: true });
   // The one connection stays open, so what it LISTENs to stays heard (listenOnEmbedded).
-  const pool = new pg.Pool({ ...createPgConfig(target.pgliteDir), max: 1, idleTimeoutMillis: 0 });
+  const options = target.from ? { loadDataDir: target.from } : {};
+  const pool = new pg.Pool({
+    ...createPgConfig(target.pgliteDir, options),
+    max: 1,
+    idleTimeoutMillis: 0,
+  });
   const notifications = new EventEmitter();
   pool.on('connect', (client) =>
     client.on('notification', (note) => notifications.emit(note.channel, note.payload)),

@@ -3,6 +3,7 @@ import { generateSigningKey } from '../../server/auth/signing-keys.ts';
 import { createServer, type FleetServer } from '../../server/create-server.ts';
 import { parseEnv } from '../../server/env.ts';
 import { mailBox } from '../server/harness.ts';
+import { migratedStart } from '../server/migrated-database.ts';
 
 /** The demo sign-ins the real server seeds (server/db/seed.ts). */
 export const USERS = {
@@ -41,7 +42,7 @@ export async function startAppServer() {
   const server: FleetServer = await createServer({
     mailTransport: mail,
     env,
-    database: { pgliteDir: 'memory://' },
+    database: { pgliteDir: 'memory://', from: migratedStart() },
     keys,
     scryptCost: { N: 1024, r: 8, p: 1 },
     // The bundled lists are served beside the app, as from `dist/` in production.

@@ -358,7 +358,7 @@ describe('handing a site over', () => {
 
 describe('migration 19 on data written before it', () => {
   it("makes one company per e-mail domain, gives it its installers' sites, templates and past", async () => {
-    const { target, drop } = await freshDatabase();
+    const { target, drop } = await freshDatabase({ empty: true });
     const db = openDatabase(target);
     try {
       await migrate(db, { until: 18 });

@@ -5,10 +5,12 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { generateSigningKey } from '../../server/auth/signing-keys.ts';
 import { createServer, type FleetServer } from '../../server/create-server.ts';
+import type { DatabaseTarget } from '../../server/db/database.ts';
 import { parseEnv } from '../../server/env.ts';
 import type { RolloutTimers } from '../../server/firmware/rollout-engine.ts';
 import { listen } from '../../server/http/listen.ts';
 import type { MailTransport, OutgoingMail } from '../../server/mail/transports.ts';
+import { migratedStart } from './migrated-database.ts';
 import { type TestClock, testClock } from './test-clock.ts';
 
 /** Seeded ids (see server/db/seed.ts): admin, installer A, owner (of A's sites 1–3), installer B. */
@@ -74,12 +76,20 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export async function freshDatabase(): Promise<{
-  target: { url: string } | { pgliteDir: string };
+/**
+ * A database of the caller's own: PGlite in memory, or a new database on TEST_DATABASE_URL. In
+ * PGlite it starts from the run's migrated database where there is one (see migrated-database.ts),
+ * unless `empty` (a test of the migrations themselves).
+ */
+export async function freshDatabase(options: { empty?: boolean } = {}): Promise<{
+  target: DatabaseTarget;
   drop: () => Promise<void>;
 }> {
   const base = process.env.TEST_DATABASE_URL;
-  if (!base) return { target: { pgliteDir: 'memory://' }, drop: async () => {} };
+  if (!base) {
+    const from = options.empty ? undefined : migratedStart();
+    return { target: { pgliteDir: 'memory://', ...(from ? { from } : {}) }, drop: async () => {} };
+  }
   // One database per test file, so files run in parallel on one cluster.
   const name = `fleet_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: base });
@@ -100,11 +110,6 @@ export async function freshDatabase(): Promise<{
 }
 
 /**
- * A seeded server on its own database (PGlite in memory, or a new database on TEST_DATABASE_URL).
- * It looks for silent devices only when a test calls the sweep with its own clock (`watchSilence`
- * turns the clock's sweep on).
- */
-/**
  * A database that outlives one server, for a test that restarts the server on it: a new database
  * on TEST_DATABASE_URL, else PGlite in a folder of its own. `drop` removes it.
  */
@@ -114,6 +119,11 @@ export async function durableDatabase(): Promise<Awaited<ReturnType<typeof fresh
   return { target: { pgliteDir: dir }, drop: () => rm(dir, { recursive: true, force: true }) };
 }
 
+/**
+ * A seeded server on its own database (PGlite in memory, or a new database on TEST_DATABASE_URL).
+ * It looks for silent devices only when a test calls the sweep with its own clock (`watchSilence`
+ * turns the clock's sweep on).
+ */
 export async function startTestServer(
   envOverrides: Record<string, string> = {},
   options: {

@@ -123,7 +123,7 @@ describe('a unit moved to another site of the same company', () => {
 
 describe('migration 15 on data written before it', () => {
   it('gives each record of a serial to the stay that held it', async () => {
-    const { target, drop } = await freshDatabase();
+    const { target, drop } = await freshDatabase({ empty: true });
     const db = openDatabase(target);
     try {
       await migrate(db, { until: 14 });
