@@ -12,6 +12,9 @@ export default mergeConfig(
       // A worker per core, not vitest's one fewer: on 2 cores that would be one file at a time,
       // and most files spend much of their time waiting on sockets, a child process or PGlite.
       maxWorkers: availableParallelism(),
+      // `expect.poll` waits for a state the app or server reaches by itself; its default of 1 s is
+      // shorter than a busy machine may take to get there (as testing-library's is, dom-setup.ts).
+      expect: { poll: { timeout: 10_000 } },
       // After the usual report, where the time went by group (tests/reporters/group-times.ts).
       reporters: ['default', './tests/reporters/group-times.ts'],
       projects: [

@@ -4,7 +4,7 @@ import { createActor } from 'xstate';
 import type { AppConfig } from '../../contracts/app-config.ts';
 import { appStatusMachine } from '../../machines/app-status/app-status-machine.ts';
 import { AppStatusBar } from '../components/app-status/app-status-bar.tsx';
-import { releaseEarlyInput, resubmit } from '../prerender/early-input.ts';
+import { pressAgain, releaseEarlyInput } from '../prerender/early-input.ts';
 import { holdDeferredUntilInput, nextTask, releaseDeferred } from '../when-idle.ts';
 import type { AppRuntime } from './app-runtime.ts';
 import { browserConnectivity, workboxServiceWorker } from './app-status-actors.ts';
@@ -53,7 +53,7 @@ function mountApp(
     startTransition(() => {
       hydrateRoot(
         container,
-        appTree(runtime, router, () => resubmit(releaseEarlyInput())),
+        appTree(runtime, router, () => pressAgain(releaseEarlyInput())),
       );
     });
     return;

@@ -130,6 +130,27 @@ describe('the prerendered sign-in screen before the app has started', () => {
     expect(requests.logins.map((request) => request.method())).toEqual(['POST']);
     expect(requests.passwordInUrl).toEqual([]);
   });
+  it('holds "I have a code" pressed before the scripts run, and opens its step with the e-mail typed', async () => {
+    const scripts = await holdAppScripts(page);
+    await page.goto(appUrl('/login'), { waitUntil: 'commit' });
+    const email = page.getByLabel(/^E-mail/);
+    await email.waitFor({ state: 'visible' });
+    await expect.poll(() => scripts.heldCount()).toBeGreaterThan(0);
+    await page.waitForFunction((key) => key in window, EARLY_INPUT_KEY);
+
+    await email.click();
+    await email.pressSequentially('someone.early@example.com');
+    await page.getByRole('link', { name: 'I have a code' }).click();
+    // The link loaded no page of its own: the typed e-mail is still there, waiting for the app.
+    expect(pathOf(page)).toBe('/login');
+    expect(await page.locator(`html[${STARTING_ATTRIBUTE}]`).count()).toBe(1);
+    expect(await email.inputValue()).toBe('someone.early@example.com');
+
+    await scripts.release();
+    await page.getByRole('heading', { name: 'Choose your password' }).waitFor();
+    expect(pathOf(page)).toBe('/login?step=code');
+    expect(await page.getByLabel(/^E-mail/).inputValue()).toBe('someone.early@example.com');
+  });
 });
 
 describe('what the prerendered sign-in screen leaves for later', () => {

@@ -79,8 +79,9 @@ export function SignInForm({
         <Button type="submit" loading={busy} fullWidth>
           Sign in
         </Button>
-        {/* Links, not buttons: pressed before the app has started, they still open their step
-            (the browser loads the page at that step's URL, and the app starts there). */}
+        {/* Links, not buttons: each step has its URL. Pressed before the app has started, the
+            page holds the press for the app (src/prerender/before-app.ts), so the step opens
+            with the e-mail typed so far. */}
         <Group justify="space-between" gap="xs">
           <AnchorLink to="/login" search={{ step: 'reset' }} size="sm" onClick={onForgotPassword}>
             Forgot password?
