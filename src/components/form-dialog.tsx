@@ -56,10 +56,20 @@ function useFocusBackOnUnmount(mountedOpen: boolean) {
   );
 }
 
+/** Whether an element of the form is drawn (a file field's own input is not: its button is). */
+function shown(element: Element, form: HTMLFormElement): boolean {
+  for (let at: Element | null = element; at && at !== form; at = at.parentElement) {
+    const style = getComputedStyle(at);
+    if (style.display === 'none' || style.visibility === 'hidden') return false;
+  }
+  return true;
+}
+
 /** Marks the first field for the dialog's focus trap when the caller marked none. */
 function focusFirstField(form: HTMLFormElement | null) {
   if (!form || form.querySelector('[data-autofocus]')) return;
-  form.querySelector(FIELDS)?.setAttribute('data-autofocus', '');
+  const first = Array.from(form.querySelectorAll(FIELDS)).find((field) => shown(field, form));
+  first?.setAttribute('data-autofocus', '');
 }
 
 /**

@@ -1,5 +1,5 @@
 import './dom-setup.ts';
-import { MantineProvider, TextInput } from '@mantine/core';
+import { FileInput, MantineProvider, TextInput } from '@mantine/core';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { type FormEvent, useState } from 'react';
@@ -59,6 +59,27 @@ describe('a form dialog', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Name the key' });
     const note = within(dialog).getByRole('textbox', { name: 'Note' });
     await waitFor(() => expect(document.activeElement).toBe(note));
+  });
+
+  it("opens on a file field's button, not on its undrawn input", async () => {
+    const view = render(
+      <MantineProvider theme={theme} defaultColorScheme="light">
+        <FormDialog
+          title="Upload an image"
+          onClose={() => {}}
+          onSubmit={(event) => event.preventDefault()}
+          busy={false}
+          errorTitle="The image was not uploaded"
+          submitLabel="Upload"
+        >
+          <FileInput label="Image file" placeholder="Choose a file" />
+        </FormDialog>
+      </MantineProvider>,
+    );
+    unmount = view.unmount;
+    const dialog = await screen.findByRole('dialog', { name: 'Upload an image' });
+    const file = within(dialog).getByRole('button', { name: /^Image file/ });
+    await waitFor(() => expect(document.activeElement).toBe(file));
   });
 
   it('submits on Enter without the browser checking required fields, and closes on Escape and Cancel', async () => {
