@@ -95,7 +95,8 @@ export async function spendApiKey(
 ): Promise<KeyUse> {
   if (!apiKeyTextSchema.safeParse(text).success) return { kind: 'unknown' };
   const perSecond = bucket.limit / bucket.windowSeconds;
-  // The bucket as it stands now: what it held, filled for the time since, up to its size.
+  // The bucket as it stands now: what it held, filled for the time since, up to its size. Its
+  // time only moves on: a process whose clock is behind another's counts no time twice.
   const filled = sql<number>`least(${bucket.limit}::float8,
     k.bucket_tokens + ${perSecond}::float8 * greatest(0, extract(epoch FROM now_.t - k.bucket_at)))`;
   const result = await sql<UseRow>`
@@ -104,7 +105,7 @@ export async function spendApiKey(
     UPDATE api_keys AS k SET
       bucket_allowed = ${filled} >= 1,
       bucket_tokens = ${filled} - CASE WHEN ${filled} >= 1 THEN 1 ELSE 0 END,
-      bucket_at = now_.t,
+      bucket_at = greatest(k.bucket_at, now_.t),
       last_used_at = CASE WHEN ${filled} >= 1 THEN now_.t ELSE k.last_used_at END,
       last_used_address = CASE WHEN ${filled} >= 1 THEN ${address} ELSE k.last_used_address END
     FROM users AS u, now_, old

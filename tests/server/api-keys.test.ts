@@ -369,4 +369,24 @@ describe('rate limit per key', () => {
     for (const left of [2, 1, 0]) expect((await call()).status, `with ${left} left`).toBe(200);
     expect((await call()).status).toBe(429);
   });
+
+  it('counts no time twice when one process reads an earlier time than another', async () => {
+    const { access_token } = await limited.login('owner');
+    const at = pinForTest(limited.clock, Date.now() - DAY_MS);
+    const answer = await limited.call('POST', '/config/fleet/api-keys', {
+      token: access_token,
+      body: { name: 'two clocks', scope: 'read' },
+    });
+    const { key } = answer.body as Created;
+    const call = () => limited.call('GET', '/monitoring/me', { token: key, apiKey: null });
+    for (let i = 0; i < 3; i += 1) expect((await call()).status).toBe(200);
+    // A process 10 s behind: nothing has filled by its clock, and the bucket's time stays.
+    limited.clock.pin(at - 10_000);
+    expect((await call()).status).toBe(429);
+    // 20 s on from the last call fills exactly one call, not one and a half.
+    limited.clock.pin(at + 20_000);
+    const one = await call();
+    expect(one.status).toBe(200);
+    expect(one.headers.get('ratelimit')).toBe('"key";r=0;t=60');
+  });
 });
