@@ -77,11 +77,13 @@ interface UseRow {
 }
 
 /**
- * Use a key once: find it by its HMAC, check that it is neither revoked nor expired and that its
- * owner's sessions were not ended since it was made (a new password or e-mail), take one call
- * from its bucket, and note when and from where it was used; all in one UPDATE, so every process
- * sees a revocation and shares the bucket at once. The owner is read as they are now: the key
- * acts with their rights of this moment. A key text that is not a key is `unknown` without a query.
+ * Use a key once at `now` (the server's clock, milliseconds since the epoch): find it by its HMAC,
+ * check that it is neither revoked nor expired and that its owner's sessions were not ended since
+ * it was made (a new password or e-mail), take one call from its bucket, and note when and from
+ * where it was used; all in one UPDATE, so every process sees a revocation and shares the bucket
+ * at once. Expiry and the bucket's filling are counted against `now`, never the database's clock.
+ * The owner is read as they are now: the key acts with their rights of this moment. A key text
+ * that is not a key is `unknown` without a query.
  */
 export async function spendApiKey(
   db: Kysely<Database>,
@@ -89,19 +91,21 @@ export async function spendApiKey(
   text: string,
   address: string,
   bucket: KeyBucket,
+  now: number,
 ): Promise<KeyUse> {
   if (!apiKeyTextSchema.safeParse(text).success) return { kind: 'unknown' };
   const perSecond = bucket.limit / bucket.windowSeconds;
-  // The bucket as it stands now: what it held, filled for the time since, up to its size.
+  // The bucket as it stands now: what it held, filled for the time since, up to its size. Its
+  // time only moves on: a process whose clock is behind another's counts no time twice.
   const filled = sql<number>`least(${bucket.limit}::float8,
     k.bucket_tokens + ${perSecond}::float8 * greatest(0, extract(epoch FROM now_.t - k.bucket_at)))`;
   const result = await sql<UseRow>`
-    WITH now_ AS (SELECT clock_timestamp() AS t),
+    WITH now_ AS (SELECT ${new Date(now)}::timestamptz AS t),
       old AS (SELECT id, last_used_address FROM api_keys WHERE secret_hmac = ${apiKeyHmac(codeKey, text)})
     UPDATE api_keys AS k SET
       bucket_allowed = ${filled} >= 1,
       bucket_tokens = ${filled} - CASE WHEN ${filled} >= 1 THEN 1 ELSE 0 END,
-      bucket_at = now_.t,
+      bucket_at = greatest(k.bucket_at, now_.t),
       last_used_at = CASE WHEN ${filled} >= 1 THEN now_.t ELSE k.last_used_at END,
       last_used_address = CASE WHEN ${filled} >= 1 THEN ${address} ELSE k.last_used_address END
     FROM users AS u, now_, old
@@ -140,15 +144,18 @@ export async function spendApiKey(
   };
 }
 
-/** Whether a key still stands (not revoked, not expired, its owner's sessions not ended since): a live stream asks again. */
-export async function apiKeyStands(db: Kysely<Database>, keyId: string): Promise<boolean> {
+/**
+ * Whether a key still stands at `now` (the server's clock): not revoked, not expired, its owner's
+ * sessions not ended since. A live stream asks again.
+ */
+export async function apiKeyStands(db: Kysely<Database>, keyId: string, now: number): Promise<boolean> {
   const row = await db
     .selectFrom('api_keys as k')
     .innerJoin('users as u', 'u.id', 'k.user_id')
     .select('k.id')
     .where('k.id', '=', keyId)
     .where('k.revoked_at', 'is', null)
-    .where((eb) => eb.or([eb('k.expires_at', 'is', null), eb('k.expires_at', '>', new Date())]))
+    .where((eb) => eb.or([eb('k.expires_at', 'is', null), eb('k.expires_at', '>', new Date(now))]))
     .where((eb) =>
       eb.or([
         eb('u.sessions_valid_after', 'is', null),
@@ -184,7 +191,10 @@ export async function auditApiKey(
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
 
-/** Make a key for a user; answers its text this once (only its HMAC is stored), audited. */
+/**
+ * Make a key for a user at `now` (the server's clock): it expires that many days on, and its
+ * bucket is full as of then. Answers its text this once (only its HMAC is stored), audited.
+ */
 export async function createApiKey(
   db: Kysely<Database>,
   codeKey: Buffer,
@@ -192,9 +202,10 @@ export async function createApiKey(
   request: CreateApiKeyRequest,
   bucket: KeyBucket,
   address: string,
+  now: number,
 ): Promise<CreatedApiKey> {
   const text = newApiKeyText();
-  const expiresAt = request.expiresInDays ? new Date(Date.now() + request.expiresInDays * 86_400_000) : null;
+  const expiresAt = request.expiresInDays ? new Date(now + request.expiresInDays * 86_400_000) : null;
   return db.transaction().execute(async (trx) => {
     const row = await trx
       .insertInto('api_keys')
@@ -208,6 +219,7 @@ export async function createApiKey(
         last_used_at: null,
         last_used_address: null,
         bucket_tokens: bucket.limit,
+        bucket_at: new Date(now),
       })
       .returning(['id', 'name', 'scope', 'expires_at'])
       .executeTakeFirstOrThrow();

@@ -137,8 +137,11 @@ async function companyView(db: Kysely<Database>, membership: Membership) {
   };
 }
 
-/** An open invitation by its link's secret, or 404 (unknown, used, withdrawn or run out alike). */
-async function openInvitation(db: Kysely<Database>, token: string) {
+/**
+ * An open invitation by its link's secret at `now` (the server's clock), or 404 (unknown, used,
+ * withdrawn or run out alike).
+ */
+async function openInvitation(db: Kysely<Database>, token: string, now: number) {
   const row = await db
     .selectFrom('company_invitations')
     .innerJoin('companies', 'companies.id', 'company_invitations.company_id')
@@ -153,7 +156,7 @@ async function openInvitation(db: Kysely<Database>, token: string) {
     .where('company_invitations.token_hash', '=', hashToken(token))
     .where('company_invitations.accepted_at', 'is', null)
     .where('company_invitations.revoked_at', 'is', null)
-    .where('company_invitations.expires_at', '>', new Date())
+    .where('company_invitations.expires_at', '>', new Date(now))
     .executeTakeFirst();
   if (!row)
     throw new ApiError(
@@ -345,6 +348,7 @@ export function companyRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariabl
         { key: `invite:to:${body.email}`, limit: { limit: 5, windowSeconds: 3600 } },
       ]);
       const token = randomBytes(32).toString('base64url');
+      const now = ctx.now();
       const company = await db
         .selectFrom('companies')
         .select('name')
@@ -360,7 +364,8 @@ export function companyRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariabl
               role: body.role,
               token_hash: hashToken(token),
               invited_by: caller.id,
-              expires_at: new Date(Date.now() + INVITATION_DAYS * 86_400_000),
+              created_at: new Date(now),
+              expires_at: new Date(now + INVITATION_DAYS * 86_400_000),
             })
             .execute();
           const link = `${publicAppUrl(ctx.env)}${INVITATION_PATH}#token=${token}`;
@@ -559,7 +564,8 @@ export function companyRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariabl
     async (c) => {
       const caller = c.get('principal');
       await limitTries(ctx, `user:${caller.id}`);
-      const invitation = await openInvitation(db, c.req.valid('json').token);
+      const now = ctx.now();
+      const invitation = await openInvitation(db, c.req.valid('json').token, now);
       if (invitation.email.toLowerCase() !== caller.email.toLowerCase())
         throw forbidden(
           `This invitation is for ${invitation.email}; sign in with that address to accept it`,
@@ -569,7 +575,7 @@ export function companyRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariabl
         throw new ApiError(422, 'cannot_join', 'Your account cannot join an installer company');
       const lost = await db.transaction().execute(async (trx) => {
         const before = await membershipOf(trx, caller.id);
-        const sites = await accept(trx, invitation, caller.id);
+        const sites = await accept(trx, invitation, caller.id, now);
         if (before && before.companyId !== invitation.company_id) await keepAnAdmin(trx, before.companyId);
         return sites;
       });
@@ -581,15 +587,19 @@ export function companyRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariabl
   return app;
 }
 
-/** Mark an invitation used and make the user a member; the one accepting first wins. */
+/**
+ * Mark an invitation used at `now` (the server's clock, the time it was found open at) and make
+ * the user a member; the one accepting first wins.
+ */
 async function accept(
   trx: Kysely<Database>,
   invitation: { id: number; company_id: number; role: Membership['role'] },
   userId: number,
+  now: number,
 ): Promise<number[]> {
   const used = await trx
     .updateTable('company_invitations')
-    .set({ accepted_at: new Date(), accepted_by: userId })
+    .set({ accepted_at: new Date(now), accepted_by: userId })
     .where('id', '=', invitation.id)
     .where('accepted_at', 'is', null)
     .where('revoked_at', 'is', null)
@@ -628,7 +638,7 @@ export function invitationRoutes(ctx: ServerContext): Hono<{ Variables: AuthVari
     validate('json', tokenBody),
     async (c) => {
       await limitTries(ctx, clientAddress(c, ctx.env.TRUST_PROXY));
-      const invitation = await openInvitation(db, c.req.valid('json').token);
+      const invitation = await openInvitation(db, c.req.valid('json').token, ctx.now());
       return c.json({
         company: invitation.company,
         email: invitation.email,
@@ -663,7 +673,8 @@ export function invitationRoutes(ctx: ServerContext): Hono<{ Variables: AuthVari
     async (c) => {
       await limitTries(ctx, clientAddress(c, ctx.env.TRUST_PROXY));
       const body = c.req.valid('json');
-      const invitation = await openInvitation(db, body.token);
+      const now = ctx.now();
+      const invitation = await openInvitation(db, body.token, now);
       const password_hash = await hashPassword(body.password, ctx.scryptCost);
       const user = await uniqueEmail(() =>
         db.transaction().execute(async (trx) => {
@@ -678,7 +689,7 @@ export function invitationRoutes(ctx: ServerContext): Hono<{ Variables: AuthVari
             })
             .returning(['id', 'main_email'])
             .executeTakeFirstOrThrow();
-          await accept(trx, invitation, made.id);
+          await accept(trx, invitation, made.id, now);
           return made;
         }),
       );

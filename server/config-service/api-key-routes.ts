@@ -51,6 +51,7 @@ export function apiKeyRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariable
         c.req.valid('json'),
         bucketOf(ctx.env.API_KEY_RATE_LIMIT),
         clientAddress(c, ctx.env.TRUST_PROXY),
+        ctx.now(),
       );
       return c.json(created, 201);
     },

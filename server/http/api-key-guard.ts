@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { actorOf, mayChangeState } from '../../contracts/access-policy.ts';
 import { auditApiKey, bucketOf, type KeyBucket, spendApiKey } from '../auth/api-keys.ts';
+import type { Clock } from '../clock.ts';
 import type { ServerContext } from '../context.ts';
 import type { Database } from '../db/schema.ts';
 import type { AuthVariables } from './auth-variables.ts';
@@ -10,13 +11,15 @@ import { clientAddress } from './client-address.ts';
 import { forbidden, tooManyAttempts, unauthorized } from './errors.ts';
 import { parseInput } from './validate.ts';
 
-/** What checking an API key needs: the database, the HMAC key, the bucket and the proxies trusted. */
+/** What checking an API key needs: the database, the HMAC key, the bucket, the proxies trusted and the clock. */
 export interface ApiKeyGate {
   db: Kysely<Database>;
   codeKey: Buffer;
   bucket: KeyBucket;
   trustProxy: number;
   companyDomain: string;
+  /** The server's clock (`ctx.now`): keys expire and buckets fill by it. */
+  now: Clock;
 }
 
 /** An `Authorization` header that carries an API key (`Bearer fm_pat_…`), as zod reads it. */
@@ -49,7 +52,8 @@ export async function actAsApiKey(
   text: string,
 ): Promise<void> {
   const address = clientAddress(c, gate.trustProxy);
-  const use = await spendApiKey(gate.db, gate.codeKey, text, address, gate.bucket);
+  const now = gate.now();
+  const use = await spendApiKey(gate.db, gate.codeKey, text, address, gate.bucket, now);
   if (use.kind === 'unknown') throw unauthorized('The API key is unknown, revoked or expired', 'pat_invalid');
   c.header('RateLimit-Policy', `"key";q=${gate.bucket.limit};w=${gate.bucket.windowSeconds}`);
   c.header(
@@ -79,7 +83,7 @@ export async function actAsApiKey(
   c.set('principal', caller);
   c.set('tokenIssuedAt', use.createdAt);
   // A key without an expiry still ends a live stream some day: a year on, as a sign-in would.
-  c.set('tokenExpiresAt', use.expiresAt ?? Date.now() / 1000 + 365 * 86_400);
+  c.set('tokenExpiresAt', use.expiresAt ?? now / 1000 + 365 * 86_400);
   c.set('sessionId', undefined);
   c.set('apiKeyId', use.keyId);
 }
@@ -104,5 +108,6 @@ export function apiKeyGateOf(ctx: ServerContext): ApiKeyGate {
     bucket: bucketOf(ctx.env.API_KEY_RATE_LIMIT),
     trustProxy: ctx.env.TRUST_PROXY,
     companyDomain: ctx.env.COMPANY_DOMAIN,
+    now: ctx.now,
   };
 }

@@ -23,7 +23,7 @@ export function streamCaller(
   return async () => {
     const fresh = await loadPrincipal(ctx, id);
     if (!fresh || !(await ctx.sessions.isCurrentNow(id, issuedAt, sessionId))) return undefined;
-    if (keyId && !(await apiKeyStands(ctx.db, keyId))) return undefined;
+    if (keyId && !(await apiKeyStands(ctx.db, keyId, ctx.now()))) return undefined;
     return { ...fresh, staff: actorOf(fresh, ctx.env.COMPANY_DOMAIN).staff, ...(key ? { key } : {}) };
   };
 }

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAccessible } from './axe.ts';
 import { appUrl, INSTALLER, launchChromium } from './browser.ts';
 import { heading, screenshots, signedInPage } from './screens-helpers.ts';
+import { deviceConnected } from './server-log.ts';
 
 /**
  * The server under test is started as `npm start` starts it: with the demo data, its first four
@@ -17,33 +18,20 @@ let installer: { context: BrowserContext; page: Page; errors: string[] };
 beforeAll(async () => {
   browser = await launchChromium();
   installer = await signedInPage(browser, INSTALLER);
+  // The simulated devices start with the server: the screens are opened once it holds the socket.
+  await deviceConnected(ONLINE);
 });
 afterAll(async () => {
   await browser?.close();
 });
-
-/** Open `path` until the simulated devices have connected and the badge shows (they start with the server). */
-async function openUntilOnline(page: Page, path: string, badge: () => ReturnType<Page['getByText']>) {
-  for (let attempt = 0; attempt < 10; attempt += 1) {
-    await page.goto(appUrl(path));
-    try {
-      await badge().waitFor({ timeout: 5000 });
-      return;
-    } catch {
-      // not connected yet: open the screen again
-    }
-  }
-  throw new Error(`no Online badge on ${path}`);
-}
 
 describe('devices online, as an installer', () => {
   it('marks a connected device Online in the devices list, and no other', async () => {
     const { page } = installer;
     const table = page.getByRole('table', { name: 'Devices' });
     const row = (serial: string) => table.getByRole('row', { name: new RegExp(serial) });
-    await openUntilOnline(page, '/devices-list?q=HX5K-24', () =>
-      row(ONLINE).getByText('Online', { exact: true }),
-    );
+    await page.goto(appUrl('/devices-list?q=HX5K-24'));
+    await row(ONLINE).getByText('Online', { exact: true }).waitFor();
     const rows = await table.getByRole('row').count();
     // One badge in the list: the other HX5K-24 devices of the installer are not connected.
     expect(rows).toBeGreaterThan(2);
@@ -54,9 +42,8 @@ describe('devices online, as an installer', () => {
 
   it('shows the badge beside the serial on device details', async () => {
     const { page } = installer;
-    await openUntilOnline(page, `/device-details/HX-5000?serial=${ONLINE}`, () =>
-      page.getByRole('main').getByText('Online', { exact: true }),
-    );
+    await page.goto(appUrl(`/device-details/HX-5000?serial=${ONLINE}`));
+    await page.getByRole('main').getByText('Online', { exact: true }).waitFor();
     await heading(page, ONLINE).waitFor();
     await expectAccessible(page);
     expect(installer.errors).toEqual([]);

@@ -4,6 +4,7 @@ import { DEMO_FIRMWARE } from '../../contracts/firmware.ts';
 import { expectAccessible } from './axe.ts';
 import { ADMIN, appUrl, INSTALLER, launchChromium, pathOf, signIn } from './browser.ts';
 import { heading, PHONE, screenshots, signedInPage, WIDE } from './screens-helpers.ts';
+import { deviceConnected } from './server-log.ts';
 import { accessToken, configCall } from './service-calls.ts';
 
 let browser: Browser;
@@ -102,21 +103,13 @@ describe('screens that read alike', () => {
 
   it("shows the same Online badge in a site's device table as in the devices list", async () => {
     const { page } = installer;
-    let found = false;
-    for (let attempt = 0; attempt < 10 && !found; attempt += 1) {
-      await page.goto(appUrl('/site-details/1'));
-      const table = page.getByRole('table', { name: /^Devices at / });
-      await table.waitFor();
-      found = await table
-        .getByRole('row', { name: new RegExp(ONLINE) })
-        .getByText('Online', { exact: true })
-        .waitFor({ timeout: 5000 })
-        .then(
-          () => true,
-          () => false,
-        );
-    }
-    expect(found).toBe(true);
+    await deviceConnected(ONLINE);
+    await page.goto(appUrl('/site-details/1'));
+    await page
+      .getByRole('table', { name: /^Devices at / })
+      .getByRole('row', { name: new RegExp(ONLINE) })
+      .getByText('Online', { exact: true })
+      .waitFor();
     const badge = page.getByRole('table', { name: /^Devices at / }).getByText('Online', { exact: true });
     const style = await badge.evaluate((el) => getComputedStyle(el).backgroundColor);
     await page.goto(appUrl(`/devices-list?q=${ONLINE}`));

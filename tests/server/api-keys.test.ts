@@ -1,6 +1,10 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { IDS, PASSWORDS, startTestServer, type TestServer } from './harness.ts';
+import { openFleet } from './live-stream.ts';
+import { pinForTest } from './test-clock.ts';
+
+const DAY_MS = 86_400_000;
 
 let t: TestServer;
 let tokens: Record<'admin' | 'owner' | 'installerA', string>;
@@ -137,14 +141,32 @@ describe('API keys', () => {
     ).toBe(404);
   });
 
-  it('answers 401 for an expired key', async () => {
+  it("runs out exactly when its days have passed on the server's clock", async () => {
+    // Made well in the past: a key that read the real time, made or checked, would be judged wrongly.
+    const madeAt = pinForTest(t.clock, Date.now() - 100 * DAY_MS);
     const created = await createKey(tokens.owner, { name: 'short', scope: 'read', expiresInDays: 30 });
-    await t.server.ctx.db
-      .updateTable('api_keys')
-      .set({ expires_at: new Date(Date.now() - 1000) })
-      .where('id', '=', created.id)
-      .execute();
-    expect((await withKey('GET', '/monitoring/me', created.key)).status).toBe(401);
+    expect(created.expiresAt).toBe(new Date(madeAt + 30 * DAY_MS).toISOString());
+    t.clock.advance(30 * DAY_MS - 1);
+    expect((await withKey('GET', '/monitoring/me', created.key)).status).toBe(200);
+    t.clock.advance(1);
+    const expired = await withKey('GET', '/monitoring/me', created.key);
+    expect(expired.status).toBe(401);
+    expect(expired.body).toMatchObject({ code: 'pat_invalid' });
+  });
+
+  it("ends a stream read with a key once the key runs out on the server's clock", async () => {
+    // Made so that it runs out an hour from now in real time: only the server's clock says it ran out.
+    const madeAt = pinForTest(t.clock, Date.now() - 30 * DAY_MS + 3_600_000);
+    const created = await createKey(tokens.owner, { name: 'streaming', scope: 'read', expiresInDays: 30 });
+    t.clock.advance(30 * DAY_MS - 1);
+    const stream = await openFleet(t.origin, created.key);
+    onTestFinished(() => stream.close());
+    expect(stream.status).toBe(200);
+    t.clock.advance(1);
+    expect(t.clock.now()).toBe(madeAt + 30 * DAY_MS);
+    // Anything that makes the stream ask whether its caller still holds: the key does not.
+    await t.server.ctx.monitoring.live.announce({ users: [IDS.owner] });
+    await stream.ended;
   });
 
   it('never lets a key create, list or revoke keys, or change a password or e-mail', async () => {
@@ -317,5 +339,54 @@ describe('rate limit per key', () => {
     expect(refused.body).toMatchObject({ code: 'rate_limited' });
     // The bucket is the key's, not the person's: their own sign-in is not limited.
     expect((await limited.call('GET', '/config/fleet/sites/1', { token: access_token })).status).toBe(200);
+  });
+
+  it("fills again on the server's clock: a call Retry-After later passes, one a millisecond earlier does not", async () => {
+    const { access_token } = await limited.login('owner');
+    pinForTest(limited.clock, Date.now() - DAY_MS);
+    const answer = await limited.call('POST', '/config/fleet/api-keys', {
+      token: access_token,
+      body: { name: 'refilled', scope: 'read' },
+    });
+    const { key } = answer.body as Created;
+    const call = () => limited.call('GET', '/monitoring/me', { token: key, apiKey: null });
+    for (const left of [2, 1, 0])
+      expect((await call()).headers.get('ratelimit')).toBe(`"key";r=${left};t=${20 * (3 - left)}`);
+    // Empty, and the clock held: one call fills again in 60 s / 3 = 20 s, however long the test takes.
+    const refused = await call();
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toBe('20');
+    limited.clock.advance(20_000 - 1);
+    const early = await call();
+    expect(early.status).toBe(429);
+    expect(early.headers.get('retry-after')).toBe('1');
+    limited.clock.advance(1);
+    const again = await call();
+    expect(again.status).toBe(200);
+    expect(again.headers.get('ratelimit')).toBe('"key";r=0;t=60');
+    // A minute on, the bucket is full again: three calls pass, the fourth waits.
+    limited.clock.advance(60_000);
+    for (const left of [2, 1, 0]) expect((await call()).status, `with ${left} left`).toBe(200);
+    expect((await call()).status).toBe(429);
+  });
+
+  it('counts no time twice when one process reads an earlier time than another', async () => {
+    const { access_token } = await limited.login('owner');
+    const at = pinForTest(limited.clock, Date.now() - DAY_MS);
+    const answer = await limited.call('POST', '/config/fleet/api-keys', {
+      token: access_token,
+      body: { name: 'two clocks', scope: 'read' },
+    });
+    const { key } = answer.body as Created;
+    const call = () => limited.call('GET', '/monitoring/me', { token: key, apiKey: null });
+    for (let i = 0; i < 3; i += 1) expect((await call()).status).toBe(200);
+    // A process 10 s behind: nothing has filled by its clock, and the bucket's time stays.
+    limited.clock.pin(at - 10_000);
+    expect((await call()).status).toBe(429);
+    // 20 s on from the last call fills exactly one call, not one and a half.
+    limited.clock.pin(at + 20_000);
+    const one = await call();
+    expect(one.status).toBe(200);
+    expect(one.headers.get('ratelimit')).toBe('"key";r=0;t=60');
   });
 });

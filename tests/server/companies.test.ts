@@ -1,11 +1,12 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type MyCompany, myCompanySchema } from '../../contracts/companies.ts';
+import { INVITATION_DAYS, type MyCompany, myCompanySchema } from '../../contracts/companies.ts';
 import { sitePageSchema } from '../../contracts/sites.ts';
 import { openDatabase } from '../../server/db/database.ts';
 import { migrate } from '../../server/db/migrations.ts';
 import { pdfText } from '../pdf-text.ts';
 import { freshDatabase, IDS, startTestServer, type TestServer } from './harness.ts';
+import { pinForTest } from './test-clock.ts';
 
 /** A PNG of one pixel. */
 const PIXEL =
@@ -229,6 +230,27 @@ describe('installer companies', () => {
     expect((await t.call('POST', '/config/auth/invitations/view', { body: { token: 'short' } })).status).toBe(
       400,
     );
+  });
+
+  it("let an invitation's link work until exactly its days have passed on the server's clock", async () => {
+    // Sent well in the past: an expiry stamped or checked by the real time would be judged wrongly.
+    const sentAt = pinForTest(t.clock, Date.now() - 100 * 86_400_000);
+    expect((await invite(sam, 'ida@solarpros.example', 'installer')).status).toBe(201);
+    const token = await invitationTokenFor('ida@solarpros.example');
+    const runsOut = new Date(sentAt + INVITATION_DAYS * 86_400_000).toISOString();
+    const listed = (await mine(sam)).invitations.find((i) => i.email === 'ida@solarpros.example');
+    expect(listed).toMatchObject({ createdAt: new Date(sentAt).toISOString(), expiresAt: runsOut });
+    t.clock.advance(INVITATION_DAYS * 86_400_000 - 1);
+    const view = await t.call('POST', '/config/auth/invitations/view', { body: { token } });
+    expect(view.status).toBe(200);
+    expect(view.body).toMatchObject({ email: 'ida@solarpros.example', expiresAt: runsOut });
+    t.clock.advance(1);
+    expect((await t.call('POST', '/config/auth/invitations/view', { body: { token } })).status).toBe(404);
+    const join = await t.call('POST', '/config/auth/invitations/join', {
+      body: { token, name: 'Ida Late', password: 'Member#2026x' },
+    });
+    expect(join.status).toBe(404);
+    expect(join.body).toMatchObject({ code: 'invitation_not_found' });
   });
 
   it('move an existing account that accepts out of its old company and its sites', async () => {

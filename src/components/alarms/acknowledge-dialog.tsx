@@ -1,4 +1,4 @@
-import { Modal, Stack, Text, Textarea } from '@mantine/core';
+import { Text, Textarea } from '@mantine/core';
 import { useActorRef, useSelector } from '@xstate/react';
 import type { FormEvent } from 'react';
 import { fromPromise } from 'xstate';
@@ -10,7 +10,7 @@ import {
 import { acknowledgeAlarm } from '../../api/monitoring-api.ts';
 import { usePageRefresh } from '../../app/page-refresh.ts';
 import { useRuntime } from '../../app/runtime-context.tsx';
-import { FormFooter } from '../form-footer.tsx';
+import { FormDialog } from '../form-dialog.tsx';
 
 /**
  * The acknowledge machine of a screen: its actor acknowledges through the monitoring service, and
@@ -55,42 +55,34 @@ export function AcknowledgeDialog({
     actor.send({ type: 'ack.submit', note: String(new FormData(event.currentTarget).get('note') ?? '') });
   };
   return (
-    <Modal
+    <FormDialog
+      title="Acknowledge alarm"
       opened={open}
       onClose={() => actor.send({ type: 'ack.cancel' })}
-      title="Acknowledge alarm"
-      closeButtonProps={{ 'aria-label': 'Close' }}
+      onSubmit={submit}
+      busy={submitting}
+      error={error}
+      errorTitle="The alarm was not acknowledged"
+      submitLabel="Acknowledge"
     >
-      <form onSubmit={submit} noValidate>
-        <Stack gap="sm">
-          {alarm ? (
-            <Text size="sm">
-              {alarm.serial === null
-                ? `${alarm.message} at ${alarm.siteName}`
-                : `${alarm.message} on ${alarm.serial} (${alarm.deviceName}) at ${alarm.siteName}`}
-            </Text>
-          ) : null}
-          <Textarea
-            name="note"
-            label="Note"
-            description="What is being done about it, or why it can wait. Everyone who sees the alarm reads it."
-            required
-            autosize
-            minRows={3}
-            maxLength={ACK_NOTE_MAX}
-            data-autofocus
-            error={noteError ?? undefined}
-          />
-          <FormFooter
-            error={error}
-            errorTitle="The alarm was not acknowledged"
-            submitLabel="Acknowledge"
-            pending={submitting}
-            onCancel={() => actor.send({ type: 'ack.cancel' })}
-            cancelDisabled={submitting}
-          />
-        </Stack>
-      </form>
-    </Modal>
+      {alarm ? (
+        <Text size="sm">
+          {alarm.serial === null
+            ? `${alarm.message} at ${alarm.siteName}`
+            : `${alarm.message} on ${alarm.serial} (${alarm.deviceName}) at ${alarm.siteName}`}
+        </Text>
+      ) : null}
+      <Textarea
+        name="note"
+        label="Note"
+        description="What is being done about it, or why it can wait. Everyone who sees the alarm reads it."
+        required
+        autosize
+        minRows={3}
+        maxLength={ACK_NOTE_MAX}
+        data-autofocus
+        error={noteError ?? undefined}
+      />
+    </FormDialog>
   );
 }

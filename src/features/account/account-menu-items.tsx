@@ -1,4 +1,4 @@
-import { Modal, NavLink } from '@mantine/core';
+import { NavLink } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconApi, IconBook, IconKey, IconWebhook } from '@tabler/icons-react';
 import { Link, useRouterState } from '@tanstack/react-router';
@@ -48,7 +48,7 @@ export function AccountMenuItems({ onOpen }: { onOpen: () => void }) {
           setOpen(true);
         }}
       />
-      <Modal opened={open} onClose={() => setOpen(false)} title="Change password">
+      {open ? (
         <ChangePasswordForm
           email={email}
           onDone={(changed) => {
@@ -62,7 +62,7 @@ export function AccountMenuItems({ onOpen }: { onOpen: () => void }) {
             }
           }}
         />
-      </Modal>
+      ) : null}
     </>
   );
 }

@@ -23,7 +23,7 @@ import {
   type KeyExpiry,
 } from '../../../machines/account/api-keys-machine.ts';
 import { useRuntime } from '../../app/runtime-context.tsx';
-import { FormFooter } from '../../components/form-footer.tsx';
+import { FormDialog } from '../../components/form-dialog.tsx';
 import { formatDate, formatDateTime } from '../../components/format-date.ts';
 import { EmptyState, PageLoading } from '../../components/page-state.tsx';
 import { ScreenHeader } from '../../components/screen-header.tsx';
@@ -184,68 +184,60 @@ function CreateKeyDialog({ actor }: { actor: KeysRef }) {
     actor.send({ type: 'keys.submit' });
   };
   return (
-    <Modal
+    <FormDialog
+      title="Create API key"
       opened={open}
       onClose={() => actor.send({ type: 'keys.cancel' })}
-      title="Create API key"
-      closeButtonProps={{ 'aria-label': 'Close' }}
+      onSubmit={submit}
+      busy={submitting}
+      error={error}
+      errorTitle="The key was not created"
+      submitLabel="Create key"
     >
-      <form onSubmit={submit} noValidate>
-        <Stack gap="sm">
-          <TextInput
-            label="Name"
-            description="What uses it, so you know which to revoke: “Energy spreadsheet”."
-            required
-            maxLength={80}
-            data-autofocus
-            value={form.name}
-            error={nameError ?? undefined}
-            onChange={(event) => edit({ type: 'keys.edit', form: { name: event.currentTarget.value } })}
-          />
-          <Stack gap={4}>
-            <Text size="sm" fw={500} id="key-scope-label">
-              Access
-            </Text>
-            <SegmentedControl
-              aria-labelledby="key-scope-label"
-              value={form.scope}
-              onChange={(value) =>
-                edit({ type: 'keys.edit', form: { scope: value === 'write' ? 'write' : 'read' } })
-              }
-              data={[
-                { value: 'read', label: 'Read only' },
-                { value: 'write', label: 'Read and write' },
-              ]}
-            />
-          </Stack>
-          <Select
-            label="Expires"
-            allowDeselect={false}
-            data={EXPIRY_OPTIONS}
-            value={form.expiry}
-            onChange={(value) => edit({ type: 'keys.edit', form: { expiry: (value ?? '90') as KeyExpiry } })}
-          />
-          {form.expiry === 'never' ? (
-            <Alert
-              color="yellow"
-              icon={<IconAlertTriangle aria-hidden />}
-              title="A key that never expires"
-              styles={WARNING_STYLES}
-            >
-              It works until you revoke it, even if you forget where it is kept. Prefer an expiry.
-            </Alert>
-          ) : null}
-          <FormFooter
-            error={error}
-            errorTitle="The key was not created"
-            submitLabel="Create key"
-            pending={submitting}
-            onCancel={() => actor.send({ type: 'keys.cancel' })}
-            cancelDisabled={submitting}
-          />
-        </Stack>
-      </form>
-    </Modal>
+      <TextInput
+        label="Name"
+        description="What uses it, so you know which to revoke: “Energy spreadsheet”."
+        required
+        maxLength={80}
+        data-autofocus
+        value={form.name}
+        error={nameError ?? undefined}
+        onChange={(event) => edit({ type: 'keys.edit', form: { name: event.currentTarget.value } })}
+      />
+      <Stack gap={4}>
+        <Text size="sm" fw={500} id="key-scope-label">
+          Access
+        </Text>
+        <SegmentedControl
+          aria-labelledby="key-scope-label"
+          value={form.scope}
+          onChange={(value) =>
+            edit({ type: 'keys.edit', form: { scope: value === 'write' ? 'write' : 'read' } })
+          }
+          data={[
+            { value: 'read', label: 'Read only' },
+            { value: 'write', label: 'Read and write' },
+          ]}
+        />
+      </Stack>
+      <Select
+        label="Expires"
+        allowDeselect={false}
+        data={EXPIRY_OPTIONS}
+        value={form.expiry}
+        onChange={(value) => edit({ type: 'keys.edit', form: { expiry: (value ?? '90') as KeyExpiry } })}
+      />
+      {form.expiry === 'never' ? (
+        <Alert
+          color="yellow"
+          icon={<IconAlertTriangle aria-hidden />}
+          title="A key that never expires"
+          styles={WARNING_STYLES}
+        >
+          It works until you revoke it, even if you forget where it is kept. Prefer an expiry.
+        </Alert>
+      ) : null}
+    </FormDialog>
   );
 }
 

@@ -1,11 +1,12 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Alert, Button, Group, PasswordInput, Stack, Text } from '@mantine/core';
+import { PasswordInput, Text } from '@mantine/core';
 import { useForm } from 'react-hook-form';
 import { waitFor } from 'xstate';
 import { z } from 'zod';
 import { isAuthenticated, loginError } from '../../../machines/auth/auth-selectors.ts';
 import { useRuntime } from '../../app/runtime-context.tsx';
 import { useSave } from '../../app/use-save.ts';
+import { FormDialog } from '../../components/form-dialog.tsx';
 import { useUnsavedWork } from '../../components/leave-guard.tsx';
 import { changeOwnPassword } from './account-api.ts';
 
@@ -54,51 +55,40 @@ export function ChangePasswordForm({ email, onDone }: { email: string; onDone: (
     }),
   );
   return (
-    <form onSubmit={submit} noValidate aria-label="Change password">
-      <Stack gap="sm">
-        <Text size="sm" c="dimmed">
-          Changing it signs your account out on every other phone and computer.
-        </Text>
-        <PasswordInput
-          label="Current password"
-          required
-          autoComplete="current-password"
-          {...form.register('current')}
-          error={errors.current?.message}
-        />
-        <PasswordInput
-          label="New password"
-          description="At least 8 characters"
-          required
-          autoComplete="new-password"
-          {...form.register('next')}
-          error={errors.next?.message}
-        />
-        <PasswordInput
-          label="New password again"
-          required
-          autoComplete="new-password"
-          {...form.register('again')}
-          error={errors.again?.message}
-        />
-        {save.error ? (
-          <Alert
-            color="red"
-            role="alert"
-            title={save.error.startsWith(CHANGED_BUT) ? 'Signed out' : 'The password was not changed'}
-          >
-            {save.error}
-          </Alert>
-        ) : null}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={() => onDone(false)}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={save.pending}>
-            Change password
-          </Button>
-        </Group>
-      </Stack>
-    </form>
+    <FormDialog
+      title="Change password"
+      onClose={() => onDone(false)}
+      onSubmit={submit}
+      busy={save.pending}
+      error={save.error}
+      errorTitle={save.error?.startsWith(CHANGED_BUT) ? 'Signed out' : 'The password was not changed'}
+      submitLabel="Change password"
+    >
+      <Text size="sm" c="dimmed">
+        Changing it signs your account out on every other phone and computer.
+      </Text>
+      <PasswordInput
+        label="Current password"
+        required
+        autoComplete="current-password"
+        {...form.register('current')}
+        error={errors.current?.message}
+      />
+      <PasswordInput
+        label="New password"
+        description="At least 8 characters"
+        required
+        autoComplete="new-password"
+        {...form.register('next')}
+        error={errors.next?.message}
+      />
+      <PasswordInput
+        label="New password again"
+        required
+        autoComplete="new-password"
+        {...form.register('again')}
+        error={errors.again?.message}
+      />
+    </FormDialog>
   );
 }

@@ -27,6 +27,7 @@ import { webhooksMachine } from '../../../machines/account/webhooks-machine.ts';
 import { fetchSiteChoices, SITE_CHOICES } from '../../api/site-choices-api.ts';
 import { requireCurrentUser } from '../../app/current-user.ts';
 import { useRuntime } from '../../app/runtime-context.tsx';
+import { FormDialog } from '../../components/form-dialog.tsx';
 import { FormFooter } from '../../components/form-footer.tsx';
 import { formatDate, formatDateTime } from '../../components/format-date.ts';
 import { EmptyState, PageLoading } from '../../components/page-state.tsx';
@@ -258,57 +259,49 @@ function AddDialog({ actor }: { actor: HooksRef }) {
     actor.send({ type: 'hooks.submit' });
   };
   return (
-    <Modal
+    <FormDialog
+      title="Add webhook"
       opened={open}
       onClose={() => actor.send({ type: 'hooks.cancel' })}
-      title="Add webhook"
-      closeButtonProps={{ 'aria-label': 'Close' }}
+      onSubmit={submit}
+      busy={submitting}
+      error={error}
+      errorTitle="The webhook was not added"
+      submitLabel="Add webhook"
     >
-      <form onSubmit={submit} noValidate>
-        <Stack gap="sm">
-          <TextInput
-            label="Address"
-            description="Where each event is POSTed: https://…"
-            placeholder="https://example.com/hooks/fleet"
-            required
-            type="url"
-            maxLength={2000}
-            data-autofocus
-            value={form.url}
-            error={urlError ?? undefined}
-            onChange={(event) => actor.send({ type: 'hooks.edit', form: { url: event.currentTarget.value } })}
-          />
-          <SitePicker actor={actor} />
-          <Checkbox.Group
-            label="Events"
-            description="Events of the sites you see when they happen."
-            required
-            value={form.events}
-            error={eventsError ?? undefined}
-            onChange={(value) =>
-              actor.send({
-                type: 'hooks.edit',
-                form: { events: WEBHOOK_EVENTS.filter((event) => value.includes(event)) },
-              })
-            }
-          >
-            <Stack gap={6} mt={6}>
-              {WEBHOOK_EVENTS.map((event) => (
-                <Checkbox key={event} value={event} label={EVENT_LABELS[event]} description={event} />
-              ))}
-            </Stack>
-          </Checkbox.Group>
-          <FormFooter
-            error={error}
-            errorTitle="The webhook was not added"
-            submitLabel="Add webhook"
-            pending={submitting}
-            onCancel={() => actor.send({ type: 'hooks.cancel' })}
-            cancelDisabled={submitting}
-          />
+      <TextInput
+        label="Address"
+        description="Where each event is POSTed: https://…"
+        placeholder="https://example.com/hooks/fleet"
+        required
+        type="url"
+        maxLength={2000}
+        data-autofocus
+        value={form.url}
+        error={urlError ?? undefined}
+        onChange={(event) => actor.send({ type: 'hooks.edit', form: { url: event.currentTarget.value } })}
+      />
+      <SitePicker actor={actor} />
+      <Checkbox.Group
+        label="Events"
+        description="Events of the sites you see when they happen."
+        required
+        value={form.events}
+        error={eventsError ?? undefined}
+        onChange={(value) =>
+          actor.send({
+            type: 'hooks.edit',
+            form: { events: WEBHOOK_EVENTS.filter((event) => value.includes(event)) },
+          })
+        }
+      >
+        <Stack gap={6} mt={6}>
+          {WEBHOOK_EVENTS.map((event) => (
+            <Checkbox key={event} value={event} label={EVENT_LABELS[event]} description={event} />
+          ))}
         </Stack>
-      </form>
-    </Modal>
+      </Checkbox.Group>
+    </FormDialog>
   );
 }
 

@@ -39,6 +39,7 @@ import {
 } from '../../api/companies-api.ts';
 import { useRuntime } from '../../app/runtime-context.tsx';
 import { useSave } from '../../app/use-save.ts';
+import { FormDialog } from '../../components/form-dialog.tsx';
 import { FormFooter } from '../../components/form-footer.tsx';
 import { formatDate } from '../../components/format-date.ts';
 import { useUnsavedWork } from '../../components/leave-guard.tsx';
@@ -107,9 +108,7 @@ function CompanyDetailsCard({ mine, mayEdit }: { mine: MyCompany; mayEdit: boole
           Logo on reports: {mine.company.hasLogo ? 'yes' : 'none'}
         </Text>
       )}
-      <Modal opened={editing} onClose={() => setEditing(false)} title="Company details">
-        <DetailsForm mine={mine} onDone={() => setEditing(false)} />
-      </Modal>
+      {editing ? <DetailsForm mine={mine} onDone={() => setEditing(false)} /> : null}
     </SectionCard>
   );
 }
@@ -132,25 +131,24 @@ function DetailsForm({ mine, onDone }: { mine: MyCompany; onDone: () => void }) 
     save.save((signal) => saveCompanyDetails(configApi, values, signal)),
   );
   return (
-    <form onSubmit={submit} noValidate>
-      <Stack gap="sm">
-        <TextInput label="Name" required {...form.register('name')} error={errors.name?.message} />
-        <Textarea
-          label="Address"
-          autosize
-          minRows={2}
-          {...form.register('address')}
-          error={errors.address?.message}
-        />
-        <FormFooter
-          error={save.error}
-          errorTitle="The details were not saved"
-          submitLabel="Save details"
-          pending={save.pending}
-          onCancel={onDone}
-        />
-      </Stack>
-    </form>
+    <FormDialog
+      title="Company details"
+      onClose={onDone}
+      onSubmit={submit}
+      busy={save.pending}
+      error={save.error}
+      errorTitle="The details were not saved"
+      submitLabel="Save details"
+    >
+      <TextInput label="Name" required {...form.register('name')} error={errors.name?.message} />
+      <Textarea
+        label="Address"
+        autosize
+        minRows={2}
+        {...form.register('address')}
+        error={errors.address?.message}
+      />
+    </FormDialog>
   );
 }
 

@@ -5,7 +5,6 @@ import {
   Button,
   FileInput,
   Group,
-  Modal,
   NumberInput,
   SegmentedControl,
   Select,
@@ -36,7 +35,7 @@ import {
 } from '../../../machines/firmware/firmware-page-machine.ts';
 import { useRuntime } from '../../app/runtime-context.tsx';
 import { useModelName } from '../../components/devices/model-names.ts';
-import { FormFooter } from '../../components/form-footer.tsx';
+import { FormDialog } from '../../components/form-dialog.tsx';
 import { formatDateTime } from '../../components/format-date.ts';
 import { type Column, DataList } from '../../components/lists/data-list.tsx';
 import { EmptyState } from '../../components/page-state.tsx';
@@ -326,80 +325,77 @@ function UploadForm({ actor }: { actor: PageRef }) {
   });
   const close = () => actor.send({ type: 'firmware.close' });
   return (
-    <Modal opened onClose={sending ? () => {} : close} title="Upload a firmware image" size="lg">
-      <form onSubmit={submit} noValidate aria-label="Upload a firmware image">
-        <Stack gap="sm">
-          <Text size="sm" c="dimmed">
-            An MCUboot image signed with a key the devices trust. The service checks its hash, its signature
-            and that it is for the model chosen; nothing is stored when it refuses.
-          </Text>
-          <Controller
-            control={form.control}
-            name="file"
-            render={({ field }) => (
-              <FileInput
-                label="Image file"
-                placeholder="Choose a .bin file"
-                accept=".bin,.img,.signed,application/octet-stream"
-                required
-                clearable
-                clearButtonProps={{ 'aria-label': 'Remove the file' }}
-                value={field.value}
-                onChange={(file) => field.onChange(file)}
-                onBlur={field.onBlur}
-                error={errors.file?.message}
-              />
-            )}
+    <FormDialog
+      title="Upload a firmware image"
+      size="lg"
+      onClose={close}
+      onSubmit={submit}
+      busy={sending}
+      error={error}
+      errorTitle="The image was not uploaded"
+      submitLabel="Upload"
+    >
+      <Text size="sm" c="dimmed">
+        An MCUboot image signed with a key the devices trust. The service checks its hash, its signature and
+        that it is for the model chosen; nothing is stored when it refuses.
+      </Text>
+      <Controller
+        control={form.control}
+        name="file"
+        render={({ field }) => (
+          <FileInput
+            label="Image file"
+            placeholder="Choose a .bin file"
+            accept=".bin,.img,.signed,application/octet-stream"
+            required
+            clearable
+            clearButtonProps={{ 'aria-label': 'Remove the file' }}
+            value={field.value}
+            onChange={(file) => field.onChange(file)}
+            onBlur={field.onBlur}
+            error={errors.file?.message}
           />
-          <Controller
-            control={form.control}
-            name="model"
-            render={({ field }) => (
-              <Select
-                label="Model"
-                placeholder="The model the image is for"
-                required
-                searchable
-                data={choices}
-                value={field.value || null}
-                onChange={(value) => field.onChange(value ?? '')}
-                onBlur={field.onBlur}
-                error={errors.model?.message}
-                nothingFoundMessage="No such model in the catalogue"
-              />
-            )}
+        )}
+      />
+      <Controller
+        control={form.control}
+        name="model"
+        render={({ field }) => (
+          <Select
+            label="Model"
+            placeholder="The model the image is for"
+            required
+            searchable
+            data={choices}
+            value={field.value || null}
+            onChange={(value) => field.onChange(value ?? '')}
+            onBlur={field.onBlur}
+            error={errors.model?.message}
+            nothingFoundMessage="No such model in the catalogue"
           />
-          <Controller
-            control={form.control}
-            name="channel"
-            render={({ field }) => (
-              <Stack gap={4}>
-                <Text size="sm" fw={500} id="upload-channel">
-                  Channel
-                </Text>
-                <SegmentedControl
-                  aria-labelledby="upload-channel"
-                  data={firmwareChannelSchema.options.map((value) => ({
-                    value,
-                    label: CHANNEL_LABEL[value],
-                  }))}
-                  value={field.value}
-                  onChange={(value) => field.onChange(value)}
-                />
-              </Stack>
-            )}
-          />
-          <FormFooter
-            error={error}
-            errorTitle="The image was not uploaded"
-            submitLabel="Upload"
-            pending={sending}
-            onCancel={close}
-            cancelDisabled={sending}
-          />
-        </Stack>
-      </form>
-    </Modal>
+        )}
+      />
+      <Controller
+        control={form.control}
+        name="channel"
+        render={({ field }) => (
+          <Stack gap={4}>
+            <Text size="sm" fw={500} id="upload-channel">
+              Channel
+            </Text>
+            <SegmentedControl
+              aria-labelledby="upload-channel"
+              data={firmwareChannelSchema.options.map((value) => ({
+                value,
+                label: CHANNEL_LABEL[value],
+              }))}
+              value={field.value}
+              onChange={(value) => field.onChange(value)}
+            />
+          </Stack>
+        )}
+      />
+    </FormDialog>
   );
 }
 
@@ -460,109 +456,106 @@ function StartForm({ actor }: { actor: PageRef }) {
     />
   );
   return (
-    <Modal opened onClose={sending ? () => {} : close} title="Start a rollout" size="lg">
-      <form onSubmit={submit} noValidate aria-label="Start a rollout">
-        <Stack gap="sm">
-          <Controller
-            control={form.control}
-            name="firmwareId"
-            render={({ field }) => (
-              <Select
-                label="Image"
-                placeholder="The image to roll out"
-                required
-                data={images.map((i) => ({
-                  value: String(i.id),
-                  label: `${i.modelId} ${i.version} (${CHANNEL_LABEL[i.channel]})`,
-                }))}
-                value={field.value || null}
-                onChange={(value) => field.onChange(value ?? '')}
-                onBlur={field.onBlur}
-                error={errors.firmwareId?.message}
-              />
-            )}
+    <FormDialog
+      title="Start a rollout"
+      size="lg"
+      onClose={close}
+      onSubmit={submit}
+      busy={sending}
+      error={error}
+      errorTitle="The rollout was not started"
+      submitLabel="Start rollout"
+    >
+      <Controller
+        control={form.control}
+        name="firmwareId"
+        render={({ field }) => (
+          <Select
+            label="Image"
+            placeholder="The image to roll out"
+            required
+            data={images.map((i) => ({
+              value: String(i.id),
+              label: `${i.modelId} ${i.version} (${CHANNEL_LABEL[i.channel]})`,
+            }))}
+            value={field.value || null}
+            onChange={(value) => field.onChange(value ?? '')}
+            onBlur={field.onBlur}
+            error={errors.firmwareId?.message}
           />
-          <Controller
-            control={form.control}
-            name="target"
-            render={({ field }) => (
-              <Stack gap={4}>
-                <Text size="sm" fw={500} id={targetId}>
-                  Devices
-                </Text>
-                <SegmentedControl
-                  aria-labelledby={targetId}
-                  fullWidth
-                  orientation="horizontal"
-                  data={ROLLOUT_TARGETS.map((value) => ({ value, label: TARGET_LABEL[value] }))}
-                  value={field.value}
-                  onChange={(value) => field.onChange(value)}
-                  styles={{ label: { whiteSpace: 'normal' } }}
-                />
-              </Stack>
-            )}
-          />
-          {target === 'serials' ? (
-            <Textarea
-              label="Serial numbers"
-              description="One per line, or separated by commas. Each must be of the image's model."
-              placeholder="HX5K-24-000123"
-              autosize
-              minRows={3}
-              maxRows={8}
-              required
-              {...form.register('serials')}
-              error={errors.serials?.message}
-            />
-          ) : null}
-          {target === 'site' ? (
-            <Controller
-              control={form.control}
-              name="siteId"
-              render={({ field }) => (
-                <Select
-                  label="Site"
-                  description="The site's devices of the image's model."
-                  placeholder={sites === null ? 'The sites could not be read' : 'Choose a site'}
-                  required
-                  searchable
-                  data={(sites?.sites ?? []).map((s) => ({ value: String(s.id), label: s.name }))}
-                  value={field.value}
-                  onChange={(value) => field.onChange(value)}
-                  onBlur={field.onBlur}
-                  error={errors.siteId?.message}
-                  nothingFoundMessage="No site by that name"
-                />
-              )}
-            />
-          ) : null}
-          {target === 'model' ? (
-            <Text size="sm" c="dimmed">
-              Every device of the image's model that you may update, in serial order.
+        )}
+      />
+      <Controller
+        control={form.control}
+        name="target"
+        render={({ field }) => (
+          <Stack gap={4}>
+            <Text size="sm" fw={500} id={targetId}>
+              Devices
             </Text>
-          ) : null}
-          <Group grow align="flex-start" wrap="wrap">
-            {count('canary', 'Canary', 'Devices updated first, alone', 1)}
-            {count('waveSize', 'Wave size', 'Devices per later wave', 1)}
-            {count('maxFailures', 'Failure limit', 'Stops past this many', 0)}
-            {count(
-              'windowHours',
-              'Window (hours)',
-              'Offline devices are waited for',
-              1,
-              ROLLOUT_MAX_WINDOW_HOURS,
-            )}
-          </Group>
-          <FormFooter
-            error={error}
-            errorTitle="The rollout was not started"
-            submitLabel="Start rollout"
-            pending={sending}
-            onCancel={close}
-            cancelDisabled={sending}
-          />
-        </Stack>
-      </form>
-    </Modal>
+            <SegmentedControl
+              aria-labelledby={targetId}
+              fullWidth
+              orientation="horizontal"
+              data={ROLLOUT_TARGETS.map((value) => ({ value, label: TARGET_LABEL[value] }))}
+              value={field.value}
+              onChange={(value) => field.onChange(value)}
+              styles={{ label: { whiteSpace: 'normal' } }}
+            />
+          </Stack>
+        )}
+      />
+      {target === 'serials' ? (
+        <Textarea
+          label="Serial numbers"
+          description="One per line, or separated by commas. Each must be of the image's model."
+          placeholder="HX5K-24-000123"
+          autosize
+          minRows={3}
+          maxRows={8}
+          required
+          {...form.register('serials')}
+          error={errors.serials?.message}
+        />
+      ) : null}
+      {target === 'site' ? (
+        <Controller
+          control={form.control}
+          name="siteId"
+          render={({ field }) => (
+            <Select
+              label="Site"
+              description="The site's devices of the image's model."
+              placeholder={sites === null ? 'The sites could not be read' : 'Choose a site'}
+              required
+              searchable
+              data={(sites?.sites ?? []).map((s) => ({ value: String(s.id), label: s.name }))}
+              value={field.value}
+              onChange={(value) => field.onChange(value)}
+              onBlur={field.onBlur}
+              error={errors.siteId?.message}
+              nothingFoundMessage="No site by that name"
+            />
+          )}
+        />
+      ) : null}
+      {target === 'model' ? (
+        <Text size="sm" c="dimmed">
+          Every device of the image's model that you may update, in serial order.
+        </Text>
+      ) : null}
+      <Group grow align="flex-start" wrap="wrap">
+        {count('canary', 'Canary', 'Devices updated first, alone', 1)}
+        {count('waveSize', 'Wave size', 'Devices per later wave', 1)}
+        {count('maxFailures', 'Failure limit', 'Stops past this many', 0)}
+        {count(
+          'windowHours',
+          'Window (hours)',
+          'Offline devices are waited for',
+          1,
+          ROLLOUT_MAX_WINDOW_HOURS,
+        )}
+      </Group>
+    </FormDialog>
   );
 }

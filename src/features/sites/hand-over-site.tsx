@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Button, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { Button, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconArrowsExchange } from '@tabler/icons-react';
 import { useState } from 'react';
@@ -7,7 +7,7 @@ import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { useRuntime } from '../../app/runtime-context.tsx';
 import { useSave } from '../../app/use-save.ts';
-import { FormFooter } from '../../components/form-footer.tsx';
+import { FormDialog } from '../../components/form-dialog.tsx';
 import { useUnsavedWork } from '../../components/leave-guard.tsx';
 import { offerSite } from './sites-api.ts';
 
@@ -31,9 +31,7 @@ export function HandOverSite({ siteId, siteName }: { siteId: number; siteName: s
       >
         Hand over
       </Button>
-      <Modal opened={open} onClose={() => setOpen(false)} title="Hand the site to another installer company">
-        <HandOverForm siteId={siteId} siteName={siteName} onDone={() => setOpen(false)} />
-      </Modal>
+      {open ? <HandOverForm siteId={siteId} siteName={siteName} onDone={() => setOpen(false)} /> : null}
     </>
   );
 }
@@ -69,27 +67,26 @@ function HandOverForm({
     save.save(async (signal) => (await offerSite(configApi, siteId, email.toLowerCase(), signal)).toCompany),
   );
   return (
-    <form onSubmit={submit} noValidate>
-      <Stack gap="sm">
-        <Text size="sm">
-          The company you hand {siteName} to sees it and works on it once one of its admins accepts; the
-          company that has it now loses it then. Its history stays, marked with who held the site.
-        </Text>
-        <TextInput
-          label="E-mail of someone at the new company"
-          type="email"
-          required
-          {...form.register('email')}
-          error={errors.email?.message}
-        />
-        <FormFooter
-          error={save.error}
-          errorTitle="The site was not offered"
-          submitLabel="Offer the site"
-          pending={save.pending}
-          onCancel={onDone}
-        />
-      </Stack>
-    </form>
+    <FormDialog
+      title="Hand the site to another installer company"
+      onClose={onDone}
+      onSubmit={submit}
+      busy={save.pending}
+      error={save.error}
+      errorTitle="The site was not offered"
+      submitLabel="Offer the site"
+    >
+      <Text size="sm">
+        The company you hand {siteName} to sees it and works on it once one of its admins accepts; the company
+        that has it now loses it then. Its history stays, marked with who held the site.
+      </Text>
+      <TextInput
+        label="E-mail of someone at the new company"
+        type="email"
+        required
+        {...form.register('email')}
+        error={errors.email?.message}
+      />
+    </FormDialog>
   );
 }

@@ -244,9 +244,7 @@ export function SiteDetailsScreen() {
       >
         <AddDevice siteId={site.id} onClose={addDialog.close} />
       </Modal>
-      <Modal opened={editing} onClose={close} title="Edit site" closeButtonProps={{ 'aria-label': 'Close' }}>
-        <SiteEditForm site={site} owners={owners} onDone={close} />
-      </Modal>
+      {editing ? <SiteEditForm site={site} owners={owners} onDone={close} /> : null}
     </Stack>
   );
 }

@@ -1,12 +1,12 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Stack, TextInput } from '@mantine/core';
+import { TextInput } from '@mantine/core';
 import { Controller, useForm } from 'react-hook-form';
 import { z } from 'zod';
 import type { SiteDetails } from '../../../contracts/sites.ts';
 import type { User } from '../../../contracts/users.ts';
 import { useRuntime } from '../../app/runtime-context.tsx';
 import { useSave } from '../../app/use-save.ts';
-import { FormFooter } from '../../components/form-footer.tsx';
+import { FormDialog } from '../../components/form-dialog.tsx';
 import { useUnsavedWork } from '../../components/leave-guard.tsx';
 import { OwnerSelect } from './owner-select.tsx';
 import { sitePayloadOf } from './site-payload.ts';
@@ -54,29 +54,28 @@ export function SiteEditForm({
   );
   const errors = form.formState.errors;
   return (
-    <form onSubmit={submit} noValidate>
-      <Stack gap="sm">
-        <TextInput label="Site name" required {...form.register('name')} error={errors.name?.message} />
-        <Controller
-          control={form.control}
-          name="ownerId"
-          render={({ field }) => (
-            <OwnerSelect
-              owners={owners}
-              description="The owner sees this site once attached"
-              value={field.value}
-              onChange={field.onChange}
-            />
-          )}
-        />
-        <FormFooter
-          error={save.error}
-          errorTitle="The site was not saved"
-          submitLabel="Save site"
-          pending={save.pending}
-          onCancel={onDone}
-        />
-      </Stack>
-    </form>
+    <FormDialog
+      title="Edit site"
+      onClose={onDone}
+      onSubmit={submit}
+      busy={save.pending}
+      error={save.error}
+      errorTitle="The site was not saved"
+      submitLabel="Save site"
+    >
+      <TextInput label="Site name" required {...form.register('name')} error={errors.name?.message} />
+      <Controller
+        control={form.control}
+        name="ownerId"
+        render={({ field }) => (
+          <OwnerSelect
+            owners={owners}
+            description="The owner sees this site once attached"
+            value={field.value}
+            onChange={field.onChange}
+          />
+        )}
+      />
+    </FormDialog>
   );
 }

@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Stack, TextInput } from '@mantine/core';
+import { TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useNavigate } from '@tanstack/react-router';
 import { useForm } from 'react-hook-form';
@@ -8,7 +8,7 @@ import { PHONE_PATTERN } from '../../../contracts/users.ts';
 import type { ApiClient } from '../../api/api-client.ts';
 import { useRuntime } from '../../app/runtime-context.tsx';
 import { useSave } from '../../app/use-save.ts';
-import { FormFooter } from '../../components/form-footer.tsx';
+import { FormDialog } from '../../components/form-dialog.tsx';
 import { useUnsavedWork } from '../../components/leave-guard.tsx';
 import { createInstaller, createOwner } from './users-api.ts';
 
@@ -96,25 +96,24 @@ export function CreateUserForm({ kind, onClose }: { kind: NewUserKind; onClose: 
     );
   });
   return (
-    <form onSubmit={submit} noValidate>
-      <Stack gap="sm">
-        <TextInput
-          label="E-mail"
-          type="email"
-          required
-          {...form.register('main_email')}
-          error={errors.main_email?.message}
-        />
-        <TextInput label="Name" required {...form.register('name')} error={errors.name?.message} />
-        <TextInput label="Phone" type="tel" {...form.register('phone')} error={errors.phone?.message} />
-        <FormFooter
-          error={save.error}
-          errorTitle="The user was not created"
-          submitLabel={title}
-          pending={save.pending}
-          onCancel={onClose}
-        />
-      </Stack>
-    </form>
+    <FormDialog
+      title={title}
+      onClose={onClose}
+      onSubmit={submit}
+      busy={save.pending}
+      error={save.error}
+      errorTitle="The user was not created"
+      submitLabel={title}
+    >
+      <TextInput
+        label="E-mail"
+        type="email"
+        required
+        {...form.register('main_email')}
+        error={errors.main_email?.message}
+      />
+      <TextInput label="Name" required {...form.register('name')} error={errors.name?.message} />
+      <TextInput label="Phone" type="tel" {...form.register('phone')} error={errors.phone?.message} />
+    </FormDialog>
   );
 }

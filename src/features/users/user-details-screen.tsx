@@ -1,4 +1,4 @@
-import { Button, Group, Modal, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Button, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconEdit } from '@tabler/icons-react';
 import { getRouteApi } from '@tanstack/react-router';
@@ -108,9 +108,9 @@ export function UserDetailsScreen() {
           />
         )}
       </Stack>
-      <Modal opened={editing} onClose={close} title={self ? 'Profile' : 'Edit user'}>
+      {editing ? (
         <UserEditForm user={user} self={self} canChangeRole={may.changeRole && !self} onDone={close} />
-      </Modal>
+      ) : null}
     </Stack>
   );
 }

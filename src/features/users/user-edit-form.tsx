@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { PasswordInput, Select, Stack, Text, TextInput } from '@mantine/core';
+import { PasswordInput, Select, Text, TextInput } from '@mantine/core';
 import { useMemo } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { waitFor } from 'xstate';
@@ -9,7 +9,7 @@ import { PHONE_PATTERN } from '../../../contracts/users.ts';
 import { isAuthenticated, loginError } from '../../../machines/auth/auth-selectors.ts';
 import { useRuntime } from '../../app/runtime-context.tsx';
 import { useSave } from '../../app/use-save.ts';
-import { FormFooter } from '../../components/form-footer.tsx';
+import { FormDialog } from '../../components/form-dialog.tsx';
 import { useUnsavedWork } from '../../components/leave-guard.tsx';
 import { ROLE_LABELS } from './user-columns.tsx';
 import { updateUser } from './users-api.ts';
@@ -101,70 +101,69 @@ export function UserEditForm({
     });
   });
   return (
-    <form onSubmit={submit} noValidate aria-label={self ? 'Profile' : 'Edit user'}>
-      <Stack gap="sm">
-        {self ? (
-          <Text size="sm" c="dimmed">
-            Your name shows in the menu and to the people you work with.
-          </Text>
-        ) : null}
-        <TextInput
-          label={self ? 'Sign-in e-mail' : 'E-mail'}
-          type="email"
+    <FormDialog
+      title={self ? 'Profile' : 'Edit user'}
+      onClose={onDone}
+      onSubmit={submit}
+      busy={save.pending}
+      error={save.error}
+      errorTitle={self ? 'Your profile was not saved' : 'The user was not saved'}
+      submitLabel={self ? 'Save profile' : 'Save user'}
+    >
+      {self ? (
+        <Text size="sm" c="dimmed">
+          Your name shows in the menu and to the people you work with.
+        </Text>
+      ) : null}
+      <TextInput
+        label={self ? 'Sign-in e-mail' : 'E-mail'}
+        type="email"
+        required
+        autoComplete={self ? 'email' : 'off'}
+        {...form.register('main_email')}
+        description={
+          self ? 'Changing it signs your account out on every other phone and computer.' : undefined
+        }
+        error={errors.main_email?.message}
+      />
+      {newEmail ? (
+        <PasswordInput
+          label="Current password"
           required
-          autoComplete={self ? 'email' : 'off'}
-          {...form.register('main_email')}
-          description={
-            self ? 'Changing it signs your account out on every other phone and computer.' : undefined
-          }
-          error={errors.main_email?.message}
+          autoComplete="current-password"
+          {...form.register('current_password')}
+          error={errors.current_password?.message}
         />
-        {newEmail ? (
-          <PasswordInput
-            label="Current password"
-            required
-            autoComplete="current-password"
-            {...form.register('current_password')}
-            error={errors.current_password?.message}
-          />
-        ) : null}
-        <TextInput
-          label="Name"
-          required
-          autoComplete={self ? 'name' : 'off'}
-          {...form.register('name')}
-          error={errors.name?.message}
+      ) : null}
+      <TextInput
+        label="Name"
+        required
+        autoComplete={self ? 'name' : 'off'}
+        {...form.register('name')}
+        error={errors.name?.message}
+      />
+      <TextInput
+        label="Phone"
+        type="tel"
+        autoComplete={self ? 'tel' : 'off'}
+        {...form.register('phone')}
+        error={errors.phone?.message}
+      />
+      {canChangeRole ? (
+        <Controller
+          control={form.control}
+          name="role"
+          render={({ field }) => (
+            <Select
+              label="Role"
+              data={Object.entries(ROLE_LABELS).map(([value, label]) => ({ value, label }))}
+              value={field.value}
+              allowDeselect={false}
+              onChange={(value) => field.onChange((value ?? user.role) as UserRole)}
+            />
+          )}
         />
-        <TextInput
-          label="Phone"
-          type="tel"
-          autoComplete={self ? 'tel' : 'off'}
-          {...form.register('phone')}
-          error={errors.phone?.message}
-        />
-        {canChangeRole ? (
-          <Controller
-            control={form.control}
-            name="role"
-            render={({ field }) => (
-              <Select
-                label="Role"
-                data={Object.entries(ROLE_LABELS).map(([value, label]) => ({ value, label }))}
-                value={field.value}
-                allowDeselect={false}
-                onChange={(value) => field.onChange((value ?? user.role) as UserRole)}
-              />
-            )}
-          />
-        ) : null}
-        <FormFooter
-          error={save.error}
-          errorTitle={self ? 'Your profile was not saved' : 'The user was not saved'}
-          submitLabel={self ? 'Save profile' : 'Save user'}
-          pending={save.pending}
-          onCancel={onDone}
-        />
-      </Stack>
-    </form>
+      ) : null}
+    </FormDialog>
   );
 }

@@ -1,4 +1,4 @@
-import { Button, Group, Modal, Select, Stack } from '@mantine/core';
+import { Button, Group, Select, Stack } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconUserPlus } from '@tabler/icons-react';
 import { getRouteApi } from '@tanstack/react-router';
@@ -7,7 +7,7 @@ import type { UserRole } from '../../../contracts/users.ts';
 import { useRuntime } from '../../app/runtime-context.tsx';
 import { PagedList } from '../../components/lists/paged-list.tsx';
 import { ScreenHeader } from '../../components/screen-header.tsx';
-import { CreateUserForm, NEW_USER, type NewUserKind } from './create-user-form.tsx';
+import { CreateUserForm, type NewUserKind } from './create-user-form.tsx';
 import { USER_COLUMNS, USER_SORT_OPTIONS } from './user-columns.tsx';
 import { fetchUsersByRole, fetchUsersPage } from './users-api.ts';
 import type { UsersSearch } from './users-search.ts';
@@ -102,9 +102,7 @@ export function UsersListScreen() {
             : fetchUsersPage(configApi, user.id, { ...search, page: n }, size)
         }
       />
-      <Modal opened={opened} onClose={close} title={NEW_USER[creating].title}>
-        <CreateUserForm kind={creating} onClose={close} />
-      </Modal>
+      {opened ? <CreateUserForm kind={creating} onClose={close} /> : null}
     </Stack>
   );
 }
