@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Hono } from 'hono';
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { z } from 'zod';
 import { type Membership, mayJoinCompany, mayRunCompany } from '../../contracts/access-policy.ts';
 import {
@@ -356,6 +356,17 @@ export function companyRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariabl
         .executeTakeFirstOrThrow();
       try {
         await db.transaction().execute(async (trx) => {
+          // An invitation to the address that ran out unanswered holds it no longer: it ended when
+          // it ran out, and the new one takes its place (the list shows open invitations only).
+          await trx
+            .updateTable('company_invitations')
+            .set((eb) => ({ revoked_at: eb.ref('expires_at') }))
+            .where('company_id', '=', membership.companyId)
+            .where(sql<string>`lower(email)`, '=', body.email.toLowerCase())
+            .where('accepted_at', 'is', null)
+            .where('revoked_at', 'is', null)
+            .where('expires_at', '<=', new Date(now))
+            .execute();
           await trx
             .insertInto('company_invitations')
             .values({

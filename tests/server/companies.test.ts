@@ -251,6 +251,12 @@ describe('installer companies', () => {
     });
     expect(join.status).toBe(404);
     expect(join.body).toMatchObject({ code: 'invitation_not_found' });
+    // Run out unanswered, it no longer holds the address: a new one is sent and listed alone.
+    expect((await invite(sam, 'ida@solarpros.example', 'installer')).status).toBe(201);
+    const again = (await mine(sam)).invitations.filter((i) => i.email === 'ida@solarpros.example');
+    expect(again.map((i) => i.createdAt)).toEqual([new Date(t.clock.now()).toISOString()]);
+    // Still open, a second one is refused as before.
+    expect((await invite(sam, 'ida@solarpros.example', 'installer')).status).toBe(409);
   });
 
   it('move an existing account that accepts out of its old company and its sites', async () => {
