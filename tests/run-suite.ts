@@ -4,6 +4,7 @@
 // once the others had ended. With arguments (`npm test -- tests/codec`), one vitest run of them.
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import { groupTimesIn } from './reporters/group-times.ts';
 
 const VITEST = new URL('../node_modules/vitest/vitest.mjs', import.meta.url).pathname;
 
@@ -17,8 +18,11 @@ const LANES: Lane[] = [
   { name: 'node, dom', args: ['--project', 'node', '--project', 'dom'] },
 ];
 
-/** One vitest run; its lines go out marked with its lane. Answers its exit code and seconds. */
-function runLane(lane: Lane, label: string): Promise<{ code: number; seconds: number }> {
+/**
+ * One vitest run; its lines go out marked with its lane. Answers its exit code, its seconds and
+ * its time by group.
+ */
+function runLane(lane: Lane, label: string): Promise<{ code: number; seconds: number; groups: string[] }> {
   const started = performance.now();
   const child = spawn(process.execPath, [VITEST, 'run', ...lane.args], {
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -26,18 +30,24 @@ function runLane(lane: Lane, label: string): Promise<{ code: number; seconds: nu
     env: process.stdout.isTTY ? { ...process.env, FORCE_COLOR: '1' } : process.env,
   });
   running.add(child);
+  const output: string[] = [];
   for (const [from, to] of [
     [child.stdout, process.stdout],
     [child.stderr, process.stderr],
   ] as const) {
     createInterface({ input: from, crlfDelay: Number.POSITIVE_INFINITY }).on('line', (line) => {
       to.write(`${label} │ ${line}\n`);
+      if (from === child.stdout) output.push(line);
     });
   }
   return new Promise((resolve) => {
     child.on('close', (code, signal) => {
       running.delete(child);
-      resolve({ code: code ?? (signal ? 1 : 0), seconds: (performance.now() - started) / 1000 });
+      resolve({
+        code: code ?? (signal ? 1 : 0),
+        seconds: (performance.now() - started) / 1000,
+        groups: groupTimesIn(output),
+      });
     });
   });
 }
@@ -63,7 +73,10 @@ if (args.length > 0) {
   const width = Math.max(...LANES.map((lane) => lane.name.length));
   const results = await Promise.all(LANES.map((lane) => runLane(lane, lane.name.padEnd(width))));
   const wall = (performance.now() - started) / 1000;
-  console.log('\nTime by lane (the lanes ran side by side):');
+  // Each lane printed its own amid the other's lines: together here, at the end.
+  console.log('\nTime by group:');
+  for (const line of results.flatMap((result) => result.groups)) console.log(`  ${line}`);
+  console.log('Time by lane (the lanes ran side by side):');
   LANES.forEach((lane, index) => {
     const result = results[index];
     if (!result) return;

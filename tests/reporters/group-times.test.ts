@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { groupTimeLines } from './group-times.ts';
+import { GROUP_TIMES_HEADING, groupTimeLines, groupTimesIn } from './group-times.ts';
 
 describe('the time by group printed after a run', () => {
   it('adds up each group’s files, tests and test time, and spans its first start to its last end', () => {
@@ -20,5 +20,22 @@ describe('the time by group printed after a run', () => {
       'dom  1 file, 1 test: 0.1 s of test time, 0.2 s from first start to last end',
     ]);
     expect(groupTimeLines([])).toEqual([]);
+  });
+
+  it('are read back from a run’s output, colours and indent gone, for the summary of both lanes', () => {
+    const output = [
+      ' \x1b[32m✓\x1b[39m tests/a.test.ts (1 test) 5ms',
+      '',
+      GROUP_TIMES_HEADING,
+      '  \x1b[1mdom\x1b[22m   1 file, 1 test: 0.1 s of test time, 0.2 s from first start to last end',
+      '  node  2 files, 3 tests: 1.0 s of test time, 0.9 s from first start to last end',
+      '',
+      'after',
+    ];
+    expect(groupTimesIn(output)).toEqual([
+      'dom   1 file, 1 test: 0.1 s of test time, 0.2 s from first start to last end',
+      'node  2 files, 3 tests: 1.0 s of test time, 0.9 s from first start to last end',
+    ]);
+    expect(groupTimesIn(['a run that failed before its end'])).toEqual([]);
   });
 });

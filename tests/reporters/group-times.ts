@@ -1,4 +1,5 @@
 import { performance } from 'node:perf_hooks';
+import { stripVTControlCharacters } from 'node:util';
 import type { Reporter, TestModule } from 'vitest/node';
 
 /** One test file's share of a run: its group (the project), its tests, when it ran. */
@@ -50,6 +51,26 @@ const plural = (count: number, word: string) =>
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
+/** The heading of the lines `GroupTimes` prints after a run. */
+export const GROUP_TIMES_HEADING = 'Time by group:';
+
+/**
+ * The group lines of a run's output (what `GroupTimes` printed under its heading), without their
+ * indent or colours: for a summary of several runs (tests/run-suite.ts).
+ * @example groupTimesIn(['…', 'Time by group:', '  node  1 file, …', '']) // ['node  1 file, …']
+ */
+export function groupTimesIn(output: readonly string[]): string[] {
+  const lines = output.map((line) => stripVTControlCharacters(line));
+  const heading = lines.lastIndexOf(GROUP_TIMES_HEADING);
+  if (heading === -1) return [];
+  const block: string[] = [];
+  for (const line of lines.slice(heading + 1)) {
+    if (!line.startsWith('  ')) break;
+    block.push(line.trim());
+  }
+  return block;
+}
+
 /**
  * Prints, after a run, where its time went by group (node, dom, e2e), so that a slow group is
  * seen without adding up file times by hand.
@@ -76,7 +97,7 @@ export default class GroupTimes implements Reporter {
   onTestRunEnd(): void {
     if (this.files.length === 0) return;
     process.stdout.write(
-      `\nTime by group:\n${groupTimeLines(this.files)
+      `\n${GROUP_TIMES_HEADING}\n${groupTimeLines(this.files)
         .map((line) => `  ${line}\n`)
         .join('')}`,
     );
