@@ -26,6 +26,11 @@ export default mergeConfig(
             include: ['tests/**/*.test.ts'],
             exclude: ['tests/e2e/**', 'tests/app/**'],
             globalSetup: ['tests/server/migrated-database.ts'],
+            // A worker's files share one module graph instead of each importing the whole server
+            // again (that import was most of the group's time). Nothing here keeps state between
+            // files at module level: every server, database and clock is made per test, and no
+            // file mocks a module, stubs a global it does not restore or sets the environment.
+            isolate: false,
             testTimeout: 30_000,
             hookTimeout: 120_000,
           },

@@ -1,18 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { inject } from 'vitest';
+import { CHROMIUM_ARGS } from './chromium-args.ts';
 
-/** Flags that keep Debian's Chromium quiet and self-contained in a container. */
-export const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+export { CHROMIUM_ARGS } from './chromium-args.ts';
 
 export const ARTIFACTS = new URL('../../test-artifacts/', import.meta.url).pathname;
 
@@ -23,8 +14,16 @@ export const OWNER = { email: 'owner@homeowner.example', password: 'Owner#2026' 
 /** Chromium on Linux offers Web Bluetooth (with `getDevices`) only behind this switch. */
 export const BLUETOOTH_ARGS = [...CHROMIUM_ARGS, '--enable-experimental-web-platform-features'];
 
+/**
+ * A browser for one test file. With the usual flags it is a connection to the Chromium the suite
+ * started once (global-setup.ts): starting one per file cost a second or two each. Its `close()`
+ * closes the contexts this file opened and disconnects, so the next file starts as clean. Other
+ * flags (Web Bluetooth's) get a Chromium of their own.
+ */
 export function launchChromium(args = CHROMIUM_ARGS): Promise<Browser> {
   mkdirSync(ARTIFACTS, { recursive: true });
+  const shared = inject('chromiumEndpoint');
+  if (args === CHROMIUM_ARGS && shared) return chromium.connect(shared);
   return chromium.launch({ executablePath: inject('chromiumPath'), headless: true, args });
 }
 

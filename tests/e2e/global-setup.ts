@@ -2,8 +2,10 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { createWriteStream, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type BrowserServer, chromium } from 'playwright-core';
 import type { TestProject } from 'vitest/node';
 import { freePort } from '../free-port.ts';
+import { CHROMIUM_ARGS } from './chromium-args.ts';
 import { findChromium } from './find-chromium.ts';
 
 declare module 'vitest' {
@@ -12,6 +14,8 @@ declare module 'vitest' {
     baseUrl: string;
     /** The Chromium binary the tests drive (see find-chromium.ts). */
     chromiumPath: string;
+    /** Where the one Chromium started for the run takes connections (browser.ts, launchChromium). */
+    chromiumEndpoint: string;
     /**
      * A file the server under test writes its output to (the mail it would send included, codes
      * shown, see TEST_SERVER_ENV); empty when the suite runs against `E2E_BASE_URL`.
@@ -122,6 +126,13 @@ function startServer(
   });
 }
 
+/** The one Chromium the run's files connect to (browser.ts, launchChromium), started last. */
+async function startBrowser(project: TestProject, executablePath: string): Promise<BrowserServer> {
+  const browser = await chromium.launchServer({ executablePath, headless: true, args: CHROMIUM_ARGS });
+  project.provide('chromiumEndpoint', browser.wsEndpoint());
+  return browser;
+}
+
 /**
  * Finds a browser, builds the app, starts the real server on a free port with a throwaway data
  * folder. With `E2E_BASE_URL` set, the suite runs against that server instead (started with
@@ -130,12 +141,14 @@ function startServer(
 export default async function setup(project: TestProject) {
   if (!existsSync(join(ROOT, 'server/main.ts')))
     throw new Error('server/main.ts is missing: nothing to test against');
-  project.provide('chromiumPath', findChromium());
+  const chromiumPath = findChromium();
+  project.provide('chromiumPath', chromiumPath);
   const external = process.env.E2E_BASE_URL?.trim().replace(/\/$/, '');
   if (external) {
     project.provide('baseUrl', external);
     project.provide('serverLogPath', '');
-    return;
+    const browser = await startBrowser(project, chromiumPath);
+    return () => browser.close();
   }
   buildAppIfStale();
   const dataDir = mkdtempSync(join(tmpdir(), 'fleet-e2e-'));
@@ -144,6 +157,7 @@ export default async function setup(project: TestProject) {
   const { child, url } = await startServer(await freePort(), dataDir, logPath);
   child.removeAllListeners('exit');
   project.provide('baseUrl', url);
+  const browser = await startBrowser(project, chromiumPath);
   return async () => {
     await new Promise<void>((resolve) => {
       if (child.exitCode !== null) return resolve();
@@ -152,5 +166,6 @@ export default async function setup(project: TestProject) {
       setTimeout(() => child.kill('SIGKILL'), 5_000).unref();
     });
     rmSync(dataDir, { recursive: true, force: true });
+    await browser.close();
   };
 }
