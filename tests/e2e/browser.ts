@@ -1,5 +1,5 @@
 import { mkdirSync } from 'node:fs';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import { type Browser, chromium, type Download, type Page } from 'playwright-core';
 import { inject } from 'vitest';
 import { CHROMIUM_ARGS } from './chromium-args.ts';
 
@@ -43,3 +43,13 @@ export const pathOf = (page: Page) => {
   const url = new URL(page.url());
   return `${url.pathname}${url.search}${url.hash}`;
 };
+
+/**
+ * A download's bytes. Read through its stream: `download.path()` has no file to name when the
+ * browser is a connection to the run's Chromium (launchChromium).
+ */
+export async function downloaded(download: Download): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of await download.createReadStream()) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}

@@ -1,8 +1,7 @@
-import { readFile } from 'node:fs/promises';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAccessible } from './axe.ts';
-import { appUrl, INSTALLER, launchChromium } from './browser.ts';
+import { appUrl, downloaded, INSTALLER, launchChromium } from './browser.ts';
 import { signedInPage } from './screens-helpers.ts';
 
 let browser: Browser;
@@ -22,7 +21,7 @@ async function download(page: Page, button: string) {
     page.waitForEvent('download'),
     page.getByRole('button', { name: button, exact: true }).click(),
   ]);
-  const text = await readFile(await file.path(), 'utf8');
+  const text = (await downloaded(file)).toString('utf8');
   return { name: file.suggestedFilename(), lines: text.split('\r\n').filter(Boolean) };
 }
 

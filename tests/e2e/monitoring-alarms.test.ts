@@ -1,8 +1,7 @@
-import { readFile } from 'node:fs/promises';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAccessible } from './axe.ts';
-import { ADMIN, appUrl, launchChromium } from './browser.ts';
+import { ADMIN, appUrl, downloaded, launchChromium } from './browser.ts';
 import { heading, screenshots, signedInPage } from './screens-helpers.ts';
 
 /**
@@ -113,7 +112,7 @@ describe('alarms', () => {
       page.getByRole('button', { name: 'Export CSV', exact: true }).click(),
     ]);
     expect(file.suggestedFilename()).toBe('alarms.csv');
-    const lines = (await readFile(await file.path(), 'utf8')).split('\r\n').filter(Boolean);
+    const lines = (await downloaded(file)).toString('utf8').split('\r\n').filter(Boolean);
     expect(lines[0]).toBe(
       '"Raised","Severity","State","Serial","Device name","Site","Alarm","Rule","Value","Acknowledged","Acknowledged by","Note","Cleared"',
     );

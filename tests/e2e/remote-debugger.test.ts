@@ -1,8 +1,7 @@
-import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAccessible } from './axe.ts';
-import { ADMIN, ARTIFACTS, appUrl, INSTALLER, launchChromium } from './browser.ts';
+import { ADMIN, ARTIFACTS, appUrl, downloaded, INSTALLER, launchChromium } from './browser.ts';
 import { heading, screenshots, signedInPage } from './screens-helpers.ts';
 
 let browser: Browser;
@@ -112,7 +111,7 @@ describe('Remote Debugger', () => {
 
     const download = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Save as file' }).click();
-    const saved = JSON.parse(readFileSync((await (await download).path()) ?? '', 'utf8'));
+    const saved = JSON.parse((await downloaded(await download)).toString('utf8'));
     expect(saved.kind).toBe('fleet-manager-remote-debugger-log');
     expect(saved.entries.map((e: { outcome: string }) => e.outcome)).toEqual([
       'device-error',

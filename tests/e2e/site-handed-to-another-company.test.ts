@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pdfText } from '../pdf-text.ts';
 import { expectAccessible } from './axe.ts';
-import { appUrl, INSTALLER, launchChromium, OWNER, signIn } from './browser.ts';
+import { appUrl, downloaded, INSTALLER, launchChromium, OWNER, signIn } from './browser.ts';
 import { dataList, heading, screenshots, WIDE } from './screens-helpers.ts';
 import { accessToken, configCall } from './service-calls.ts';
 
@@ -96,7 +95,7 @@ describe('an owner hands a site to another installer company', () => {
     await heading(other, name).waitFor();
     const download = other.waitForEvent('download');
     await other.getByRole('button', { name: 'Commissioning report' }).click();
-    const text = pdfText(readFileSync(await (await download).path())).replace(/\s+/g, ' ');
+    const text = pdfText(await downloaded(await download)).replace(/\s+/g, ' ');
     expect(text).toContain('Company brightvolt.example');
     expect(text).toContain(`Company address ${address}`);
     expect(text).not.toContain('solarpros.example <');
