@@ -86,54 +86,59 @@ interface Sent {
 
 const quarter = (min: number, max: number) => fc.integer({ min: min * 4, max: max * 4 }).map((n) => n / 4);
 
-/** Readings of two devices over 30 hours, the counter built in time order, then any arrival order. */
-const scenario = fc
-  .record({
-    sent: fc.array(
-      fc.record({
-        device: fc.constantFrom<0 | 1>(0, 1),
-        second: fc.integer({ min: 0, max: SPAN_MS / 1000 }),
-        power: quarter(-500, 5000),
-        energyStep: quarter(0, 3),
-        reset: fc.integer({ min: 0, max: 9 }).map((n) => n === 0),
-      }),
-      { minLength: 1, maxLength: 60 },
-    ),
-    duplicates: fc.array(fc.nat(), { maxLength: 10 }),
-    order: fc.array(fc.nat(), { maxLength: 80 }),
-    cuts: fc.array(fc.nat({ max: 80 }), { maxLength: 6 }),
-    // After which batch steps are folded into their days, and up to when.
-    folds: fc.array(
-      fc.record({ after: fc.nat({ max: 7 }), upTo: fc.integer({ min: 0, max: SPAN_MS / 1000 }) }),
-      {
-        maxLength: 3,
-      },
-    ),
-  })
-  .map(({ sent, duplicates, order, cuts, folds }) => {
-    // The counter of each device in time order: grows by its step, or restarts from the step.
-    const byTime = [...sent].sort((a, b) => a.second - b.second || a.device - b.device);
-    const counters = [100, 5000];
-    const readings: Reading[] = [];
-    const seen = new Set<string>();
-    for (const s of byTime) {
-      const key = `${s.device}:${s.second}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
-      const counter = (s.reset ? 0 : (counters[s.device] ?? 0)) + s.energyStep;
-      counters[s.device] = counter;
-      readings.push(reading(s, counter));
-    }
-    const arrivals = [...readings, ...duplicates.map((i) => readings[i % readings.length] as Reading)];
-    // A permutation from `order`: each number picks one of the readings still waiting.
-    const waiting = [...arrivals];
-    const shuffled: Reading[] = [];
-    for (let i = 0; waiting.length > 0; i++)
-      shuffled.push(...waiting.splice((order[i] ?? 0) % waiting.length, 1));
-    const points = [...new Set(cuts.map((c) => c % (shuffled.length + 1)))].sort((a, b) => a - b);
-    const batches = [...points, shuffled.length].map((end, i) => shuffled.slice(points[i - 1] ?? 0, end));
-    return { readings, batches: batches.filter((b) => b.length > 0), folds };
-  });
+/**
+ * Readings of two devices over `spanMs` (30 hours; or a quarter of an hour, so that batch after
+ * batch merges into steps already stored), the counter built in time order, then any arrival order.
+ */
+const scenarioOver = (spanMs: number) =>
+  fc
+    .record({
+      sent: fc.array(
+        fc.record({
+          device: fc.constantFrom<0 | 1>(0, 1),
+          second: fc.integer({ min: 0, max: spanMs / 1000 }),
+          power: quarter(-500, 5000),
+          energyStep: quarter(0, 3),
+          reset: fc.integer({ min: 0, max: 9 }).map((n) => n === 0),
+        }),
+        { minLength: 1, maxLength: 60 },
+      ),
+      duplicates: fc.array(fc.nat(), { maxLength: 10 }),
+      order: fc.array(fc.nat(), { maxLength: 80 }),
+      cuts: fc.array(fc.nat({ max: 80 }), { maxLength: 6 }),
+      // After which batch steps are folded into their days, and up to when.
+      folds: fc.array(
+        fc.record({ after: fc.nat({ max: 7 }), upTo: fc.integer({ min: 0, max: spanMs / 1000 }) }),
+        {
+          maxLength: 3,
+        },
+      ),
+    })
+    .map(({ sent, duplicates, order, cuts, folds }) => {
+      // The counter of each device in time order: grows by its step, or restarts from the step.
+      const byTime = [...sent].sort((a, b) => a.second - b.second || a.device - b.device);
+      const counters = [100, 5000];
+      const readings: Reading[] = [];
+      const seen = new Set<string>();
+      for (const s of byTime) {
+        const key = `${s.device}:${s.second}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        const counter = (s.reset ? 0 : (counters[s.device] ?? 0)) + s.energyStep;
+        counters[s.device] = counter;
+        readings.push(reading(s, counter));
+      }
+      const arrivals = [...readings, ...duplicates.map((i) => readings[i % readings.length] as Reading)];
+      // A permutation from `order`: each number picks one of the readings still waiting.
+      const waiting = [...arrivals];
+      const shuffled: Reading[] = [];
+      for (let i = 0; waiting.length > 0; i++)
+        shuffled.push(...waiting.splice((order[i] ?? 0) % waiting.length, 1));
+      const points = [...new Set(cuts.map((c) => c % (shuffled.length + 1)))].sort((a, b) => a - b);
+      const batches = [...points, shuffled.length].map((end, i) => shuffled.slice(points[i - 1] ?? 0, end));
+      return { readings, batches: batches.filter((b) => b.length > 0), folds };
+    });
+const scenario = scenarioOver(SPAN_MS);
 
 function reading(s: Sent, energy: number): Reading {
   const deviceTime = START + s.second * 1000;
@@ -246,6 +251,17 @@ describe('rollups of readings in any arrival order', () => {
         expect(await storedRows('telemetry_5m')).toEqual(directAggregation(readings, fiveMinuteStep));
         expect(await storedRows('telemetry_1h')).toEqual(directAggregation(readings, hourStep));
         expect(await storedRows('telemetry_1d')).toEqual(directAggregation(readings, (ms) => days.dayOf(ms)));
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  it('equal a direct aggregation when batch after batch merges into the same few steps', async () => {
+    await fc.assert(
+      fc.asyncProperty(scenarioOver(15 * 60_000), async ({ readings, batches, folds }) => {
+        await run(batches, folds);
+        expect(await storedRows('telemetry_5m')).toEqual(directAggregation(readings, fiveMinuteStep));
+        expect(await storedRows('telemetry_1h')).toEqual(directAggregation(readings, hourStep));
       }),
       { numRuns: 40 },
     );

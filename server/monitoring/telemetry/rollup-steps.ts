@@ -185,10 +185,30 @@ function wideRow(step: WideStep) {
 }
 
 /**
- * Merge 5-minute steps in one upsert: metric by metric, counts and sums add, least and greatest
- * keep theirs, the newest value goes by its time, increases add (the `telemetry_*` functions of
- * migration 10). Answers the ids (`deviceId, bucket, metrics`) of steps already folded into their
- * hour and day, with their day: what was merged into those must go there too.
+ * A stored 5-minute step (`t`) with a batch's step of the same metrics (`EXCLUDED`) merged in,
+ * metric by metric: counts and sums add, least and greatest keep theirs, the newest value goes by
+ * its time, increases add (as {@link mergeInto}). All fourteen arrays are walked side by side in one
+ * `unnest` and built again in the same pass, where the `telemetry_*` functions of migration 10 ran
+ * a subquery and a sort per column: those cost the database about four times as much per step
+ * merged, which at a reading a second from every device was most of its time. The aggregates take
+ * their input in the order the one function scan yields it, the metrics' order.
+ */
+const MERGE_WIDE = sql`(n, total, min, max, last, last_at, increase) = (
+  SELECT array_agg(coalesce(an, 0) + coalesce(bn, 0)),
+         array_agg(CASE WHEN asum IS NULL THEN bsum WHEN bsum IS NULL THEN asum ELSE asum + bsum END),
+         array_agg(LEAST(alo, blo)),
+         array_agg(GREATEST(ahi, bhi)),
+         array_agg(CASE WHEN bat IS NOT NULL AND (aat IS NULL OR bat > aat) THEN blast ELSE alast END),
+         array_agg(GREATEST(aat, bat)),
+         array_agg(CASE WHEN ainc IS NULL THEN binc WHEN binc IS NULL THEN ainc ELSE ainc + binc END)
+  FROM unnest(t.n, EXCLUDED.n, t.total, EXCLUDED.total, t.min, EXCLUDED.min, t.max, EXCLUDED.max,
+              t.last, EXCLUDED.last, t.last_at, EXCLUDED.last_at, t.increase, EXCLUDED.increase)
+    AS m(an, bn, asum, bsum, alo, blo, ahi, bhi, alast, blast, aat, bat, ainc, binc))`;
+
+/**
+ * Merge 5-minute steps in one upsert ({@link MERGE_WIDE}). Answers the ids (`deviceId, bucket,
+ * metrics`) of steps already folded into their hour and day, with their day: what was merged into
+ * those must go there too.
  */
 export async function upsertFiveMinutes(
   trx: Transaction<Database>,
@@ -203,14 +223,7 @@ export async function upsertFiveMinutes(
       SELECT * FROM json_to_recordset(${JSON.stringify(rows.map(wideRow))}::json) AS x(
         device_id int, bucket timestamptz, metrics text[], n int[], total float8[], min float8[], max float8[],
         last float8[], last_at timestamptz[], increase float8[])
-      ON CONFLICT (device_id, bucket, metrics) DO UPDATE SET
-        n = telemetry_add_counts(t.n, EXCLUDED.n),
-        total = telemetry_add(t.total, EXCLUDED.total),
-        min = telemetry_least(t.min, EXCLUDED.min),
-        max = telemetry_greatest(t.max, EXCLUDED.max),
-        last = telemetry_newest(t.last, t.last_at, EXCLUDED.last, EXCLUDED.last_at),
-        last_at = telemetry_greatest_at(t.last_at, EXCLUDED.last_at),
-        increase = telemetry_add(t.increase, EXCLUDED.increase)
+      ON CONFLICT (device_id, bucket, metrics) DO UPDATE SET ${MERGE_WIDE}
       RETURNING device_id, bucket, metrics, folded)
     SELECT f.device_id, (extract(epoch from f.bucket) * 1000)::float8 AS t, f.metrics, ${STEP_DAY} AS day
     FROM merged f JOIN devices d ON d.id = f.device_id JOIN sites s ON s.id = d.site_id
