@@ -26,6 +26,7 @@ import type { Reading } from '../server/monitoring/telemetry/read-frame.ts';
 import { storeBatch } from '../server/monitoring/telemetry/store-batch.ts';
 import { loadCodec } from '../src/codec/load-node.ts';
 import { bundledFleet } from '../src/device-sim/online/bundled-fleet.ts';
+import { sampledLiveValues } from '../src/device-sim/online/sampled-live-values.ts';
 import { SocketDevice } from '../src/device-sim/online/socket-device.ts';
 import { freePort } from '../tests/free-port.ts';
 import { inspectorUrl, RemoteProfiler, saveProfile } from './cpu-profile.ts';
@@ -38,6 +39,12 @@ const { values: args } = parseArgs({
     devices: { type: 'string', default: '5000' },
     /** Seconds between a device's readings (TELEMETRY_INTERVAL_S): 5,000 devices × 1 s = 5,000 readings/s. */
     interval: { type: 'string', default: '1' },
+    /**
+     * Seconds between a device's real samples of its live values; the readings between send the
+     * last sample at their own time (a real sample costs the simulator milliseconds: at 5,000 a
+     * second it would need more cores than the machine has). 0: a real sample every reading.
+     */
+    'sample-every': { type: 'string', default: '300' },
     /** Devices send JSON telemetry instead of the binary form. */
     json: { type: 'boolean', default: false },
     probes: { type: 'string', default: '100' },
@@ -57,6 +64,7 @@ const CHART_DEVICES = Math.min(Number(args['chart-devices']), DEVICES);
 const CHART_DAYS = Number(args['chart-days']);
 const CHART_REQUESTS = Number(args['chart-requests']);
 const INTERVAL_S = Number(args.interval);
+const SAMPLE_EVERY_S = Number(args['sample-every']);
 /** When the measured window began (epoch ms): probe readings taken before it are not timed. */
 let windowStart = Number.POSITIVE_INFINITY;
 const ROOT = new URL('..', import.meta.url).pathname;
@@ -225,6 +233,8 @@ async function main(): Promise<void> {
           url,
           '--stats',
           '--spread-addresses',
+          '--sample-every',
+          String(SAMPLE_EVERY_S),
           ...(args.json ? [] : ['--binary']),
         ],
         {
@@ -254,7 +264,7 @@ async function main(): Promise<void> {
         firstTelemetryMs: Math.random() * INTERVAL_S * 1000,
         headers: { 'x-forwarded-for': `10.250.${k >> 8}.${k & 255}` },
         ...(args.json ? {} : { binary: true }),
-        device: fleet.device(serial),
+        device: sampledLiveValues(fleet.device(serial), SAMPLE_EVERY_S * 1000),
         onAcknowledged: (readings, at) => {
           for (const reading of readings)
             if (measuring && reading.takenAt >= windowStart) latencies.push(at - reading.takenAt);
@@ -295,7 +305,7 @@ async function main(): Promise<void> {
     windowStart = t0;
     measuring = true;
     log(
-      `measuring for ${SECONDS} s: ${DEVICES} devices × a reading every ${INTERVAL_S} s (${(DEVICES / INTERVAL_S).toFixed(0)} readings/s offered, ${args.json ? 'JSON' : 'binary'})`,
+      `measuring for ${SECONDS} s: ${DEVICES} devices × a reading every ${INTERVAL_S} s (${(DEVICES / INTERVAL_S).toFixed(0)} readings/s offered, ${args.json ? 'JSON' : 'binary'}; live values sampled ${SAMPLE_EVERY_S > 0 ? `every ${SAMPLE_EVERY_S} s` : 'every reading'})`,
     );
     for (let left = SECONDS; left > 0; left -= 30) {
       await sleep(Math.min(30, left) * 1000);

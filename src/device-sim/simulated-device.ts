@@ -202,6 +202,20 @@ export class SimulatedDevice {
   }
 
   /**
+   * A `Read live values` answer taken earlier ({@link liveValuesFrame}), its values kept and its
+   * time item set to `t` (epoch ms), sealed again: what a load test's devices send between real
+   * samples, since sampling every live value costs milliseconds a frame.
+   */
+  restampedFrame(frame: Uint8Array, t: number): Uint8Array {
+    const copy = frame.slice();
+    const timeItem = this.config.monitoring?.timeItem;
+    const item = timeItem ? this.config.rawData.find((i) => i.name === timeItem) : undefined;
+    if (item) this.codec.writeField(this.codec.dataView(copy), item.buffer, Math.floor(t / 1000));
+    this.codec.sealFrame(copy);
+    return copy;
+  }
+
+  /**
    * Settings plus the live values at `t`, before any counter reset: each item swings around its
    * default, then the product's day profile sets its powers, charge and energy, and the time item
    * holds the clock in seconds.

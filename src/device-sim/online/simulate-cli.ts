@@ -7,6 +7,7 @@ import {
   simulatedDevicesFileSchema,
 } from '../../../contracts/service-comms.ts';
 import { bundledFleet } from './bundled-fleet.ts';
+import { sampledLiveValues } from './sampled-live-values.ts';
 import { smpSide, trustedKeysFromEnvironment } from './smp-side.ts';
 import { DEFAULT_TELEMETRY_INTERVAL_S, pastReadings, SocketDevice } from './socket-device.ts';
 
@@ -22,7 +23,10 @@ const USAGE = `Usage: npm run simulate -- --serial <serial> --model <model id> [
                 --stats (print {"readingsTaken", "messagesSent", "acknowledged", "kept", "backlogDropped"}
                 as JSON when stopped),
                 --spread-addresses (each device says X-Forwarded-For 10.x.y.z, as many devices behind a
-                load balancer do; the service reads it only with TRUST_PROXY)
+                load balancer do; the service reads it only with TRUST_PROXY),
+                --sample-every <s> (sample the live values once per s seconds and send that sample
+                again, at each reading's own time, in between: a load test of thousands of devices a
+                second; default 0, a real sample every reading)
 
 Runs simulated devices that connect to the configuration service's device socket, answer
 commands as the device answers over Bluetooth, and send their live values as telemetry every
@@ -119,6 +123,7 @@ async function main(): Promise<void> {
       firmware: { type: 'string', default: DEMO_FIRMWARE.running },
       'fail-health': { type: 'boolean' },
       'spread-addresses': { type: 'boolean' },
+      'sample-every': { type: 'string' },
       help: { type: 'boolean' },
       'with-parent': { type: 'boolean' },
     },
@@ -156,6 +161,8 @@ async function main(): Promise<void> {
     clock = undefined;
     return kept;
   };
+  const sampleEveryS = values['sample-every'] === undefined ? 0 : Number(values['sample-every']);
+  if (!Number.isFinite(sampleEveryS) || sampleEveryS < 0) fail('--sample-every must be 0 or more seconds.');
   // Many devices start together: each sends its first telemetry at a random moment of the interval.
   const spread = wanted.length > 10;
   const quiet = values.quiet === true || spread;
@@ -178,7 +185,7 @@ async function main(): Promise<void> {
       serialNumber,
       modelId,
       secret,
-      device: fleet.device(serialNumber, place),
+      device: sampledLiveValues(fleet.device(serialNumber, place), sampleEveryS * 1000),
       smp: sides[i],
       kept,
       ...(spread ? { firstTelemetryMs: Math.random() * interval * 1000 } : {}),
