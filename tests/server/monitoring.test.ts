@@ -324,6 +324,21 @@ describe('an alarm from a fault code', () => {
     );
   });
 
+  it('stays when a reading without the code comes late (older than the newest stored)', async () => {
+    const late = lastTime - 3_600_000;
+    sendTelemetry(telemetryFrame(codec, hybrid, late, { faultCode: 0 }));
+    await stored();
+    const raw = await t.server.ctx.db
+      .selectFrom('telemetry_raw')
+      .select('device_time')
+      .where('device_id', '=', deviceId)
+      .where('device_time', '=', new Date(Math.floor(late / 1000) * 1000))
+      .execute();
+    expect(raw).toHaveLength(1);
+    const alarm = ((await get(`/alarms?serial=${serial}`)).body as AlarmPage).items[0];
+    expect(alarm?.state).toBe('acknowledged');
+  });
+
   it('clears by itself when the code goes back, with every transition stored with its time', async () => {
     sendTelemetry(telemetryFrame(codec, hybrid, nextTime(), { faultCode: 0 }));
     await stored();

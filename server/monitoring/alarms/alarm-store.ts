@@ -234,13 +234,23 @@ export class AlarmService {
     const ids = [...newest.keys()];
     if (ids.length === 0) return;
     await this.withNews(async (trx, news) => {
-      const latest = await trx
-        .selectFrom('telemetry_latest')
-        .select(['device_id', 'device_time'])
-        .where('device_id', 'in', ids)
-        .execute();
-      const latestAt = new Map(latest.map((row) => [row.device_id, new Date(row.device_time).getTime()]));
+      // The devices whose newest reading is older than the one stored as their latest (it came
+      // late): the usual batch has none, so no row per device comes back.
+      const late = await sql<{ device_id: number }>`
+        SELECT l.device_id FROM telemetry_latest l
+        JOIN unnest(${ids}::int[], ${ids.map((id) => newest.get(id)?.deviceTime ?? 0)}::float8[]) AS b(device_id, t)
+          ON l.device_id = b.device_id
+        WHERE l.device_time > to_timestamp(b.t / 1000)`.execute(trx);
+      const lateIds = new Set(late.rows.map((row) => row.device_id));
       const open = await this.openAlarms(trx, ids);
+      // Each device's open alarms, found once rather than by a pass over all of them per device.
+      const openOf = new Map<number, OpenAlarm[]>();
+      for (const row of open) {
+        if (row.device_id === null) continue;
+        const list = openOf.get(row.device_id);
+        if (list) list.push(row);
+        else openOf.set(row.device_id, [row]);
+      }
       const raising: { deviceId: number; condition: AlarmCondition; at: number }[] = [];
       // Silence ended when the batch's first reading of the device came.
       const heardAt = new Map<number, number>();
@@ -255,14 +265,11 @@ export class AlarmService {
       );
       await this.endSilences(trx, await siteSilencesOf(trx, heardAt), news);
       for (const [deviceId, reading] of newest) {
-        const mine = open.filter(
-          (row) =>
-            row.device_id === deviceId &&
-            !DEVICE_SILENCE_RULES.includes(row.rule) &&
-            row.rule !== FIRMWARE_REVERTED_RULE,
+        const mine = (openOf.get(deviceId) ?? []).filter(
+          (row) => !DEVICE_SILENCE_RULES.includes(row.rule) && row.rule !== FIRMWARE_REVERTED_RULE,
         );
         // A reading that arrived late says nothing about now.
-        if (reading.deviceTime < (latestAt.get(deviceId) ?? 0)) continue;
+        if (lateIds.has(deviceId)) continue;
         const spec = this.options.catalogue.product(reading.modelId)?.spec;
         if (!spec) continue;
         const rules = new Set(mine.map((r) => r.rule));
@@ -340,7 +347,7 @@ export class AlarmService {
     return trx
       .selectFrom('alarms')
       .select(LIFECYCLE_COLUMNS)
-      .where('device_id', 'in', deviceIds)
+      .where('device_id', '=', sql<number>`ANY(${deviceIds}::int[])`)
       .where('state', '<>', 'cleared')
       .execute() as Promise<OpenAlarm[]>;
   }

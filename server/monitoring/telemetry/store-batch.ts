@@ -29,14 +29,27 @@ function readingRows(readings: readonly Reading[]): string {
 const READING_COLUMNS = sql`(e->>0)::int, to_timestamp((e->>1)::float8 / 1000), to_timestamp((e->>2)::float8 / 1000),
   (e->>3)::smallint, e->4`;
 
-/** New readings into `telemetry_raw`; answers the keys actually inserted (not already stored). */
-async function insertRaw(trx: Transaction<Database>, readings: Reading[]): Promise<Set<string>> {
-  const inserted = await sql<{ device_id: number; t: number }>`
-    INSERT INTO telemetry_raw (device_id, device_time, received_at, flags, vals)
-    SELECT ${READING_COLUMNS} FROM jsonb_array_elements(${readingRows(readings)}::jsonb) AS e
-    ON CONFLICT DO NOTHING
-    RETURNING device_id, (extract(epoch from device_time) * 1000)::float8 AS t`.execute(trx);
-  return new Set(inserted.rows.map((row) => `${row.device_id}:${Math.round(row.t)}`));
+/**
+ * New readings into `telemetry_raw`; answers those actually inserted (not already stored), in
+ * the order given. Usually every one is new: then the database answers a count alone, and only
+ * when some were stored already does it answer the keys of the new ones (one JSON value), where a
+ * row per reading cost the driver an object each and the batch a key string each.
+ */
+async function insertRaw(trx: Transaction<Database>, readings: Reading[]): Promise<Reading[]> {
+  const answer = await sql<{ n: number; keys: [number, number][] | null }>`
+    WITH inserted AS (
+      INSERT INTO telemetry_raw (device_id, device_time, received_at, flags, vals)
+      SELECT ${READING_COLUMNS} FROM jsonb_array_elements(${readingRows(readings)}::jsonb) AS e
+      ON CONFLICT DO NOTHING
+      RETURNING device_id, device_time)
+    SELECT (SELECT count(*) FROM inserted)::int AS n,
+           CASE WHEN (SELECT count(*) FROM inserted) < ${readings.length}
+                THEN (SELECT json_agg(json_build_array(device_id, (extract(epoch from device_time) * 1000)::float8))
+                      FROM inserted) END AS keys`.execute(trx);
+  const { n, keys } = answer.rows[0] ?? { n: 0, keys: null };
+  if (n === readings.length) return readings;
+  const inserted = new Set((keys ?? []).map(([id, t]) => `${id}:${Math.round(t)}`));
+  return readings.filter((r) => inserted.has(`${r.deviceId}:${r.deviceTime}`));
 }
 
 /** Each device's latest reading as stored before this batch (its time and values), by device id. */
@@ -170,10 +183,9 @@ export async function storeBatch(
   }
   const candidates = [...unique.values()];
   return db.transaction().execute(async (trx) => {
-    const inserted = candidates.length > 0 ? await insertRaw(trx, candidates) : new Set<string>();
-    const fresh = candidates
-      .filter((r) => inserted.has(`${r.deviceId}:${r.deviceTime}`))
-      .sort((a, b) => a.deviceTime - b.deviceTime);
+    const fresh = (candidates.length > 0 ? await insertRaw(trx, candidates) : []).sort(
+      (a, b) => a.deviceTime - b.deviceTime,
+    );
     const fiveMinutes = new WideSteps();
     const counterSeries = new Map<
       string,
