@@ -29,40 +29,61 @@ function readingRows(readings: readonly Reading[]): string {
 const READING_COLUMNS = sql`(e->>0)::int, to_timestamp((e->>1)::float8 / 1000), to_timestamp((e->>2)::float8 / 1000),
   (e->>3)::smallint, e->4`;
 
+/** A device's latest reading as stored before a batch: its time, and its energy counters' values. */
+type LatestBefore = Map<number, { at: number; values: Record<string, number> }>;
+
 /**
- * New readings into `telemetry_raw`; answers those actually inserted (not already stored), in
- * the order given. Usually every one is new: then the database answers a count alone, and only
- * when some were stored already does it answer the keys of the new ones (one JSON value), where a
- * row per reading cost the driver an object each and the batch a key string each.
+ * New readings into `telemetry_raw` and each device's newest of them into `telemetry_latest`
+ * (unless a newer one is stored already), in one statement; answers the readings actually
+ * inserted (not already stored), in the order given, and each of their devices' latest reading as
+ * it was before (every part of one statement sees the tables as they were when it began): its
+ * time and the values of `counters` only, all the counter windows need. Usually every reading is
+ * new: then the keys of the inserted ones are not sent back, a count is enough.
  */
-async function insertRaw(trx: Transaction<Database>, readings: Reading[]): Promise<Reading[]> {
-  const answer = await sql<{ n: number; keys: [number, number][] | null }>`
+async function insertReadings(
+  trx: Transaction<Database>,
+  readings: Reading[],
+  counters: readonly string[],
+): Promise<{ fresh: Reading[]; before: LatestBefore }> {
+  const answer = await sql<{
+    n: number;
+    keys: [number, number][] | null;
+    before: [number, number, Record<string, number>][] | null;
+  }>`
     WITH inserted AS (
       INSERT INTO telemetry_raw (device_id, device_time, received_at, flags, vals)
       SELECT ${READING_COLUMNS} FROM jsonb_array_elements(${readingRows(readings)}::jsonb) AS e
       ON CONFLICT DO NOTHING
-      RETURNING device_id, device_time)
+      RETURNING device_id, device_time, received_at, flags, vals),
+    newest AS (
+      SELECT DISTINCT ON (device_id) device_id, device_time, received_at, flags, vals
+      FROM inserted ORDER BY device_id, device_time DESC),
+    before AS (
+      SELECT l.device_id, (extract(epoch from l.device_time) * 1000)::float8 AS t,
+             (SELECT coalesce(jsonb_object_agg(k, v), '{}'::jsonb) FROM jsonb_each(l.vals) AS c(k, v)
+              WHERE k = ANY(${[...counters]}::text[])) AS counters
+      FROM telemetry_latest l JOIN newest USING (device_id)),
+    latest AS (
+      INSERT INTO telemetry_latest AS l (device_id, device_time, received_at, flags, vals)
+      SELECT device_id, device_time, received_at, flags, vals FROM newest
+      ON CONFLICT (device_id) DO UPDATE SET
+        received_at = GREATEST(l.received_at, EXCLUDED.received_at),
+        device_time = GREATEST(l.device_time, EXCLUDED.device_time),
+        flags = CASE WHEN EXCLUDED.device_time > l.device_time THEN EXCLUDED.flags ELSE l.flags END,
+        vals = CASE WHEN EXCLUDED.device_time > l.device_time THEN EXCLUDED.vals ELSE l.vals END
+    )
     SELECT (SELECT count(*) FROM inserted)::int AS n,
            CASE WHEN (SELECT count(*) FROM inserted) < ${readings.length}
                 THEN (SELECT json_agg(json_build_array(device_id, (extract(epoch from device_time) * 1000)::float8))
-                      FROM inserted) END AS keys`.execute(trx);
-  const { n, keys } = answer.rows[0] ?? { n: 0, keys: null };
-  if (n === readings.length) return readings;
+                      FROM inserted) END AS keys,
+           (SELECT json_agg(json_build_array(device_id, t, counters)) FROM before) AS before`.execute(trx);
+  const { n, keys, before } = answer.rows[0] ?? { n: 0, keys: null, before: null };
+  const latest: LatestBefore = new Map(
+    (before ?? []).map(([id, t, values]) => [id, { at: Math.round(t), values }]),
+  );
+  if (n === readings.length) return { fresh: readings, before: latest };
   const inserted = new Set((keys ?? []).map(([id, t]) => `${id}:${Math.round(t)}`));
-  return readings.filter((r) => inserted.has(`${r.deviceId}:${r.deviceTime}`));
-}
-
-/** Each device's latest reading as stored before this batch (its time and values), by device id. */
-async function latestBefore(
-  trx: Transaction<Database>,
-  fresh: readonly Reading[],
-): Promise<Map<number, { at: number; values: Record<string, number> }>> {
-  const ids = [...new Set(fresh.map((r) => r.deviceId))];
-  if (ids.length === 0) return new Map();
-  const rows = await sql<{ device_id: number; t: number; vals: Record<string, number> }>`
-    SELECT device_id, (extract(epoch from device_time) * 1000)::float8 AS t, vals
-    FROM telemetry_latest WHERE device_id = ANY(${ids}::int[])`.execute(trx);
-  return new Map(rows.rows.map((row) => [row.device_id, { at: Math.round(row.t), values: row.vals }]));
+  return { fresh: readings.filter((r) => inserted.has(`${r.deviceId}:${r.deviceTime}`)), before: latest };
 }
 
 /**
@@ -128,25 +149,6 @@ async function counterWindows(
   return windows;
 }
 
-/** Each device's newest fresh reading becomes its latest, unless a newer one is stored already. */
-async function upsertLatest(trx: Transaction<Database>, fresh: Reading[]): Promise<void> {
-  const newest = new Map<number, Reading>();
-  for (const reading of fresh) {
-    const known = newest.get(reading.deviceId);
-    if (!known || reading.deviceTime > known.deviceTime) newest.set(reading.deviceId, reading);
-  }
-  const rows = [...newest.values()];
-  if (rows.length === 0) return;
-  await sql`
-    INSERT INTO telemetry_latest AS l (device_id, device_time, received_at, flags, vals)
-    SELECT ${READING_COLUMNS} FROM jsonb_array_elements(${readingRows(rows)}::jsonb) AS e
-    ON CONFLICT (device_id) DO UPDATE SET
-      received_at = GREATEST(l.received_at, EXCLUDED.received_at),
-      device_time = GREATEST(l.device_time, EXCLUDED.device_time),
-      flags = CASE WHEN EXCLUDED.device_time > l.device_time THEN EXCLUDED.flags ELSE l.flags END,
-      vals = CASE WHEN EXCLUDED.device_time > l.device_time THEN EXCLUDED.vals ELSE l.vals END`.execute(trx);
-}
-
 /** Add counts of one day to `telemetry_counts`. */
 export async function addCounts(
   db: Kysely<Database> | Transaction<Database>,
@@ -162,11 +164,11 @@ export async function addCounts(
 }
 
 /**
- * Store a batch of readings in one transaction: the raw rows in one multi-row insert (a reading
- * already stored, same device and device time, is left out), then the 5-minute rollups of every
- * metric merged in one upsert (and into their days where a step was already folded into its day,
- * rollup-fold.ts), energy counters' increases corrected around readings that arrived out of
- * order, and each device's latest reading. `within` runs last, in the same
+ * Store a batch of readings in one transaction: the raw rows and each device's latest reading in
+ * one statement (a reading already stored, same device and device time, is left out), then the
+ * 5-minute rollups of every metric merged in one upsert (and into their days where a step was
+ * already folded into its day, rollup-fold.ts), energy counters' increases corrected around
+ * readings that arrived out of order. `within` runs last, in the same
  * transaction (counts, a NOTIFY), so it commits with the readings or not at all.
  */
 export async function storeBatch(
@@ -183,9 +185,15 @@ export async function storeBatch(
   }
   const candidates = [...unique.values()];
   return db.transaction().execute(async (trx) => {
-    const fresh = (candidates.length > 0 ? await insertRaw(trx, candidates) : []).sort(
-      (a, b) => a.deviceTime - b.deviceTime,
-    );
+    // The energy counters of the batch's models: of the latest before, only these are read.
+    const counters = new Set<string>();
+    for (const modelId of new Set(candidates.map((r) => r.modelId)))
+      for (const metric of specOf(modelId)?.metrics ?? []) if (metric.counter) counters.add(metric.name);
+    const { fresh, before } =
+      candidates.length > 0
+        ? await insertReadings(trx, candidates, [...counters])
+        : { fresh: [], before: new Map() as LatestBefore };
+    fresh.sort((a, b) => a.deviceTime - b.deviceTime);
     const fiveMinutes = new WideSteps();
     const counterSeries = new Map<
       string,
@@ -216,12 +224,7 @@ export async function storeBatch(
       }
     }
     const freshAt = new Set(fresh.map((r) => `${r.deviceId}:${r.deviceTime}`));
-    const windows = await counterWindows(
-      trx,
-      [...counterSeries.values()],
-      await latestBefore(trx, fresh),
-      fresh,
-    );
+    const windows = await counterWindows(trx, [...counterSeries.values()], before, fresh);
     for (const series of counterSeries.values()) {
       const window = windows.get(`${series.deviceId}\u0000${series.metric}`) ?? [];
       const points: CounterPoint[] = window.map((p) => ({
@@ -246,7 +249,6 @@ export async function storeBatch(
         }),
       );
     }
-    await upsertLatest(trx, fresh);
     const stored: StoredBatch = { fresh, duplicates: readings.length - fresh.length };
     await within?.(trx, stored);
     return stored;
