@@ -138,29 +138,40 @@ export class WideSteps {
 }
 
 /**
- * The stored row of a wide step, as JSON for `json_to_recordset` (one parameter, fast to build):
- * one pass over its metrics; the metrics of one step mostly share their newest reading, so its
- * time is written out once.
+ * The stored row of a wide step, as JSON for `json_to_recordset` (one parameter, fast to build and
+ * for the database to read): its start in epoch ms, its metric list by position in the batch's
+ * lists (`m`), and, when every metric holds one value taken at one time (the step got one reading
+ * with every metric: the usual case), the values alone (`total`) with that time (`at`, epoch ms),
+ * since count, least, greatest and newest follow from them; otherwise every figure, the newest
+ * values' times written out (once per run of equal times).
  */
-function wideRow(step: WideStep) {
+function wideRow(step: WideStep, m: number) {
   const count = step.steps.length;
-  const n = new Array<number>(count);
   const total = new Array<number>(count);
+  const increase = new Array<number | null>(count);
+  const at = step.steps[0]?.lastAt ?? null;
+  let single = at !== null;
+  for (let i = 0; i < count; i++) {
+    const s = step.steps[i] as StepAggregate;
+    total[i] = s.total;
+    increase[i] = s.increase;
+    if (s.n !== 1 || s.lastAt !== at) single = false;
+  }
+  const row = { device_id: step.deviceId, b: step.bucket, m, total, increase };
+  if (single) return { ...row, at };
+  const n = new Array<number>(count);
   const min = new Array<number | null>(count);
   const max = new Array<number | null>(count);
   const last = new Array<number | null>(count);
   const lastAt = new Array<string | null>(count);
-  const increase = new Array<number | null>(count);
   let isoOf = Number.NaN;
   let iso = '';
   for (let i = 0; i < count; i++) {
     const s = step.steps[i] as StepAggregate;
     n[i] = s.n;
-    total[i] = s.total;
     min[i] = s.min;
     max[i] = s.max;
     last[i] = s.last;
-    increase[i] = s.increase;
     if (s.lastAt === null) lastAt[i] = null;
     else {
       if (s.lastAt !== isoOf) {
@@ -170,18 +181,7 @@ function wideRow(step: WideStep) {
       lastAt[i] = iso;
     }
   }
-  return {
-    device_id: step.deviceId,
-    bucket: new Date(step.bucket).toISOString(),
-    metrics: step.metrics,
-    n,
-    total,
-    min,
-    max,
-    last,
-    last_at: lastAt,
-    increase,
-  };
+  return { ...row, n, min, max, last, last_at: lastAt };
 }
 
 /**
@@ -217,12 +217,32 @@ export async function upsertFiveMinutes(
   if (steps.map.size === 0) return new Map();
   // In key order, so that batches of several processes lock rows in one order.
   const rows = [...steps.map.values()].sort((a, b) => a.deviceId - b.deviceId || a.bucket - b.bucket);
+  // Each list of metric names once (a batch's products share a few), the rows by position.
+  const lists = new Map<readonly string[], number>();
+  const json = JSON.stringify(
+    rows.map((row) => {
+      let m = lists.get(row.metrics);
+      if (m === undefined) {
+        m = lists.size;
+        lists.set(row.metrics, m);
+      }
+      return wideRow(row, m);
+    }),
+  );
   const folded = await sql<{ device_id: number; t: number; metrics: string[]; day: string }>`
-    WITH merged AS (
+    WITH lists AS MATERIALIZED (
+      SELECT (i - 1)::int AS m, ARRAY(SELECT jsonb_array_elements_text(l)) AS metrics
+      FROM jsonb_array_elements(${JSON.stringify([...lists.keys()])}::jsonb) WITH ORDINALITY AS e(l, i)),
+    merged AS (
       INSERT INTO telemetry_5m AS t (device_id, bucket, metrics, n, total, min, max, last, last_at, increase)
-      SELECT * FROM json_to_recordset(${JSON.stringify(rows.map(wideRow))}::json) AS x(
-        device_id int, bucket timestamptz, metrics text[], n int[], total float8[], min float8[], max float8[],
-        last float8[], last_at timestamptz[], increase float8[])
+      SELECT x.device_id, to_timestamp(x.b / 1000), (SELECT metrics FROM lists WHERE lists.m = x.m),
+             coalesce(x.n, array_fill(1, ARRAY[cardinality(x.total)])), x.total,
+             coalesce(x.min, x.total), coalesce(x.max, x.total), coalesce(x.last, x.total),
+             coalesce(x.last_at, array_fill(to_timestamp(x.at / 1000), ARRAY[cardinality(x.total)])),
+             x.increase
+      FROM json_to_recordset(${json}::json) AS x(
+        device_id int, b float8, m int, n int[], total float8[], min float8[], max float8[],
+        last float8[], last_at timestamptz[], at float8, increase float8[])
       ON CONFLICT (device_id, bucket, metrics) DO UPDATE SET ${MERGE_WIDE}
       RETURNING device_id, bucket, metrics, folded)
     SELECT f.device_id, (extract(epoch from f.bucket) * 1000)::float8 AS t, f.metrics, ${STEP_DAY} AS day
