@@ -6,7 +6,7 @@ import type { SessionCutoffs } from './auth/sessions.ts';
 import type { SigningKey } from './auth/signing-keys.ts';
 import type { DeviceKey, PageAnchors } from './cache/list-totals.ts';
 import type { PageCache } from './cache/page-cache.ts';
-import type { Clock } from './clock.ts';
+import type { Alarm, Clock } from './clock.ts';
 import type { ReportCache } from './commissioning/report-cache.ts';
 import type { ReportPool } from './commissioning/report-pool.ts';
 import type { Database } from './db/schema.ts';
@@ -28,10 +28,12 @@ export interface ServerContext {
   db: Kysely<Database>;
   env: Env;
   /**
-   * The time rate-limit windows, lockouts, codes and refresh tokens are counted in (`clock.ts`):
-   * the real time unless a test sets it.
+   * The time rate-limit windows, lockouts, codes, access and refresh tokens, session cut-offs,
+   * API keys and revocations are counted in (`clock.ts`): the real time unless a test sets it.
    */
   now: Clock;
+  /** Wakes what waits for a time on `now` (a live stream whose access token expires). */
+  alarm: Alarm;
   /** Signs configuration access tokens; its public half is the configuration JWKS. */
   configKey: SigningKey;
   /** Signs monitoring access tokens. */

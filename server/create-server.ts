@@ -14,7 +14,7 @@ import { SessionCutoffs } from './auth/sessions.ts';
 import { loadSigningKey, type SigningKey } from './auth/signing-keys.ts';
 import { type DeviceKey, PageAnchors } from './cache/list-totals.ts';
 import { PageCache } from './cache/page-cache.ts';
-import { type Clock, systemClock } from './clock.ts';
+import { type Alarm, type Clock, systemClock, timerAlarm } from './clock.ts';
 import { ReportCache } from './commissioning/report-cache.ts';
 import { defaultReportWorkers, ReportPool } from './commissioning/report-pool.ts';
 import { createConfigApp } from './config-service/config-app.ts';
@@ -87,6 +87,11 @@ export interface CreateServerOptions {
    * Default the real time; a test sets it to count calls inside one window and to move past it.
    */
   now?: Clock;
+  /**
+   * What wakes a live stream when its access token expires by `now`: by default the process's
+   * timers reading `now`; a test's clock that jumps wakes it when it is moved.
+   */
+  alarm?: Alarm;
   /** Firmware rollouts' timers (a test shortens how long a device has to come back). */
   rolloutTimers?: Partial<RolloutTimers>;
   /** Folder of the built app (default `dist`) and of the bundled lists (default `public`). */
@@ -153,6 +158,7 @@ async function buildContext(
 ): Promise<ServerContext> {
   const { env } = options;
   const now = options.now ?? systemClock;
+  const alarm = options.alarm ?? timerAlarm(now);
   const keys = options.keys ?? {
     config: await loadSigningKey(env.DATA_DIR, 'config-signing-key.json', env.SIGNING_KEY),
     monitoring: await loadSigningKey(env.DATA_DIR, 'monitoring-signing-key.json'),
@@ -209,6 +215,7 @@ async function buildContext(
     db,
     env,
     now,
+    alarm,
     codeKey,
     firmware,
     configKey: keys.config,

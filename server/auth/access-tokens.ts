@@ -1,6 +1,7 @@
 import { type JWTVerifyGetKey, jwtVerify, SignJWT } from 'jose';
 import { z } from 'zod';
 import { type UserRole, userRoleSchema } from '../../contracts/users.ts';
+import type { Clock } from '../clock.ts';
 import type { SigningKey } from './signing-keys.ts';
 
 /** Who a verified access token speaks for. */
@@ -24,14 +25,17 @@ const claimsSchema = z.object({
 export type TokenIssuer = 'fleet-config' | 'fleet-monitoring';
 
 /**
- * Sign a short-lived access token for a user. `sessionId` is the refresh-token family of the
- * sign-in it belongs to (claim `sid`): signing out revokes the family, and with it this token.
+ * Sign a short-lived access token for a user, issued at `now` (the server's clock, milliseconds
+ * since the epoch) and expiring `ttlSeconds` after the whole second it was issued in. `sessionId`
+ * is the refresh-token family of the sign-in it belongs to (claim `sid`): signing out revokes the
+ * family, and with it this token.
  */
 export async function signAccessToken(
   key: SigningKey,
   issuer: TokenIssuer,
   user: Principal,
   ttlSeconds: number,
+  now: number,
   sessionId?: string,
 ): Promise<string> {
   return (
@@ -46,8 +50,8 @@ export async function signAccessToken(
       .setIssuer(issuer)
       // Milliseconds (RFC 7519 allows a fractional NumericDate): a token issued just after a
       // password change must not fall in the same second as the cut-off and be refused.
-      .setIssuedAt(Date.now() / 1000)
-      .setExpirationTime(`${ttlSeconds}s`)
+      .setIssuedAt(now / 1000)
+      .setExpirationTime(Math.floor(now / 1000) + ttlSeconds)
       .sign(key.privateKey)
   );
 }
@@ -63,17 +67,25 @@ export interface VerifiedToken {
 
 /**
  * Verify a token against a key set (local or remote JWKS) and read its expiry; null when
- * invalid, expired, foreign or without `exp`.
+ * invalid, expired by `now` (the server's clock), foreign or without `exp`.
  */
 export async function verifyAccessTokenClaims(
   keys: JWTVerifyGetKey,
   issuer: TokenIssuer,
   token: string,
+  now: Clock,
 ): Promise<VerifiedToken | null> {
   try {
-    const { payload } = await jwtVerify(token, keys, { issuer, algorithms: ['EdDSA'] });
+    const at = now();
+    const { payload } = await jwtVerify(token, keys, {
+      issuer,
+      algorithms: ['EdDSA'],
+      currentDate: new Date(at),
+    });
     const claims = claimsSchema.parse(payload);
-    if (typeof payload.exp !== 'number' || typeof payload.iat !== 'number') return null;
+    // jose compares in whole seconds: the token is good up to the millisecond it expires.
+    if (typeof payload.exp !== 'number' || typeof payload.iat !== 'number' || payload.exp * 1000 <= at)
+      return null;
     return {
       principal: { id: Number(claims.sub), email: claims.email, name: claims.name, role: claims.role },
       issuedAt: payload.iat,
@@ -85,11 +97,12 @@ export async function verifyAccessTokenClaims(
   }
 }
 
-/** Verify a token against a key set (local or remote JWKS); null when invalid, expired or foreign. */
+/** Verify a token against a key set (local or remote JWKS); null when invalid, expired by `now` or foreign. */
 export async function verifyAccessToken(
   keys: JWTVerifyGetKey,
   issuer: TokenIssuer,
   token: string,
+  now: Clock,
 ): Promise<Principal | null> {
-  return (await verifyAccessTokenClaims(keys, issuer, token))?.principal ?? null;
+  return (await verifyAccessTokenClaims(keys, issuer, token, now))?.principal ?? null;
 }

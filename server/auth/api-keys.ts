@@ -192,8 +192,10 @@ export async function auditApiKey(
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
 
 /**
- * Make a key for a user at `now` (the server's clock): it expires that many days on, and its
- * bucket is full as of then. Answers its text this once (only its HMAC is stored), audited.
+ * Make a key for a user at `now` (the server's clock): created then (the session it stands for
+ * begins then, against the owner's session cut-off of the same clock), it expires that many days
+ * on, and its bucket is full as of then. Answers its text this once (only its HMAC is stored),
+ * audited.
  */
 export async function createApiKey(
   db: Kysely<Database>,
@@ -214,6 +216,7 @@ export async function createApiKey(
         name: request.name,
         scope: request.scope,
         secret_hmac: apiKeyHmac(codeKey, text),
+        created_at: new Date(now),
         expires_at: expiresAt,
         revoked_at: null,
         last_used_at: null,
@@ -250,7 +253,8 @@ export async function listApiKeys(db: Kysely<Database>, owner: number): Promise<
 }
 
 /**
- * Revoke one of a user's keys, audited; from this moment every process refuses it.
+ * Revoke one of a user's keys at `now` (the server's clock), audited; from this moment every
+ * process refuses it.
  * @throws {ApiError} 404 when the user holds no such key (another's key is not told apart).
  */
 export async function revokeApiKey(
@@ -258,11 +262,12 @@ export async function revokeApiKey(
   owner: number,
   keyId: string,
   address: string,
+  now: number,
 ): Promise<void> {
   await db.transaction().execute(async (trx) => {
     const row = await trx
       .updateTable('api_keys')
-      .set({ revoked_at: new Date() })
+      .set({ revoked_at: new Date(now) })
       .where('id', '=', keyId)
       .where('user_id', '=', owner)
       .where('revoked_at', 'is', null)

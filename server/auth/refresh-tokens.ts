@@ -127,7 +127,7 @@ export async function rotateRefreshToken(
         return { kind: 'rotated', userId: known.user_id, familyId: known.family_id, refreshToken: again };
     }
     // Committed before answering: the revocation must survive the 401.
-    await revokeFamily(trx, known.family_id);
+    await revokeFamily(trx, known.family_id, policy.now());
     return { kind: 'reused', userId: known.user_id };
   });
   if (outcome.kind === 'rotated')
@@ -139,11 +139,11 @@ export async function rotateRefreshToken(
   throw new ApiError(401, 'invalid_refresh_token', 'The refresh token is invalid or expired');
 }
 
-/** Revoke every token of one family (one sign-in on one service). */
-export async function revokeFamily(db: Kysely<Database>, familyId: string): Promise<void> {
+/** Revoke every token of one family (one sign-in on one service) at `now` (the server's clock). */
+export async function revokeFamily(db: Kysely<Database>, familyId: string, now: number): Promise<void> {
   await db
     .updateTable('refresh_tokens')
-    .set({ revoked_at: new Date() })
+    .set({ revoked_at: new Date(now) })
     .where('family_id', '=', familyId)
     .where('revoked_at', 'is', null)
     .execute();
@@ -164,11 +164,11 @@ export async function familyOf(
   return known ? { familyId: known.family_id, userId: known.user_id } : undefined;
 }
 
-/** Revoke every live refresh token of a user, on both services. */
-export async function revokeUserTokens(db: Kysely<Database>, userId: number): Promise<void> {
+/** Revoke every live refresh token of a user, on both services, at `now` (the server's clock). */
+export async function revokeUserTokens(db: Kysely<Database>, userId: number, now: number): Promise<void> {
   await db
     .updateTable('refresh_tokens')
-    .set({ revoked_at: new Date() })
+    .set({ revoked_at: new Date(now) })
     .where('user_id', '=', userId)
     .where('revoked_at', 'is', null)
     .execute();

@@ -122,11 +122,17 @@ export class SessionCutoffs {
 }
 
 /**
- * End every session of a user on both services: refresh families revoked, and access tokens
- * issued before now refused. Run inside the transaction that changes the password or e-mail, then
- * `forget` the user in the process's `SessionCutoffs` once it commits.
+ * End every session of a user on both services at `now` (the server's clock, milliseconds since
+ * the epoch, the time access tokens are issued at and API keys created at): refresh families
+ * revoked, and access tokens issued and keys created before it refused. Run inside the
+ * transaction that changes the password or e-mail, then `forget` the user in the process's
+ * `SessionCutoffs` once it commits.
  */
-export async function endSessions(db: Kysely<Database>, userId: number): Promise<void> {
-  await db.updateTable('users').set({ sessions_valid_after: new Date() }).where('id', '=', userId).execute();
-  await revokeUserTokens(db, userId);
+export async function endSessions(db: Kysely<Database>, userId: number, now: number): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({ sessions_valid_after: new Date(now) })
+    .where('id', '=', userId)
+    .execute();
+  await revokeUserTokens(db, userId, now);
 }

@@ -56,7 +56,7 @@ export async function loadPrincipal(ctx: ServerContext, userId: number): Promise
 
 /** A configuration access token for a user's sign-in (its refresh-token family). */
 export function configAccessToken(ctx: ServerContext, user: Principal, sessionId: string): Promise<string> {
-  return signAccessToken(ctx.configKey, 'fleet-config', user, ctx.env.ACCESS_TOKEN_TTL, sessionId);
+  return signAccessToken(ctx.configKey, 'fleet-config', user, ctx.env.ACCESS_TOKEN_TTL, ctx.now(), sessionId);
 }
 
 /** A monitoring access token for a user, of a sign-in when it has one (the older password sign-in has none). */
@@ -65,5 +65,12 @@ export function monitoringAccessToken(
   user: Principal,
   sessionId?: string,
 ): Promise<string> {
-  return signAccessToken(ctx.monitoringKey, 'fleet-monitoring', user, ctx.env.ACCESS_TOKEN_TTL, sessionId);
+  return signAccessToken(
+    ctx.monitoringKey,
+    'fleet-monitoring',
+    user,
+    ctx.env.ACCESS_TOKEN_TTL,
+    ctx.now(),
+    sessionId,
+  );
 }

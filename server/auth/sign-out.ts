@@ -18,6 +18,6 @@ export async function signOut(ctx: ServerContext, c: Context, token: string, ser
   const family = await familyOf(ctx.db, token, service);
   if (!family) return;
   await hitRateLimit(ctx, limitChecks('logout', { logoutPerUser: family.userId }));
-  await revokeFamily(ctx.db, family.familyId);
+  await revokeFamily(ctx.db, family.familyId, ctx.now());
   ctx.sessions.signedOut(family.familyId, family.userId);
 }

@@ -1,4 +1,5 @@
 import type { JWTVerifyGetKey } from 'jose';
+import type { Clock } from '../clock.ts';
 import {
   type Principal,
   type TokenIssuer,
@@ -11,7 +12,7 @@ import {
  * (Ed25519) costs more than the rest of a list call; a token is immutable and carries its own
  * expiry, so the verdict for one string holds until `exp`. Only good tokens are remembered (a
  * flood of bad ones cannot evict them cheaply), and the map is bounded: when full, the oldest
- * entry goes.
+ * entry goes. Expiry is read on `now`, the server's clock.
  */
 export class VerifiedTokens {
   readonly #entries = new Map<string, VerifiedToken>();
@@ -19,8 +20,8 @@ export class VerifiedTokens {
   constructor(
     readonly keys: JWTVerifyGetKey,
     readonly issuer: TokenIssuer,
+    readonly now: Clock,
     readonly capacity = 10_000,
-    readonly now: () => number = Date.now,
   ) {}
 
   /** The principal of a valid, unexpired token, or null. */
@@ -35,7 +36,7 @@ export class VerifiedTokens {
       if (known.expiresAt * 1000 > this.now()) return known;
       this.#entries.delete(token);
     }
-    const verified = await verifyAccessTokenClaims(this.keys, this.issuer, token);
+    const verified = await verifyAccessTokenClaims(this.keys, this.issuer, token, this.now);
     if (!verified || verified.expiresAt * 1000 <= this.now()) return null;
     if (this.#entries.size >= this.capacity) {
       const oldest = this.#entries.keys().next();

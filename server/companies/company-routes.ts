@@ -430,7 +430,7 @@ export function companyRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariabl
       const membership = await requireRunning(db, c.get('principal').id);
       const done = await db
         .updateTable('company_invitations')
-        .set({ revoked_at: new Date() })
+        .set({ revoked_at: new Date(ctx.now()) })
         .where('id', '=', c.req.valid('param').id)
         .where('company_id', '=', membership.companyId)
         .where('accepted_at', 'is', null)

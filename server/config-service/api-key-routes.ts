@@ -86,7 +86,13 @@ export function apiKeyRoutes(ctx: ServerContext): Hono<{ Variables: AuthVariable
     validate('param', keyParams),
     async (c) => {
       const caller = c.get('principal');
-      await revokeApiKey(db, caller.id, c.req.valid('param').id, clientAddress(c, ctx.env.TRUST_PROXY));
+      await revokeApiKey(
+        db,
+        caller.id,
+        c.req.valid('param').id,
+        clientAddress(c, ctx.env.TRUST_PROXY),
+        ctx.now(),
+      );
       // A live stream opened with the key looks again, on every process.
       ctx.sessions.onEnded(caller.id);
       return c.body(null, 204);

@@ -53,6 +53,7 @@ export function createConfigApp(ctx: ServerContext, publicDir: string): Hono<{ V
     ctx.sessions,
     ctx.env.COMPANY_DOMAIN,
     apiKeys,
+    ctx.now,
   );
 
   app.route('/openapi.json', openApiRoute('config', app, ctx.env.API_KEY_RATE_LIMIT));

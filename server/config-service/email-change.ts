@@ -81,7 +81,7 @@ export async function afterEmailChange(
   user: { id: number; oldEmail: string; newEmail: string },
   byAdmin: boolean,
 ): Promise<void> {
-  await endSessions(trx, user.id);
+  await endSessions(trx, user.id, ctx.now());
   await trx
     .updateTable('one_time_codes')
     .set({ used_at: new Date() })

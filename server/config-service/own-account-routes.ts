@@ -57,7 +57,7 @@ export function ownAccountRoutes(ctx: ServerContext): Hono<{ Variables: AuthVari
           .set({ password_hash: hash, updated_at: new Date() })
           .where('id', '=', me.id)
           .execute();
-        await endSessions(trx, me.id);
+        await endSessions(trx, me.id, ctx.now());
         await ctx.mailer.queue(
           {
             to: me.main_email,

@@ -98,7 +98,7 @@ export function passwordRoutes(ctx: ServerContext): Hono {
           .set({ password_hash: hash, updated_at: new Date() })
           .where('id', '=', user.id)
           .execute();
-        await endSessions(trx, user.id);
+        await endSessions(trx, user.id, ctx.now());
       });
       ctx.sessions.forget(user.id);
       return c.body(null, 204);

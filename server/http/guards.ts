@@ -5,6 +5,7 @@ import type { TokenIssuer } from '../auth/access-tokens.ts';
 import { safeEqual } from '../auth/secrets.ts';
 import type { SessionCutoffs } from '../auth/sessions.ts';
 import { VerifiedTokens } from '../auth/verified-tokens.ts';
+import type { Clock } from '../clock.ts';
 import { withNote } from '../openapi/route-notes.ts';
 import { type ApiKeyGate, actAsApiKeyIfGiven } from './api-key-guard.ts';
 import type { AuthVariables } from './auth-variables.ts';
@@ -39,7 +40,7 @@ export function requireApiKey(
  * its owner: see `actAsApiKey`); the verified user goes into the `principal` variable. Verified
  * tokens are remembered until they expire; a token issued before its user's sessions were ended
  * (password or e-mail change), or of a sign-in that was signed out, answers 401 `session_ended`.
- * Mounted like `requireApiKey`: the public calls are registered before it.
+ * Tokens expire by `now`, the server's clock. Mounted like `requireApiKey`: the public calls are registered before it.
  */
 export function requireBearer(
   keys: JWTVerifyGetKey,
@@ -47,8 +48,9 @@ export function requireBearer(
   sessions: SessionCutoffs,
   companyDomain: string,
   apiKeys: ApiKeyGate,
+  now: Clock,
 ): MiddlewareHandler<{ Variables: AuthVariables }> {
-  const tokens = new VerifiedTokens(keys, issuer);
+  const tokens = new VerifiedTokens(keys, issuer, now);
   return withNote<MiddlewareHandler<{ Variables: AuthVariables }>>(
     async (c, next) => {
       if (await actAsApiKeyIfGiven(c, apiKeys)) return next();

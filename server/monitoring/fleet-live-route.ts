@@ -20,7 +20,7 @@ export function fleetLiveRoute(ctx: ServerContext): Hono<{ Variables: AuthVariab
   const app = new Hono<{ Variables: AuthVariables }>();
   // Ten a person per process (a screen per tab); past 50 events unread the stream ends (it
   // reconnects, and looks again).
-  const openStream = personStreams('fleet', { perUser: 10, maxUnsent: 50 });
+  const openStream = personStreams('fleet', { perUser: 10, maxUnsent: 50 }, ctx.alarm);
 
   app.get(
     '/fleet/live',

@@ -29,7 +29,7 @@ const CATCH_UP_MS = 3_600_000;
 export function liveRoute(ctx: ServerContext): Hono<{ Variables: AuthVariables }> {
   const app = new Hono<{ Variables: AuthVariables }>();
   // Ten a person per process; past 200 events unread the stream ends (it reconnects and catches up).
-  const openStream = personStreams('live', { perUser: 10, maxUnsent: 200 });
+  const openStream = personStreams('live', { perUser: 10, maxUnsent: 200 }, ctx.alarm);
 
   app.get(
     '/devices/:serial/live',

@@ -36,6 +36,7 @@ export function createMonitoringApp(ctx: ServerContext): Hono<{ Variables: AuthV
       ctx.sessions,
       ctx.env.COMPANY_DOMAIN,
       apiKeyGateOf(ctx),
+      ctx.now,
     ),
   );
   app.get(

@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
 import { type SSEMessage, streamSSE } from 'hono/streaming';
+import type { Alarm } from '../clock.ts';
 import { ApiError } from '../http/errors.ts';
 import type { AuthVariables } from '../http/guards.ts';
 
@@ -19,11 +20,12 @@ export interface EventSink {
 /**
  * The Server-Sent Events streams of one route, each held by one signed-in person: at most
  * `perUser` at once per person on this process (429 `rate_limited` beyond), a keep-alive comment
- * every 15 s, an end when the access token expires, when the client goes, when `maxUnsent` events
- * wait for a client that does not read, or when the route's own `start` says so. `start` follows
- * whatever the stream tells and answers how to stop following it.
+ * every 15 s, an end when the access token expires (woken by `alarm`, on the server's clock), when
+ * the client goes, when `maxUnsent` events wait for a client that does not read, or when the
+ * route's own `start` says so. `start` follows whatever the stream tells and answers how to stop
+ * following it.
  */
-export function personStreams(kind: string, limits: { perUser: number; maxUnsent: number }) {
+export function personStreams(kind: string, limits: { perUser: number; maxUnsent: number }, alarm: Alarm) {
   const open = new Map<number, number>();
   return async function openStream(
     c: Context<{ Variables: AuthVariables }>,
@@ -59,7 +61,7 @@ export function personStreams(kind: string, limits: { perUser: number; maxUnsent
       stream.onAbort(end);
       c.req.raw.signal.addEventListener('abort', end);
       const keepAlive = setInterval(() => sink.comment('keep-alive'), KEEP_ALIVE_MS);
-      const expiry = setTimeout(end, Math.max(0, c.get('tokenExpiresAt') * 1000 - Date.now()));
+      const stopExpiry = alarm(c.get('tokenExpiresAt') * 1000, end);
       let stop = () => {};
       try {
         stop = start(sink);
@@ -67,7 +69,7 @@ export function personStreams(kind: string, limits: { perUser: number; maxUnsent
       } finally {
         stop();
         clearInterval(keepAlive);
-        clearTimeout(expiry);
+        stopExpiry();
         const left = (open.get(id) ?? 1) - 1;
         if (left > 0) open.set(id, left);
         else open.delete(id);

@@ -44,7 +44,12 @@ export function monitoringSignInRoutes(ctx: ServerContext): Hono {
     validate('json', configuratorLoginRequestSchema),
     async (c) => {
       const body = c.req.valid('json');
-      const verified = await verifyAccessTokenClaims(ctx.configJwks, TOKEN_ISSUERS.config, body.access_token);
+      const verified = await verifyAccessTokenClaims(
+        ctx.configJwks,
+        TOKEN_ISSUERS.config,
+        body.access_token,
+        ctx.now,
+      );
       if (!verified)
         throw new ApiError(401, 'token_invalid', 'The configuration access token is invalid or expired');
       const vouched = verified.principal;

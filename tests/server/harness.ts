@@ -149,6 +149,7 @@ export async function startTestServer(
   const server = await createServer({
     env,
     now: clock.now,
+    alarm: clock.alarm,
     database: target,
     keys,
     scryptCost: { N: 1024, r: 8, p: 1 },
