@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { isAuthenticated, loginError } from '../../../machines/auth/auth-selectors.ts';
 import { useRuntime } from '../../app/runtime-context.tsx';
 import { useSave } from '../../app/use-save.ts';
+import { fieldProps } from '../../components/field-props.ts';
 import { FormDialog } from '../../components/form-dialog.tsx';
 import { useUnsavedWork } from '../../components/leave-guard.tsx';
 import { changeOwnPassword } from './account-api.ts';
@@ -39,7 +40,7 @@ export function ChangePasswordForm({ email, onDone }: { email: string; onDone: (
     resolver: zodResolver(schema),
     defaultValues: { current: '', next: '', again: '' },
   });
-  const { errors, isDirty } = form.formState;
+  const { isDirty } = form.formState;
   useUnsavedWork({ id: 'change-password', kind: 'form', label: 'Change password' }, save.holdsEdits(isDirty));
   const submit = form.handleSubmit((values) =>
     save.save(async (signal) => {
@@ -71,23 +72,20 @@ export function ChangePasswordForm({ email, onDone }: { email: string; onDone: (
         label="Current password"
         required
         autoComplete="current-password"
-        {...form.register('current')}
-        error={errors.current?.message}
+        {...fieldProps(form, 'current')}
       />
       <PasswordInput
         label="New password"
         description="At least 8 characters"
         required
         autoComplete="new-password"
-        {...form.register('next')}
-        error={errors.next?.message}
+        {...fieldProps(form, 'next')}
       />
       <PasswordInput
         label="New password again"
         required
         autoComplete="new-password"
-        {...form.register('again')}
-        error={errors.again?.message}
+        {...fieldProps(form, 'again')}
       />
     </FormDialog>
   );

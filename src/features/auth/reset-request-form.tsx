@@ -1,6 +1,7 @@
 import { valibotResolver } from '@hookform/resolvers/valibot';
 import { Button, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from 'react-hook-form';
+import { fieldProps } from '../../components/field-props.ts';
 import { type ResetRequestValues, resetRequestSchema } from './sign-in-schemas.ts';
 
 /** Step 1 of a password reset: the e-mail that receives an access code. */
@@ -13,13 +14,13 @@ export function ResetRequestForm({
   busy: boolean;
   onSubmit: (email: string) => void;
 }) {
-  const { register, handleSubmit, formState } = useForm<ResetRequestValues>({
+  const form = useForm<ResetRequestValues>({
     resolver: valibotResolver(resetRequestSchema),
     defaultValues: { email: defaultEmail },
   });
   return (
     <form
-      onSubmit={handleSubmit(({ email }) => onSubmit(email))}
+      onSubmit={form.handleSubmit(({ email }) => onSubmit(email))}
       noValidate
       aria-label="Request an access code"
     >
@@ -32,8 +33,7 @@ export function ResetRequestForm({
           required
           // Opening the reset is no route change: focus goes to the field it asks for.
           autoFocus
-          error={formState.errors.email?.message}
-          {...register('email')}
+          {...fieldProps(form, 'email')}
         />
         <Button type="submit" loading={busy} fullWidth>
           Send access code

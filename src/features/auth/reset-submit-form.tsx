@@ -1,6 +1,7 @@
 import { valibotResolver } from '@hookform/resolvers/valibot';
 import { Button, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from 'react-hook-form';
+import { fieldProps } from '../../components/field-props.ts';
 import { type ResetSubmitValues, resetSubmitSchema } from './sign-in-schemas.ts';
 
 /**
@@ -18,13 +19,13 @@ export function ResetSubmitForm({
   busy: boolean;
   onSubmit: (values: ResetSubmitValues) => void;
 }) {
-  const { register, handleSubmit, formState } = useForm<ResetSubmitValues>({
+  const form = useForm<ResetSubmitValues>({
     resolver: valibotResolver(resetSubmitSchema),
     defaultValues: { email: defaultEmail, code: defaultCode, newPassword: '' },
   });
   const focus = !defaultEmail ? 'email' : !defaultCode ? 'code' : 'newPassword';
   return (
-    <form onSubmit={handleSubmit(onSubmit)} noValidate aria-labelledby="choose-password">
+    <form onSubmit={form.handleSubmit(onSubmit)} noValidate aria-labelledby="choose-password">
       <Stack>
         <Title order={2} size="h4" id="choose-password">
           Choose your password
@@ -40,8 +41,7 @@ export function ResetSubmitForm({
           autoComplete="username"
           required
           autoFocus={focus === 'email'}
-          error={formState.errors.email?.message}
-          {...register('email')}
+          {...fieldProps(form, 'email')}
         />
         <TextInput
           label="Access code"
@@ -49,16 +49,14 @@ export function ResetSubmitForm({
           inputMode="numeric"
           required
           autoFocus={focus === 'code'}
-          error={formState.errors.code?.message}
-          {...register('code')}
+          {...fieldProps(form, 'code')}
         />
         <PasswordInput
           label="New password"
           autoComplete="new-password"
           required
           autoFocus={focus === 'newPassword'}
-          error={formState.errors.newPassword?.message}
-          {...register('newPassword')}
+          {...fieldProps(form, 'newPassword')}
         />
         <Button type="submit" loading={busy} fullWidth>
           Set password and sign in

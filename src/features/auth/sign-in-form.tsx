@@ -5,15 +5,16 @@ import { type UseFormRegisterReturn, useForm } from 'react-hook-form';
 import { isSigningIn, loginError } from '../../../machines/auth/auth-selectors.ts';
 import { useRuntime } from '../../app/runtime-context.tsx';
 import { AnchorLink } from '../../components/anchor-link.tsx';
+import { fieldProps } from '../../components/field-props.ts';
 import { ROUTE_FOCUS_ATTRIBUTE } from '../../components/route-focus.tsx';
 import { type SignInValues, signInSchema } from './sign-in-schemas.ts';
 
 /**
- * `register`'s props for a field, keeping what a person typed into the prerendered field before the
+ * A field's props (`fieldProps`), keeping what a person typed into the prerendered field before the
  * app took the page over: registering a field writes its default value into it, so the text is
  * read first and given back to the form.
  */
-function keepingTyped(registration: UseFormRegisterReturn, restore: (typed: string) => void) {
+function keepingTyped<R extends UseFormRegisterReturn>(registration: R, restore: (typed: string) => void) {
   return {
     ...registration,
     ref: (element: HTMLInputElement | null) => {
@@ -42,10 +43,11 @@ export function SignInForm({
   const { auth } = useRuntime();
   const busy = useSelector(auth, isSigningIn);
   const error = useSelector(auth, loginError);
-  const { register, handleSubmit, formState, getValues, setValue } = useForm<SignInValues>({
+  const form = useForm<SignInValues>({
     resolver: valibotResolver(signInSchema),
     defaultValues: { email: lastEmail, password: '' },
   });
+  const { handleSubmit, getValues } = form;
   const submit = handleSubmit(({ email, password }) => auth.send({ type: 'auth.login', email, password }));
   return (
     // `method="dialog"`: outside a dialog the browser's own submission of this form does nothing,
@@ -66,15 +68,13 @@ export function SignInForm({
           // Also on coming back from the password reset, which is no route change.
           autoFocus
           {...{ [ROUTE_FOCUS_ATTRIBUTE]: '' }}
-          error={formState.errors.email?.message}
-          {...keepingTyped(register('email'), (typed) => setValue('email', typed))}
+          {...keepingTyped(fieldProps(form, 'email'), (typed) => form.setValue('email', typed))}
         />
         <PasswordInput
           label="Password"
           autoComplete="current-password"
           required
-          error={formState.errors.password?.message}
-          {...keepingTyped(register('password'), (typed) => setValue('password', typed))}
+          {...keepingTyped(fieldProps(form, 'password'), (typed) => form.setValue('password', typed))}
         />
         <Button type="submit" loading={busy} fullWidth>
           Sign in

@@ -39,6 +39,7 @@ import {
 } from '../../api/companies-api.ts';
 import { useRuntime } from '../../app/runtime-context.tsx';
 import { useSave } from '../../app/use-save.ts';
+import { fieldProps } from '../../components/field-props.ts';
 import { FormDialog } from '../../components/form-dialog.tsx';
 import { FormFooter } from '../../components/form-footer.tsx';
 import { formatDate } from '../../components/format-date.ts';
@@ -124,7 +125,7 @@ function DetailsForm({ mine, onDone }: { mine: MyCompany; onDone: () => void }) 
     resolver: zodResolver(detailsSchema),
     defaultValues: { name: mine.company.name, address: mine.company.address },
   });
-  const { errors, isDirty } = form.formState;
+  const { isDirty } = form.formState;
   const save = useSave({ onSaved: onDone });
   useUnsavedWork({ id: 'company-details', kind: 'form', label: 'Company details' }, save.holdsEdits(isDirty));
   const submit = form.handleSubmit((values) =>
@@ -140,14 +141,8 @@ function DetailsForm({ mine, onDone }: { mine: MyCompany; onDone: () => void }) 
       errorTitle="The details were not saved"
       submitLabel="Save details"
     >
-      <TextInput label="Name" required {...form.register('name')} error={errors.name?.message} />
-      <Textarea
-        label="Address"
-        autosize
-        minRows={2}
-        {...form.register('address')}
-        error={errors.address?.message}
-      />
+      <TextInput label="Name" required {...fieldProps(form, 'name')} />
+      <Textarea label="Address" autosize minRows={2} {...fieldProps(form, 'address')} />
     </FormDialog>
   );
 }
@@ -261,7 +256,7 @@ function InvitationsCard({ invitations }: { invitations: CompanyInvitation[] }) 
     resolver: zodResolver(inviteSchema),
     defaultValues: { email: '', role: 'installer' },
   });
-  const { errors, isDirty } = form.formState;
+  const { isDirty } = form.formState;
   const save = useSave<string>({
     onSaved: (email) => {
       notifications.show({
@@ -300,8 +295,7 @@ function InvitationsCard({ invitations }: { invitations: CompanyInvitation[] }) 
             type="email"
             required
             w={{ base: '100%', sm: 300 }}
-            {...form.register('email')}
-            error={errors.email?.message}
+            {...fieldProps(form, 'email')}
           />
           <NativeSelect
             label="Role"

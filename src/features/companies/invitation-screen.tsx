@@ -17,6 +17,7 @@ import { acceptInvitation, joinByInvitation, viewInvitation } from '../../api/co
 import { useRuntime } from '../../app/runtime-context.tsx';
 import { useSave } from '../../app/use-save.ts';
 import { fromTask, useTask } from '../../app/use-task.ts';
+import { fieldProps } from '../../components/field-props.ts';
 
 /** The secret of the link, from the fragment (`#token=…`), which no server ever receives in a request line. */
 function tokenOf(hash: string): string | null {
@@ -152,8 +153,7 @@ function JoinWithAccount({
           label="Password"
           required
           autoComplete="current-password"
-          {...form.register('password')}
-          error={form.formState.errors.password?.message}
+          {...fieldProps(form, 'password')}
         />
         {signInError && !busy ? (
           <Alert color="red" role="alert" title="Sign-in failed">
@@ -190,7 +190,6 @@ function JoinWithNewAccount({ view, token }: { view: InvitationView; token: stri
     resolver: zodResolver(newAccountSchema),
     defaultValues: { name: '', password: '', repeat: '' },
   });
-  const { errors } = form.formState;
   const save = useSave<string>({
     refreshes: false,
     // The account is made and in the company: sign in with it, as on the sign-in screen.
@@ -209,26 +208,18 @@ function JoinWithNewAccount({ view, token }: { view: InvitationView; token: stri
     <form onSubmit={submit} noValidate aria-label="Create your account and join">
       <Stack gap="sm">
         <TextInput label="E-mail" value={view.email} readOnly autoComplete="username" />
-        <TextInput
-          label="Your name"
-          required
-          autoComplete="name"
-          {...form.register('name')}
-          error={errors.name?.message}
-        />
+        <TextInput label="Your name" required autoComplete="name" {...fieldProps(form, 'name')} />
         <PasswordInput
           label="Choose a password"
           required
           autoComplete="new-password"
-          {...form.register('password')}
-          error={errors.password?.message}
+          {...fieldProps(form, 'password')}
         />
         <PasswordInput
           label="Repeat the password"
           required
           autoComplete="new-password"
-          {...form.register('repeat')}
-          error={errors.repeat?.message}
+          {...fieldProps(form, 'repeat')}
         />
         {save.error ? (
           <Alert color="red" role="alert" title="You did not join">

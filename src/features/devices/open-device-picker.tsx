@@ -4,6 +4,7 @@ import { Button, Select, Stack, Text, TextInput } from '@mantine/core';
 import { getRouteApi } from '@tanstack/react-router';
 import { useMemo } from 'react';
 import { Controller, useForm } from 'react-hook-form';
+import { fieldProps } from '../../components/field-props.ts';
 import { OpenScreen } from '../../components/open-screen.tsx';
 import { ScreenHeader } from '../../components/screen-header.tsx';
 import { type OpenDeviceForm, openDeviceSchema } from './open-device.ts';
@@ -58,8 +59,7 @@ export function OpenDevicePicker() {
             <TextInput
               label="Serial number"
               description="Optional: e.g. HX5K-24-000123. Without it, you pick any device of the model nearby."
-              {...form.register('serial', { onChange: () => form.clearErrors('serial') })}
-              error={form.formState.errors.serial?.message}
+              {...fieldProps(form, 'serial', { onChange: () => form.clearErrors('serial') })}
               autoCapitalize="characters"
               spellCheck={false}
             />

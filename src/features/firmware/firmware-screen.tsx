@@ -35,6 +35,7 @@ import {
 } from '../../../machines/firmware/firmware-page-machine.ts';
 import { useRuntime } from '../../app/runtime-context.tsx';
 import { useModelName } from '../../components/devices/model-names.ts';
+import { fieldProps } from '../../components/field-props.ts';
 import { FormDialog } from '../../components/form-dialog.tsx';
 import { formatDateTime } from '../../components/format-date.ts';
 import { type Column, DataList } from '../../components/lists/data-list.tsx';
@@ -514,8 +515,7 @@ function StartForm({ actor }: { actor: PageRef }) {
           minRows={3}
           maxRows={8}
           required
-          {...form.register('serials')}
-          error={errors.serials?.message}
+          {...fieldProps(form, 'serials')}
         />
       ) : null}
       {target === 'site' ? (

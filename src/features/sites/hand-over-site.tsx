@@ -7,6 +7,7 @@ import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { useRuntime } from '../../app/runtime-context.tsx';
 import { useSave } from '../../app/use-save.ts';
+import { fieldProps } from '../../components/field-props.ts';
 import { FormDialog } from '../../components/form-dialog.tsx';
 import { useUnsavedWork } from '../../components/leave-guard.tsx';
 import { offerSite } from './sites-api.ts';
@@ -50,7 +51,7 @@ function HandOverForm({
     resolver: zodResolver(schema),
     defaultValues: { email: '' },
   });
-  const { errors, isDirty } = form.formState;
+  const { isDirty } = form.formState;
   const save = useSave<string>({
     refreshes: false,
     onSaved: (company) => {
@@ -84,8 +85,7 @@ function HandOverForm({
         label="E-mail of someone at the new company"
         type="email"
         required
-        {...form.register('email')}
-        error={errors.email?.message}
+        {...fieldProps(form, 'email')}
       />
     </FormDialog>
   );

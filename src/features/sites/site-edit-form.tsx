@@ -6,6 +6,7 @@ import type { SiteDetails } from '../../../contracts/sites.ts';
 import type { User } from '../../../contracts/users.ts';
 import { useRuntime } from '../../app/runtime-context.tsx';
 import { useSave } from '../../app/use-save.ts';
+import { fieldProps } from '../../components/field-props.ts';
 import { FormDialog } from '../../components/form-dialog.tsx';
 import { useUnsavedWork } from '../../components/leave-guard.tsx';
 import { OwnerSelect } from './owner-select.tsx';
@@ -52,7 +53,6 @@ export function SiteEditForm({
       ),
     ),
   );
-  const errors = form.formState.errors;
   return (
     <FormDialog
       title="Edit site"
@@ -63,7 +63,7 @@ export function SiteEditForm({
       errorTitle="The site was not saved"
       submitLabel="Save site"
     >
-      <TextInput label="Site name" required {...form.register('name')} error={errors.name?.message} />
+      <TextInput label="Site name" required {...fieldProps(form, 'name')} />
       <Controller
         control={form.control}
         name="ownerId"

@@ -9,6 +9,7 @@ import { AddressInput, useMapsSuggestions } from '../../components/address/addre
 import type { AddressParts } from '../../components/address/address-line.ts';
 import { countries } from '../../components/address/countries.ts';
 import type { AutocompleteOptions } from '../../components/address/maps-loader.ts';
+import { fieldProps } from '../../components/field-props.ts';
 import { FormFooter } from '../../components/form-footer.tsx';
 import { useUnsavedWork } from '../../components/leave-guard.tsx';
 import { OwnerSelect } from './owner-select.tsx';
@@ -88,9 +89,8 @@ export function SiteForm({
     <TextInput
       label={label}
       required={required}
-      {...form.register(name)}
+      {...fieldProps(form, name)}
       onChange={(event) => partChanged(name, event.currentTarget.value)}
-      error={errors[name]?.message}
     />
   );
   const countryList = useMemo(() => countries().map((c) => ({ value: c.code, label: c.name })), []);
@@ -101,9 +101,7 @@ export function SiteForm({
   return (
     <form onSubmit={submit} noValidate aria-label={mode === 'create' ? 'New site' : 'Site address'}>
       <Stack gap="md" maw={760}>
-        {mode === 'create' ? (
-          <TextInput label="Site name" required {...form.register('name')} error={errors.name?.message} />
-        ) : null}
+        {mode === 'create' ? <TextInput label="Site name" required {...fieldProps(form, 'name')} /> : null}
         {maps.state === 'ready' ? (
           <AddressInput
             label="Address search"
@@ -154,18 +152,8 @@ export function SiteForm({
             {positionNote(address, maps.state === 'ready')}
           </Text>
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
-            <TextInput
-              label="Latitude"
-              inputMode="decimal"
-              {...form.register('latitude')}
-              error={errors.latitude?.message}
-            />
-            <TextInput
-              label="Longitude"
-              inputMode="decimal"
-              {...form.register('longitude')}
-              error={errors.longitude?.message}
-            />
+            <TextInput label="Latitude" inputMode="decimal" {...fieldProps(form, 'latitude')} />
+            <TextInput label="Longitude" inputMode="decimal" {...fieldProps(form, 'longitude')} />
           </SimpleGrid>
         </div>
         <TimeZoneSelect value={zone} suggested={suggested} onChange={pickZone} />

@@ -8,6 +8,7 @@ import { PHONE_PATTERN } from '../../../contracts/users.ts';
 import type { ApiClient } from '../../api/api-client.ts';
 import { useRuntime } from '../../app/runtime-context.tsx';
 import { useSave } from '../../app/use-save.ts';
+import { fieldProps } from '../../components/field-props.ts';
 import { FormDialog } from '../../components/form-dialog.tsx';
 import { useUnsavedWork } from '../../components/leave-guard.tsx';
 import { createInstaller, createOwner } from './users-api.ts';
@@ -68,7 +69,7 @@ export function CreateUserForm({ kind, onClose }: { kind: NewUserKind; onClose: 
     resolver: zodResolver(schema),
     defaultValues: { main_email: '', name: '', phone: '' },
   });
-  const { errors, isDirty } = form.formState;
+  const { isDirty } = form.formState;
   const { title, created, create } = NEW_USER[kind];
   const save = useSave<Created>({
     onSaved: async ({ email, message }) => {
@@ -105,15 +106,9 @@ export function CreateUserForm({ kind, onClose }: { kind: NewUserKind; onClose: 
       errorTitle="The user was not created"
       submitLabel={title}
     >
-      <TextInput
-        label="E-mail"
-        type="email"
-        required
-        {...form.register('main_email')}
-        error={errors.main_email?.message}
-      />
-      <TextInput label="Name" required {...form.register('name')} error={errors.name?.message} />
-      <TextInput label="Phone" type="tel" {...form.register('phone')} error={errors.phone?.message} />
+      <TextInput label="E-mail" type="email" required {...fieldProps(form, 'main_email')} />
+      <TextInput label="Name" required {...fieldProps(form, 'name')} />
+      <TextInput label="Phone" type="tel" {...fieldProps(form, 'phone')} />
     </FormDialog>
   );
 }

@@ -9,6 +9,7 @@ import { PHONE_PATTERN } from '../../../contracts/users.ts';
 import { isAuthenticated, loginError } from '../../../machines/auth/auth-selectors.ts';
 import { useRuntime } from '../../app/runtime-context.tsx';
 import { useSave } from '../../app/use-save.ts';
+import { fieldProps } from '../../components/field-props.ts';
 import { FormDialog } from '../../components/form-dialog.tsx';
 import { useUnsavedWork } from '../../components/leave-guard.tsx';
 import { ROLE_LABELS } from './user-columns.tsx';
@@ -70,7 +71,7 @@ export function UserEditForm({
       current_password: '',
     },
   });
-  const { errors, isDirty } = form.formState;
+  const { isDirty } = form.formState;
   useUnsavedWork(
     { id: 'user-edit', kind: 'form', label: self ? 'Profile' : 'Edit user' },
     save.holdsEdits(isDirty),
@@ -120,34 +121,25 @@ export function UserEditForm({
         type="email"
         required
         autoComplete={self ? 'email' : 'off'}
-        {...form.register('main_email')}
+        {...fieldProps(form, 'main_email')}
         description={
           self ? 'Changing it signs your account out on every other phone and computer.' : undefined
         }
-        error={errors.main_email?.message}
       />
       {newEmail ? (
         <PasswordInput
           label="Current password"
           required
           autoComplete="current-password"
-          {...form.register('current_password')}
-          error={errors.current_password?.message}
+          {...fieldProps(form, 'current_password')}
         />
       ) : null}
-      <TextInput
-        label="Name"
-        required
-        autoComplete={self ? 'name' : 'off'}
-        {...form.register('name')}
-        error={errors.name?.message}
-      />
+      <TextInput label="Name" required autoComplete={self ? 'name' : 'off'} {...fieldProps(form, 'name')} />
       <TextInput
         label="Phone"
         type="tel"
         autoComplete={self ? 'tel' : 'off'}
-        {...form.register('phone')}
-        error={errors.phone?.message}
+        {...fieldProps(form, 'phone')}
       />
       {canChangeRole ? (
         <Controller

@@ -31,6 +31,7 @@ import type { ApiClient } from '../../../api/api-client.ts';
 import { applyTemplateRemotely } from '../../../api/commissioning-api.ts';
 import { type Save, useSave } from '../../../app/use-save.ts';
 import { fromTask, useTask } from '../../../app/use-task.ts';
+import { fieldProps } from '../../../components/field-props.ts';
 import { PRIMARY, READABLE_ALERT } from './readable-styles.ts';
 import {
   EMPTY_REMOTE_APPLY,
@@ -307,8 +308,7 @@ function RemoteApply({
           label="Device password"
           description="The devices are locked on every connection"
           autoComplete="off"
-          {...form.register('password')}
-          error={errors.password?.message}
+          {...fieldProps(form, 'password')}
         />
         <Checkbox label="Go on after a device fails" {...form.register('continueOnFailure')} />
         <RemoteResults write={write} />
