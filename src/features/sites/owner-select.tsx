@@ -1,4 +1,5 @@
 import { type ComboboxItem, type OptionsFilter, Select, Stack, Text } from '@mantine/core';
+import { type Control, type FieldPath, type FieldValues, useController } from 'react-hook-form';
 import type { User } from '../../../contracts/users.ts';
 
 /** Finds an owner by name or e-mail, whichever the person types. */
@@ -50,5 +51,25 @@ export function OwnerSelect({
       comboboxProps={{ withinPortal: true }}
       maxDropdownHeight={240}
     />
+  );
+}
+
+/**
+ * The owner picker as a field of a site form whose values hold the chosen owner's id as text in
+ * `ownerId` ('' for none).
+ * @example <OwnerField control={form.control} owners={owners} description="The owner sees this site once attached" />
+ */
+export function OwnerField<T extends FieldValues & { ownerId: string }>({
+  control,
+  owners,
+  description,
+}: {
+  control: Control<T>;
+  owners: User[];
+  description: string;
+}) {
+  const { field } = useController({ control, name: 'ownerId' as FieldPath<T> });
+  return (
+    <OwnerSelect owners={owners} description={description} value={field.value} onChange={field.onChange} />
   );
 }

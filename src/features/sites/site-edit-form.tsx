@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { TextInput } from '@mantine/core';
-import { Controller, useForm } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import type { SiteDetails } from '../../../contracts/sites.ts';
 import type { User } from '../../../contracts/users.ts';
@@ -9,7 +9,7 @@ import { useSave } from '../../app/use-save.ts';
 import { fieldProps } from '../../components/field-props.ts';
 import { FormDialog } from '../../components/form-dialog.tsx';
 import { useUnsavedWork } from '../../components/leave-guard.tsx';
-import { OwnerSelect } from './owner-select.tsx';
+import { OwnerField } from './owner-select.tsx';
 import { sitePayloadOf } from './site-payload.ts';
 import { updateSite } from './sites-api.ts';
 
@@ -64,17 +64,10 @@ export function SiteEditForm({
       submitLabel="Save site"
     >
       <TextInput label="Site name" required {...fieldProps(form, 'name')} />
-      <Controller
+      <OwnerField
         control={form.control}
-        name="ownerId"
-        render={({ field }) => (
-          <OwnerSelect
-            owners={owners}
-            description="The owner sees this site once attached"
-            value={field.value}
-            onChange={field.onChange}
-          />
-        )}
+        owners={owners}
+        description="The owner sees this site once attached"
       />
     </FormDialog>
   );

@@ -1,7 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { useCallback, useMemo, useRef, useState } from 'react';
-import { Controller, useForm } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
 import type { User } from '../../../contracts/users.ts';
 import { useRuntime } from '../../app/runtime-context.tsx';
 import type { Save } from '../../app/use-save.ts';
@@ -12,7 +12,7 @@ import type { AutocompleteOptions } from '../../components/address/maps-loader.t
 import { fieldProps } from '../../components/field-props.ts';
 import { FormFooter } from '../../components/form-footer.tsx';
 import { useUnsavedWork } from '../../components/leave-guard.tsx';
-import { OwnerSelect } from './owner-select.tsx';
+import { OwnerField } from './owner-select.tsx';
 import { type AddressEvent, addressShown, addressStep, openAddress, positionNote } from './site-address.ts';
 import { type SiteFormValues, siteFormSchema } from './site-form-schema.ts';
 import { TimeZoneSelect } from './time-zone-select.tsx';
@@ -158,17 +158,10 @@ export function SiteForm({
         </div>
         <TimeZoneSelect value={zone} suggested={suggested} onChange={pickZone} />
         {mode === 'create' && owners.length > 0 ? (
-          <Controller
+          <OwnerField
             control={form.control}
-            name="ownerId"
-            render={({ field }) => (
-              <OwnerSelect
-                owners={owners}
-                description="Optional: the owner then sees this site"
-                value={field.value}
-                onChange={field.onChange}
-              />
-            )}
+            owners={owners}
+            description="Optional: the owner then sees this site"
           />
         ) : null}
         <FormFooter
