@@ -287,6 +287,7 @@ describe('the rate limit', () => {
   it('answers 429 to a user past their claims, however right the next one is', async () => {
     const limit = REQUEST_LIMITS.claimPerUser.limit;
     pinInFreshWindow(t.clock, REQUEST_LIMITS.claimPerUser.windowSeconds);
+    for (const who of ['admin', 'installerA'] as const) token[who] = (await t.login(who)).access_token;
     // Spread over addresses so that only the per-user limit can answer 429.
     for (let i = 0; i < limit; i++) {
       const answer = await claim(

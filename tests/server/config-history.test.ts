@@ -268,6 +268,7 @@ describe('limits on writing history', () => {
     const serial = serials[3] ?? '';
     const limit = REQUEST_LIMITS.historyWritePerDevice.limit;
     pinInFreshWindow(t.clock, REQUEST_LIMITS.historyWritePerDevice.windowSeconds);
+    admin = (await t.login('admin')).access_token;
     for (let i = 0; i < limit; i++) expect((await post(serial, admin, record())).status).toBe(201);
     const over = await post(serial, admin, record());
     expect(over.status).toBe(429);

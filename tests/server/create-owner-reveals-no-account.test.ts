@@ -49,6 +49,7 @@ describe('create-owner', () => {
 
   it('is limited to five mails an hour to one address', async () => {
     pinInFreshWindow(t.clock);
+    installerB = (await t.login('installerB')).access_token;
     const statuses: number[] = [];
     for (let i = 0; i < 6; i += 1)
       statuses.push((await createOwner(installerB, 'often@home.example')).status);
