@@ -96,13 +96,3 @@ export async function verifyAccessTokenClaims(
     return null;
   }
 }
-
-/** Verify a token against a key set (local or remote JWKS); null when invalid, expired by `now` or foreign. */
-export async function verifyAccessToken(
-  keys: JWTVerifyGetKey,
-  issuer: TokenIssuer,
-  token: string,
-  now: Clock,
-): Promise<Principal | null> {
-  return (await verifyAccessTokenClaims(keys, issuer, token, now))?.principal ?? null;
-}
