@@ -1,7 +1,7 @@
 import { MantineProvider } from '@mantine/core';
 import { type AnyRouter, RouterProvider } from '@tanstack/react-router';
 import { lazy, Suspense } from 'react';
-import { theme } from '../styles/theme.ts';
+import { cssVariablesResolver, theme } from '../styles/theme.ts';
 import { whenIdle } from '../when-idle.ts';
 import type { AppRuntime } from './app-runtime.ts';
 import { RuntimeProvider } from './runtime-context.tsx';
@@ -16,7 +16,7 @@ const Toasts = lazy(() => whenIdle().then(() => import('../components/toasts.tsx
  */
 export function AppRoot({ runtime, router }: { runtime: AppRuntime; router: AnyRouter }) {
   return (
-    <MantineProvider theme={theme} defaultColorScheme="light">
+    <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="light">
       <Suspense fallback={null}>
         <Toasts />
       </Suspense>
