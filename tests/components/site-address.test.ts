@@ -6,6 +6,7 @@ import {
   addressStep,
   afterPartEdited,
   openAddress,
+  partsListed,
   partsOf,
   positionNote,
   savedLine,
@@ -161,6 +162,38 @@ describe("the site form's address rule", () => {
     expect(addressStep(openAddress(SAVED), { type: 'part.edited', values: SAVED })).toEqual({
       state: openAddress(SAVED),
       fill: {},
+    });
+  });
+
+  it('gives back the very state it was given when an edit changes nothing of it, so the form is not drawn again', () => {
+    const opened = openAddress(SAVED);
+    expect(
+      addressStep(opened, { type: 'part.edited', values: { ...SAVED, locality: 'München ' } }).state,
+    ).toBe(opened);
+    // A new site: every key typed into a part leaves the state as it was.
+    const blank = openAddress(EMPTY_SITE_FORM);
+    expect(
+      addressStep(blank, { type: 'part.edited', values: { ...EMPTY_SITE_FORM, streetName: 'H' } }).state,
+    ).toBe(blank);
+    // Once the line is dropped, further edits keep that state too.
+    const dropped = addressStep(opened, {
+      type: 'part.edited',
+      values: { ...SAVED, streetNumber: '9' },
+    }).state;
+    expect(dropped).not.toBe(opened);
+    expect(
+      addressStep(dropped, { type: 'part.edited', values: { ...SAVED, streetNumber: '91' } }).state,
+    ).toBe(dropped);
+  });
+
+  it('reads the parts of a form watching them in the order the parts are listed', () => {
+    expect(partsListed(['Harbour Rd', '12', '2000', 'Portside', 'NSW', 'AU'])).toEqual({
+      streetName: 'Harbour Rd',
+      streetNumber: '12',
+      postalCode: '2000',
+      locality: 'Portside',
+      state: 'NSW',
+      country: 'AU',
     });
   });
 

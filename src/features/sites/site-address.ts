@@ -25,6 +25,18 @@ export interface KnownLine {
 export const partsOf = (values: Pick<SiteFormValues, keyof AddressParts>): AddressParts =>
   Object.fromEntries(ADDRESS_PART_KEYS.map((key) => [key, values[key]])) as unknown as AddressParts;
 
+/**
+ * The address parts from their values listed in the order of `ADDRESS_PART_KEYS` (as a form
+ * watching those fields gives them).
+ * @example partsListed(['Harbour Rd', '12', '', 'Portside', '', 'AU']).locality // 'Portside'
+ */
+export const partsListed = (values: readonly string[]): AddressParts =>
+  Object.fromEntries(ADDRESS_PART_KEYS.map((key, at) => [key, values[at] ?? ''])) as unknown as AddressParts;
+
+/** The fields the zone follows: the position, the country, and the zone as the form holds it. */
+export const ZONE_FIELDS = ['latitude', 'longitude', 'country', 'timeZone'] as const;
+export type ZoneValues = Pick<SiteFormValues, (typeof ZONE_FIELDS)[number]>;
+
 /** The saved line of a site being edited, or null for a new site. */
 export const savedLine = (values: SiteFormValues): KnownLine | null =>
   values.displayAddress ? { line: values.displayAddress, parts: partsOf(values), picked: false } : null;
@@ -65,7 +77,7 @@ const typedCoordinate = (text: string) => {
 };
 
 /** The zone suggested for what the form holds: from its position (both halves typed), else its country. */
-export function zoneSuggestedFor(values: SiteFormValues): string | undefined {
+export function zoneSuggestedFor(values: Omit<ZoneValues, 'timeZone'>): string | undefined {
   const latitude = typedCoordinate(values.latitude);
   const longitude = typedCoordinate(values.longitude);
   const whole = latitude !== undefined && longitude !== undefined;
@@ -80,7 +92,7 @@ export function zoneSuggestedFor(values: SiteFormValues): string | undefined {
  * The zone the site is saved with: one the person picked stays; a saved one stays while the
  * position and country are as saved; otherwise the zone follows the position and country.
  */
-export function siteZone(values: SiteFormValues, saved: SiteFormValues, picked: boolean): string {
+export function siteZone(values: ZoneValues, saved: ZoneValues, picked: boolean): string {
   const moved =
     values.latitude !== saved.latitude ||
     values.longitude !== saved.longitude ||
@@ -128,7 +140,8 @@ export interface AddressStep {
 /**
  * The site form's address rule, one event at a time: an edited part drops a line or place that
  * no longer describes the parts (and a position that came with a place picked now, saying so); a
- * place picked fills every part, its id and position; a zone picked stays.
+ * place picked fills every part, its id and position; a zone picked stays. An edit that changes
+ * nothing of the state gives back the very state it was given, so the form need not draw again.
  * @example addressStep(openAddress(saved), { type: 'zone.picked', zone: 'Europe/Lisbon' })
  * // { state: { …, zonePicked: true }, fill: { timeZone: 'Europe/Lisbon' } }
  */
@@ -136,8 +149,10 @@ export function addressStep(state: AddressState, event: AddressEvent): AddressSt
   switch (event.type) {
     case 'part.edited': {
       const edit = afterPartEdited(state.known, partsOf(event.values));
+      const positionCleared = state.positionCleared || edit.clearPosition;
+      const same = edit.known === state.known && positionCleared === state.positionCleared;
       return {
-        state: { ...state, known: edit.known, positionCleared: state.positionCleared || edit.clearPosition },
+        state: same ? state : { ...state, known: edit.known, positionCleared },
         fill: {
           ...(edit.clearPosition ? { latitude: '', longitude: '' } : {}),
           ...(edit.clearPlace ? { placeId: '' } : {}),

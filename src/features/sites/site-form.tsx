@@ -1,21 +1,20 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
-import { useCallback, useMemo, useRef, useState } from 'react';
+import { SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { useCallback, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import type { User } from '../../../contracts/users.ts';
 import { useRuntime } from '../../app/runtime-context.tsx';
 import type { Save } from '../../app/use-save.ts';
 import { AddressInput, useMapsSuggestions } from '../../components/address/address-input.tsx';
 import type { AddressParts } from '../../components/address/address-line.ts';
-import { countries } from '../../components/address/countries.ts';
 import type { AutocompleteOptions } from '../../components/address/maps-loader.ts';
 import { fieldProps } from '../../components/field-props.ts';
 import { FormFooter } from '../../components/form-footer.tsx';
 import { useUnsavedWork } from '../../components/leave-guard.tsx';
 import { OwnerField } from './owner-select.tsx';
 import { type AddressEvent, addressShown, addressStep, openAddress, positionNote } from './site-address.ts';
+import { AddressLineText, CountryField, SiteZoneField } from './site-address-fields.tsx';
 import { type SiteFormValues, siteFormSchema } from './site-form-schema.ts';
-import { TimeZoneSelect } from './time-zone-select.tsx';
 
 interface SiteFormProps {
   /** `create` asks for the name and an owner too; `address` edits the address only. */
@@ -59,10 +58,11 @@ export function SiteForm({
     { id: 'site-form', kind: 'form', label: mode === 'create' ? 'New site' : 'Site address' },
     save.holdsEdits(isDirty),
   );
-  // The address rule (site-address.ts) keeps its state here; the form holds the fields.
+  // The address rule (site-address.ts) keeps its state here; the form holds the fields. Nothing
+  // here watches a field: the pieces that show what the rule makes of them watch their own
+  // (site-address-fields.tsx), so a key typed does not draw the whole form again.
   const [address, setAddress] = useState(() => openAddress(defaultValues));
   const latest = useRef(address);
-  const { line, zone, suggested } = addressShown(address, form.watch(), defaultValues);
 
   const set = useCallback(
     (name: keyof SiteFormValues, value: string) =>
@@ -73,9 +73,10 @@ export function SiteForm({
   const step = useCallback(
     (event: AddressEvent) => {
       const next = addressStep(latest.current, event);
+      const changed = next.state !== latest.current;
       latest.current = next.state;
       for (const [name, value] of Object.entries(next.fill)) set(name as keyof SiteFormValues, value);
-      setAddress(next.state);
+      if (changed) setAddress(next.state);
     },
     [set],
   );
@@ -93,11 +94,10 @@ export function SiteForm({
       onChange={(event) => partChanged(name, event.currentTarget.value)}
     />
   );
-  const countryList = useMemo(() => countries().map((c) => ({ value: c.code, label: c.name })), []);
-  const country = form.watch('country');
-  // A country saved as typed, before the list, that is none of its entries ("Germny").
-  const unlisted = country !== '' && !countryList.some((c) => c.value === country) ? country : null;
-  const submit = form.handleSubmit((typed) => onSave({ ...typed, displayAddress: line, timeZone: zone }));
+  const submit = form.handleSubmit((typed) => {
+    const { line, zone } = addressShown(latest.current, typed, defaultValues);
+    onSave({ ...typed, displayAddress: line, timeZone: zone });
+  });
   return (
     <form onSubmit={submit} noValidate aria-label={mode === 'create' ? 'New site' : 'Site address'}>
       <Stack gap="md" maw={760}>
@@ -122,28 +122,13 @@ export function SiteForm({
           {part('postalCode', 'Postal code')}
           {part('locality', 'Town or city', true)}
           {part('state', 'State or region')}
-          <Select
-            label="Country"
-            required
-            searchable
-            placeholder="Type to search the list"
-            nothingFoundMessage="No country of that name"
-            data={countryList}
-            value={unlisted ? null : country}
-            onChange={(value) => partChanged('country', value ?? '')}
-            allowDeselect={false}
-            description={unlisted ? `Saved as “${unlisted}”: choose it from the list` : undefined}
+          <CountryField
+            control={form.control}
             error={errors.country?.message}
+            onChange={(code) => partChanged('country', code)}
           />
         </SimpleGrid>
-        <div>
-          <Text size="sm" fw={500}>
-            Address line
-          </Text>
-          <Text data-testid="address-line" c={line ? undefined : 'dimmed'}>
-            {line || 'Made from the fields above as you type them'}
-          </Text>
-        </div>
+        <AddressLineText control={form.control} known={address.known} />
         <div>
           <Text size="sm" fw={500}>
             Position
@@ -156,7 +141,12 @@ export function SiteForm({
             <TextInput label="Longitude" inputMode="decimal" {...fieldProps(form, 'longitude')} />
           </SimpleGrid>
         </div>
-        <TimeZoneSelect value={zone} suggested={suggested} onChange={pickZone} />
+        <SiteZoneField
+          control={form.control}
+          saved={defaultValues}
+          picked={address.zonePicked}
+          onPick={pickZone}
+        />
         {mode === 'create' && owners.length > 0 ? (
           <OwnerField
             control={form.control}

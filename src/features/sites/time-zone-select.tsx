@@ -30,7 +30,8 @@ function browserZones(): ZoneOption[] {
 /**
  * The site's time zone: a searchable list of every zone, the one suggested from the site's
  * position or country first. Its description says what the zone is for and the time there now.
- * Drawn again only when its value or suggestion changes: the form around it renders at every key.
+ * Drawn again only when its value or suggestion changes: the field around it renders at every key
+ * typed in the position.
  */
 export const TimeZoneSelect = memo(function TimeZoneSelect({
   value,
