@@ -213,7 +213,13 @@ async function main(): Promise<void> {
     // The simulated devices, in one process of their own; the last PROBES in this one, timed.
     const simulated = DEVICES - PROBES;
     const url = `ws://127.0.0.1:${server.port}/config/service-comms/devices/ws`;
-    let stats = { readingsTaken: 0, messagesSent: 0, kept: 0 };
+    let stats = {
+      readingsTaken: 0,
+      messagesSent: 0,
+      kept: 0,
+      offlineAtStop: 0,
+      disconnects: {} as Record<string, number>,
+    };
     if (simulated > 0) {
       const sim = spawn(
         process.execPath,
@@ -377,6 +383,15 @@ async function main(): Promise<void> {
       `taken ${sent}, stored ${stored}, refused ${refused}, sent again and stored once ${count('duplicate')}, lost ${lost}`,
     );
     log(`counts: ${counts.rows.map((row) => `${row.kind} ${row.n}`).join(', ')}`);
+    // What explains readings sent again or lost: sockets closed unasked (and why), and what the
+    // devices still kept when they stopped (a device offline then never sent it).
+    const disconnects = { ...stats.disconnects };
+    for (const probe of probes)
+      for (const [cause, n] of probe.disconnects) disconnects[cause] = (disconnects[cause] ?? 0) + n;
+    const causes = Object.entries(disconnects).sort((a, b) => b[1] - a[1]);
+    log(
+      `devices' sockets closed unasked: ${causes.length === 0 ? 'none' : causes.map(([cause, n]) => `${n} × ${cause}`).join('; ')}; at the stop ${stats.offlineAtStop} simulated devices were offline, and the simulated devices still kept ${stats.kept} readings, never sent`,
+    );
     log(
       `taken → stored (acknowledged; ${sorted.length} probe readings): p50 ${quantile(sorted, 0.5).toFixed(0)} ms, p99 ${quantile(sorted, 0.99).toFixed(0)} ms (target ≤ 2,000), max ${(sorted.at(-1) ?? 0).toFixed(0)} ms`,
     );

@@ -115,6 +115,21 @@ describe('a simulated device on the socket', () => {
     expect(hellos).toHaveLength(2);
   });
 
+  it('counts why its socket closed unasked, by code and reason, and not its own going offline', async () => {
+    const { url, hellos } = await service((socket) => {
+      welcome(socket);
+      if (hellos.length === 1) socket.close(DEVICE_CLOSE.serviceRestart, 'the service is restarting');
+      if (hellos.length === 2) setImmediate(() => socket.terminate());
+    });
+    const { device: online, first } = start(url);
+    await first;
+    await online.online();
+    await online.online();
+    expect(hellos).toHaveLength(3);
+    await online.stop();
+    expect(Object.fromEntries(online.disconnects)).toEqual({ '1012 the service is restarting': 1, '1006': 1 });
+  });
+
   it('keeps what the service did not acknowledge and sends it again after a reconnect, oldest first', async () => {
     const received: { connection: number; seq: number; reading: number }[] = [];
     let connections = 0;
