@@ -311,6 +311,11 @@ export class SocketDevice {
     this.stopSampling();
     const next = (delay: number) => {
       this.sampler = setTimeout(() => {
+        const wait = untilNextSecond(this.lastTakenAt, Date.now());
+        if (wait > 0) {
+          next(wait);
+          return;
+        }
         this.takeReading();
         next(this.intervalS * 1000);
       }, delay);
@@ -405,6 +410,19 @@ export class SocketDevice {
     this.log(`offline; reconnecting in ${wait} ms`);
     this.retry = setTimeout(() => this.connect(), wait);
   }
+}
+
+/**
+ * How long to wait before a reading may be taken at `now` (epoch ms): 0, or until the next whole
+ * second when the last reading (`lastTakenAt`) was taken in the same one. A reading's time is in
+ * whole seconds and the service keeps one reading per device and time, so a second reading in one
+ * second would be taken as the first sent again, and lost. A one-second timer does fire a
+ * millisecond early now and then (about 2 readings in 100,000 at 5,000 devices).
+ * @example untilNextSecond(1_000_000, 1_000_999) // 1: wait for 1_001_000
+ */
+export function untilNextSecond(lastTakenAt: number | undefined, now: number): number {
+  if (lastTakenAt === undefined || Math.floor(now / 1000) !== Math.floor(lastTakenAt / 1000)) return 0;
+  return 1000 - (now % 1000);
 }
 
 /**
