@@ -30,6 +30,7 @@ import { sampledLiveValues } from '../src/device-sim/online/sampled-live-values.
 import { SocketDevice } from '../src/device-sim/online/socket-device.ts';
 import { freePort } from '../tests/free-port.ts';
 import { inspectorUrl, RemoteProfiler, saveProfile } from './cpu-profile.ts';
+import { SERVER_NODE_FLAGS } from './server-flags.ts';
 import { benchSerial, seedBenchDevices, seedChartRollups } from './telemetry-seed.ts';
 import { benchPostgres, stopOnSignals } from './throwaway-postgres.ts';
 
@@ -117,7 +118,13 @@ function startServer(
       new Promise((resolve, reject) => {
         const child = spawn(
           process.execPath,
-          [...(inspect ? ['--inspect=127.0.0.1:0'] : []), '--import', 'tsx', 'server/main.ts'],
+          [
+            ...(inspect ? ['--inspect=127.0.0.1:0'] : []),
+            ...SERVER_NODE_FLAGS,
+            '--import',
+            'tsx',
+            'server/main.ts',
+          ],
           {
             cwd: ROOT,
             env: { ...process.env, ...env, PORT: String(port) },
