@@ -212,6 +212,7 @@ async function main(): Promise<void> {
     const deadline = Date.now() + 30_000;
     while (devices.some((device) => device.kept > 0 && device.isOnline) && Date.now() < deadline)
       await new Promise((resolve) => setTimeout(resolve, 200));
+    const offlineAtStop = devices.filter((device) => !device.isOnline).length;
     await Promise.all(devices.map((device) => device.stop())).then(() => {
       if (values.stats) {
         const sum = (count: (device: SocketDevice) => number) =>
@@ -223,7 +224,7 @@ async function main(): Promise<void> {
             acknowledged: sum((d) => d.acknowledged),
             kept: sum((d) => d.kept),
             backlogDropped: sum((d) => d.backlogDropped),
-            offlineAtStop: devices.filter((d) => !d.isOnline).length,
+            offlineAtStop,
             disconnects: disconnectsOf(devices),
           }),
         );
