@@ -172,8 +172,8 @@ async function main(): Promise<number> {
         `ws://127.0.0.1:${link.port}/config/service-comms/devices/ws`,
         '--count',
         String(DEVICES),
-        '--secret',
-        secret,
+        // One argument: a random secret may begin with '-', which parseArgs takes for an option.
+        `--secret=${secret}`,
         '--out',
         producedFile,
         '--interval',

@@ -240,8 +240,8 @@ async function main(): Promise<void> {
           benchSerial(0),
           '--model',
           'HX-5000',
-          '--secret',
-          secret,
+          // One argument: a random secret may begin with '-', which parseArgs takes for an option.
+          `--secret=${secret}`,
           '--url',
           url,
           '--stats',
