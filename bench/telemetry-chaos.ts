@@ -18,6 +18,7 @@ import { freePort } from '../tests/free-port.ts';
 import { TcpLink } from '../tests/tcp-link.ts';
 import type { FromDevices, ProducedFile, ToDevices } from './chaos/devices.ts';
 import { startHaproxy } from './chaos/haproxy.ts';
+import { SERVER_NODE_FLAGS } from './server-flags.ts';
 import { seedBenchDevices } from './telemetry-seed.ts';
 import { benchPostgres, stopOnSignals } from './throwaway-postgres.ts';
 
@@ -60,11 +61,15 @@ class ServerProcess {
 
   /** Start it and resolve once it listens. */
   async start(extra: Record<string, string> = {}): Promise<void> {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts', '--service', 'config'], {
-      cwd: ROOT,
-      env: { ...process.env, ...this.env, ...extra, PORT: String(this.port) },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [...SERVER_NODE_FLAGS, '--import', 'tsx', 'server/main.ts', '--service', 'config'],
+      {
+        cwd: ROOT,
+        env: { ...process.env, ...this.env, ...extra, PORT: String(this.port) },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     this.child = child;
     await new Promise<void>((resolve, reject) => {
       const read = (chunk: Buffer) => {
@@ -167,8 +172,8 @@ async function main(): Promise<number> {
         `ws://127.0.0.1:${link.port}/config/service-comms/devices/ws`,
         '--count',
         String(DEVICES),
-        '--secret',
-        secret,
+        // One argument: a random secret may begin with '-', which parseArgs takes for an option.
+        `--secret=${secret}`,
         '--out',
         producedFile,
         '--interval',

@@ -30,6 +30,7 @@ import { sampledLiveValues } from '../src/device-sim/online/sampled-live-values.
 import { SocketDevice } from '../src/device-sim/online/socket-device.ts';
 import { freePort } from '../tests/free-port.ts';
 import { inspectorUrl, RemoteProfiler, saveProfile } from './cpu-profile.ts';
+import { SERVER_NODE_FLAGS } from './server-flags.ts';
 import { benchSerial, seedBenchDevices, seedChartRollups } from './telemetry-seed.ts';
 import { benchPostgres, stopOnSignals } from './throwaway-postgres.ts';
 
@@ -117,7 +118,13 @@ function startServer(
       new Promise((resolve, reject) => {
         const child = spawn(
           process.execPath,
-          [...(inspect ? ['--inspect=127.0.0.1:0'] : []), '--import', 'tsx', 'server/main.ts'],
+          [
+            ...(inspect ? ['--inspect=127.0.0.1:0'] : []),
+            ...SERVER_NODE_FLAGS,
+            '--import',
+            'tsx',
+            'server/main.ts',
+          ],
           {
             cwd: ROOT,
             env: { ...process.env, ...env, PORT: String(port) },
@@ -213,7 +220,13 @@ async function main(): Promise<void> {
     // The simulated devices, in one process of their own; the last PROBES in this one, timed.
     const simulated = DEVICES - PROBES;
     const url = `ws://127.0.0.1:${server.port}/config/service-comms/devices/ws`;
-    let stats = { readingsTaken: 0, messagesSent: 0, kept: 0 };
+    let stats = {
+      readingsTaken: 0,
+      messagesSent: 0,
+      kept: 0,
+      offlineAtStop: 0,
+      disconnects: {} as Record<string, number>,
+    };
     if (simulated > 0) {
       const sim = spawn(
         process.execPath,
@@ -227,8 +240,8 @@ async function main(): Promise<void> {
           benchSerial(0),
           '--model',
           'HX-5000',
-          '--secret',
-          secret,
+          // One argument: a random secret may begin with '-', which parseArgs takes for an option.
+          `--secret=${secret}`,
           '--url',
           url,
           '--stats',
@@ -377,6 +390,15 @@ async function main(): Promise<void> {
       `taken ${sent}, stored ${stored}, refused ${refused}, sent again and stored once ${count('duplicate')}, lost ${lost}`,
     );
     log(`counts: ${counts.rows.map((row) => `${row.kind} ${row.n}`).join(', ')}`);
+    // What explains readings sent again or lost: sockets closed unasked (and why), and what the
+    // devices still kept when they stopped (a device offline then never sent it).
+    const disconnects = { ...stats.disconnects };
+    for (const probe of probes)
+      for (const [cause, n] of probe.disconnects) disconnects[cause] = (disconnects[cause] ?? 0) + n;
+    const causes = Object.entries(disconnects).sort((a, b) => b[1] - a[1]);
+    log(
+      `devices' sockets closed unasked: ${causes.length === 0 ? 'none' : causes.map(([cause, n]) => `${n} × ${cause}`).join('; ')}; at the stop ${stats.offlineAtStop} simulated devices were offline, and the simulated devices still kept ${stats.kept} readings, never sent`,
+    );
     log(
       `taken → stored (acknowledged; ${sorted.length} probe readings): p50 ${quantile(sorted, 0.5).toFixed(0)} ms, p99 ${quantile(sorted, 0.99).toFixed(0)} ms (target ≤ 2,000), max ${(sorted.at(-1) ?? 0).toFixed(0)} ms`,
     );

@@ -13,7 +13,7 @@ export interface TelemetryReceipt {
  * still waiting for its batch, and a device may forget everything up to it.
  */
 export class AckWindow {
-  private readonly entries: { seq: number; settled: boolean }[] = [];
+  private readonly entries: Receipt[] = [];
   private head = 0;
   private acked = -1;
 
@@ -21,14 +21,9 @@ export class AckWindow {
 
   /** A message with this `seq` came; answers its receipt. */
   receive(seq: number): TelemetryReceipt {
-    const entry = { seq, settled: false };
+    const entry = new Receipt(this, seq);
     this.entries.push(entry);
-    return {
-      settle: () => {
-        entry.settled = true;
-      },
-      flush: () => this.flush(),
-    };
+    return entry;
   }
 
   /** How many messages wait to be dealt with (tests, diagnostics). */
@@ -51,5 +46,26 @@ export class AckWindow {
     if (highest <= this.acked) return;
     this.acked = highest;
     this.send(highest);
+  }
+}
+
+/**
+ * One message's place in its window, and its receipt: one object with methods, where a pair of
+ * closures per message cost more than the rest of its bookkeeping (every reading has one).
+ */
+class Receipt implements TelemetryReceipt {
+  settled = false;
+
+  constructor(
+    private readonly window: AckWindow,
+    readonly seq: number,
+  ) {}
+
+  settle(): void {
+    this.settled = true;
+  }
+
+  flush(): void {
+    this.window.flush();
   }
 }

@@ -45,13 +45,35 @@ function compare(step: Extract<ProcessStep, { type: 'com' }>, get: Lookup): Conf
   return result ? 1 : 0;
 }
 
-function calculate(step: Extract<ProcessStep, { type: 'cal' }>, get: Lookup): ConfigValue {
-  const operand = (o: typeof step.left) => ('num' in o ? o.num : num(get(o.ref)));
-  const a = operand(step.left);
-  const b = operand(step.right);
+type CalStep = Extract<ProcessStep, { type: 'cal' }>;
+
+/** One side of a calculation: a number written in the step, or the value of an item. */
+function operand(o: CalStep['left'], get: Lookup): number | undefined {
+  return 'num' in o ? o.num : num(get(o.ref));
+}
+
+/** `a op b`. A switch, not a table of all five results: this runs for every reading's derived items. */
+function arithmetic(op: CalStep['op'], a: number, b: number): number {
+  switch (op) {
+    case 'add':
+      return a + b;
+    case 'sub':
+      return a - b;
+    case 'mul':
+      return a * b;
+    case 'div':
+      return a / b;
+    case 'mod':
+      return a % b;
+  }
+}
+
+function calculate(step: CalStep, get: Lookup): ConfigValue {
+  const a = operand(step.left, get);
+  const b = operand(step.right, get);
   if (a === undefined || b === undefined) return NOT_AVAILABLE;
   if ((step.op === 'div' || step.op === 'mod') && b === 0) return DIVISION_BY_ZERO;
-  const result = { add: a + b, sub: a - b, mul: a * b, div: a / b, mod: a % b }[step.op];
+  const result = arithmetic(step.op, a, b);
   if (!Number.isFinite(result)) return NOT_AVAILABLE;
   return step.round === undefined ? result : Number(result.toFixed(step.round));
 }

@@ -13,11 +13,23 @@ interface ScaledItem {
   name: string;
   multiplier: number;
   decimals: number;
+  /** 10^decimals when the multiplier is 10^-decimals itself (0.1, 0.01 …), else undefined. */
+  divisor: number | undefined;
 }
 
-/** raw × multiplier as `scaleRaw` gives it, with the decimals known beforehand. */
+/** Past this an integer's product with the multiplier may stray by more than toFixed rounds away. */
+const EXACT_QUOTIENT_LIMIT = 2 ** 50;
+
+/**
+ * raw × multiplier as `scaleRaw` gives it, with the decimals known beforehand. An integer under a
+ * multiplier of 10^-d is divided by 10^d instead: `toFixed(d)` of the product is the quotient's
+ * exact decimals (the product strays from it by far less than half the last one), and the division
+ * is the double nearest to them, as reading that text back gives; one division, no text per value.
+ */
 function scale(raw: number, item: ScaledItem): number {
   if (item.multiplier === 1) return raw;
+  if (item.divisor !== undefined && Number.isInteger(raw) && Math.abs(raw) < EXACT_QUOTIENT_LIMIT)
+    return raw / item.divisor + 0;
   const value = raw * item.multiplier;
   return item.decimals <= MAX_FIXED_DECIMALS
     ? Number(value.toFixed(item.decimals))
@@ -62,11 +74,16 @@ function planReader(codec: Codec, config: DeviceConfig, spec: TelemetrySpec): Te
   };
   for (const name of outputs) visit(name);
   const rawItems: RawItem[] = config.rawData.filter((item) => rawNames.has(item.name));
-  const scaled: ScaledItem[] = rawItems.map((item) => ({
-    name: item.name,
-    multiplier: item.multiplier,
-    decimals: multiplierDecimals(item.multiplier),
-  }));
+  const scaled: ScaledItem[] = rawItems.map((item) => {
+    const decimals = multiplierDecimals(item.multiplier);
+    const exact = decimals > 0 && decimals <= 22 && Number(`1e-${decimals}`) === item.multiplier;
+    return {
+      name: item.name,
+      multiplier: item.multiplier,
+      decimals,
+      divisor: exact ? 10 ** decimals : undefined,
+    };
+  });
   const timeIndex = rawItems.findIndex((item) => item.name === spec.timeItem);
   // In file order, as deriveValues runs them (an item sees only the ones before it).
   const steps = config.otherData.filter((item) => derived.has(item));

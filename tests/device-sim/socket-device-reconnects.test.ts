@@ -2,7 +2,11 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { DEVICE_CLOSE } from '../../contracts/service-comms.ts';
-import { SocketDevice, type SocketDeviceOptions } from '../../src/device-sim/online/socket-device.ts';
+import {
+  SocketDevice,
+  type SocketDeviceOptions,
+  untilNextSecond,
+} from '../../src/device-sim/online/socket-device.ts';
 
 /**
  * The device side of the socket against a bare WebSocket endpoint standing in for the service, so
@@ -115,6 +119,24 @@ describe('a simulated device on the socket', () => {
     expect(hellos).toHaveLength(2);
   });
 
+  it('counts why its socket closed unasked, by code and reason, and not its own going offline', async () => {
+    const { url, hellos } = await service((socket) => {
+      welcome(socket);
+      if (hellos.length === 1) socket.close(DEVICE_CLOSE.serviceRestart, 'the service is restarting');
+      if (hellos.length === 2) setImmediate(() => socket.terminate());
+    });
+    const { device: online, first } = start(url);
+    await first;
+    await online.online();
+    await online.online();
+    expect(hellos).toHaveLength(3);
+    await online.stop();
+    expect(Object.fromEntries(online.disconnects)).toEqual({
+      '1012 the service is restarting': 1,
+      '1006': 1,
+    });
+  });
+
   it('keeps what the service did not acknowledge and sends it again after a reconnect, oldest first', async () => {
     const received: { connection: number; seq: number; reading: number }[] = [];
     let connections = 0;
@@ -153,5 +175,15 @@ describe('a simulated device on the socket', () => {
     );
     expect(received.find((r) => r.connection === 2)?.seq).toBe(1);
     expect(acknowledged.slice(0, 3)).toEqual([0, 1, 2]);
+  });
+});
+
+describe('the reading clock', () => {
+  it('never takes two readings in one whole second, when a one-second timer fires a millisecond early', () => {
+    // Readings at 1,000,000.5 s … the timer back 999 ms later is still in the same second.
+    expect(untilNextSecond(1_000_000_500, 1_000_000_999)).toBe(1);
+    expect(untilNextSecond(1_000_000_000, 1_000_000_999)).toBe(1);
+    expect(untilNextSecond(1_000_000_999, 1_000_001_998)).toBe(0);
+    expect(untilNextSecond(undefined, 1_000_000_999)).toBe(0);
   });
 });

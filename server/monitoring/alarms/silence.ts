@@ -173,10 +173,16 @@ export async function siteSilencesOf(
   heardAt: ReadonlyMap<number, number>,
 ): Promise<EndedSilence[]> {
   if (heardAt.size === 0) return [];
+  // Open site alarms first (few, usually none, found through their partial index): joined the
+  // other way, every batch looked up each of its devices to find none (about 50 ms a batch of 2,000).
+  const open = await sql<{ id: number; site_id: number }>`
+    SELECT id, site_id FROM alarms
+    WHERE device_id IS NULL AND rule = ${SITE_OFFLINE_RULE} AND state <> 'cleared'`.execute(trx);
+  if (open.rows.length === 0) return [];
   const rows = await sql<{ id: number; device_ids: number[] }>`
-    SELECT s.id, array_agg(d.id) AS device_ids FROM alarms s
+    SELECT s.id, array_agg(d.id) AS device_ids
+    FROM unnest(${open.rows.map((row) => row.id)}::int[], ${open.rows.map((row) => row.site_id)}::int[]) AS s(id, site_id)
     JOIN devices d ON d.site_id = s.site_id AND d.id = ANY(${[...heardAt.keys()]}::int[])
-    WHERE s.rule = ${SITE_OFFLINE_RULE} AND s.state <> 'cleared'
     GROUP BY s.id`.execute(trx);
   return rows.rows.map((row) => ({
     id: row.id,

@@ -29,6 +29,15 @@ function readingRows(readings: readonly Reading[]): string {
 const READING_COLUMNS = sql`(e->>0)::int, to_timestamp((e->>1)::float8 / 1000), to_timestamp((e->>2)::float8 / 1000),
   (e->>3)::smallint, e->4`;
 
+/** One device's fresh readings of one energy counter in a batch: the first one's time and the last's. */
+interface CounterSeries {
+  deviceId: number;
+  modelId: string;
+  metric: string;
+  from: number;
+  to: number;
+}
+
 /** A device's latest reading as stored before a batch: its time, and its energy counters' values. */
 type LatestBefore = Map<number, { at: number; values: Record<string, number> }>;
 
@@ -94,12 +103,12 @@ async function insertReadings(
  */
 async function counterWindows(
   trx: Transaction<Database>,
-  series: { deviceId: number; metric: string; from: number; to: number }[],
+  series: readonly CounterSeries[],
   latest: ReadonlyMap<number, { at: number; values: Record<string, number> }>,
   fresh: readonly Reading[],
-): Promise<Map<string, { at: number; value: number }[]>> {
-  const windows = new Map<string, { at: number; value: number }[]>();
-  const inOrder = (s: (typeof series)[number]) => {
+): Promise<Map<CounterSeries, CounterPoint[]>> {
+  const windows = new Map<CounterSeries, CounterPoint[]>();
+  const inOrder = (s: CounterSeries) => {
     const before = latest.get(s.deviceId);
     return before === undefined || before.at < s.from;
   };
@@ -110,23 +119,29 @@ async function counterWindows(
     if (list) list.push(reading);
     else freshOf.set(reading.deviceId, [reading]);
   }
-  for (const s of series.filter(inOrder)) {
+  const late: CounterSeries[] = [];
+  for (const s of series) {
+    if (!inOrder(s)) {
+      late.push(s);
+      continue;
+    }
     const before = latest.get(s.deviceId);
     const value = before?.values[s.metric];
-    const window = value === undefined || !before ? [] : [{ at: before.at, value }];
+    const window: CounterPoint[] =
+      value === undefined || !before ? [] : [{ at: before.at, value, fresh: false }];
     for (const reading of freshOf.get(s.deviceId) ?? []) {
       const v = reading.values[s.metric];
-      if (v !== undefined) window.push({ at: reading.deviceTime, value: v });
+      if (v !== undefined) window.push({ at: reading.deviceTime, value: v, fresh: true });
     }
-    windows.set(`${s.deviceId}\u0000${s.metric}`, window);
+    windows.set(s, window);
   }
-  const late = series.filter((s) => !inOrder(s));
   if (late.length === 0) return windows;
-  const rows = await sql<{ device_id: number; metric: string; t: number; v: number }>`
-    SELECT s.device_id, s.metric, (extract(epoch from r.device_time) * 1000)::float8 AS t, r.v
+  const rows = await sql<{ i: number; t: number; v: number }>`
+    SELECT s.i, (extract(epoch from r.device_time) * 1000)::float8 AS t, r.v
     FROM unnest(${late.map((s) => s.deviceId)}::int[], ${late.map((s) => s.metric)}::text[],
                 ${late.map((s) => new Date(s.from).toISOString())}::timestamptz[],
-                ${late.map((s) => new Date(s.to).toISOString())}::timestamptz[]) AS s(device_id, metric, t0, t1)
+                ${late.map((s) => new Date(s.to).toISOString())}::timestamptz[]) WITH ORDINALITY
+      AS s(device_id, metric, t0, t1, i)
     CROSS JOIN LATERAL (
       (SELECT device_time, (vals->>s.metric)::float8 AS v FROM telemetry_raw
         WHERE device_id = s.device_id AND device_time < s.t0 AND vals ? s.metric
@@ -140,12 +155,14 @@ async function counterWindows(
         ORDER BY device_time LIMIT 1)
     ) r`.execute(trx);
   for (const row of rows.rows) {
-    const key = `${row.device_id}\u0000${row.metric}`;
-    const list = windows.get(key) ?? [];
-    list.push({ at: Math.round(row.t), value: row.v });
-    windows.set(key, list);
+    const s = late[Number(row.i) - 1] as CounterSeries;
+    const at = Math.round(row.t);
+    const isFresh = (freshOf.get(s.deviceId) ?? []).some((reading) => reading.deviceTime === at);
+    const list = windows.get(s);
+    if (list) list.push({ at, value: row.v, fresh: isFresh });
+    else windows.set(s, [{ at, value: row.v, fresh: isFresh }]);
   }
-  for (const list of windows.values()) list.sort((a, b) => a.at - b.at);
+  for (const s of late) windows.get(s)?.sort((a, b) => a.at - b.at);
   return windows;
 }
 
@@ -164,6 +181,29 @@ export async function addCounts(
 }
 
 /**
+ * The readings with the first of two sharing one key (device and device time) kept, in order. A
+ * device's first time is held as a number and a set made only for a second reading of one device,
+ * so a batch with a reading a device (the usual case) builds no key per reading.
+ */
+function firstOfEachKey(readings: readonly Reading[]): Reading[] {
+  const times = new Map<number, number | Set<number>>();
+  const kept: Reading[] = [];
+  for (const reading of readings) {
+    const seen = times.get(reading.deviceId);
+    if (seen === undefined) times.set(reading.deviceId, reading.deviceTime);
+    else if (typeof seen === 'number') {
+      if (seen === reading.deviceTime) continue;
+      times.set(reading.deviceId, new Set([seen, reading.deviceTime]));
+    } else {
+      if (seen.has(reading.deviceTime)) continue;
+      seen.add(reading.deviceTime);
+    }
+    kept.push(reading);
+  }
+  return kept;
+}
+
+/**
  * Store a batch of readings in one transaction: the raw rows and each device's latest reading in
  * one statement (a reading already stored, same device and device time, is left out), then the
  * 5-minute rollups of every metric merged in one upsert (and into their days where a step was
@@ -174,16 +214,16 @@ export async function addCounts(
 export async function storeBatch(
   db: Kysely<Database>,
   readings: readonly Reading[],
-  specOf: SpecLookup,
+  lookUp: SpecLookup,
   within?: (trx: Transaction<Database>, stored: StoredBatch) => Promise<void>,
 ): Promise<StoredBatch> {
-  // The first of two readings with one key wins, in the batch as against the table.
-  const unique = new Map<string, Reading>();
-  for (const reading of readings) {
-    const key = `${reading.deviceId}:${reading.deviceTime}`;
-    if (!unique.has(key)) unique.set(key, reading);
-  }
-  const candidates = [...unique.values()];
+  const candidates = firstOfEachKey(readings);
+  // Each model looked up once a batch (a batch's readings share a few), not once per reading.
+  const specs = new Map<string, TelemetrySpec | undefined>();
+  const specOf = (modelId: string) => {
+    if (!specs.has(modelId)) specs.set(modelId, lookUp(modelId));
+    return specs.get(modelId);
+  };
   return db.transaction().execute(async (trx) => {
     // The energy counters of the batch's models: of the latest before, only these are read.
     const counters = new Set<string>();
@@ -195,10 +235,8 @@ export async function storeBatch(
         : { fresh: [], before: new Map() as LatestBefore };
     fresh.sort((a, b) => a.deviceTime - b.deviceTime);
     const fiveMinutes = new WideSteps();
-    const counterSeries = new Map<
-      string,
-      { deviceId: number; modelId: string; metric: string; from: number; to: number }
-    >();
+    // Each device's energy counters with fresh readings (a few a device, found by name).
+    const counterSeries = new Map<number, CounterSeries[]>();
     for (const reading of fresh) {
       const spec = specOf(reading.modelId);
       if (!spec) continue;
@@ -210,10 +248,14 @@ export async function storeBatch(
         if (value === undefined) continue;
         addToStep(wide.steps[i] as StepAggregate, value, reading.deviceTime);
         if (!metric.counter) continue;
-        const key = `${reading.deviceId}\u0000${metric.name}`;
-        const series = counterSeries.get(key);
+        let ofDevice = counterSeries.get(reading.deviceId);
+        if (!ofDevice) {
+          ofDevice = [];
+          counterSeries.set(reading.deviceId, ofDevice);
+        }
+        const series = ofDevice.find((s) => s.metric === metric.name);
         if (!series)
-          counterSeries.set(key, {
+          ofDevice.push({
             deviceId: reading.deviceId,
             modelId: reading.modelId,
             metric: metric.name,
@@ -223,14 +265,10 @@ export async function storeBatch(
         else series.to = reading.deviceTime;
       }
     }
-    const freshAt = new Set(fresh.map((r) => `${r.deviceId}:${r.deviceTime}`));
-    const windows = await counterWindows(trx, [...counterSeries.values()], before, fresh);
-    for (const series of counterSeries.values()) {
-      const window = windows.get(`${series.deviceId}\u0000${series.metric}`) ?? [];
-      const points: CounterPoint[] = window.map((p) => ({
-        ...p,
-        fresh: freshAt.has(`${series.deviceId}:${p.at}`),
-      }));
+    const allSeries = [...counterSeries.values()].flat();
+    const windows = await counterWindows(trx, allSeries, before, fresh);
+    for (const series of allSeries) {
+      const points = windows.get(series) ?? [];
       const metrics = specOf(series.modelId)?.metrics ?? [];
       for (const change of increaseChanges(points)) {
         const five = fiveMinutes.at(series.deviceId, bucket5m(change.at), metrics, series.metric);

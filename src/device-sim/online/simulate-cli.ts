@@ -20,8 +20,9 @@ const USAGE = `Usage: npm run simulate -- --serial <serial> --model <model id> [
                 which goes back to its old image and connects again with the old version),
                 --kept-minutes <m> (start as after a link down for m minutes: the readings of those
                 minutes are kept, and sent first),
-                --stats (print {"readingsTaken", "messagesSent", "acknowledged", "kept", "backlogDropped"}
-                as JSON when stopped),
+                --stats (print {"readingsTaken", "messagesSent", "acknowledged", "kept", "backlogDropped",
+                "offlineAtStop", "disconnects"} as JSON when stopped; disconnects: how often devices'
+                sockets closed unasked, by close code and reason),
                 --spread-addresses (each device says X-Forwarded-For 10.x.y.z, as many devices behind a
                 load balancer do; the service reads it only with TRUST_PROXY),
                 --sample-every <s> (sample the live values once per s seconds and send that sample
@@ -44,6 +45,14 @@ interface Wanted {
   secret: string;
   /** Where it is installed (from the demo file); left out, at its clock's longitude. */
   place?: SimulatedPlace | undefined;
+}
+
+/** The devices' unasked disconnects added up by cause, most frequent first. */
+function disconnectsOf(devices: readonly SocketDevice[]): Record<string, number> {
+  const total = new Map<string, number>();
+  for (const device of devices)
+    for (const [cause, n] of device.disconnects) total.set(cause, (total.get(cause) ?? 0) + n);
+  return Object.fromEntries([...total].sort((a, b) => b[1] - a[1]));
 }
 
 function fail(message: string): never {
@@ -203,6 +212,7 @@ async function main(): Promise<void> {
     const deadline = Date.now() + 30_000;
     while (devices.some((device) => device.kept > 0 && device.isOnline) && Date.now() < deadline)
       await new Promise((resolve) => setTimeout(resolve, 200));
+    const offlineAtStop = devices.filter((device) => !device.isOnline).length;
     await Promise.all(devices.map((device) => device.stop())).then(() => {
       if (values.stats) {
         const sum = (count: (device: SocketDevice) => number) =>
@@ -214,6 +224,8 @@ async function main(): Promise<void> {
             acknowledged: sum((d) => d.acknowledged),
             kept: sum((d) => d.kept),
             backlogDropped: sum((d) => d.backlogDropped),
+            offlineAtStop,
+            disconnects: disconnectsOf(devices),
           }),
         );
       }
