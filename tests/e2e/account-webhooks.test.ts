@@ -4,7 +4,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAccessible } from './axe.ts';
-import { ADMIN, ARTIFACTS, launchChromium } from './browser.ts';
+import { ADMIN, launchChromium, saveScreenshot } from './browser.ts';
 import { heading, screenshots, signedInPage, WIDE } from './screens-helpers.ts';
 import { accessToken, configCall, createInstaller } from './service-calls.ts';
 
@@ -139,7 +139,7 @@ describe('Account → Webhooks', () => {
     expect(received).toHaveLength(3);
     expect(received[2]?.headers['webhook-id']).toBe(received[1]?.headers['webhook-id']);
     await page.setViewportSize({ width: 1440, height: 900 });
-    await page.screenshot({ path: `${ARTIFACTS}account-webhooks-deliveries-1440.png`, fullPage: true });
+    await saveScreenshot(page, 'account-webhooks-deliveries-1440.png', { fullPage: true });
     await page.setViewportSize(WIDE);
     await log.getByRole('button', { name: 'Close' }).click();
     await log.waitFor({ state: 'hidden' });

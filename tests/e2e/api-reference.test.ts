@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ARTIFACTS, appUrl, launchChromium } from './browser.ts';
+import { appUrl, launchChromium, saveScreenshot } from './browser.ts';
 import { heading, PHONE, signedInPage } from './screens-helpers.ts';
 import { accessToken, configCall, createInstaller } from './service-calls.ts';
 
@@ -113,7 +113,7 @@ describe('API reference (/api)', () => {
     ] as const) {
       await page.setViewportSize(size);
       await answer.waitFor();
-      await page.screenshot({ path: `${ARTIFACTS}${name}.png`, fullPage: true, animations: 'disabled' });
+      await saveScreenshot(page, `${name}.png`, { fullPage: true, animations: 'disabled' });
     }
     // Nothing of the viewer spills past a phone's width.
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);

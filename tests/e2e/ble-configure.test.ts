@@ -8,7 +8,7 @@ import { MemoryConfigStore } from '../../src/device-sim/config-store.ts';
 import { bundledProducts } from '../device-config/bundled-products.ts';
 import { expectAccessible } from './axe.ts';
 import { answerChooser, EmulatedPeripheral } from './ble-peripheral.ts';
-import { ARTIFACTS, appUrl, BLUETOOTH_ARGS, INSTALLER, launchChromium } from './browser.ts';
+import { appUrl, BLUETOOTH_ARGS, INSTALLER, launchChromium, saveScreenshot } from './browser.ts';
 import { signedInPage } from './screens-helpers.ts';
 
 const SERIAL = 'HX5K-24-000123';
@@ -148,9 +148,10 @@ describe('configuring a device over Web Bluetooth, signed in, with its configura
     expect(text).toContain(
       `Device date and time: Jan 1, 2025, 12:00 am → ${dateTimeText(formatAutoInput(PHONE_TIME))}`,
     );
-    await page.getByRole('region', { name: 'Configure over Bluetooth' }).screenshot({
-      path: `${ARTIFACTS}ble-panel-signed-in-1280x800.png`,
-    });
+    await saveScreenshot(
+      page.getByRole('region', { name: 'Configure over Bluetooth' }),
+      `ble-panel-signed-in-1280x800.png`,
+    );
     await expectAccessible(page);
   });
 
@@ -169,9 +170,9 @@ describe('configuring a device over Web Bluetooth, signed in, with its configura
     await newest.getByText(/Max charge current.*→ ?43/).waitFor();
     expect(await newest.innerText()).toContain(`by ${INSTALLER.email}`);
     await page.setViewportSize({ width: 1280, height: 800 });
-    await page.screenshot({ path: `${ARTIFACTS}ble-signed-in-1280x800.png`, fullPage: true });
+    await saveScreenshot(page, 'ble-signed-in-1280x800.png', { fullPage: true });
     await page.setViewportSize({ width: 390, height: 844 });
-    await page.screenshot({ path: `${ARTIFACTS}ble-signed-in-390x844.png`, fullPage: true });
+    await saveScreenshot(page, 'ble-signed-in-390x844.png', { fullPage: true });
     await expectAccessible(page);
     await page.setViewportSize({ width: 1280, height: 800 });
   });
@@ -266,7 +267,7 @@ describe('configuring a device over Web Bluetooth (Chromium Bluetooth emulation)
     const before = settings(peripheral.device);
     await changeThreeSettings(page);
     await page.getByText('Changed').first().waitFor();
-    await page.screenshot({ path: `${ARTIFACTS}ble-panel-1280x800.png`, fullPage: true });
+    await saveScreenshot(page, 'ble-panel-1280x800.png', { fullPage: true });
     await page.getByRole('button', { name: 'Write' }).click();
     await page.getByText('Written and verified').waitFor();
     expect(settings(peripheral.device)).toEqual({ ...before, ...THREE_SETTINGS });
@@ -346,7 +347,7 @@ describe('configuring the demo device (simulated transport), signed out, on a ph
     await page.getByText('Signal strength: -', { exact: false }).waitFor();
     await unlock(page);
     await changeThreeSettings(page);
-    await page.screenshot({ path: `${ARTIFACTS}ble-panel-390x844.png`, fullPage: true });
+    await saveScreenshot(page, 'ble-panel-390x844.png', { fullPage: true });
     // The form is screens long on a phone: Write stays in reach at the screen's bottom, wherever
     // the form is scrolled to, above the fields it would otherwise be under.
     const write = page.getByRole('button', { name: 'Write' });
@@ -368,7 +369,7 @@ describe('configuring the demo device (simulated transport), signed out, on a ph
     await written.waitFor();
     const shown = await written.boundingBox();
     expect(shown && shown.y >= 0 && shown.y + shown.height <= 844).toBe(true);
-    await page.screenshot({ path: `${ARTIFACTS}ble-write-bar-390x844.png` });
+    await saveScreenshot(page, 'ble-write-bar-390x844.png');
     const kept = await page.evaluate((key) => window.localStorage.getItem(key), `demo-device:${SERIAL}`);
     expect(JSON.parse(kept ?? '{}')).toMatchObject(THREE_SETTINGS);
     await expectAccessible(page);

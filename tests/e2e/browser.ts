@@ -1,11 +1,28 @@
 import { mkdirSync } from 'node:fs';
-import { type Browser, chromium, type Download, type Page } from 'playwright-core';
+import { type Browser, chromium, type Download, type Locator, type Page } from 'playwright-core';
 import { inject } from 'vitest';
 import { CHROMIUM_ARGS } from './chromium-args.ts';
 
 export { CHROMIUM_ARGS } from './chromium-args.ts';
 
 export const ARTIFACTS = new URL('../../test-artifacts/', import.meta.url).pathname;
+
+/**
+ * Whether the tests save their screenshots in `test-artifacts/` (`SCREENSHOTS=1 npm test -- --project e2e`).
+ * Off by default: a whole run took about 150 of them, each a full render and a PNG for Chromium,
+ * and only a person looking at the screens reads them. The screens are driven at both sizes either way.
+ */
+export const SAVE_SCREENSHOTS = Boolean(process.env.SCREENSHOTS);
+
+/** Saves `test-artifacts/<file>` of a page or a part of it, when screenshots are asked for (SAVE_SCREENSHOTS). */
+export async function saveScreenshot(
+  target: Page | Locator,
+  file: string,
+  options: { fullPage?: boolean; animations?: 'disabled' } = {},
+): Promise<void> {
+  if (!SAVE_SCREENSHOTS) return;
+  await target.screenshot({ path: `${ARTIFACTS}${file}`, ...options });
+}
 
 export const ADMIN = { email: 'admin@fleet.example', password: 'FleetAdmin#2026' };
 export const INSTALLER = { email: 'installer@solarpros.example', password: 'Installer#2026' };

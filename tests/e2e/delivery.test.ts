@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { generateSigningKey } from '../../server/auth/signing-keys.ts';
 import { createServer, type FleetServer } from '../../server/create-server.ts';
 import { parseEnv } from '../../server/env.ts';
-import { ARTIFACTS, appUrl, INSTALLER, launchChromium, signIn } from './browser.ts';
+import { appUrl, INSTALLER, launchChromium, saveScreenshot, signIn } from './browser.ts';
 
 const DIST = new URL('../../dist/', import.meta.url).pathname;
 const OFFLINE_NOTICE =
@@ -157,7 +157,7 @@ describe('offline start', () => {
       await page.getByRole('heading', { name: 'Device details' }).waitFor();
       await page.getByText(OFFLINE_NOTICE).waitFor();
       expect(await page.getByRole('status').filter({ hasText: 'You are offline.' }).count()).toBe(1);
-      await page.screenshot({ path: `${ARTIFACTS}offline-device-details-old.png` });
+      await saveScreenshot(page, 'offline-device-details-old.png');
 
       await page.goto(server.url('/sunspec-config'));
       await page.getByRole('heading', { name: 'SunSpec configuration' }).waitFor();
@@ -233,7 +233,7 @@ describe('a new version', () => {
       await page.getByText('A new version of Fleet Manager is ready.').waitFor();
       const reload = page.getByRole('button', { name: 'Reload to update' });
       await reload.waitFor();
-      await page.screenshot({ path: `${ARTIFACTS}update-offer.png` });
+      await saveScreenshot(page, 'update-offer.png');
       // Announced, not swapped: the page is the same one, and the new version still waits.
       expect(
         await page.evaluate(() => (window as unknown as { stillTheSamePage?: boolean }).stillTheSamePage),

@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAccessible } from './axe.ts';
-import { ADMIN, ARTIFACTS, appUrl, launchChromium } from './browser.ts';
+import { ADMIN, appUrl, launchChromium, saveScreenshot } from './browser.ts';
 import { heading, signedInPage } from './screens-helpers.ts';
 
 /**
@@ -66,14 +66,10 @@ describe('a firmware update over Bluetooth, on the demo device', () => {
     await section(page)
       .getByText(/KiB\/s · about \d+ s left$/)
       .waitFor();
-    await page.screenshot({
-      path: `${ARTIFACTS}firmware-update-wide.png`,
-      fullPage: true,
-      animations: 'disabled',
-    });
+    await saveScreenshot(page, 'firmware-update-wide.png', { fullPage: true, animations: 'disabled' });
     await page.setViewportSize({ width: 390, height: 844 });
     await section(page).scrollIntoViewIfNeeded();
-    await page.screenshot({ path: `${ARTIFACTS}firmware-update-phone.png`, animations: 'disabled' });
+    await saveScreenshot(page, 'firmware-update-phone.png', { animations: 'disabled' });
     await page.setViewportSize({ width: 1440, height: 900 });
     // Out of range: the reconnection waits on the held clock, so the percent it names is where the
     // app's last acknowledgement stood when the link went.
@@ -109,18 +105,10 @@ describe('a firmware update over Bluetooth, on the demo device', () => {
     expect(resumed).toBeGreaterThanOrEqual(dropped);
     expect(resumed).toBeLessThan(100);
     await expectAccessible(page);
-    await page.screenshot({
-      path: `${ARTIFACTS}firmware-updated-wide.png`,
-      fullPage: true,
-      animations: 'disabled',
-    });
+    await saveScreenshot(page, 'firmware-updated-wide.png', { fullPage: true, animations: 'disabled' });
     await page.setViewportSize({ width: 390, height: 844 });
     await section(page).scrollIntoViewIfNeeded();
-    await page.screenshot({
-      path: `${ARTIFACTS}firmware-updated-phone.png`,
-      fullPage: false,
-      animations: 'disabled',
-    });
+    await saveScreenshot(page, 'firmware-updated-phone.png', { fullPage: false, animations: 'disabled' });
     await page.setViewportSize({ width: 1440, height: 900 });
   }
 
@@ -142,7 +130,7 @@ describe('a firmware update over Bluetooth, on the demo device', () => {
       );
       await page.setViewportSize({ width: 390, height: 844 });
       await section(page).scrollIntoViewIfNeeded();
-      await page.screenshot({ path: `${ARTIFACTS}firmware-refused-phone.png`, animations: 'disabled' });
+      await saveScreenshot(page, 'firmware-refused-phone.png', { animations: 'disabled' });
       await page.setViewportSize({ width: 1440, height: 900 });
       await section(page).getByRole('button', { name: 'Dismiss' }).click();
       await section(page).getByRole('button', { name: 'Update the demo device' }).waitFor();

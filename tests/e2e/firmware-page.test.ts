@@ -6,7 +6,7 @@ import { smpSide } from '../../src/device-sim/online/smp-side.ts';
 import type { SocketDevice } from '../../src/device-sim/online/socket-device.ts';
 import { connectDevice } from '../server/service-comms-devices.ts';
 import { expectAccessible } from './axe.ts';
-import { ADMIN, ARTIFACTS, appUrl, launchChromium } from './browser.ts';
+import { ADMIN, appUrl, launchChromium, saveScreenshot } from './browser.ts';
 import { dataList, heading, signedInPage } from './screens-helpers.ts';
 import { accessToken, configCall } from './service-calls.ts';
 
@@ -71,11 +71,7 @@ async function shots(page: Page, name: string, ready: () => Promise<unknown>) {
   ] as const) {
     await page.setViewportSize(viewport);
     await ready();
-    await page.screenshot({
-      path: `${ARTIFACTS}${name}-${size}.png`,
-      fullPage: true,
-      animations: 'disabled',
-    });
+    await saveScreenshot(page, `${name}-${size}.png`, { fullPage: true, animations: 'disabled' });
   }
   await page.setViewportSize({ width: 1280, height: 800 });
 }

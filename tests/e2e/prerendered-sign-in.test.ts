@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Locator, Page, Request, Route } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { EARLY_INPUT_KEY, STARTING_ATTRIBUTE } from '../../src/prerender/early-input-contract.ts';
-import { ARTIFACTS, appUrl, INSTALLER, launchChromium, pathOf, signIn } from './browser.ts';
+import { appUrl, INSTALLER, launchChromium, pathOf, saveScreenshot, signIn } from './browser.ts';
 import { pageSettled } from './page-settled.ts';
 
 // The sign-in screen comes in the first HTML (the build prerenders it): these hold the app's
@@ -85,7 +85,7 @@ describe('the prerendered sign-in screen before the app has started', () => {
     await password.click();
     await password.pressSequentially(INSTALLER.password);
     expect(await reactOwns(form)).toBe(false);
-    await page.screenshot({ path: `${ARTIFACTS}prerendered-sign-in-typed.png`, animations: 'disabled' });
+    await saveScreenshot(page, 'prerendered-sign-in-typed.png', { animations: 'disabled' });
 
     await scripts.release();
     await expect.poll(() => reactOwns(form)).toBe(true);

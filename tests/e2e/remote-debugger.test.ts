@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAccessible } from './axe.ts';
-import { ADMIN, ARTIFACTS, appUrl, downloaded, INSTALLER, launchChromium } from './browser.ts';
+import { ADMIN, appUrl, downloaded, INSTALLER, launchChromium, saveScreenshot } from './browser.ts';
 import { heading, screenshots, signedInPage } from './screens-helpers.ts';
 
 let browser: Browser;
@@ -163,7 +163,7 @@ describe('Remote Debugger', () => {
     await page.goto(appUrl('/remote-debugger'));
     await heading(page, "You don't have access to Remote Debugger").waitFor();
     await page.getByRole('alert').filter({ hasText: 'Remote Debugger is for company staff.' }).waitFor();
-    await page.screenshot({ path: `${ARTIFACTS}remote-debugger-installer.png` });
+    await saveScreenshot(page, 'remote-debugger-installer.png');
     await page.context().close();
   });
 });

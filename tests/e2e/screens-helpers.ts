@@ -1,5 +1,5 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { ARTIFACTS, appUrl, signIn } from './browser.ts';
+import { appUrl, saveScreenshot, signIn } from './browser.ts';
 
 /** A screen's main heading. */
 export const heading = (page: Page, name: string | RegExp) => page.getByRole('heading', { level: 1, name });
@@ -42,14 +42,17 @@ export async function signedInPage(
   return { context, page, errors };
 }
 
-/** Screenshots of the current screen at 1280x800 and 390x844, then back to wide. */
+/**
+ * The current screen at 1280x800 and at 390x844, ready at each (and saved as screenshots when
+ * they are asked for, SAVE_SCREENSHOTS), then back to wide.
+ */
 export async function screenshots(page: Page, name: string, ready: () => Promise<unknown>) {
   await page.setViewportSize(WIDE);
   await ready();
-  await page.screenshot({ path: `${ARTIFACTS}${name}-wide.png`, fullPage: true, animations: 'disabled' });
+  await saveScreenshot(page, `${name}-wide.png`, { fullPage: true, animations: 'disabled' });
   await page.setViewportSize(PHONE);
   await ready();
-  await page.screenshot({ path: `${ARTIFACTS}${name}-phone.png`, fullPage: true, animations: 'disabled' });
+  await saveScreenshot(page, `${name}-phone.png`, { fullPage: true, animations: 'disabled' });
   await page.setViewportSize(WIDE);
 }
 

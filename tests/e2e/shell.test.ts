@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { expectAccessible, seriousAccessibilityViolations as seriousViolations } from './axe.ts';
-import { ADMIN, ARTIFACTS, appUrl, INSTALLER, launchChromium, OWNER, signIn } from './browser.ts';
+import { ADMIN, appUrl, INSTALLER, launchChromium, OWNER, saveScreenshot, signIn } from './browser.ts';
 
 let browser: Browser;
 let context: BrowserContext | undefined;
@@ -47,7 +47,7 @@ describe('the shell', () => {
     await menu(page).getByRole('link', { name: 'Remote Debugger' }).waitFor({ state: 'visible' });
     // This browser asks for reduced motion: page transitions are off.
     expect(await page.locator('[data-motion]').getAttribute('data-motion')).toBe('none');
-    await page.screenshot({ path: `${ARTIFACTS}shell-wide.png`, animations: 'disabled' });
+    await saveScreenshot(page, 'shell-wide.png', { animations: 'disabled' });
   });
 
   it('hides Site Manager and Remote Debugger from an installer', async () => {
@@ -100,10 +100,10 @@ describe('the shell', () => {
   it('folds the menu into a drawer on a phone', async () => {
     const page = await signedInPage(INSTALLER, { width: 390, height: 844 });
     expect(await isOnScreen(menu(page))).toBe(false);
-    await page.screenshot({ path: `${ARTIFACTS}shell-phone.png`, animations: 'disabled' });
+    await saveScreenshot(page, 'shell-phone.png', { animations: 'disabled' });
     await page.getByRole('button', { name: 'Open menu' }).click();
     await menu(page).getByRole('link', { name: 'Sites' }).waitFor({ state: 'visible' });
-    await page.screenshot({ path: `${ARTIFACTS}shell-phone-menu.png`, animations: 'disabled' });
+    await saveScreenshot(page, 'shell-phone-menu.png', { animations: 'disabled' });
     await menu(page).getByRole('link', { name: 'Sites' }).click();
     await page.waitForURL('**/sites-list?page=0');
     await page.getByRole('heading', { name: 'Sites' }).waitFor();

@@ -2,7 +2,7 @@ import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { STORAGE_KEYS } from '../../machines/storage-keys.ts';
 import { expectAccessible } from './axe.ts';
-import { ARTIFACTS, appUrl, INSTALLER, launchChromium, OWNER, pathOf, signIn } from './browser.ts';
+import { appUrl, INSTALLER, launchChromium, OWNER, pathOf, saveScreenshot, signIn } from './browser.ts';
 
 /** What the configuration service itself answers to a failed sign-in, asked directly. */
 async function loginFailureMessage(user: { email: string; password: string }): Promise<string> {
@@ -57,7 +57,7 @@ describe('signing in against the real services', () => {
     const alert = page.getByRole('alert').filter({ hasText: 'Sign-in failed' });
     await alert.waitFor();
     expect(await alert.textContent()).toContain(serverMessage);
-    await page.screenshot({ path: `${ARTIFACTS}sign-in-failed.png`, animations: 'disabled' });
+    await saveScreenshot(page, 'sign-in-failed.png', { animations: 'disabled' });
     expect(pathOf(page)).toBe('/login');
   });
 
@@ -208,7 +208,7 @@ describe('a service that is down at sign-in', () => {
     const text = await alert.textContent();
     expect(text).toContain('The monitoring service is not available right now (HTTP 503).');
     expect(text).toContain('Try again in a few minutes');
-    await page.screenshot({ path: `${ARTIFACTS}sign-in-service-down.png`, animations: 'disabled' });
+    await saveScreenshot(page, 'sign-in-service-down.png', { animations: 'disabled' });
     expect(pathOf(page)).toBe('/login');
   });
 });

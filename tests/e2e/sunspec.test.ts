@@ -2,7 +2,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadCodec } from '../../src/codec/load-node.ts';
 import { expectAccessible } from './axe.ts';
-import { ARTIFACTS, appUrl, launchChromium } from './browser.ts';
+import { appUrl, launchChromium, saveScreenshot } from './browser.ts';
 import { pageSettled } from './page-settled.ts';
 
 let browser: Browser;
@@ -66,12 +66,8 @@ describe('the SunSpec configurator', () => {
     expect(() =>
       codec.verifyFrame(Uint8Array.from(frameText.split(' ').map((b) => Number.parseInt(b, 16)))),
     ).not.toThrow();
-    await page.screenshot({ path: `${ARTIFACTS}sunspec-wide.png`, animations: 'disabled' });
-    await page.screenshot({
-      path: `${ARTIFACTS}sunspec-wide-full.png`,
-      fullPage: true,
-      animations: 'disabled',
-    });
+    await saveScreenshot(page, 'sunspec-wide.png', { animations: 'disabled' });
+    await saveScreenshot(page, 'sunspec-wide-full.png', { fullPage: true, animations: 'disabled' });
     await expectAccessible(page);
 
     await page.getByRole('button', { name: 'Send to demo device' }).click();
@@ -156,11 +152,11 @@ describe('the SunSpec configurator', () => {
     await loadDemo(page);
     await page.getByLabel('Model', { exact: true }).selectOption({ label: '802 · Battery Base Model' });
     await page.getByRole('heading', { name: 'Model 802: Battery Base Model' }).waitFor();
-    await page.screenshot({ path: `${ARTIFACTS}sunspec-phone.png`, animations: 'disabled' });
+    await saveScreenshot(page, 'sunspec-phone.png', { animations: 'disabled' });
     await page.getByLabel('Min Reserve Percent (SoCRsvMin)').fill('20');
     await page.getByRole('heading', { name: 'Pending changes (1)' }).waitFor();
     await page.getByRole('link', { name: 'review and copy the write requests' }).click();
-    await page.screenshot({ path: `${ARTIFACTS}sunspec-phone-changes.png`, animations: 'disabled' });
+    await saveScreenshot(page, 'sunspec-phone-changes.png', { animations: 'disabled' });
     await expectAccessible(page);
   });
 });

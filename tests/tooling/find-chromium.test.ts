@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { findChromium, INSTALL_HINT } from '../e2e/find-chromium.ts';
 import { type ToolFinderHost, ToolMissingError } from '../find-tool.ts';
 
-/** A machine with the given executables; apt-get "installs" chromium into /usr/bin when asked. */
+/** A machine with the given executables; apt-get "installs" the headless shell into /usr/bin when asked. */
 function machine(options: {
   executables: string[];
   env?: ToolFinderHost['env'];
@@ -17,9 +17,9 @@ function machine(options: {
     isRoot: () => options.root ?? false,
     aptInstall: (packages) => {
       calls.installs += 1;
-      expect(packages).toEqual(['chromium']);
-      if (options.aptFails) throw new Error('E: Unable to locate package chromium');
-      files.add('/usr/bin/chromium');
+      expect(packages).toEqual(['chromium-headless-shell']);
+      if (options.aptFails) throw new Error('E: Unable to locate package chromium-headless-shell');
+      files.add('/usr/bin/chromium-headless-shell');
     },
     log: (line) => calls.logs.push(line),
   };
@@ -29,7 +29,7 @@ function machine(options: {
 describe('finding a browser for the end-to-end tests', () => {
   it('uses CHROMIUM_PATH first, even when chromium is on PATH', () => {
     const { host } = machine({
-      executables: ['/opt/chrome/chrome', '/usr/bin/chromium'],
+      executables: ['/opt/chrome/chrome', '/usr/bin/chromium-headless-shell'],
       env: { CHROMIUM_PATH: '/opt/chrome/chrome', PATH: '/usr/bin' },
     });
     expect(findChromium(host)).toBe('/opt/chrome/chrome');
@@ -37,7 +37,7 @@ describe('finding a browser for the end-to-end tests', () => {
 
   it('says so when CHROMIUM_PATH names no executable, instead of trying something else', () => {
     const { host, calls } = machine({
-      executables: ['/usr/bin/chromium'],
+      executables: ['/usr/bin/chromium-headless-shell'],
       env: { CHROMIUM_PATH: '/nowhere/chrome', PATH: '/usr/bin' },
       root: true,
     });
@@ -47,15 +47,15 @@ describe('finding a browser for the end-to-end tests', () => {
     expect(calls.installs).toBe(0);
   });
 
-  it("finds Debian's chromium on PATH, in PATH order", () => {
+  it("finds Debian's chromium-headless-shell on PATH, in PATH order", () => {
     const { host } = machine({
-      executables: ['/usr/local/bin/chromium', '/usr/bin/chromium'],
+      executables: ['/usr/local/bin/chromium-headless-shell', '/usr/bin/chromium-headless-shell'],
       env: { PATH: '/usr/local/bin:/usr/bin' },
     });
-    expect(findChromium(host)).toBe('/usr/local/bin/chromium');
+    expect(findChromium(host)).toBe('/usr/local/bin/chromium-headless-shell');
   });
 
-  it('stops with one line saying what to run when there is no chromium and it is not root', () => {
+  it('stops with one line saying what to run when there is no browser and it is not root', () => {
     const { host, calls } = machine({ executables: ['/usr/bin/apt-get'], env: { PATH: '/usr/bin' } });
     let error: unknown;
     try {
@@ -66,7 +66,7 @@ describe('finding a browser for the end-to-end tests', () => {
     expect(error).toBeInstanceOf(ToolMissingError);
     expect((error as Error).message).toBe(INSTALL_HINT);
     expect(INSTALL_HINT).not.toContain('\n');
-    expect(INSTALL_HINT).toContain('apt-get install -y chromium');
+    expect(INSTALL_HINT).toContain('apt-get install -y chromium-headless-shell');
     expect(calls.installs).toBe(0);
   });
 
@@ -76,15 +76,15 @@ describe('finding a browser for the end-to-end tests', () => {
     expect(calls.installs).toBe(0);
   });
 
-  it('installs chromium with apt as root and uses it', () => {
+  it('installs chromium-headless-shell with apt as root and uses it', () => {
     const { host, calls } = machine({
       executables: ['/usr/bin/apt-get'],
       env: { PATH: '/usr/bin' },
       root: true,
     });
-    expect(findChromium(host)).toBe('/usr/bin/chromium');
+    expect(findChromium(host)).toBe('/usr/bin/chromium-headless-shell');
     expect(calls.installs).toBe(1);
-    expect(calls.logs.join('\n')).toMatch(/installing Debian.s chromium/);
+    expect(calls.logs.join('\n')).toMatch(/installing Debian.s chromium-headless-shell/);
   });
 
   it('names the apt failure beside what to run when the install fails', () => {
@@ -95,7 +95,7 @@ describe('finding a browser for the end-to-end tests', () => {
       aptFails: true,
     });
     expect(() => findChromium(host)).toThrow(
-      /apt-get install -y chromium.*Unable to locate package chromium/,
+      /apt-get install -y chromium-headless-shell.*Unable to locate package chromium-headless-shell/,
     );
   });
 });
