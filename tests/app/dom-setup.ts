@@ -1,4 +1,4 @@
-import { configure } from '@testing-library/react';
+import { configure, getConfig, prettyDOM } from '@testing-library/react';
 
 // jsdom lacks the layout APIs Mantine asks for. These stand-ins answer media queries for a
 // chosen viewport width (wide by default) with no motion preference.
@@ -49,4 +49,27 @@ window.scrollTo = () => {};
 
 // Each screen's code is a separate chunk, transformed on first use: on a busy machine the first
 // visit of a screen can take seconds, which is not what these tests are about.
-configure({ asyncUtilTimeout: 10_000 });
+configure({ asyncUtilTimeout: 10_000, getElementError: elementError });
+
+/**
+ * A query's error, as testing-library makes it (its message, then the page it searched), but with
+ * the page written out only when the message is read: when a test fails on it, or when a wait
+ * times out on it. `findBy…` and `waitFor` make and drop such an error every 50 ms until what
+ * they wait for appears, and writing out the whole page each time was about an eighth of the CPU
+ * of a test that types into a form.
+ */
+function elementError(message: string | null, container: Element): Error {
+  const error = new Error();
+  error.name = 'TestingLibraryElementError';
+  let text: string | undefined;
+  Object.defineProperty(error, 'message', {
+    configurable: true,
+    get: () => {
+      text ??= [message, `Ignored nodes: comments, ${getConfig().defaultIgnore}\n${prettyDOM(container)}`]
+        .filter(Boolean)
+        .join('\n\n');
+      return text;
+    },
+  });
+  return error;
+}
