@@ -137,18 +137,26 @@ export class WideSteps {
   }
 }
 
-/** A number as an element of an array literal: `NULL` for none (and for what JSON would write as null). */
-function element(value: number | null): string {
-  return value === null || !Number.isFinite(value) ? 'NULL' : String(value);
+/**
+ * An array literal of numbers (`{1.5,null,2}`): JSON's numbers are PostgreSQL's, and a value JSON
+ * cannot write (not finite) is null in both.
+ */
+function numbers(values: readonly (number | null)[]): string {
+  const json = JSON.stringify(values);
+  return `{${json.slice(1, -1)}}`;
 }
 
-/** An array literal (`{1.5,NULL,2}`) of numbers, or of ISO times, for a `text[]` parameter cast per row. */
-function literal(values: readonly (number | null)[] | readonly (string | null)[]): string {
+/**
+ * An array literal of array literals, for a `text[]` parameter cast row by row: each element
+ * quoted (it holds only numbers, `null`, commas and ISO times, nothing to escape), `null` for none.
+ * Written here rather than by the driver, which quotes and escapes each element of each array.
+ */
+function rowsLiteral(rows: readonly (string | null)[]): string {
   let text = '{';
-  for (let i = 0; i < values.length; i++) {
-    const value = values[i] ?? null;
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i] ?? null;
     if (i > 0) text += ',';
-    text += typeof value === 'string' ? value : element(value);
+    text += row === null ? 'NULL' : `"${row}"`;
   }
   return `${text}}`;
 }
@@ -188,8 +196,8 @@ class StepColumns {
     }
     this.deviceId.push(step.deviceId);
     this.bucket.push(step.bucket);
-    this.total.push(literal(total));
-    this.increase.push(literal(increase));
+    this.total.push(numbers(total));
+    this.increase.push(numbers(increase));
     if (single) {
       this.at.push(at);
       this.n.push(null);
@@ -200,25 +208,42 @@ class StepColumns {
       return;
     }
     this.at.push(null);
-    const lastAt = new Array<string | null>(count);
+    let lastAt = '{';
     let isoOf = Number.NaN;
     let iso = '';
     for (let i = 0; i < count; i++) {
       const time = (step.steps[i] as StepAggregate).lastAt;
-      if (time === null) lastAt[i] = null;
+      if (i > 0) lastAt += ',';
+      if (time === null) lastAt += 'null';
       else {
         if (time !== isoOf) {
           isoOf = time;
           iso = new Date(time).toISOString();
         }
-        lastAt[i] = iso;
+        lastAt += iso;
       }
     }
-    this.n.push(literal(step.steps.map((s) => s.n)));
-    this.min.push(literal(step.steps.map((s) => s.min)));
-    this.max.push(literal(step.steps.map((s) => s.max)));
-    this.last.push(literal(step.steps.map((s) => s.last)));
-    this.lastAt.push(literal(lastAt));
+    this.n.push(numbers(step.steps.map((s) => s.n)));
+    this.min.push(numbers(step.steps.map((s) => s.min)));
+    this.max.push(numbers(step.steps.map((s) => s.max)));
+    this.last.push(numbers(step.steps.map((s) => s.last)));
+    this.lastAt.push(`${lastAt}}`);
+  }
+
+  /** The parameters, in the order of {@link upsertFiveMinutes}'s `unnest`. */
+  parameters(): string[] {
+    return [
+      numbers(this.deviceId),
+      numbers(this.bucket),
+      numbers(this.at),
+      rowsLiteral(this.total),
+      rowsLiteral(this.increase),
+      rowsLiteral(this.n),
+      rowsLiteral(this.min),
+      rowsLiteral(this.max),
+      rowsLiteral(this.last),
+      rowsLiteral(this.lastAt),
+    ];
   }
 }
 
@@ -291,8 +316,9 @@ export async function upsertFiveMinutes(
   for (const key of [...byNames.keys()].sort()) {
     const { names, rows } = byNames.get(key) as { names: readonly string[]; rows: WideStep[] };
     rows.sort((a, b) => a.deviceId - b.deviceId || a.bucket - b.bucket);
-    const c = new StepColumns();
-    for (const row of rows) c.add(row);
+    const columns = new StepColumns();
+    for (const row of rows) columns.add(row);
+    const [ids, buckets, ats, totals, increases, ns, mins, maxes, lasts, lastAts] = columns.parameters();
     const count = names.length;
     const answer = await sql<{ device_id: number; t: number; day: string }>`
       WITH merged AS (
@@ -304,9 +330,9 @@ export async function upsertFiveMinutes(
         FROM (SELECT u.device_id, u.b, u.at, u.total::float8[] AS total, u.increase::float8[] AS increase,
                      u.n::int[] AS n, u.min::float8[] AS min, u.max::float8[] AS max, u.last::float8[] AS last,
                      u.last_at::timestamptz[] AS last_at
-              FROM unnest(${c.deviceId}::int[], ${c.bucket}::float8[], ${c.at}::float8[], ${c.total}::text[],
-                          ${c.increase}::text[], ${c.n}::text[], ${c.min}::text[], ${c.max}::text[],
-                          ${c.last}::text[], ${c.lastAt}::text[])
+              FROM unnest(${ids}::int[], ${buckets}::float8[], ${ats}::float8[], ${totals}::text[],
+                          ${increases}::text[], ${ns}::text[], ${mins}::text[], ${maxes}::text[],
+                          ${lasts}::text[], ${lastAts}::text[])
                 AS u(device_id, b, at, total, increase, n, min, max, last, last_at)
               OFFSET 0) x
         ON CONFLICT (device_id, bucket, metrics) DO UPDATE SET ${mergeWide(count)}
