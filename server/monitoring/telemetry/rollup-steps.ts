@@ -320,7 +320,7 @@ export async function upsertFiveMinutes(
     for (const row of rows) columns.add(row);
     const [ids, buckets, ats, totals, increases, ns, mins, maxes, lasts, lastAts] = columns.parameters();
     const count = names.length;
-    const answer = await sql<{ device_id: number; t: number; day: string }>`
+    const answer = await sql<{ device_id: number; t: number; day: string | null }>`
       WITH merged AS (
         INSERT INTO telemetry_5m AS t (device_id, bucket, metrics, n, total, min, max, last, last_at, increase)
         SELECT x.device_id, to_timestamp(x.b / 1000), ${names}::text[],
@@ -337,10 +337,12 @@ export async function upsertFiveMinutes(
               OFFSET 0) x
         ON CONFLICT (device_id, bucket, metrics) DO UPDATE SET ${mergeWide(count)}
         RETURNING device_id, bucket, folded)
-      SELECT f.device_id, (extract(epoch from f.bucket) * 1000)::float8 AS t, ${STEP_DAY} AS day
-      FROM merged f JOIN devices d ON d.id = f.device_id JOIN sites s ON s.id = d.site_id
-      WHERE f.folded`.execute(trx);
-    for (const row of answer.rows) folded.set(wideStepId(row.device_id, Math.round(row.t), key), row.day);
+      SELECT f.device_id, (extract(epoch from f.bucket) * 1000)::float8 AS t,
+             (SELECT ${STEP_DAY} FROM devices d JOIN sites s ON s.id = d.site_id WHERE d.id = f.device_id) AS day
+      FROM merged f WHERE f.folded`.execute(trx);
+    // A device without a site has no day (as the fold, which joins the site, leaves its steps).
+    for (const row of answer.rows)
+      if (row.day !== null) folded.set(wideStepId(row.device_id, Math.round(row.t), key), row.day);
   }
   return folded;
 }
