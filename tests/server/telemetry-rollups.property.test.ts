@@ -367,4 +367,56 @@ describe('rollups of readings in any arrival order', () => {
       { numRuns: 25 },
     );
   });
+  it('merges the steps of two products in one batch, metrics a reading lacks left empty, also into folded steps', async () => {
+    // A second product whose list shares a name with SPEC's, in another order.
+    const other: TelemetrySpec = {
+      ...SPEC,
+      metrics: [
+        { name: 'temp', unit: '°C', counter: false },
+        { name: 'power', unit: 'W', counter: false },
+      ],
+    };
+    const spec = (model: string) => (model === 'N' ? other : SPEC);
+    const at = (device: 0 | 1, second: number, values: Record<string, number>): Reading => ({
+      deviceId: deviceIds[device] ?? 0,
+      serial: `d${device}`,
+      modelId: device === 0 ? 'M' : 'N',
+      deviceTime: START + second * 1000,
+      receivedAt: START + 900_000,
+      flags: 0,
+      values,
+    });
+    await sql`TRUNCATE telemetry_raw, telemetry_5m, telemetry_1h, telemetry_1d, telemetry_latest`.execute(db);
+    await storeBatch(db, [at(0, 10, { power: 1, energy: 10 }), at(1, 10, { temp: 20 })], spec);
+    await storeBatch(
+      db,
+      [at(1, 50, { temp: 22, power: 4 }), at(0, 40, { power: 3, energy: 11 }), at(1, 20, { temp: 21 })],
+      spec,
+    );
+    // Folded, then a late reading of each device comes to the same steps.
+    await foldRollups(db, START + 3_600_000);
+    await storeBatch(db, [at(1, 5, { temp: 19, power: 2 }), at(0, 5, { power: 5, energy: 9.5 })], spec);
+    const step = fiveMinuteStep(START);
+    const row = (device: 0 | 1, metric: string, figures: Omit<Row, 'device_id' | 'metric' | 'step'>) => ({
+      device_id: deviceIds[device] ?? 0,
+      metric,
+      step,
+      ...figures,
+    });
+    const expected = [
+      row(0, 'energy', { n: 3, total: 30.5, min: 9.5, max: 11, last: 11, increase: 1.5 }),
+      row(0, 'power', { n: 3, total: 9, min: 1, max: 5, last: 3, increase: null }),
+      row(1, 'power', { n: 2, total: 6, min: 2, max: 4, last: 4, increase: null }),
+      row(1, 'temp', { n: 4, total: 82, min: 19, max: 22, last: 22, increase: null }),
+    ].sort(byKey);
+    expect(await storedRows('telemetry_5m')).toEqual(expected);
+    expect(await storedRows('telemetry_1h')).toEqual(expected.map((r) => ({ ...r, step: hourStep(START) })));
+    // Device 1's list keeps its own order: temp first, power second.
+    const lists = await sql<{ metrics: string[] }>`
+      SELECT metrics FROM telemetry_5m ORDER BY device_id`.execute(db);
+    expect(lists.rows.map((r) => r.metrics)).toEqual([
+      ['power', 'energy'],
+      ['temp', 'power'],
+    ]);
+  });
 });

@@ -138,119 +138,214 @@ export class WideSteps {
 }
 
 /**
- * The stored row of a wide step, as JSON for `json_to_recordset` (one parameter, fast to build and
- * for the database to read): its start in epoch ms, its metric list by position in the batch's
- * lists (`m`), and, when every metric holds one value taken at one time (the step got one reading
- * with every metric: the usual case), the values alone (`total`) with that time (`at`, epoch ms),
- * since count, least, greatest and newest follow from them; otherwise every figure, the newest
- * values' times written out (once per run of equal times).
+ * An array literal of numbers (`{1.5,null,2}`): JSON's numbers are PostgreSQL's, and a value JSON
+ * cannot write (not finite) is null in both.
  */
-function wideRow(step: WideStep, m: number) {
-  const count = step.steps.length;
-  const total = new Array<number>(count);
-  const increase = new Array<number | null>(count);
-  const at = step.steps[0]?.lastAt ?? null;
-  let single = at !== null;
-  for (let i = 0; i < count; i++) {
-    const s = step.steps[i] as StepAggregate;
-    total[i] = s.total;
-    increase[i] = s.increase;
-    if (s.n !== 1 || s.lastAt !== at) single = false;
-  }
-  const row = { device_id: step.deviceId, b: step.bucket, m, total, increase };
-  if (single) return { ...row, at };
-  const n = new Array<number>(count);
-  const min = new Array<number | null>(count);
-  const max = new Array<number | null>(count);
-  const last = new Array<number | null>(count);
-  const lastAt = new Array<string | null>(count);
-  let isoOf = Number.NaN;
-  let iso = '';
-  for (let i = 0; i < count; i++) {
-    const s = step.steps[i] as StepAggregate;
-    n[i] = s.n;
-    min[i] = s.min;
-    max[i] = s.max;
-    last[i] = s.last;
-    if (s.lastAt === null) lastAt[i] = null;
-    else {
-      if (s.lastAt !== isoOf) {
-        isoOf = s.lastAt;
-        iso = new Date(s.lastAt).toISOString();
-      }
-      lastAt[i] = iso;
-    }
-  }
-  return { ...row, n, min, max, last, last_at: lastAt };
+function numbers(values: readonly (number | null)[]): string {
+  const json = JSON.stringify(values);
+  return `{${json.slice(1, -1)}}`;
 }
+
+/**
+ * An array literal of array literals, for a `text[]` parameter cast row by row: each element
+ * quoted (it holds only numbers, `null`, commas and ISO times, nothing to escape), `null` for none.
+ * Written here rather than by the driver, which quotes and escapes each element of each array.
+ */
+function rowsLiteral(rows: readonly (string | null)[]): string {
+  let text = '{';
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i] ?? null;
+    if (i > 0) text += ',';
+    text += row === null ? 'NULL' : `"${row}"`;
+  }
+  return `${text}}`;
+}
+
+/**
+ * A batch's steps of one metric list as the parameters of {@link upsertFiveMinutes}: per step its
+ * device, start (epoch ms), and each figure as an array literal (one parameter per column, one
+ * element per step; the database reads a literal of numbers about four times faster than the same
+ * numbers in JSON). When every metric holds one value taken at one time (the step got one reading
+ * with every metric: the usual case), only the values (`total`) and that time (`at`, epoch ms) are
+ * sent, since count, least, greatest and newest follow from them; otherwise every figure, the
+ * newest values' times written out (once per run of equal times).
+ */
+class StepColumns {
+  readonly deviceId: number[] = [];
+  readonly bucket: number[] = [];
+  readonly at: (number | null)[] = [];
+  readonly total: string[] = [];
+  readonly increase: string[] = [];
+  readonly n: (string | null)[] = [];
+  readonly min: (string | null)[] = [];
+  readonly max: (string | null)[] = [];
+  readonly last: (string | null)[] = [];
+  readonly lastAt: (string | null)[] = [];
+
+  add(step: WideStep): void {
+    const count = step.steps.length;
+    const total = new Array<number>(count);
+    const increase = new Array<number | null>(count);
+    const at = step.steps[0]?.lastAt ?? null;
+    let single = at !== null;
+    for (let i = 0; i < count; i++) {
+      const s = step.steps[i] as StepAggregate;
+      total[i] = s.total;
+      increase[i] = s.increase;
+      if (s.n !== 1 || s.lastAt !== at) single = false;
+    }
+    this.deviceId.push(step.deviceId);
+    this.bucket.push(step.bucket);
+    this.total.push(numbers(total));
+    this.increase.push(numbers(increase));
+    if (single) {
+      this.at.push(at);
+      this.n.push(null);
+      this.min.push(null);
+      this.max.push(null);
+      this.last.push(null);
+      this.lastAt.push(null);
+      return;
+    }
+    this.at.push(null);
+    let lastAt = '{';
+    let isoOf = Number.NaN;
+    let iso = '';
+    for (let i = 0; i < count; i++) {
+      const time = (step.steps[i] as StepAggregate).lastAt;
+      if (i > 0) lastAt += ',';
+      if (time === null) lastAt += 'null';
+      else {
+        if (time !== isoOf) {
+          isoOf = time;
+          iso = new Date(time).toISOString();
+        }
+        lastAt += iso;
+      }
+    }
+    this.n.push(numbers(step.steps.map((s) => s.n)));
+    this.min.push(numbers(step.steps.map((s) => s.min)));
+    this.max.push(numbers(step.steps.map((s) => s.max)));
+    this.last.push(numbers(step.steps.map((s) => s.last)));
+    this.lastAt.push(`${lastAt}}`);
+  }
+
+  /** The parameters, in the order of {@link upsertFiveMinutes}'s `unnest`. */
+  parameters(): string[] {
+    return [
+      numbers(this.deviceId),
+      numbers(this.bucket),
+      numbers(this.at),
+      rowsLiteral(this.total),
+      rowsLiteral(this.increase),
+      rowsLiteral(this.n),
+      rowsLiteral(this.min),
+      rowsLiteral(this.max),
+      rowsLiteral(this.last),
+      rowsLiteral(this.lastAt),
+    ];
+  }
+}
+
+const merges = new Map<number, ReturnType<typeof sql.raw>>();
 
 /**
  * A stored 5-minute step (`t`) with a batch's step of the same metrics (`EXCLUDED`) merged in,
  * metric by metric: counts and sums add, least and greatest keep theirs, the newest value goes by
- * its time, increases add (as {@link mergeInto}). All fourteen arrays are walked side by side in one
- * `unnest` and built again in the same pass, where the `telemetry_*` functions of migration 10 ran
- * a subquery and a sort per column: those cost the database about four times as much per step
- * merged, which at a reading a second from every device was most of its time. The aggregates take
- * their input in the order the one function scan yields it, the metrics' order.
+ * its time, increases add (as {@link mergeInto}). Written out element by element for a list of
+ * `count` metrics (a step's key holds its metric list, so the stored arrays are as long): plain
+ * expressions, where walking the arrays in an `unnest` subquery and building them again with
+ * `array_agg` cost the database about three times as much per step for the merge itself (29 µs a
+ * step with the upsert around it, against 49–53: the rows of fourteen functions stored and read
+ * back, seven aggregates set up, for every step merged; docs/api.md).
  */
-const MERGE_WIDE = sql`(n, total, min, max, last, last_at, increase) = (
-  SELECT array_agg(coalesce(an, 0) + coalesce(bn, 0)),
-         array_agg(CASE WHEN asum IS NULL THEN bsum WHEN bsum IS NULL THEN asum ELSE asum + bsum END),
-         array_agg(LEAST(alo, blo)),
-         array_agg(GREATEST(ahi, bhi)),
-         array_agg(CASE WHEN bat IS NOT NULL AND (aat IS NULL OR bat > aat) THEN blast ELSE alast END),
-         array_agg(GREATEST(aat, bat)),
-         array_agg(CASE WHEN ainc IS NULL THEN binc WHEN binc IS NULL THEN ainc ELSE ainc + binc END)
-  FROM unnest(t.n, EXCLUDED.n, t.total, EXCLUDED.total, t.min, EXCLUDED.min, t.max, EXCLUDED.max,
-              t.last, EXCLUDED.last, t.last_at, EXCLUDED.last_at, t.increase, EXCLUDED.increase)
-    AS m(an, bn, asum, bsum, alo, blo, ahi, bhi, alast, blast, aat, bat, ainc, binc))`;
+function mergeWide(count: number) {
+  let merge = merges.get(count);
+  if (!merge) {
+    const each = (element: (i: number) => string) =>
+      `ARRAY[${Array.from({ length: count }, (_, i) => element(i + 1)).join(', ')}]`;
+    const add = (column: string) =>
+      each(
+        (i) =>
+          `CASE WHEN t.${column}[${i}] IS NULL THEN EXCLUDED.${column}[${i}] WHEN EXCLUDED.${column}[${i}] IS NULL THEN t.${column}[${i}] ELSE t.${column}[${i}] + EXCLUDED.${column}[${i}] END`,
+      );
+    merge = sql.raw(
+      count === 0
+        ? 'n = t.n'
+        : [
+            `n = ${each((i) => `coalesce(t.n[${i}], 0) + coalesce(EXCLUDED.n[${i}], 0)`)}`,
+            `total = ${add('total')}`,
+            `min = ${each((i) => `LEAST(t.min[${i}], EXCLUDED.min[${i}])`)}`,
+            `max = ${each((i) => `GREATEST(t.max[${i}], EXCLUDED.max[${i}])`)}`,
+            `last = ${each((i) => `CASE WHEN EXCLUDED.last_at[${i}] IS NOT NULL AND (t.last_at[${i}] IS NULL OR EXCLUDED.last_at[${i}] > t.last_at[${i}]) THEN EXCLUDED.last[${i}] ELSE t.last[${i}] END`)}`,
+            `last_at = ${each((i) => `GREATEST(t.last_at[${i}], EXCLUDED.last_at[${i}])`)}`,
+            `increase = ${add('increase')}`,
+          ].join(',\n'),
+    );
+    merges.set(count, merge);
+  }
+  return merge;
+}
 
 /**
- * Merge 5-minute steps in one upsert ({@link MERGE_WIDE}). Answers the ids (`deviceId, bucket,
- * metrics`) of steps already folded into their hour and day, with their day: what was merged into
- * those must go there too.
+ * Merge 5-minute steps ({@link mergeWide}): one upsert per list of metric names in the batch (a
+ * batch's products share a few), the lists in the order of their names and each one's steps in key
+ * order, so that batches of several processes lock rows in one order. Answers the ids (`deviceId,
+ * bucket, metrics`) of steps already folded into their hour and day, with their day: what was
+ * merged into those must go there too.
  */
 export async function upsertFiveMinutes(
   trx: Transaction<Database>,
   steps: WideSteps,
 ): Promise<Map<string, string>> {
-  if (steps.map.size === 0) return new Map();
-  // In key order, so that batches of several processes lock rows in one order.
-  const rows = [...steps.map.values()].sort((a, b) => a.deviceId - b.deviceId || a.bucket - b.bucket);
-  // Each list of metric names once (a batch's products share a few), the rows by position.
-  const lists = new Map<readonly string[], number>();
-  const json = JSON.stringify(
-    rows.map((row) => {
-      let m = lists.get(row.metrics);
-      if (m === undefined) {
-        m = lists.size;
-        lists.set(row.metrics, m);
-      }
-      return wideRow(row, m);
-    }),
-  );
-  const folded = await sql<{ device_id: number; t: number; metrics: string[]; day: string }>`
-    WITH lists AS MATERIALIZED (
-      SELECT (i - 1)::int AS m, ARRAY(SELECT jsonb_array_elements_text(l)) AS metrics
-      FROM jsonb_array_elements(${JSON.stringify([...lists.keys()])}::jsonb) WITH ORDINALITY AS e(l, i)),
-    merged AS (
-      INSERT INTO telemetry_5m AS t (device_id, bucket, metrics, n, total, min, max, last, last_at, increase)
-      SELECT x.device_id, to_timestamp(x.b / 1000), (SELECT metrics FROM lists WHERE lists.m = x.m),
-             coalesce(x.n, array_fill(1, ARRAY[cardinality(x.total)])), x.total,
-             coalesce(x.min, x.total), coalesce(x.max, x.total), coalesce(x.last, x.total),
-             coalesce(x.last_at, array_fill(to_timestamp(x.at / 1000), ARRAY[cardinality(x.total)])),
-             x.increase
-      FROM json_to_recordset(${json}::json) AS x(
-        device_id int, b float8, m int, n int[], total float8[], min float8[], max float8[],
-        last float8[], last_at timestamptz[], at float8, increase float8[])
-      ON CONFLICT (device_id, bucket, metrics) DO UPDATE SET ${MERGE_WIDE}
-      RETURNING device_id, bucket, metrics, folded)
-    SELECT f.device_id, (extract(epoch from f.bucket) * 1000)::float8 AS t, f.metrics, ${STEP_DAY} AS day
-    FROM merged f JOIN devices d ON d.id = f.device_id JOIN sites s ON s.id = d.site_id
-    WHERE f.folded`.execute(trx);
-  return new Map(
-    folded.rows.map((row) => [wideStepId(row.device_id, Math.round(row.t), row.metrics.join(',')), row.day]),
-  );
+  const folded = new Map<string, string>();
+  if (steps.map.size === 0) return folded;
+  // Steps by list: by the list's array first (steps share a few), then lists of the same names as one.
+  const byArray = new Map<readonly string[], WideStep[]>();
+  for (const step of steps.map.values()) {
+    const list = byArray.get(step.metrics);
+    if (list) list.push(step);
+    else byArray.set(step.metrics, [step]);
+  }
+  const byNames = new Map<string, { names: readonly string[]; rows: WideStep[] }>();
+  for (const [names, rows] of byArray) {
+    const key = names.join(',');
+    const group = byNames.get(key);
+    if (group) group.rows.push(...rows);
+    else byNames.set(key, { names, rows });
+  }
+  for (const key of [...byNames.keys()].sort()) {
+    const { names, rows } = byNames.get(key) as { names: readonly string[]; rows: WideStep[] };
+    rows.sort((a, b) => a.deviceId - b.deviceId || a.bucket - b.bucket);
+    const columns = new StepColumns();
+    for (const row of rows) columns.add(row);
+    const [ids, buckets, ats, totals, increases, ns, mins, maxes, lasts, lastAts] = columns.parameters();
+    const count = names.length;
+    const answer = await sql<{ device_id: number; t: number; day: string | null }>`
+      WITH merged AS (
+        INSERT INTO telemetry_5m AS t (device_id, bucket, metrics, n, total, min, max, last, last_at, increase)
+        SELECT x.device_id, to_timestamp(x.b / 1000), ${names}::text[],
+               coalesce(x.n, array_fill(1, ARRAY[${count}::int])), x.total,
+               coalesce(x.min, x.total), coalesce(x.max, x.total), coalesce(x.last, x.total),
+               coalesce(x.last_at, array_fill(to_timestamp(x.at / 1000), ARRAY[${count}::int])), x.increase
+        FROM (SELECT u.device_id, u.b, u.at, u.total::float8[] AS total, u.increase::float8[] AS increase,
+                     u.n::int[] AS n, u.min::float8[] AS min, u.max::float8[] AS max, u.last::float8[] AS last,
+                     u.last_at::timestamptz[] AS last_at
+              FROM unnest(${ids}::int[], ${buckets}::float8[], ${ats}::float8[], ${totals}::text[],
+                          ${increases}::text[], ${ns}::text[], ${mins}::text[], ${maxes}::text[],
+                          ${lasts}::text[], ${lastAts}::text[])
+                AS u(device_id, b, at, total, increase, n, min, max, last, last_at)
+              OFFSET 0) x
+        ON CONFLICT (device_id, bucket, metrics) DO UPDATE SET ${mergeWide(count)}
+        RETURNING device_id, bucket, folded)
+      SELECT f.device_id, (extract(epoch from f.bucket) * 1000)::float8 AS t,
+             (SELECT ${STEP_DAY} FROM devices d JOIN sites s ON s.id = d.site_id WHERE d.id = f.device_id) AS day
+      FROM merged f WHERE f.folded`.execute(trx);
+    // A device without a site has no day (as the fold, which joins the site, leaves its steps).
+    for (const row of answer.rows)
+      if (row.day !== null) folded.set(wideStepId(row.device_id, Math.round(row.t), key), row.day);
+  }
+  return folded;
 }
 
 /** How a stored hourly or daily step takes in more: as {@link mergeInto}. */

@@ -42,6 +42,16 @@ interface CounterSeries {
 type LatestBefore = Map<number, { at: number; values: Record<string, number> }>;
 
 /**
+ * The values of `counters` in a latest row `l`, as a JSON object without the ones it lacks: one
+ * expression for the names given, where picking them out of every key of the row (`jsonb_each`)
+ * cost the database about a fifth of the statement.
+ */
+function counterValues(counters: readonly string[]) {
+  if (counters.length === 0) return sql`'{}'::jsonb`;
+  return sql`jsonb_strip_nulls(jsonb_build_object(${sql.join(counters.map((name) => sql`${name}::text, l.vals->${name}::text`))}))`;
+}
+
+/**
  * New readings into `telemetry_raw` and each device's newest of them into `telemetry_latest`
  * (unless a newer one is stored already), in one statement; answers the readings actually
  * inserted (not already stored), in the order given, and each of their devices' latest reading as
@@ -69,8 +79,7 @@ async function insertReadings(
       FROM inserted ORDER BY device_id, device_time DESC),
     before AS (
       SELECT l.device_id, (extract(epoch from l.device_time) * 1000)::float8 AS t,
-             (SELECT coalesce(jsonb_object_agg(k, v), '{}'::jsonb) FROM jsonb_each(l.vals) AS c(k, v)
-              WHERE k = ANY(${[...counters]}::text[])) AS counters
+             ${counterValues(counters)} AS counters
       FROM telemetry_latest l JOIN newest USING (device_id)),
     latest AS (
       INSERT INTO telemetry_latest AS l (device_id, device_time, received_at, flags, vals)
