@@ -1,6 +1,7 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip } from 'node:zlib';
 import { tanstackRouter } from '@tanstack/router-plugin/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
@@ -15,10 +16,15 @@ import {
 
 const COMPRESSIBLE = /\.(js|mjs|css|html|json|svg|txt|wasm|webmanifest)$/;
 
+const brotli = promisify(brotliCompress);
+const gzipped = promisify(gzip);
+
 /**
  * Writes `file.br` (brotli, best quality) and `file.gz` (gzip -9) beside every compressible file
  * of the build, once, so the server negotiates instead of compressing per request. A copy that
- * would not be smaller is not written. Runs last, after the service worker is generated.
+ * would not be smaller is not written. Runs last, after the service worker is generated. The
+ * files are compressed side by side on libuv's threads: brotli's best quality is about half of a
+ * build's time (13.5 s of 26 for 5.4 MB on one thread).
  */
 function precompress(): Plugin {
   let outDir = 'dist';
@@ -31,22 +37,25 @@ function precompress(): Plugin {
     closeBundle: {
       order: 'post',
       sequential: true,
-      handler() {
-        for (const file of filesUnder(outDir).filter((f) => COMPRESSIBLE.test(f))) {
-          const source = readFileSync(file);
-          const copies = {
-            br: brotliCompressSync(source, {
-              params: {
-                [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
-                [constants.BROTLI_PARAM_SIZE_HINT]: source.length,
-              },
-            }),
-            gz: gzipSync(source, { level: 9 }),
-          };
-          for (const [suffix, copy] of Object.entries(copies)) {
-            if (copy.length < source.length) writeFileSync(`${file}.${suffix}`, copy);
-          }
-        }
+      async handler() {
+        const files = filesUnder(outDir).filter((f) => COMPRESSIBLE.test(f));
+        await Promise.all(
+          files.map(async (file) => {
+            const source = await readFile(file);
+            const copies = {
+              br: await brotli(source, {
+                params: {
+                  [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
+                  [constants.BROTLI_PARAM_SIZE_HINT]: source.length,
+                },
+              }),
+              gz: await gzipped(source, { level: 9 }),
+            };
+            for (const [suffix, copy] of Object.entries(copies)) {
+              if (copy.length < source.length) await writeFile(`${file}.${suffix}`, copy);
+            }
+          }),
+        );
       },
     },
   };
