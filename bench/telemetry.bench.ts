@@ -172,7 +172,7 @@ async function main(): Promise<void> {
       .map((l) => l.toFixed(1))
       .join(' ')}`,
   );
-  const postgres = await benchPostgres();
+  const postgres = await benchPostgres({ statementStats: true });
   const admin = new pg.Client({ connectionString: postgres.url });
   await admin.connect();
   const dbName = `fleet_bench_${randomBytes(4).toString('hex')}`;
@@ -554,6 +554,12 @@ async function replayAndCopy(
   await ensurePartitions(replay, first, last);
   const catalogue = new ProductCatalogue(await loadCodec(), 'public');
   await catalogue.load();
+  // What each statement of the store path costs the database (a cluster of its own loads
+  // pg_stat_statements): counted from here, for the replay's database only.
+  if (local) {
+    await client.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
+    await client.query('SELECT pg_stat_statements_reset()');
+  }
   const started = performance.now();
   for (let i = 0; i < readings.length; i += 2000)
     await storeBatch(replay, readings.slice(i, i + 2000), (model) => catalogue.product(model)?.spec);
@@ -562,6 +568,7 @@ async function replayAndCopy(
     `store path (raw + rollups + latest), ${readings.length} readings in batches of 2,000: ${storeRate.toFixed(0)} readings/s`,
   );
   figures.push({ name: 'store-path.rate', value: Math.round(storeRate), unit: 'readings/s' });
+  if (local) await logStatementTimes(client, readings.length);
   if (!local) {
     log('bare COPY skipped: it needs a PostgreSQL of its own (unset DATABASE_URL)');
   } else {
@@ -584,6 +591,25 @@ async function replayAndCopy(
   }
   await client.end();
   await replay.destroy();
+}
+
+/**
+ * The replay's statements by the database's time per reading (`pg_stat_statements`, its database
+ * only), the costliest first: where the store path's time goes, beside the rate.
+ */
+async function logStatementTimes(client: pg.Client, readings: number): Promise<void> {
+  const rows = await client.query<{ query: string; calls: number; ms: number }>(
+    `SELECT query, calls::int AS calls, total_exec_time AS ms FROM pg_stat_statements
+     WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
+       AND query NOT ILIKE '%pg_stat_statements%'
+     ORDER BY total_exec_time DESC LIMIT 6`,
+  );
+  log('the store path in the database, per reading (pg_stat_statements, the costliest statements):');
+  for (const row of rows.rows) {
+    const perReading = (row.ms * 1000) / readings;
+    const text = row.query.replace(/\s+/g, ' ').slice(0, 90);
+    log(`  ${perReading.toFixed(1).padStart(6)} µs  ${String(row.calls).padStart(5)} calls  ${text}`);
+  }
 }
 
 stopOnSignals();

@@ -21,7 +21,12 @@ const PG_BIN = process.env.PG_BIN ?? '/usr/lib/postgresql/15/bin';
  * makes one) on a free port with its settings left at their defaults, removed by `stop()`. As root
  * the cluster runs as the `postgres` user, since `initdb` refuses root.
  */
-export async function benchPostgres(): Promise<BenchPostgres> {
+export async function benchPostgres(
+  settings: {
+    /** Load `pg_stat_statements` (a cluster of its own only), for a bench that reports time per statement. */
+    statementStats?: boolean;
+  } = {},
+): Promise<BenchPostgres> {
   if (process.env.DATABASE_URL)
     return {
       url: process.env.DATABASE_URL,
@@ -49,7 +54,9 @@ export async function benchPostgres(): Promise<BenchPostgres> {
     );
   const port = await freePort();
   run('initdb', ['-D', join(dir, 'data'), '-A', 'trust', '-U', 'postgres']);
-  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c max_connections=100`;
+  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c max_connections=100${
+    settings.statementStats ? ' -c shared_preload_libraries=pg_stat_statements' : ''
+  }`;
   run('pg_ctl', ['-D', join(dir, 'data'), '-w', '-l', join(dir, 'log'), '-o', options, 'start']);
   // Without blocking the caller, whose sockets go on working meanwhile.
   const restart = () => {
