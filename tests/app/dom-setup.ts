@@ -1,4 +1,4 @@
-import { configure, getConfig, prettyDOM } from '@testing-library/react';
+import { configure, getConfig } from '@testing-library/react';
 
 // jsdom lacks the layout APIs Mantine asks for. These stand-ins answer media queries for a
 // chosen viewport width (wide by default) with no motion preference.
@@ -47,16 +47,18 @@ Element.prototype.scrollIntoView ??= () => {};
 // The router restores scroll positions; jsdom has no scrolling.
 window.scrollTo = () => {};
 
+// testing-library's own error for a query that found nothing: its message, then the page searched.
+const pageNamingError = getConfig().getElementError;
+
 // Each screen's code is a separate chunk, transformed on first use: on a busy machine the first
 // visit of a screen can take seconds, which is not what these tests are about.
 configure({ asyncUtilTimeout: 10_000, getElementError: elementError });
 
 /**
- * A query's error, as testing-library makes it (its message, then the page it searched), but with
- * the page written out only when the message is read: when a test fails on it, or when a wait
- * times out on it. `findBy…` and `waitFor` make and drop such an error every 50 ms until what
- * they wait for appears, and writing out the whole page each time was about an eighth of the CPU
- * of a test that types into a form.
+ * testing-library's error for a query that found nothing ({@link pageNamingError}), made only when
+ * its message is read: when a test fails on it, or when a wait times out on it. `findBy…` and
+ * `waitFor` make and drop such an error every 50 ms until what they wait for appears, and writing
+ * out the whole page each time was about an eighth of the CPU of a test that types into a form.
  */
 function elementError(message: string | null, container: Element): Error {
   const error = new Error();
@@ -65,9 +67,7 @@ function elementError(message: string | null, container: Element): Error {
   Object.defineProperty(error, 'message', {
     configurable: true,
     get: () => {
-      text ??= [message, `Ignored nodes: comments, ${getConfig().defaultIgnore}\n${prettyDOM(container)}`]
-        .filter(Boolean)
-        .join('\n\n');
+      text ??= pageNamingError(message, container).message;
       return text;
     },
   });
