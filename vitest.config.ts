@@ -5,6 +5,13 @@ import viteConfig from './vite.config.ts';
 // Three groups: framework-free code in Node, React views in jsdom, and the
 // end-to-end suite (real server, real Chromium) one file at a time. `npm test` runs the end-to-end
 // group beside the other two (tests/run-suite.ts).
+
+/**
+ * Views tested against what a module keeps for the whole life of a page (the start-up's deferred
+ * work, once hurried, stays hurried): each of these files gets a page and modules of its own.
+ */
+const PAGE_OF_THEIR_OWN = ['tests/app/toasts-wait.test.tsx', 'tests/app/when-idle.test.ts'];
+
 export default mergeConfig(
   viteConfig,
   defineConfig({
@@ -41,7 +48,23 @@ export default mergeConfig(
             name: 'dom',
             environment: 'jsdom',
             include: ['tests/app/**/*.test.{ts,tsx}'],
+            exclude: PAGE_OF_THEIR_OWN,
             globalSetup: ['tests/server/migrated-database.ts'],
+            // As in the node group, a worker's files share one module graph and one page: each
+            // file imported React, Mantine, the app and PGlite again (compiling PGlite's WebAssembly
+            // each time), about a third of the group's time. Each file leaves the page as it found
+            // it (tests/app/each-file.ts).
+            isolate: false,
+            setupFiles: ['tests/app/each-file.ts'],
+            testTimeout: 30_000,
+          },
+        },
+        {
+          extends: true,
+          test: {
+            name: 'dom-alone',
+            environment: 'jsdom',
+            include: PAGE_OF_THEIR_OWN,
             testTimeout: 30_000,
           },
         },

@@ -15,7 +15,7 @@ interface Lane {
 
 const LANES: Lane[] = [
   { name: 'e2e', args: ['--project', 'e2e'] },
-  { name: 'node, dom', args: ['--project', 'node', '--project', 'dom'] },
+  { name: 'node, dom', args: ['--project', 'node', '--project', 'dom', '--project', 'dom-alone'] },
 ];
 
 /**
