@@ -102,6 +102,10 @@ export class WideSteps {
    * names, as after the catalogue was read again, share their steps): found without building a key.
    */
   private readonly byList = new Map<string, Map<number, Map<number, WideStep>>>();
+  /** What {@link prepare} worked out, and for how many steps. */
+  private prepared:
+    | { size: number; lists: { key: string; names: readonly string[]; columns: StepColumns }[] }
+    | undefined;
 
   /** The device's step at `bucket` for this metric list (created empty, every metric of the list). */
   step(deviceId: number, bucket: number, metrics: readonly { name: string; counter: boolean }[]): WideStep {
@@ -123,6 +127,41 @@ export class WideSteps {
       this.map.set(wideStepId(deviceId, bucket, list.key), wide);
     }
     return wide;
+  }
+
+  /**
+   * The steps as {@link upsertFiveMinutes} sends them: by list of metric names (lists of the same
+   * names as one), the lists in the order of their names and each one's steps in key order, so
+   * that batches of several processes lock rows in one order; each list's steps as columns. Worked
+   * out again only when steps were added since (a counter's correction may add one; one that
+   * changes a step's increase is read when the columns are sent).
+   */
+  prepare(): { key: string; names: readonly string[]; columns: StepColumns }[] {
+    if (this.prepared?.size === this.map.size) return this.prepared.lists;
+    // Steps by list: by the list's array first (steps share a few), then lists of the same names as one.
+    const byArray = new Map<readonly string[], WideStep[]>();
+    for (const step of this.map.values()) {
+      const list = byArray.get(step.metrics);
+      if (list) list.push(step);
+      else byArray.set(step.metrics, [step]);
+    }
+    const byNames = new Map<string, { names: readonly string[]; rows: WideStep[] }>();
+    for (const [names, rows] of byArray) {
+      const key = names.join(',');
+      const group = byNames.get(key);
+      if (group) group.rows.push(...rows);
+      else byNames.set(key, { names, rows });
+    }
+    const lists = [...byNames.keys()].sort().map((key) => {
+      const { names, rows } = byNames.get(key) as { names: readonly string[]; rows: WideStep[] };
+      rows.sort((a, b) => a.deviceId - b.deviceId || a.bucket - b.bucket);
+      const columns = new StepColumns();
+      for (const row of rows) columns.add(row);
+      columns.literals();
+      return { key, names, columns };
+    });
+    this.prepared = { size: this.map.size, lists };
+    return lists;
   }
 
   /** The step's figures of one metric (created empty, for every metric of the list, on first use). */
@@ -175,29 +214,28 @@ class StepColumns {
   readonly bucket: number[] = [];
   readonly at: (number | null)[] = [];
   readonly total: string[] = [];
-  readonly increase: string[] = [];
   readonly n: (string | null)[] = [];
   readonly min: (string | null)[] = [];
   readonly max: (string | null)[] = [];
   readonly last: (string | null)[] = [];
   readonly lastAt: (string | null)[] = [];
+  /** The steps added, in order: their increases are read when the parameters are (see there). */
+  private readonly rows: WideStep[] = [];
 
   add(step: WideStep): void {
     const count = step.steps.length;
     const total = new Array<number>(count);
-    const increase = new Array<number | null>(count);
     const at = step.steps[0]?.lastAt ?? null;
     let single = at !== null;
     for (let i = 0; i < count; i++) {
       const s = step.steps[i] as StepAggregate;
       total[i] = s.total;
-      increase[i] = s.increase;
       if (s.n !== 1 || s.lastAt !== at) single = false;
     }
+    this.rows.push(step);
     this.deviceId.push(step.deviceId);
     this.bucket.push(step.bucket);
     this.total.push(numbers(total));
-    this.increase.push(numbers(increase));
     if (single) {
       this.at.push(at);
       this.n.push(null);
@@ -230,20 +268,41 @@ class StepColumns {
     this.lastAt.push(`${lastAt}}`);
   }
 
-  /** The parameters, in the order of {@link upsertFiveMinutes}'s `unnest`. */
-  parameters(): string[] {
-    return [
+  /** The literals of every column but the increases: see {@link parameters}. */
+  private fixed: [string, string, string, string, ...string[]] | undefined;
+
+  /**
+   * The literals of every column but the increases, worked out once, when every step has been
+   * added (a step's figures other than its increase are its readings' own and do not change).
+   */
+  literals(): [string, string, string, string, ...string[]] {
+    this.fixed ??= [
       numbers(this.deviceId),
       numbers(this.bucket),
       numbers(this.at),
       rowsLiteral(this.total),
-      rowsLiteral(this.increase),
       rowsLiteral(this.n),
       rowsLiteral(this.min),
       rowsLiteral(this.max),
       rowsLiteral(this.last),
       rowsLiteral(this.lastAt),
     ];
+    return this.fixed;
+  }
+
+  /**
+   * The parameters, in the order of {@link upsertFiveMinutes}'s `unnest`. The increases are read
+   * from the steps now, not when they were added: a batch's counter corrections come to steps
+   * already added.
+   */
+  parameters(): string[] {
+    const increases = this.rows.map(({ steps }) => {
+      const increase = new Array<number | null>(steps.length);
+      for (let i = 0; i < steps.length; i++) increase[i] = (steps[i] as StepAggregate).increase;
+      return numbers(increase);
+    });
+    const [ids, buckets, ats, totals, ...figures] = this.literals();
+    return [ids, buckets, ats, totals, rowsLiteral(increases), ...figures];
   }
 }
 
@@ -299,26 +358,7 @@ export async function upsertFiveMinutes(
   steps: WideSteps,
 ): Promise<Map<string, string>> {
   const folded = new Map<string, string>();
-  if (steps.map.size === 0) return folded;
-  // Steps by list: by the list's array first (steps share a few), then lists of the same names as one.
-  const byArray = new Map<readonly string[], WideStep[]>();
-  for (const step of steps.map.values()) {
-    const list = byArray.get(step.metrics);
-    if (list) list.push(step);
-    else byArray.set(step.metrics, [step]);
-  }
-  const byNames = new Map<string, { names: readonly string[]; rows: WideStep[] }>();
-  for (const [names, rows] of byArray) {
-    const key = names.join(',');
-    const group = byNames.get(key);
-    if (group) group.rows.push(...rows);
-    else byNames.set(key, { names, rows });
-  }
-  for (const key of [...byNames.keys()].sort()) {
-    const { names, rows } = byNames.get(key) as { names: readonly string[]; rows: WideStep[] };
-    rows.sort((a, b) => a.deviceId - b.deviceId || a.bucket - b.bucket);
-    const columns = new StepColumns();
-    for (const row of rows) columns.add(row);
+  for (const { key, names, columns } of steps.prepare()) {
     const [ids, buckets, ats, totals, increases, ns, mins, maxes, lasts, lastAts] = columns.parameters();
     const count = names.length;
     const answer = await sql<{ device_id: number; t: number; day: string | null }>`

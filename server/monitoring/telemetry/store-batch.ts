@@ -212,6 +212,53 @@ function firstOfEachKey(readings: readonly Reading[]): Reading[] {
   return kept;
 }
 
+/** Readings between turns of the event loop while a batch's steps are built. */
+const YIELD_EVERY = 200;
+
+/**
+ * A batch's readings (oldest first) as 5-minute steps, and each device's energy counters with
+ * readings in it (a few a device, found by name): the first and last time of each.
+ */
+async function rollupsOf(
+  readings: readonly Reading[],
+  specOf: SpecLookup,
+): Promise<{ fiveMinutes: WideSteps; counterSeries: Map<number, CounterSeries[]> }> {
+  const fiveMinutes = new WideSteps();
+  const counterSeries = new Map<number, CounterSeries[]>();
+  for (let r = 0; r < readings.length; r++) {
+    // Now and then a turn of the event loop: the socket sends the rest of the statement meanwhile.
+    if (r % YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
+    const reading = readings[r] as Reading;
+    const spec = specOf(reading.modelId);
+    if (!spec) continue;
+    const { metrics } = spec;
+    const wide = fiveMinutes.step(reading.deviceId, bucket5m(reading.deviceTime), metrics);
+    for (let i = 0; i < metrics.length; i++) {
+      const metric = metrics[i] as (typeof metrics)[number];
+      const value = reading.values[metric.name];
+      if (value === undefined) continue;
+      addToStep(wide.steps[i] as StepAggregate, value, reading.deviceTime);
+      if (!metric.counter) continue;
+      let ofDevice = counterSeries.get(reading.deviceId);
+      if (!ofDevice) {
+        ofDevice = [];
+        counterSeries.set(reading.deviceId, ofDevice);
+      }
+      const series = ofDevice.find((s) => s.metric === metric.name);
+      if (!series)
+        ofDevice.push({
+          deviceId: reading.deviceId,
+          modelId: reading.modelId,
+          metric: metric.name,
+          from: reading.deviceTime,
+          to: reading.deviceTime,
+        });
+      else series.to = reading.deviceTime;
+    }
+  }
+  return { fiveMinutes, counterSeries };
+}
+
 /**
  * Store a batch of readings in one transaction: the raw rows and each device's latest reading in
  * one statement (a reading already stored, same device and device time, is left out), then the
@@ -238,42 +285,25 @@ export async function storeBatch(
     const counters = new Set<string>();
     for (const modelId of new Set(candidates.map((r) => r.modelId)))
       for (const metric of specOf(modelId)?.metrics ?? []) if (metric.counter) counters.add(metric.name);
-    const { fresh, before } =
+    // The database inserts the raw rows while this process builds the batch's 5-minute steps as if
+    // every reading were new (the usual case), and their columns for the upsert: the two work side
+    // by side, where one waited for the other. Sent before the steps are built (one turn of the
+    // event loop lets the statement out); its failure is taken below, where it is awaited.
+    const inserting =
       candidates.length > 0
-        ? await insertReadings(trx, candidates, [...counters])
-        : { fresh: [], before: new Map() as LatestBefore };
-    fresh.sort((a, b) => a.deviceTime - b.deviceTime);
-    const fiveMinutes = new WideSteps();
-    // Each device's energy counters with fresh readings (a few a device, found by name).
-    const counterSeries = new Map<number, CounterSeries[]>();
-    for (const reading of fresh) {
-      const spec = specOf(reading.modelId);
-      if (!spec) continue;
-      const { metrics } = spec;
-      const wide = fiveMinutes.step(reading.deviceId, bucket5m(reading.deviceTime), metrics);
-      for (let i = 0; i < metrics.length; i++) {
-        const metric = metrics[i] as (typeof metrics)[number];
-        const value = reading.values[metric.name];
-        if (value === undefined) continue;
-        addToStep(wide.steps[i] as StepAggregate, value, reading.deviceTime);
-        if (!metric.counter) continue;
-        let ofDevice = counterSeries.get(reading.deviceId);
-        if (!ofDevice) {
-          ofDevice = [];
-          counterSeries.set(reading.deviceId, ofDevice);
-        }
-        const series = ofDevice.find((s) => s.metric === metric.name);
-        if (!series)
-          ofDevice.push({
-            deviceId: reading.deviceId,
-            modelId: reading.modelId,
-            metric: metric.name,
-            from: reading.deviceTime,
-            to: reading.deviceTime,
-          });
-        else series.to = reading.deviceTime;
-      }
+        ? insertReadings(trx, candidates, [...counters])
+        : Promise.resolve({ fresh: [] as Reading[], before: new Map() as LatestBefore });
+    inserting.catch(() => {});
+    candidates.sort((a, b) => a.deviceTime - b.deviceTime);
+    let built = await rollupsOf(candidates, specOf);
+    built.fiveMinutes.prepare();
+    const { fresh, before } = await inserting;
+    // Some were stored already: the steps are built again from the new ones only.
+    if (fresh !== candidates) {
+      fresh.sort((a, b) => a.deviceTime - b.deviceTime);
+      built = await rollupsOf(fresh, specOf);
     }
+    const { fiveMinutes, counterSeries } = built;
     const allSeries = [...counterSeries.values()].flat();
     const windows = await counterWindows(trx, allSeries, before, fresh);
     for (const series of allSeries) {
