@@ -71,8 +71,8 @@ export interface CreateServerOptions {
   seed?: boolean;
   /**
    * Seed the demo's telemetry history (a week of readings of eight devices, generated at seed
-   * time) along with the demo data. Default: only for a data folder of its own (`npm start`), not
-   * for a test's in-memory database.
+   * time) along with the demo data. Default: `SEED_DEMO_HISTORY` when set, else only for a data
+   * folder of its own (`npm start`), not for a test's in-memory database.
    */
   seedHistory?: boolean;
   /**
@@ -290,7 +290,10 @@ export async function createServer(options: CreateServerOptions): Promise<FleetS
     const demo =
       options.seed ?? wantsDemoSeed(env.SEED_DEMO, 'pgliteDir' in target, env.NODE_ENV === 'production');
     const seeded = demo
-      ? await seedDemoWorld(ctx, { usesDataDir, seedHistory: options.seedHistory ?? usesDataDir })
+      ? await seedDemoWorld(ctx, {
+          usesDataDir,
+          seedHistory: options.seedHistory ?? env.SEED_DEMO_HISTORY ?? usesDataDir,
+        })
       : false;
     const app = new Hono();
     // The one error handler of the whole server: services and middleware throw `ApiError`

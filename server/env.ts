@@ -121,6 +121,14 @@ export const envSchema = z.object({
     .enum(['0', '1', ''])
     .optional()
     .transform((value) => (value === '1' ? true : value === '0' ? false : undefined)),
+  /**
+   * Seed the demo's week of telemetry history along with the demo: default on where the server
+   * keeps its own data folder (`npm start`); `0` seeds the demo without it, a start seconds sooner.
+   */
+  SEED_DEMO_HISTORY: z
+    .enum(['0', '1', ''])
+    .optional()
+    .transform((value) => (value === '1' ? true : value === '0' ? false : undefined)),
   /** Print one-time codes in the log when mail has no SMTP_URL (local development only). */
   MAIL_LOG_CODES: z
     .enum(['0', '1', ''])

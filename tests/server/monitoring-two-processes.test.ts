@@ -93,6 +93,7 @@ describe.skipIf(!DATABASE)('two monitoring processes on one PostgreSQL', () => {
       DATA_DIR: dataDir,
       SIGNING_KEY: JSON.stringify(privateJwk),
       SEED_DEMO: '1',
+      SEED_DEMO_HISTORY: '0',
       SIMULATED_DEVICES: '0',
       TELEMETRY_INTERVAL_S: '1',
       ALARM_OFFLINE_AFTER_S: '3',

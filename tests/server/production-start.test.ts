@@ -127,6 +127,28 @@ describe('a production start', () => {
     }
   }, 120_000);
 
+  it('seeds the demo history only as SEED_DEMO_HISTORY says, when it is set', async () => {
+    expect(parseEnv({ SEED_DEMO_HISTORY: '0' }).SEED_DEMO_HISTORY).toBe(false);
+    expect(parseEnv({}).SEED_DEMO_HISTORY).toBeUndefined();
+    expect(() => parseEnv({ SEED_DEMO_HISTORY: 'yes' })).toThrow(EnvError);
+    // A test's in-memory database gets no history unless asked.
+    const server = await createServer({
+      env: parseEnv({ DATA_DIR: join(temp, 'unused'), SEED_DEMO: '1', SEED_DEMO_HISTORY: '1' }),
+      database: { pgliteDir: 'memory://' },
+      keys: await keys(),
+      scryptCost,
+    });
+    try {
+      const readings = await server.ctx.db
+        .selectFrom('telemetry_raw')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
+      expect(readings.n).toBeGreaterThan(0);
+    } finally {
+      await server.close();
+    }
+  }, 120_000);
+
   it.runIf(process.env.TEST_DATABASE_URL)(
     'seeds nothing into a PostgreSQL database without SEED_DEMO',
     async () => {

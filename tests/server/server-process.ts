@@ -42,6 +42,8 @@ export async function startServerProcess(env: Record<string, string> = {}): Prom
       PORT: String(port),
       DATA_DIR: dataDir,
       SEED_DEMO: '1',
+      // The demo's week of history is seconds of work a test of the process does not read.
+      SEED_DEMO_HISTORY: '0',
       SIMULATED_DEVICES: '0',
       DATABASE_URL: 'url' in database.target ? database.target.url : '',
       ...env,

@@ -82,6 +82,7 @@ describe.skipIf(!DATABASE)('two server processes on one PostgreSQL', () => {
       DATA_DIR: dataDir,
       SIGNING_KEY: JSON.stringify(privateJwk),
       SEED_DEMO: '1',
+      SEED_DEMO_HISTORY: '0',
       SIMULATED_DEVICES: '0',
       SERVICE_COMMS_TIMEOUT_MS: '5000',
     };

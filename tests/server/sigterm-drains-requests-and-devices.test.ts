@@ -57,6 +57,7 @@ beforeAll(async () => {
     DATA_DIR: dataDir,
     API_KEY,
     SEED_DEMO: '1',
+    SEED_DEMO_HISTORY: '0',
     SIMULATED_DEVICES: '0',
     DATABASE_URL: 'url' in database.target ? database.target.url : '',
   };
@@ -176,8 +177,8 @@ describe('SIGTERM', () => {
     const device = await deviceOnline();
     const codec = await loadCodec();
     const config = bundledConfig('hybrid5k');
-    // From now on: the demo history seeded at start ends when the server started, so a window
-    // reaching back before now could hold seeded readings of this device too.
+    // From now on: the demo history, where a start seeds it, ends when the server started, so a
+    // window reaching back before now could hold seeded readings of this device too.
     const start = Math.floor(Date.now() / 1000) * 1000;
     const readings = 5;
     for (let seq = 1; seq <= readings; seq++)
