@@ -1,4 +1,4 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { createWriteStream, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -38,7 +38,7 @@ function newestMtime(path: string): number {
 }
 
 /** Builds the app unless `dist/` is newer than everything it is built from. */
-function buildAppIfStale(): void {
+function buildAppIfStale(): Promise<void> {
   const built = join(ROOT, 'dist/index.html');
   const sources = [
     'src',
@@ -54,9 +54,9 @@ function buildAppIfStale(): void {
     existsSync(built) &&
     statSync(built).mtimeMs >= Math.max(...sources.filter(existsSync).map(newestMtime))
   ) {
-    return;
+    return Promise.resolve();
   }
-  execFileSync(
+  const build = spawn(
     process.execPath,
     [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'],
     {
@@ -66,6 +66,12 @@ function buildAppIfStale(): void {
       stdio: 'inherit',
     },
   );
+  return new Promise((resolve, reject) => {
+    build.once('error', reject);
+    build.once('exit', (code, signal) =>
+      code === 0 ? resolve() : reject(new Error(`The app's build failed (${code ?? signal})`)),
+    );
+  });
 }
 
 /**
@@ -126,7 +132,7 @@ function startServer(
   });
 }
 
-/** The one Chromium the run's files connect to (browser.ts, launchChromium), started last. */
+/** The one Chromium the run's files connect to (browser.ts, launchChromium). */
 async function startBrowser(project: TestProject, executablePath: string): Promise<BrowserServer> {
   const browser = await chromium.launchServer({ executablePath, headless: true, args: CHROMIUM_ARGS });
   project.provide('chromiumEndpoint', browser.wsEndpoint());
@@ -150,14 +156,26 @@ export default async function setup(project: TestProject) {
     const browser = await startBrowser(project, chromiumPath);
     return () => browser.close();
   }
-  buildAppIfStale();
   const dataDir = mkdtempSync(join(tmpdir(), 'fleet-e2e-'));
   const logPath = join(dataDir, 'server.log');
   project.provide('serverLogPath', logPath);
-  const { child, url } = await startServer(await freePort(), dataDir, logPath);
+  // The build, the server's start (seeding its demo) and Chromium's launch side by side: the
+  // server reads the built files only when a test asks for them.
+  const [built, started, launched] = await Promise.allSettled([
+    buildAppIfStale(),
+    freePort().then((port) => startServer(port, dataDir, logPath)),
+    startBrowser(project, chromiumPath),
+  ]);
+  if (built.status === 'rejected' || started.status === 'rejected' || launched.status === 'rejected') {
+    if (started.status === 'fulfilled') started.value.child.kill('SIGTERM');
+    if (launched.status === 'fulfilled') await launched.value.close();
+    rmSync(dataDir, { recursive: true, force: true });
+    throw [built, started, launched].find((result) => result.status === 'rejected')?.reason;
+  }
+  const { child, url } = started.value;
+  const browser = launched.value;
   child.removeAllListeners('exit');
   project.provide('baseUrl', url);
-  const browser = await startBrowser(project, chromiumPath);
   return async () => {
     await new Promise<void>((resolve) => {
       if (child.exitCode !== null) return resolve();
