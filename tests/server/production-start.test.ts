@@ -9,6 +9,7 @@ import { generateSigningKey } from '../../server/auth/signing-keys.ts';
 import { createServer } from '../../server/create-server.ts';
 import { wantsDemoSeed } from '../../server/db/seed.ts';
 import { EnvError, parseEnv } from '../../server/env.ts';
+import { migratedStart } from './migrated-database.ts';
 
 const scryptCost = { N: 1024, r: 8, p: 1 };
 const temp = mkdtempSync(join(tmpdir(), 'fleet-start-'));
@@ -127,23 +128,24 @@ describe('a production start', () => {
     }
   }, 120_000);
 
-  it('seeds the demo history only as SEED_DEMO_HISTORY says, when it is set', async () => {
+  it('seeds the demo without its week of history with SEED_DEMO_HISTORY=0, where a data folder would have it', async () => {
     expect(parseEnv({ SEED_DEMO_HISTORY: '0' }).SEED_DEMO_HISTORY).toBe(false);
     expect(parseEnv({}).SEED_DEMO_HISTORY).toBeUndefined();
     expect(() => parseEnv({ SEED_DEMO_HISTORY: 'yes' })).toThrow(EnvError);
-    // A test's in-memory database gets no history unless asked.
+    // No keys given: the server keeps its own in the data folder, as `npm start` does.
     const server = await createServer({
-      env: parseEnv({ DATA_DIR: join(temp, 'unused'), SEED_DEMO: '1', SEED_DEMO_HISTORY: '1' }),
-      database: { pgliteDir: 'memory://' },
-      keys: await keys(),
+      env: parseEnv({ DATA_DIR: join(temp, 'no-history'), SEED_DEMO_HISTORY: '0' }),
+      database: { pgliteDir: 'memory://', from: migratedStart() },
       scryptCost,
+      seed: true,
     });
     try {
+      expect(server.demo).toBe(true);
       const readings = await server.ctx.db
         .selectFrom('telemetry_raw')
         .select((eb) => eb.fn.countAll<number>().as('n'))
         .executeTakeFirstOrThrow();
-      expect(readings.n).toBeGreaterThan(0);
+      expect(readings.n).toBe(0);
     } finally {
       await server.close();
     }
