@@ -24,12 +24,15 @@ afterAll(async () => {
 
 const section = (page: Page) => page.getByRole('region', { name: 'Firmware update' });
 
-/** The percent the progress line shows now, or -1 without one. */
+/**
+ * The percent the progress line shows now, or -1 without one. Read without waiting: until the
+ * test lets the page's clock run, there may be no line yet, and a locator's own wait for it would
+ * hold the test half a minute for nothing.
+ */
 async function percent(page: Page): Promise<number> {
-  const text = await section(page)
+  const [text = ''] = await section(page)
     .getByText(/^\d+ % · /)
-    .innerText()
-    .catch(() => '');
+    .allInnerTexts();
   return Number(/^(\d+) %/.exec(text)?.[1] ?? -1);
 }
 
