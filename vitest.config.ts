@@ -2,9 +2,9 @@ import { availableParallelism } from 'node:os';
 import { defineConfig, mergeConfig } from 'vitest/config';
 import viteConfig from './vite.config.ts';
 
-// Three groups: framework-free code in Node, React views in jsdom, and the
-// end-to-end suite (real server, real Chromium) one file at a time. `npm test` runs the end-to-end
-// group beside the other two (tests/run-suite.ts).
+// The groups: framework-free code in Node, React views in jsdom (dom, and dom-alone for the few
+// that need a page of their own), and the end-to-end suite (real server, real Chromium) one file at
+// a time. `npm test` runs the end-to-end group beside the others (tests/run-suite.ts).
 
 /**
  * Views tested against what a module keeps for the whole life of a page (the start-up's deferred
