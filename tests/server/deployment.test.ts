@@ -6,6 +6,7 @@ import { generateSigningKey } from '../../server/auth/signing-keys.ts';
 import { createServer, type FleetServer } from '../../server/create-server.ts';
 import { EnvError, parseEnv } from '../../server/env.ts';
 import { startTestServer, type TestServer } from './harness.ts';
+import { migratedStart } from './migrated-database.ts';
 
 const dist = '.tmp/test-dist';
 let t: TestServer;
@@ -48,7 +49,7 @@ describe('deployment', () => {
   it('serves built files, falls back to index.html for client routes, and answers JSON 404 inside services', async () => {
     const server = await createServer({
       env: parseEnv({ DATA_DIR: '.tmp/test-data' }),
-      database: { pgliteDir: 'memory://' },
+      database: { pgliteDir: 'memory://', from: migratedStart() },
       keys: { config: (await generateSigningKey()).key, monitoring: (await generateSigningKey()).key },
       seed: false,
       distDir: dist,
@@ -96,7 +97,7 @@ describe('deployment', () => {
     try {
       monitoring = await createServer({
         env: parseEnv({ DATA_DIR: '.tmp/test-data', CONFIG_SERVICE_URL: `http://127.0.0.1:${port}/config` }),
-        database: { pgliteDir: 'memory://' },
+        database: { pgliteDir: 'memory://', from: migratedStart() },
         services: 'monitoring',
         keys: { config: (await generateSigningKey()).key, monitoring: (await generateSigningKey()).key },
         scryptCost: { N: 1024, r: 8, p: 1 },

@@ -93,7 +93,7 @@ describe('a production start', () => {
           DATA_DIR: join(temp, 'unused'),
           ...extra,
         }),
-        database: { pgliteDir: 'memory://' },
+        database: { pgliteDir: 'memory://', from: migratedStart() },
         keys: await keys(),
         scryptCost,
       });
@@ -115,7 +115,7 @@ describe('a production start', () => {
   it('leaves an embedded database empty with SEED_DEMO=0', async () => {
     const server = await createServer({
       env: parseEnv({ DATA_DIR: join(temp, 'unused'), SEED_DEMO: '0' }),
-      database: { pgliteDir: 'memory://' },
+      database: { pgliteDir: 'memory://', from: migratedStart() },
       keys: await keys(),
       scryptCost,
     });
@@ -187,7 +187,7 @@ describe('a production start', () => {
     chmodSync(join(dataDir, 'pglite', 'base', 'old-file'), 0o644);
     const server = await createServer({
       env: parseEnv({ DATA_DIR: dataDir }),
-      database: { pgliteDir: 'memory://' },
+      database: { pgliteDir: 'memory://', from: migratedStart() },
       scryptCost,
       seed: false,
     });

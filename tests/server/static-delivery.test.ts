@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateSigningKey } from '../../server/auth/signing-keys.ts';
 import { createServer, type FleetServer } from '../../server/create-server.ts';
 import { parseEnv } from '../../server/env.ts';
+import { migratedStart } from './migrated-database.ts';
 
 const dist = '.tmp/test-static-dist';
 const PAGE = `<!doctype html><html><head><title>Fleet Manager</title></head><body>${'<p>shell</p>'.repeat(200)}</body></html>`;
@@ -33,7 +34,7 @@ let withMaps: FleetServer;
 async function start(env: Record<string, string> = {}) {
   return createServer({
     env: parseEnv({ DATA_DIR: '.tmp/test-data', ...env }),
-    database: { pgliteDir: 'memory://' },
+    database: { pgliteDir: 'memory://', from: migratedStart() },
     keys: { config: (await generateSigningKey()).key, monitoring: (await generateSigningKey()).key },
     seed: false,
     distDir: dist,
