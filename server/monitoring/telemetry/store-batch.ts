@@ -57,7 +57,8 @@ function counterValues(counters: readonly string[]) {
  * inserted (not already stored), in the order given, and each of their devices' latest reading as
  * it was before (every part of one statement sees the tables as they were when it began): its
  * time and the values of `counters` only, all the counter windows need. Usually every reading is
- * new: then the keys of the inserted ones are not sent back, a count is enough.
+ * new: then the keys of the inserted ones are not sent back, a count is enough, and `fresh` is
+ * `readings` itself (storeBatch keeps the steps it built meanwhile only then).
  */
 async function insertReadings(
   trx: Transaction<Database>,
@@ -298,7 +299,8 @@ export async function storeBatch(
     let built = await rollupsOf(candidates, specOf);
     built.fiveMinutes.prepare();
     const { fresh, before } = await inserting;
-    // Some were stored already: the steps are built again from the new ones only.
+    // Some were stored already (only then is `fresh` another array, see insertReadings): the
+    // steps are built again from the new ones only.
     if (fresh !== candidates) {
       fresh.sort((a, b) => a.deviceTime - b.deviceTime);
       built = await rollupsOf(fresh, specOf);
