@@ -40,14 +40,17 @@ describe('device details, monitoring', () => {
     await expect(tiles.getByRole('region', { name: 'Grid (Grid power)' }).innerText()).resolves.toMatch(
       /Grid \(Grid power\)\s+[\d,]+ W (importing|exporting|idle)$/,
     );
-    // The next reading arrives through the stream: the time of the last reading changes.
-    const time = (text: string) => /\((.*)\)/.exec(text)?.[1];
+    // The next reading arrives through the stream: the time of the last reading changes (to the
+    // second in its `datetime`; the text shows minutes, so it may read the same).
+    const readAt = liveStatus(page).locator('time');
+    const before = await readAt.getAttribute('datetime');
+    expect(before).toMatch(/^\d{4}-\d\d-\d\dT/);
     await page.waitForFunction(
-      ([before]) => {
-        const now = document.querySelector('[data-testid="live-status"]')?.textContent ?? '';
-        return /\(.*\)/.test(now) && /\((.*)\)/.exec(now)?.[1] !== before;
+      (was) => {
+        const now = document.querySelector('[data-testid="live-status"] time')?.getAttribute('datetime');
+        return now != null && now !== was;
       },
-      [time(first)],
+      before,
       { timeout: 60_000 },
     );
     await liveStatus(page).getByText('Live', { exact: true }).waitFor();

@@ -81,24 +81,33 @@ export function LiveTiles({
   );
   const now = useNow();
   const age = latest ? ageText(Math.max(0, now - Date.parse(latest.receivedAt))) : '';
-  const at = latest ? formatDateTime(latest.receivedAt) : '';
+  // The reading's exact time rides along for machines; people read it to the minute.
+  const at = latest ? <time dateTime={latest.receivedAt}>{formatDateTime(latest.receivedAt)}</time> : null;
   const names = Object.keys(units)
     .filter((name) => latest?.values[name] !== undefined || !latest)
     .sort((a, b) => order(units[a] ?? '') - order(units[b] ?? '') || a.localeCompare(b));
 
-  const status = refused
-    ? refused
-    : fresh && silent
-      ? `Online: its first reading arrived. Last reading ${age} (${at}).`
-      : fresh
-        ? `Last reading ${age} (${at}).`
-        : stale && latest
-          ? `No reading for ${age.replace(/ ago$/, '')}: the device may be offline. Last reading ${at}.`
-          : stale
-            ? 'This device has sent no reading.'
-            : connecting && !latest
-              ? 'Connecting to the live stream…'
-              : 'Waiting for the first reading…';
+  const status = refused ? (
+    refused
+  ) : fresh && silent ? (
+    <>
+      Online: its first reading arrived. Last reading {age} ({at}).
+    </>
+  ) : fresh ? (
+    <>
+      Last reading {age} ({at}).
+    </>
+  ) : stale && latest ? (
+    <>
+      No reading for {age.replace(/ ago$/, '')}: the device may be offline. Last reading {at}.
+    </>
+  ) : stale ? (
+    'This device has sent no reading.'
+  ) : connecting && !latest ? (
+    'Connecting to the live stream…'
+  ) : (
+    'Waiting for the first reading…'
+  );
   const badge = refused ? (
     <Badge color="gray.7">Not available</Badge>
   ) : fresh ? (
