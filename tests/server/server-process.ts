@@ -9,6 +9,7 @@ import {
 } from '../../contracts/service-comms.ts';
 import { freePort } from '../free-port.ts';
 import { freshDatabase } from './harness.ts';
+import { unpackMigrated } from './migrated-database.ts';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 
@@ -34,6 +35,7 @@ export interface ServerProcess {
 export async function startServerProcess(env: Record<string, string> = {}): Promise<ServerProcess> {
   const dataDir = mkdtempSync(join(tmpdir(), 'fleet-process-'));
   const database = await freshDatabase();
+  if (!('url' in database.target)) unpackMigrated(join(dataDir, 'pglite'));
   const port = await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     cwd: ROOT,

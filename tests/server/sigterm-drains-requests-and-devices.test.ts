@@ -16,6 +16,7 @@ import { type DatabaseTarget, openDatabase } from '../../server/db/database.ts';
 import { loadCodec } from '../../src/codec/load-node.ts';
 import { freePort } from '../free-port.ts';
 import { freshDatabase, PASSWORDS } from './harness.ts';
+import { unpackMigrated } from './migrated-database.ts';
 import { socketUrl } from './service-comms-devices.ts';
 import { bundledConfig, telemetryFrame } from './telemetry-frames.ts';
 
@@ -62,6 +63,7 @@ beforeAll(async () => {
     DATABASE_URL: 'url' in database.target ? database.target.url : '',
   };
   databaseTarget = 'url' in database.target ? database.target : { pgliteDir: join(dataDir, 'pglite') };
+  if (!('url' in database.target)) unpackMigrated(join(dataDir, 'pglite'));
   child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     cwd: ROOT,
     env,
