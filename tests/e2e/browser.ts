@@ -32,16 +32,51 @@ export const OWNER = { email: 'owner@homeowner.example', password: 'Owner#2026' 
 export const BLUETOOTH_ARGS = [...CHROMIUM_ARGS, '--enable-experimental-web-platform-features'];
 
 /**
+ * Makes the pages of `browser` run as in a browser without service workers (`navigator` has no
+ * `serviceWorker`, as where a browser offers none): the app then keeps no offline copy. Setting
+ * that copy up downloads and stores every file of the build, about 1 to 1.5 s of Chromium's CPU
+ * for each new context, and only the files that test the copy itself need it (`offlineCopy`).
+ * The screens' tests thereby also show that the app works without one.
+ */
+function withoutServiceWorkers(browser: Browser): Browser {
+  const newContext = browser.newContext.bind(browser);
+  const newPage = browser.newPage.bind(browser);
+  const forget = () => {
+    // The attribute lives on the prototype; removed there, `'serviceWorker' in navigator` is false.
+    delete (Navigator.prototype as { serviceWorker?: unknown }).serviceWorker;
+  };
+  browser.newContext = async (options) => {
+    const context = await newContext(options);
+    await context.addInitScript(forget);
+    return context;
+  };
+  browser.newPage = async (options) => {
+    // The page's own context (closed with the page); the script runs from its first navigation.
+    const page = await newPage(options);
+    await page.context().addInitScript(forget);
+    return page;
+  };
+  return browser;
+}
+
+/**
  * A browser for one test file. With the usual flags it is a connection to the Chromium the suite
  * started once (global-setup.ts): starting one per file cost a second or two each. Its `close()`
  * closes the contexts this file opened and disconnects, so the next file starts as clean. Other
- * flags (Web Bluetooth's) get a Chromium of their own.
+ * flags (Web Bluetooth's) get a Chromium of their own. Its pages have no service workers unless
+ * `offlineCopy` (withoutServiceWorkers).
  */
-export function launchChromium(args = CHROMIUM_ARGS): Promise<Browser> {
+export async function launchChromium(
+  args = CHROMIUM_ARGS,
+  { offlineCopy = false }: { offlineCopy?: boolean } = {},
+): Promise<Browser> {
   mkdirSync(ARTIFACTS, { recursive: true });
   const shared = inject('chromiumEndpoint');
-  if (args === CHROMIUM_ARGS && shared) return chromium.connect(shared);
-  return chromium.launch({ executablePath: inject('chromiumPath'), headless: true, args });
+  const browser =
+    args === CHROMIUM_ARGS && shared
+      ? await chromium.connect(shared)
+      : await chromium.launch({ executablePath: inject('chromiumPath'), headless: true, args });
+  return offlineCopy ? browser : withoutServiceWorkers(browser);
 }
 
 /** Absolute URL of an app path on the server under test. */

@@ -18,7 +18,8 @@ const OFFLINE_NOTICE =
 let browser: Browser;
 const contexts: BrowserContext[] = [];
 beforeAll(async () => {
-  browser = await launchChromium();
+  // These tests are about the offline copy: its pages keep their service worker.
+  browser = await launchChromium(undefined, { offlineCopy: true });
 });
 afterEach(async () => {
   for (const context of contexts.splice(0)) await context.close();
