@@ -33,6 +33,16 @@ describe('device details, monitoring', () => {
     await liveStatus(page).getByText('Live', { exact: true }).waitFor({ timeout: 60_000 });
     const first = await liveStatus(page).innerText();
     expect(first).toMatch(/Last reading (just now|\d+ s ago) \(/);
+    // A screen reader is told the state once; the age, which changes every second, is in no live region.
+    await expect(page.getByTestId('live-announcement').textContent()).resolves.toBe(
+      'Live: readings are arriving.',
+    );
+    await expect(
+      page
+        .locator('[role="status"], [aria-live]')
+        .filter({ hasText: /just now| s ago/ })
+        .count(),
+    ).resolves.toBe(0);
     // Items are named by the role they play for the site, and the grid says which way it flows.
     await expect(
       tiles.getByRole('region', { name: 'Solar production (PV power)' }).innerText(),

@@ -1,4 +1,4 @@
-import { Badge, Card, Group, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Badge, Card, Group, SimpleGrid, Stack, Text, VisuallyHidden } from '@mantine/core';
 import { useActorRef, useSelector } from '@xstate/react';
 import { useEffect, useState } from 'react';
 import type { MonitoringRole } from '../../../contracts/monitoring-terms.ts';
@@ -118,17 +118,33 @@ export function LiveTiles({
     <Badge color="gray.7">Connecting</Badge>
   );
 
+  // What a screen reader announces: the changes of state only. The line above it says how old the
+  // last reading is and changes every second, which a live region would read out every second.
+  const dropped = retrying && !refused;
+  const announced = refused
+    ? refused
+    : dropped
+      ? 'The live stream dropped; reconnecting…'
+      : fresh
+        ? 'Live: readings are arriving.'
+        : stale
+          ? 'Stale: no recent reading; the device may be offline.'
+          : '';
+
   return (
     <Stack gap="sm">
-      <Group gap="xs" wrap="wrap" role="status" aria-live="polite" data-testid="live-status">
+      <Group gap="xs" wrap="wrap" data-testid="live-status">
         {badge}
         <Text size="sm">{status}</Text>
-        {retrying && !refused ? (
+        {dropped ? (
           <Text size="sm" c="dimmed">
             The live stream dropped; reconnecting…
           </Text>
         ) : null}
       </Group>
+      <VisuallyHidden role="status" data-testid="live-announcement">
+        {announced}
+      </VisuallyHidden>
       {silent && !latest && !refused ? (
         <SilentDevice claimedAt={silent.claimedAt} address={silent.address} now={now} />
       ) : null}
