@@ -127,9 +127,11 @@ export function LiveTiles({
       ? 'The live stream dropped; reconnecting…'
       : fresh
         ? 'Live: readings are arriving.'
-        : stale
+        : stale && latest
           ? 'Stale: no recent reading; the device may be offline.'
-          : '';
+          : stale
+            ? 'This device has sent no reading.'
+            : '';
 
   return (
     <Stack gap="sm">
