@@ -7,6 +7,7 @@ import {
   type SimulatedDevicesFile,
   simulatedDevicesFileSchema,
 } from '../../contracts/service-comms.ts';
+import type { DatabaseTarget } from '../../server/db/database.ts';
 import { freePort } from '../free-port.ts';
 import { freshDatabase } from './harness.ts';
 import { unpackMigrated } from './migrated-database.ts';
@@ -19,6 +20,8 @@ export interface ServerProcess {
   /** `http://127.0.0.1:<port>` */
   origin: string;
   dataDir: string;
+  /** The database it uses: the new one on TEST_DATABASE_URL, or PGlite in `dataDir`. */
+  database: DatabaseTarget;
   /** Everything it wrote to stdout and stderr so far. */
   output(): string;
   /** Whether the process is still running. */
@@ -35,7 +38,8 @@ export interface ServerProcess {
 export async function startServerProcess(env: Record<string, string> = {}): Promise<ServerProcess> {
   const dataDir = mkdtempSync(join(tmpdir(), 'fleet-process-'));
   const database = await freshDatabase();
-  if (!('url' in database.target)) unpackMigrated(join(dataDir, 'pglite'));
+  const target = 'url' in database.target ? database.target : { pgliteDir: join(dataDir, 'pglite') };
+  if ('pgliteDir' in target) unpackMigrated(target.pgliteDir);
   const port = await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     cwd: ROOT,
@@ -47,7 +51,7 @@ export async function startServerProcess(env: Record<string, string> = {}): Prom
       // The demo's week of history is seconds of work a test of the process does not read.
       SEED_DEMO_HISTORY: '0',
       SIMULATED_DEVICES: '0',
-      DATABASE_URL: 'url' in database.target ? database.target.url : '',
+      DATABASE_URL: 'url' in target ? target.url : '',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -71,6 +75,7 @@ export async function startServerProcess(env: Record<string, string> = {}): Prom
     child,
     origin: `http://127.0.0.1:${port}`,
     dataDir,
+    database: target,
     output: () => output,
     running,
     demoDevices: () =>

@@ -1,46 +1,34 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import {
-  DEVICE_CLOSE,
-  deviceAckSchema,
-  SIMULATED_DEVICES_FILE,
-  simulatedDevicesFileSchema,
-} from '../../contracts/service-comms.ts';
+import { DEVICE_CLOSE, deviceAckSchema } from '../../contracts/service-comms.ts';
 import { siteSchema } from '../../contracts/sites.ts';
-import { type DatabaseTarget, openDatabase } from '../../server/db/database.ts';
+import { openDatabase } from '../../server/db/database.ts';
 import { loadCodec } from '../../src/codec/load-node.ts';
-import { freePort } from '../free-port.ts';
-import { freshDatabase, PASSWORDS } from './harness.ts';
-import { unpackMigrated } from './migrated-database.ts';
+import { PASSWORDS } from './harness.ts';
+import { type ServerProcess, startServerProcess } from './server-process.ts';
 import { socketUrl } from './service-comms-devices.ts';
 import { bundledConfig, telemetryFrame } from './telemetry-frames.ts';
 
-const ROOT = new URL('../..', import.meta.url).pathname;
 const API_KEY = 'sigterm-test-api-key';
 const BURST = 24;
 
-let child: ChildProcess;
-let output = '';
+let server: ServerProcess;
 let origin = '';
-let dataDir = '';
-let drop: () => Promise<void> = async () => {};
-let databaseTarget: DatabaseTarget;
 
 /** Resolves once the server's output matches `pattern`. */
 function printed(pattern: RegExp): Promise<void> {
+  const { child } = server;
   return new Promise((resolve, reject) => {
     const check = () => {
-      if (!pattern.test(output)) return;
+      if (!pattern.test(server.output())) return;
       child.stdout?.off('data', check);
       resolve();
     };
     child.stdout?.on('data', check);
-    child.once('exit', (code) => reject(new Error(`server exited (${code}) before ${pattern}:\n${output}`)));
+    child.once('exit', (code) =>
+      reject(new Error(`server exited (${code}) before ${pattern}:\n${server.output()}`)),
+    );
     check();
   });
 }
@@ -48,41 +36,12 @@ function printed(pattern: RegExp): Promise<void> {
 beforeAll(async () => {
   // The real server process (server/main.ts) on its own data: PGlite in a temporary folder, or a
   // new database on TEST_DATABASE_URL.
-  dataDir = mkdtempSync(join(tmpdir(), 'fleet-sigterm-'));
-  const database = await freshDatabase();
-  drop = database.drop;
-  const port = await freePort();
-  const env: Record<string, string | undefined> = {
-    ...process.env,
-    PORT: String(port),
-    DATA_DIR: dataDir,
-    API_KEY,
-    SEED_DEMO: '1',
-    SEED_DEMO_HISTORY: '0',
-    SIMULATED_DEVICES: '0',
-    DATABASE_URL: 'url' in database.target ? database.target.url : '',
-  };
-  databaseTarget = 'url' in database.target ? database.target : { pgliteDir: join(dataDir, 'pglite') };
-  if (!('url' in database.target)) unpackMigrated(join(dataDir, 'pglite'));
-  child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    cwd: ROOT,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout?.on('data', (chunk: Buffer) => {
-    output += chunk.toString();
-  });
-  child.stderr?.on('data', (chunk: Buffer) => {
-    output += chunk.toString();
-  });
-  await printed(/Fleet Manager listening on/);
-  origin = `http://127.0.0.1:${port}`;
+  server = await startServerProcess({ API_KEY });
+  origin = server.origin;
 }, 120_000);
 
 afterAll(async () => {
-  if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  rmSync(dataDir, { recursive: true, force: true });
-  await drop();
+  await server?.stop();
 });
 
 /**
@@ -141,10 +100,7 @@ async function signIn(): Promise<string> {
  * they come, and how its socket closed.
  */
 async function deviceOnline() {
-  const file = simulatedDevicesFileSchema.parse(
-    JSON.parse(readFileSync(join(dataDir, SIMULATED_DEVICES_FILE), 'utf8')),
-  );
-  const demo = file.devices[0];
+  const demo = server.demoDevices()[0];
   if (!demo) throw new Error('the demo kept no device secrets');
   const socket = new WebSocket(socketUrl(origin));
   const acks: number[] = [];
@@ -193,8 +149,8 @@ describe('SIGTERM', () => {
       device.socket.ping();
     });
 
-    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-    child.kill('SIGTERM');
+    const exited = new Promise<number | null>((resolve) => server.child.once('exit', resolve));
+    server.child.kill('SIGTERM');
     await printed(/SIGTERM: no new connections/);
     // Shutdown has begun: a new connection is refused, while the writes still send their bodies.
     await expect(fetch(`${origin}/config/openapi.json`)).rejects.toThrow();
@@ -208,10 +164,10 @@ describe('SIGTERM', () => {
     expect(await device.closed).toBe(DEVICE_CLOSE.serviceRestart);
     expect(device.acks.at(-1)).toBe(readings);
     expect(await exited).toBe(0);
-    expect(output).toMatch(
+    expect(server.output()).toMatch(
       new RegExp(`Stopped: ${BURST} request\\(s\\) in flight finished, database closed`),
     );
-    const db = openDatabase(databaseTarget, 1);
+    const db = openDatabase(server.database, 1);
     try {
       const rows = await db
         .selectFrom('telemetry_raw')
