@@ -2,7 +2,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAccessible } from './axe.ts';
 import { ADMIN, appUrl, launchChromium } from './browser.ts';
-import { heading, screenshots, signedInPage } from './screens-helpers.ts';
+import { heading, PHONE, screenshots, signedInPage, WIDE } from './screens-helpers.ts';
 
 /**
  * Device details against the real server started as `npm start` starts it: the first four demo
@@ -50,6 +50,26 @@ describe('device details, monitoring', () => {
     await expect(tiles.getByRole('region', { name: 'Grid (Grid power)' }).innerText()).resolves.toMatch(
       /Grid \(Grid power\)\s+[\d,]+ W (importing|exporting|idle)$/,
     );
+    // On a phone's narrow tiles a value wraps between words, never inside one ("discharg-ing").
+    await page.setViewportSize(PHONE);
+    const brokenWords = await tiles.evaluate((region) => {
+      const broken: string[] = [];
+      for (const value of region.querySelectorAll('[data-testid^="live-"]')) {
+        const walker = document.createTreeWalker(value, NodeFilter.SHOW_TEXT);
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+          const text = node.textContent ?? '';
+          for (const match of text.matchAll(/\S+/g)) {
+            const range = document.createRange();
+            range.setStart(node, match.index);
+            range.setEnd(node, match.index + match[0].length);
+            if (range.getClientRects().length > 1) broken.push(match[0]);
+          }
+        }
+      }
+      return broken;
+    });
+    expect(brokenWords).toEqual([]);
+    await page.setViewportSize(WIDE);
     // The next reading arrives through the stream: the time of the last reading changes (to the
     // second in its `datetime`; the text shows minutes, so it may read the same).
     const readAt = liveStatus(page).locator('time');

@@ -1,6 +1,6 @@
 import { Badge, Card, Group, SimpleGrid, Stack, Text, VisuallyHidden } from '@mantine/core';
 import { useActorRef, useSelector } from '@xstate/react';
-import { useEffect, useState } from 'react';
+import { type ReactNode, useEffect, useState } from 'react';
 import type { MonitoringRole } from '../../../contracts/monitoring-terms.ts';
 import { liveStreamMachine } from '../../../machines/monitoring/live-stream-machine.ts';
 import { createLiveStreamActor } from '../../api/live-stream.ts';
@@ -41,10 +41,23 @@ function tileTitle(name: string, role: MonitoringRole | undefined): string {
  * A value in words: grid and battery power without its sign and with its direction ("1,250 W
  * exporting"), everything else as it is.
  */
-function tileValue(value: number, unit: string, role: MonitoringRole | undefined): string {
+/**
+ * A tile's value; grid and battery add which way they flow ("319 W discharging"), in smaller type
+ * on the same line, so that a phone's narrow tile wraps before the word instead of inside it.
+ */
+function tileValue(value: number, unit: string, role: MonitoringRole | undefined): ReactNode {
   if (!role || !DIRECTED.has(role)) return valueText(value, unit);
-  return `${valueText(Math.abs(value), unit)} ${directionWord(role, value)}`;
+  return (
+    <>
+      {valueText(Math.abs(value), unit)}{' '}
+      <Text span fz="md" fw={600}>
+        {directionWord(role, value)}
+      </Text>
+    </>
+  );
 }
+
+const DROPPED = 'The live stream dropped; reconnecting…';
 
 /**
  * A device's live values as tiles, fed by the live stream machine: a badge and a line say whether
@@ -124,7 +137,7 @@ export function LiveTiles({
   const announced = refused
     ? refused
     : dropped
-      ? 'The live stream dropped; reconnecting…'
+      ? DROPPED
       : fresh
         ? 'Live: readings are arriving.'
         : stale && latest
@@ -140,7 +153,7 @@ export function LiveTiles({
         <Text size="sm">{status}</Text>
         {dropped ? (
           <Text size="sm" c="dimmed">
-            The live stream dropped; reconnecting…
+            {DROPPED}
           </Text>
         ) : null}
       </Group>
