@@ -45,6 +45,8 @@ describe('the shell', () => {
     const page = await signedInPage(ADMIN);
     await menu(page).getByRole('link', { name: 'Site Manager' }).waitFor();
     await menu(page).getByRole('link', { name: 'Remote Debugger' }).waitFor({ state: 'visible' });
+    // The app runs here as in a browser without service workers (browser.ts): no offline copy.
+    expect(await page.evaluate(() => 'serviceWorker' in navigator)).toBe(false);
     // This browser asks for reduced motion: page transitions are off.
     expect(await page.locator('[data-motion]').getAttribute('data-motion')).toBe('none');
     await saveScreenshot(page, 'shell-wide.png', { animations: 'disabled' });
