@@ -20,6 +20,7 @@ import { SESSIONS_OUTBOX_SQL } from './migration-sessions-outbox.ts';
 import { SILENCE_ALARMS_SQL } from './migration-silence-alarms.ts';
 import { fillSiteTimeZones, SITE_TIME_ZONES_SQL } from './migration-site-time-zones.ts';
 import { SORT_INDEXES_SQL } from './migration-sort-indexes.ts';
+import { STEP_READINGS_SQL } from './migration-step-readings.ts';
 import { WEBHOOKS_SQL } from './migration-webhooks.ts';
 import type { Database } from './schema.ts';
 
@@ -190,6 +191,7 @@ const migrations: {
     sql: FIRMWARE_ROLLOUTS_SQL,
   },
   { version: 27, name: "a rollout's window for devices offline at their turn", sql: ROLLOUT_WINDOW_SQL },
+  { version: 28, name: 'each 5-minute step counts its readings', sql: STEP_READINGS_SQL },
 ];
 
 /**

@@ -434,6 +434,8 @@ export interface Database {
     last_at: (Date | null)[];
     increase: (number | null)[];
     folded: Generated<boolean>;
+    /** How many readings were merged into the step; null for steps stored before it was counted. */
+    readings: number | null;
   };
   telemetry_1h: RollupRow & { hour: Timestamp };
   telemetry_1d: RollupRow & { day: ColumnType<string, string, string> };

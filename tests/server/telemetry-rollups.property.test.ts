@@ -7,6 +7,7 @@ import type { Database } from '../../server/db/schema.ts';
 import { ensurePartitions } from '../../server/monitoring/telemetry/partitions.ts';
 import type { Reading } from '../../server/monitoring/telemetry/read-frame.ts';
 import { foldRollups } from '../../server/monitoring/telemetry/rollup-fold.ts';
+import { StepBuffer } from '../../server/monitoring/telemetry/step-buffer.ts';
 import { storeBatch } from '../../server/monitoring/telemetry/store-batch.ts';
 import { DayClock } from '../../server/monitoring/telemetry/time-buckets.ts';
 import type { TelemetrySpec } from '../../src/device-config/telemetry-spec.ts';
@@ -243,6 +244,34 @@ async function run(batches: Reading[][], folds: { after: number; upTo: number }[
   await foldRollups(db, START + 10 * SPAN_MS);
 }
 
+/**
+ * As {@link run}, with the steps a process has merged once held back between batches (StepBuffer):
+ * merged after the batches `flushes` names, lost after those `crashes` names (the process stopped
+ * without warning: a new one holds nothing), and at the end merged or lost (`flushAtEnd`). A
+ * batch's clock is the latest fold's cutoff (START before any), as the fold's barrier makes it.
+ */
+async function runHeld(
+  batches: Reading[][],
+  folds: { after: number; upTo: number }[],
+  { flushes, crashes, flushAtEnd }: { flushes: number[]; crashes: number[]; flushAtEnd: boolean },
+): Promise<void> {
+  await sql`TRUNCATE telemetry_raw, telemetry_5m, telemetry_1h, telemetry_1d, telemetry_latest`.execute(db);
+  let clock = START;
+  const newProcess = () => new StepBuffer(() => clock);
+  let buffer = newProcess();
+  for (const [i, batch] of batches.entries()) {
+    await storeBatch(db, batch, () => SPEC, undefined, buffer);
+    if (flushes.includes(i)) await buffer.flush(db);
+    if (crashes.includes(i)) buffer = newProcess();
+    for (const fold of folds.filter((f) => f.after === i)) {
+      clock = Math.max(clock, START + fold.upTo * 1000);
+      await foldRollups(db, clock);
+    }
+  }
+  if (flushAtEnd) await buffer.flush(db);
+  await foldRollups(db, START + 10 * SPAN_MS);
+}
+
 describe('rollups of readings in any arrival order', () => {
   it('equal a direct aggregation of the same readings', async () => {
     await fc.assert(
@@ -265,6 +294,55 @@ describe('rollups of readings in any arrival order', () => {
       }),
       { numRuns: 40 },
     );
+  });
+
+  it('equal a direct aggregation when a process holds steps back, merges them now and then, and loses them', async () => {
+    const held = fc.record({
+      flushes: fc.array(fc.nat({ max: 7 }), { maxLength: 4 }),
+      crashes: fc.array(fc.nat({ max: 7 }), { maxLength: 2 }),
+      flushAtEnd: fc.boolean(),
+    });
+    for (const span of [SPAN_MS, 15 * 60_000])
+      await fc.assert(
+        fc.asyncProperty(scenarioOver(span), held, async ({ readings, batches, folds }, holding) => {
+          await runHeld(batches, folds, holding);
+          expect(await storedRows('telemetry_5m')).toEqual(directAggregation(readings, fiveMinuteStep));
+          expect(await storedRows('telemetry_1h')).toEqual(directAggregation(readings, hourStep));
+          expect(await storedRows('telemetry_1d')).toEqual(directAggregation(readings, (ms) => days.dayOf(ms)));
+        }),
+        { numRuns: 30 },
+      );
+  });
+
+  it('counts a held-back step from its raw rows when it is folded first, and its merge then leaves it', async () => {
+    const at = (second: number, power: number): Reading => ({
+      deviceId: deviceIds[0] ?? 0,
+      serial: 'd0',
+      modelId: 'M',
+      deviceTime: START + second * 1000,
+      receivedAt: START + second * 1000,
+      flags: 0,
+      values: { power, energy: second },
+    });
+    await sql`TRUNCATE telemetry_raw, telemetry_5m, telemetry_1h, telemetry_1d, telemetry_latest`.execute(db);
+    let clock = START;
+    const buffer = new StepBuffer(() => clock);
+    // The first batch of the step merges it; the second's reading waits in the process.
+    await storeBatch(db, [at(10, 4)], () => SPEC, undefined, buffer);
+    await storeBatch(db, [at(20, 6)], () => SPEC, undefined, buffer);
+    expect(buffer.size).toBe(1);
+    const power = async () =>
+      (
+        await sql<{ n: number; total: number; readings: number; folded: boolean }>`
+          SELECT n[1] AS n, total[1] AS total, readings, folded FROM telemetry_5m`.execute(db)
+      ).rows;
+    expect(await power()).toEqual([{ n: 1, total: 4, readings: 1, folded: false }]);
+    clock = START + 10 * 60_000;
+    await foldRollups(db, clock);
+    expect(await power()).toEqual([{ n: 2, total: 10, readings: 2, folded: true }]);
+    expect(await buffer.flush(db)).toBe(1);
+    expect(await power()).toEqual([{ n: 2, total: 10, readings: 2, folded: true }]);
+    expect(await storedRows('telemetry_1h')).toEqual(directAggregation([at(10, 4), at(20, 6)], hourStep));
   });
 
   it('folds a fleet larger than one chunk in full when the fold rests between chunks', async () => {

@@ -6,6 +6,7 @@ import type { TelemetryReceipt } from '../../service-comms/ack-window.ts';
 import { ensurePartitions, oldestAccepted } from './partitions.ts';
 import type { ProductCatalogue } from './product-catalogue.ts';
 import { type FrameSource, READING_FLAGS, type Reading, readFrame } from './read-frame.ts';
+import { StepBuffer } from './step-buffer.ts';
 import { addCounts, type StoredBatch, storeBatch } from './store-batch.ts';
 import { DAY_MS, utcDay } from './time-buckets.ts';
 
@@ -35,6 +36,11 @@ export interface IngestOptions {
   maxBatch?: number;
   /** Readings waiting past this (the database is away) are turned away and counted as `dropped`. */
   maxBacklog?: number;
+  /**
+   * A 5-minute step's later readings are merged into it at most this long after they were stored
+   * (default 10 s; {@link StepBuffer}): what the charts show of the step lags by as much.
+   */
+  stepFlushMs?: number;
   now?: () => number;
 }
 
@@ -57,9 +63,13 @@ export class TelemetryIngest {
   /** The work after stored batches (alarms), one batch at a time. */
   private following: Promise<unknown> = Promise.resolve();
   private readonly now: () => number;
+  /** 5-minute steps held back between batches, and when they were last merged. */
+  private readonly steps = new StepBuffer();
+  private stepsFlushedAt: number;
 
   constructor(private readonly options: IngestOptions) {
     this.now = options.now ?? Date.now;
+    this.stepsFlushedAt = this.now();
   }
 
   /** Count something refused or marked, to be written with the next batch. */
@@ -124,16 +134,41 @@ export class TelemetryIngest {
     this.timer.unref();
   }
 
+  /** When held steps are due to be merged, in ms from now (0: now). */
+  private stepsDueIn(): number {
+    return Math.max(0, this.stepsFlushedAt + (this.options.stepFlushMs ?? 10_000) - this.now());
+  }
+
   private run(): void {
     this.timer = undefined;
     this.running = this.write().finally(() => {
       this.running = undefined;
       if (this.waiting.length > 0 || this.counts.size > 0) this.schedule();
+      else if (this.steps.size > 0) this.schedule(this.stepsDueIn());
     });
   }
 
-  /** Write what waits now: one batch of readings with the counts so far. */
+  /** Write what waits now: one batch of readings with the counts so far, then held steps when due. */
   private async write(): Promise<void> {
+    if (this.waiting.length > 0 || this.counts.size > 0) await this.writeBatch();
+    if (this.steps.size > 0 && this.stepsDueIn() === 0) await this.flushSteps();
+  }
+
+  /** Merge the held 5-minute steps; on failure they wait for the next time. */
+  private async flushSteps(): Promise<void> {
+    this.stepsFlushedAt = this.now();
+    try {
+      await this.steps.flush(this.options.db);
+    } catch (error) {
+      this.options.log.note(
+        '[telemetry] failed step merges',
+        `[telemetry] merging held 5-minute steps failed, trying again: ${(error as Error).message}`,
+      );
+    }
+  }
+
+  /** One batch of readings with the counts so far. */
+  private async writeBatch(): Promise<void> {
     const batch = this.waiting.splice(0, this.options.maxBatch ?? 2000);
     const counts = this.counts;
     this.counts = new Map();
@@ -150,6 +185,7 @@ export class TelemetryIngest {
           await addCounts(trx, utcDay(this.now()), counts);
           if (this.options.notify && result.fresh.length > 0) await notifyStored(trx, result.fresh);
         },
+        this.steps,
       );
       // Committed: every reading of the batch is stored (now, or before as a duplicate).
       for (const reading of batch) reading.receipt?.settle();
@@ -201,6 +237,10 @@ export class TelemetryIngest {
       if (this.waiting.length === 0 && this.counts.size === 0) break;
       this.run();
       await this.running;
+    }
+    if (this.steps.size > 0 && this.now() <= deadline) {
+      if (this.running) await this.running;
+      await this.flushSteps();
     }
     await this.following;
   }

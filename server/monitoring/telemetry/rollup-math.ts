@@ -57,11 +57,12 @@ export interface CounterPoint {
  * fresh reading can slip in between two stored ones, so the stored one after it now grows from the
  * fresh one. `window` holds, in time order, the stored reading just before the first fresh one (if
  * any), every reading from the first fresh to the last, and the stored one just after (if any):
- * the only readings whose growth can change.
- * @example increaseChanges([{at: 0, value: 10, fresh: false}, {at: 5, value: 12, fresh: true}]) // [{at: 5, delta: 2}]
+ * the only readings whose growth can change. Each change says whether its reading is fresh: a
+ * stored one's growth corrected is no reading of the batch.
+ * @example increaseChanges([{at: 0, value: 10, fresh: false}, {at: 5, value: 12, fresh: true}]) // [{at: 5, delta: 2, fresh: true}]
  */
-export function increaseChanges(window: readonly CounterPoint[]): { at: number; delta: number }[] {
-  const changes: { at: number; delta: number }[] = [];
+export function increaseChanges(window: readonly CounterPoint[]): { at: number; delta: number; fresh: boolean }[] {
+  const changes: { at: number; delta: number; fresh: boolean }[] = [];
   let previousAll: number | undefined;
   let previousStored: number | undefined;
   window.forEach((point, i) => {
@@ -69,7 +70,7 @@ export function increaseChanges(window: readonly CounterPoint[]): { at: number; 
     if (i > 0 || point.fresh) {
       const now = counterGrowth(previousAll, point.value);
       const before = point.fresh ? 0 : counterGrowth(previousStored, point.value);
-      if (now !== before) changes.push({ at: point.at, delta: now - before });
+      if (now !== before) changes.push({ at: point.at, delta: now - before, fresh: point.fresh });
     }
     previousAll = point.value;
     if (!point.fresh) previousStored = point.value;

@@ -49,6 +49,10 @@ export interface WideStep {
   bucket: number;
   metrics: readonly string[];
   steps: StepAggregate[];
+  /** How many readings were added (a counter's correction adds none). */
+  readings: number;
+  /** It corrects the growth of a stored reading of an energy counter (a reading came in before it). */
+  corrects?: boolean;
 }
 
 /** A 5-minute step with the day it belongs to: `YYYY-MM-DD` in its device's site's time zone. */
@@ -84,6 +88,18 @@ function metricList(metrics: readonly { name: string }[]): MetricList {
     lists.set(metrics, list);
   }
   return list;
+}
+
+const keys = new WeakMap<readonly string[], string>();
+
+/** A list of metric names as a step's key holds it, joined once per list. */
+function namesKey(names: readonly string[]): string {
+  let key = keys.get(names);
+  if (key === undefined) {
+    key = names.join(',');
+    keys.set(names, key);
+  }
+  return key;
 }
 
 /** The id of a 5-minute step in {@link WideSteps.map} and in what {@link upsertFiveMinutes} answers. */
@@ -122,7 +138,13 @@ export class WideSteps {
     }
     let wide = buckets.get(bucket);
     if (!wide) {
-      wide = { deviceId, bucket, metrics: list.names, steps: metrics.map((m) => emptyStep(m.counter)) };
+      wide = {
+        deviceId,
+        bucket,
+        metrics: list.names,
+        steps: metrics.map((m) => emptyStep(m.counter)),
+        readings: 0,
+      };
       buckets.set(bucket, wide);
       this.map.set(wideStepId(deviceId, bucket, list.key), wide);
     }
@@ -164,15 +186,22 @@ export class WideSteps {
     return lists;
   }
 
-  /** The step's figures of one metric (created empty, for every metric of the list, on first use). */
-  at(
-    deviceId: number,
-    bucket: number,
-    metrics: readonly { name: string; counter: boolean }[],
-    metric: string,
-  ): StepAggregate | undefined {
-    const wide = this.step(deviceId, bucket, metrics);
-    return wide.steps[wide.metrics.indexOf(metric)];
+  /**
+   * `wide` merged in, its figures and its count of readings (the step itself kept when it is new):
+   * a batch's steps joining those held back ({@link StepBuffer}). Such steps are found by their
+   * id only; {@link step} does not see them.
+   */
+  merge(wide: WideStep): void {
+    const id = wideStepId(wide.deviceId, wide.bucket, namesKey(wide.metrics));
+    this.prepared = undefined;
+    const into = this.map.get(id);
+    if (!into) {
+      this.map.set(id, wide);
+      return;
+    }
+    for (let i = 0; i < into.steps.length; i++)
+      mergeInto(into.steps[i] as StepAggregate, wide.steps[i] as StepAggregate);
+    into.readings += wide.readings;
   }
 }
 
@@ -212,6 +241,7 @@ function rowsLiteral(rows: readonly (string | null)[]): string {
 class StepColumns {
   readonly deviceId: number[] = [];
   readonly bucket: number[] = [];
+  readonly readings: number[] = [];
   readonly at: (number | null)[] = [];
   readonly total: string[] = [];
   readonly n: (string | null)[] = [];
@@ -235,6 +265,7 @@ class StepColumns {
     this.rows.push(step);
     this.deviceId.push(step.deviceId);
     this.bucket.push(step.bucket);
+    this.readings.push(step.readings);
     this.total.push(numbers(total));
     if (single) {
       this.at.push(at);
@@ -269,16 +300,17 @@ class StepColumns {
   }
 
   /** The literals of every column but the increases: see {@link parameters}. */
-  private fixed: [string, string, string, string, ...string[]] | undefined;
+  private fixed: [string, string, string, string, string, ...string[]] | undefined;
 
   /**
    * The literals of every column but the increases, worked out once, when every step has been
    * added (a step's figures other than its increase are its readings' own and do not change).
    */
-  literals(): [string, string, string, string, ...string[]] {
+  literals(): [string, string, string, string, string, ...string[]] {
     this.fixed ??= [
       numbers(this.deviceId),
       numbers(this.bucket),
+      numbers(this.readings),
       numbers(this.at),
       rowsLiteral(this.total),
       rowsLiteral(this.n),
@@ -301,8 +333,8 @@ class StepColumns {
       for (let i = 0; i < steps.length; i++) increase[i] = (steps[i] as StepAggregate).increase;
       return numbers(increase);
     });
-    const [ids, buckets, ats, totals, ...figures] = this.literals();
-    return [ids, buckets, ats, totals, rowsLiteral(increases), ...figures];
+    const [ids, buckets, readings, ats, totals, ...figures] = this.literals();
+    return [ids, buckets, readings, ats, totals, rowsLiteral(increases), ...figures];
   }
 }
 
@@ -328,9 +360,11 @@ function mergeWide(count: number) {
         (i) =>
           `CASE WHEN t.${column}[${i}] IS NULL THEN EXCLUDED.${column}[${i}] WHEN EXCLUDED.${column}[${i}] IS NULL THEN t.${column}[${i}] ELSE t.${column}[${i}] + EXCLUDED.${column}[${i}] END`,
       );
+    // Null (a step stored before readings were counted) stays null: its count is unknown.
+    const readings = 'readings = t.readings + EXCLUDED.readings';
     merge = sql.raw(
       count === 0
-        ? 'n = t.n'
+        ? readings
         : [
             `n = ${each((i) => `coalesce(t.n[${i}], 0) + coalesce(EXCLUDED.n[${i}], 0)`)}`,
             `total = ${add('total')}`,
@@ -339,6 +373,7 @@ function mergeWide(count: number) {
             `last = ${each((i) => `CASE WHEN EXCLUDED.last_at[${i}] IS NOT NULL AND (t.last_at[${i}] IS NULL OR EXCLUDED.last_at[${i}] > t.last_at[${i}]) THEN EXCLUDED.last[${i}] ELSE t.last[${i}] END`)}`,
             `last_at = ${each((i) => `GREATEST(t.last_at[${i}], EXCLUDED.last_at[${i}])`)}`,
             `increase = ${add('increase')}`,
+            readings,
           ].join(',\n'),
     );
     merges.set(count, merge);
@@ -352,31 +387,38 @@ function mergeWide(count: number) {
  * order, so that batches of several processes lock rows in one order. Answers the ids (`deviceId,
  * bucket, metrics`) of steps already folded into their hour and day, with their day: what was
  * merged into those must go there too.
+ *
+ * `unlessFolded` (the steps a process held back, {@link StepBuffer}) leaves a folded step as it
+ * is: the fold worked it out again from the raw rows, which held those readings (rollup-fold.ts).
  */
 export async function upsertFiveMinutes(
   trx: Transaction<Database>,
   steps: WideSteps,
+  { unlessFolded = false } = {},
 ): Promise<Map<string, string>> {
   const folded = new Map<string, string>();
   for (const { key, names, columns } of steps.prepare()) {
-    const [ids, buckets, ats, totals, increases, ns, mins, maxes, lasts, lastAts] = columns.parameters();
+    const [ids, buckets, readings, ats, totals, increases, ns, mins, maxes, lasts, lastAts] =
+      columns.parameters();
     const count = names.length;
     const answer = await sql<{ device_id: number; t: number; day: string | null }>`
       WITH merged AS (
-        INSERT INTO telemetry_5m AS t (device_id, bucket, metrics, n, total, min, max, last, last_at, increase)
+        INSERT INTO telemetry_5m AS t (device_id, bucket, metrics, n, total, min, max, last, last_at, increase, readings)
         SELECT x.device_id, to_timestamp(x.b / 1000), ${names}::text[],
                coalesce(x.n, array_fill(1, ARRAY[${count}::int])), x.total,
                coalesce(x.min, x.total), coalesce(x.max, x.total), coalesce(x.last, x.total),
-               coalesce(x.last_at, array_fill(to_timestamp(x.at / 1000), ARRAY[${count}::int])), x.increase
-        FROM (SELECT u.device_id, u.b, u.at, u.total::float8[] AS total, u.increase::float8[] AS increase,
-                     u.n::int[] AS n, u.min::float8[] AS min, u.max::float8[] AS max, u.last::float8[] AS last,
-                     u.last_at::timestamptz[] AS last_at
-              FROM unnest(${ids}::int[], ${buckets}::float8[], ${ats}::float8[], ${totals}::text[],
-                          ${increases}::text[], ${ns}::text[], ${mins}::text[], ${maxes}::text[],
-                          ${lasts}::text[], ${lastAts}::text[])
-                AS u(device_id, b, at, total, increase, n, min, max, last, last_at)
+               coalesce(x.last_at, array_fill(to_timestamp(x.at / 1000), ARRAY[${count}::int])), x.increase,
+               x.readings
+        FROM (SELECT u.device_id, u.b, u.readings, u.at, u.total::float8[] AS total,
+                     u.increase::float8[] AS increase, u.n::int[] AS n, u.min::float8[] AS min,
+                     u.max::float8[] AS max, u.last::float8[] AS last, u.last_at::timestamptz[] AS last_at
+              FROM unnest(${ids}::int[], ${buckets}::float8[], ${readings}::int[], ${ats}::float8[],
+                          ${totals}::text[], ${increases}::text[], ${ns}::text[], ${mins}::text[],
+                          ${maxes}::text[], ${lasts}::text[], ${lastAts}::text[])
+                AS u(device_id, b, readings, at, total, increase, n, min, max, last, last_at)
               OFFSET 0) x
         ON CONFLICT (device_id, bucket, metrics) DO UPDATE SET ${mergeWide(count)}
+          ${unlessFolded ? sql`WHERE NOT t.folded` : sql``}
         RETURNING device_id, bucket, folded)
       SELECT f.device_id, (extract(epoch from f.bucket) * 1000)::float8 AS t,
              (SELECT ${STEP_DAY} FROM devices d JOIN sites s ON s.id = d.site_id WHERE d.id = f.device_id) AS day

@@ -4,7 +4,8 @@ import type { TelemetrySpec } from '../../../src/device-config/telemetry-spec.ts
 import type { Database } from '../../db/schema.ts';
 import type { Reading } from './read-frame.ts';
 import { addToStep, type CounterPoint, increaseChanges, type StepAggregate } from './rollup-math.ts';
-import { addToHoursAndDays, DAYS_LOCK, upsertFiveMinutes, WideSteps } from './rollup-steps.ts';
+import { addToHoursAndDays, DAYS_LOCK, upsertFiveMinutes, type WideStep, WideSteps } from './rollup-steps.ts';
+import { batchClock, type StepBuffer } from './step-buffer.ts';
 import { bucket5m } from './time-buckets.ts';
 
 /** What one batch stored: the readings that were new (duplicates left out), oldest first. */
@@ -234,6 +235,7 @@ async function rollupsOf(
     if (!spec) continue;
     const { metrics } = spec;
     const wide = fiveMinutes.step(reading.deviceId, bucket5m(reading.deviceTime), metrics);
+    wide.readings += 1;
     for (let i = 0; i < metrics.length; i++) {
       const metric = metrics[i] as (typeof metrics)[number];
       const value = reading.values[metric.name];
@@ -267,12 +269,16 @@ async function rollupsOf(
  * already folded into its day, rollup-fold.ts), energy counters' increases corrected around
  * readings that arrived out of order. `within` runs last, in the same
  * transaction (counts, a NOTIFY), so it commits with the readings or not at all.
+ *
+ * With `buffer`, the steps this process has merged once already wait there, to be merged with
+ * the next batches' (see {@link StepBuffer}); they join it once the batch has committed.
  */
 export async function storeBatch(
   db: Kysely<Database>,
   readings: readonly Reading[],
   lookUp: SpecLookup,
   within?: (trx: Transaction<Database>, stored: StoredBatch) => Promise<void>,
+  buffer?: StepBuffer,
 ): Promise<StoredBatch> {
   const candidates = firstOfEachKey(readings);
   // Each model looked up once a batch (a batch's readings share a few), not once per reading.
@@ -281,7 +287,9 @@ export async function storeBatch(
     if (!specs.has(modelId)) specs.set(modelId, lookUp(modelId));
     return specs.get(modelId);
   };
-  return db.transaction().execute(async (trx) => {
+  let held: { merged: WideSteps; held: WideStep[] } | undefined;
+  const stored = await db.transaction().execute(async (trx) => {
+    const began = buffer ? (buffer.clock?.() ?? (await batchClock(trx))) : 0;
     // The energy counters of the batch's models: of the latest before, only these are read.
     const counters = new Set<string>();
     for (const modelId of new Set(candidates.map((r) => r.modelId)))
@@ -312,17 +320,27 @@ export async function storeBatch(
       const points = windows.get(series) ?? [];
       const metrics = specOf(series.modelId)?.metrics ?? [];
       for (const change of increaseChanges(points)) {
-        const five = fiveMinutes.at(series.deviceId, bucket5m(change.at), metrics, series.metric);
-        if (five) five.increase = (five.increase ?? 0) + change.delta;
+        const wide = fiveMinutes.step(series.deviceId, bucket5m(change.at), metrics);
+        const five = wide.steps[wide.metrics.indexOf(series.metric)];
+        if (!five) continue;
+        five.increase = (five.increase ?? 0) + change.delta;
+        // A stored reading's growth corrected: no count of readings shows it, so it is never held back.
+        if (!change.fresh) wide.corrects = true;
       }
     }
-    const folded = await upsertFiveMinutes(trx, fiveMinutes);
+    let now = fiveMinutes;
+    if (buffer) {
+      const { merge, hold } = buffer.split(fiveMinutes, began);
+      now = merge;
+      held = { merged: merge, held: hold };
+    }
+    const folded = await upsertFiveMinutes(trx, now);
     // What came to steps already added to their hour and day is added to those too.
     if (folded.size > 0) {
       await sql`SELECT pg_advisory_xact_lock_shared(${DAYS_LOCK})`.execute(trx);
       await addToHoursAndDays(
         trx,
-        [...fiveMinutes.map].flatMap(([id, wide]) => {
+        [...now.map].flatMap(([id, wide]) => {
           const day = folded.get(id);
           return day === undefined ? [] : [{ ...wide, day }];
         }),
@@ -332,4 +350,6 @@ export async function storeBatch(
     await within?.(trx, stored);
     return stored;
   });
+  if (buffer && held) buffer.committed(held.merged, held.held);
+  return stored;
 }
