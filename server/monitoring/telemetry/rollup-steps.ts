@@ -233,15 +233,16 @@ function rowsLiteral(rows: readonly (string | null)[]): string {
  * A batch's steps of one metric list as the parameters of {@link upsertFiveMinutes}: per step its
  * device, start (epoch ms), and each figure as an array literal (one parameter per column, one
  * element per step; the database reads a literal of numbers about four times faster than the same
- * numbers in JSON). When every metric holds one value taken at one time (the step got one reading
- * with every metric: the usual case), only the values (`total`) and that time (`at`, epoch ms) are
- * sent, since count, least, greatest and newest follow from them; otherwise every figure, the
- * newest values' times written out (once per run of equal times).
+ * numbers in JSON). Figures shared by every metric go once: the newest values' time (`at`, epoch
+ * ms) and the count (`count`) when all metrics have the same (the usual case: each reading holds
+ * every metric), the times written out otherwise (once per run of equal times); when that count is
+ * one, least, greatest and newest are the values (`total`) and are not sent.
  */
 class StepColumns {
   readonly deviceId: number[] = [];
   readonly bucket: number[] = [];
   readonly readings: number[] = [];
+  readonly count: (number | null)[] = [];
   readonly at: (number | null)[] = [];
   readonly total: string[] = [];
   readonly n: (string | null)[] = [];
@@ -255,28 +256,38 @@ class StepColumns {
   add(step: WideStep): void {
     const count = step.steps.length;
     const total = new Array<number>(count);
-    const at = step.steps[0]?.lastAt ?? null;
-    let single = at !== null;
+    const first = step.steps[0];
+    const at = first?.lastAt ?? null;
+    const n = first?.n ?? 0;
+    let sameAt = at !== null;
+    let sameN = true;
     for (let i = 0; i < count; i++) {
       const s = step.steps[i] as StepAggregate;
       total[i] = s.total;
-      if (s.n !== 1 || s.lastAt !== at) single = false;
+      if (s.lastAt !== at) sameAt = false;
+      if (s.n !== n) sameN = false;
     }
     this.rows.push(step);
     this.deviceId.push(step.deviceId);
     this.bucket.push(step.bucket);
     this.readings.push(step.readings);
     this.total.push(numbers(total));
-    if (single) {
-      this.at.push(at);
-      this.n.push(null);
+    this.at.push(sameAt ? at : null);
+    this.count.push(sameN ? n : null);
+    this.n.push(sameN ? null : numbers(step.steps.map((s) => s.n)));
+    if (sameAt && sameN && n === 1) {
       this.min.push(null);
       this.max.push(null);
       this.last.push(null);
+    } else {
+      this.min.push(numbers(step.steps.map((s) => s.min)));
+      this.max.push(numbers(step.steps.map((s) => s.max)));
+      this.last.push(numbers(step.steps.map((s) => s.last)));
+    }
+    if (sameAt) {
       this.lastAt.push(null);
       return;
     }
-    this.at.push(null);
     let lastAt = '{';
     let isoOf = Number.NaN;
     let iso = '';
@@ -292,25 +303,22 @@ class StepColumns {
         lastAt += iso;
       }
     }
-    this.n.push(numbers(step.steps.map((s) => s.n)));
-    this.min.push(numbers(step.steps.map((s) => s.min)));
-    this.max.push(numbers(step.steps.map((s) => s.max)));
-    this.last.push(numbers(step.steps.map((s) => s.last)));
     this.lastAt.push(`${lastAt}}`);
   }
 
   /** The literals of every column but the increases: see {@link parameters}. */
-  private fixed: [string, string, string, string, string, ...string[]] | undefined;
+  private fixed: [string, string, string, string, string, string, ...string[]] | undefined;
 
   /**
    * The literals of every column but the increases, worked out once, when every step has been
    * added (a step's figures other than its increase are its readings' own and do not change).
    */
-  literals(): [string, string, string, string, string, ...string[]] {
+  literals(): [string, string, string, string, string, string, ...string[]] {
     this.fixed ??= [
       numbers(this.deviceId),
       numbers(this.bucket),
       numbers(this.readings),
+      numbers(this.count),
       numbers(this.at),
       rowsLiteral(this.total),
       rowsLiteral(this.n),
@@ -333,8 +341,8 @@ class StepColumns {
       for (let i = 0; i < steps.length; i++) increase[i] = (steps[i] as StepAggregate).increase;
       return numbers(increase);
     });
-    const [ids, buckets, readings, ats, totals, ...figures] = this.literals();
-    return [ids, buckets, readings, ats, totals, rowsLiteral(increases), ...figures];
+    const [ids, buckets, readings, counts, ats, totals, ...figures] = this.literals();
+    return [ids, buckets, readings, counts, ats, totals, rowsLiteral(increases), ...figures];
   }
 }
 
@@ -398,24 +406,24 @@ export async function upsertFiveMinutes(
 ): Promise<Map<string, string>> {
   const folded = new Map<string, string>();
   for (const { key, names, columns } of steps.prepare()) {
-    const [ids, buckets, readings, ats, totals, increases, ns, mins, maxes, lasts, lastAts] =
+    const [ids, buckets, readings, counts, ats, totals, increases, ns, mins, maxes, lasts, lastAts] =
       columns.parameters();
     const count = names.length;
     const answer = await sql<{ device_id: number; t: number; day: string | null }>`
       WITH merged AS (
         INSERT INTO telemetry_5m AS t (device_id, bucket, metrics, n, total, min, max, last, last_at, increase, readings)
         SELECT x.device_id, to_timestamp(x.b / 1000), ${names}::text[],
-               coalesce(x.n, array_fill(1, ARRAY[${count}::int])), x.total,
+               coalesce(x.n, array_fill(x.count, ARRAY[${count}::int])), x.total,
                coalesce(x.min, x.total), coalesce(x.max, x.total), coalesce(x.last, x.total),
                coalesce(x.last_at, array_fill(to_timestamp(x.at / 1000), ARRAY[${count}::int])), x.increase,
                x.readings
-        FROM (SELECT u.device_id, u.b, u.readings, u.at, u.total::float8[] AS total,
+        FROM (SELECT u.device_id, u.b, u.readings, u.count, u.at, u.total::float8[] AS total,
                      u.increase::float8[] AS increase, u.n::int[] AS n, u.min::float8[] AS min,
                      u.max::float8[] AS max, u.last::float8[] AS last, u.last_at::timestamptz[] AS last_at
-              FROM unnest(${ids}::int[], ${buckets}::float8[], ${readings}::int[], ${ats}::float8[],
+              FROM unnest(${ids}::int[], ${buckets}::float8[], ${readings}::int[], ${counts}::int[], ${ats}::float8[],
                           ${totals}::text[], ${increases}::text[], ${ns}::text[], ${mins}::text[],
                           ${maxes}::text[], ${lasts}::text[], ${lastAts}::text[])
-                AS u(device_id, b, readings, at, total, increase, n, min, max, last, last_at)
+                AS u(device_id, b, readings, count, at, total, increase, n, min, max, last, last_at)
               OFFSET 0) x
         ON CONFLICT (device_id, bucket, metrics) DO UPDATE SET ${mergeWide(count)}
           ${unlessFolded ? sql`WHERE NOT t.folded` : sql``}

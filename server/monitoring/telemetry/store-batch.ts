@@ -289,7 +289,9 @@ export async function storeBatch(
   };
   let held: { merged: WideSteps; held: WideStep[] } | undefined;
   const stored = await db.transaction().execute(async (trx) => {
-    const began = buffer ? (buffer.clock?.() ?? (await batchClock(trx))) : 0;
+    // Sent ahead of the insert on the same connection, read when the steps are split.
+    const began = buffer ? (buffer.clock ? Promise.resolve(buffer.clock()) : batchClock(trx)) : undefined;
+    began?.catch(() => {});
     // The energy counters of the batch's models: of the latest before, only these are read.
     const counters = new Set<string>();
     for (const modelId of new Set(candidates.map((r) => r.modelId)))
@@ -330,7 +332,7 @@ export async function storeBatch(
     }
     let now = fiveMinutes;
     if (buffer) {
-      const { merge, hold } = buffer.split(fiveMinutes, began);
+      const { merge, hold } = buffer.split(fiveMinutes, (await began) ?? 0);
       now = merge;
       held = { merged: merge, held: hold };
     }
