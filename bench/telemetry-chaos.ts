@@ -3,9 +3,10 @@
 // connecting through it over a link this run can cut. During the run one server process is killed
 // with SIGKILL (and started again), PostgreSQL is restarted (`pg_ctl restart -m fast`), and every
 // device's link is dropped for 30 s. Then the devices take no more readings and send what they
-// kept; the run prints one line per fault and the totals — produced, stored, lost (produced and
-// never stored), duplicates (stored twice), and the p99 from produced to stored (acknowledged) —
-// and exits 1 if anything was lost or stored twice. 200 devices and 60 s run in CI (.ci/run); the
+// kept, the servers stop and every 5-minute step is folded (which works out again from the raw rows
+// what the killed process held and never merged). The run prints one line per fault and the
+// totals — produced, stored, lost (produced and never stored), duplicates (stored twice), and the
+// p99 from produced to stored (acknowledged) — and exits 1 if anything was lost or stored twice. 200 devices and 60 s run in CI (.ci/run); the
 // figures in docs/api.md are from 5,000 devices and 10 minutes.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -14,6 +15,9 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
+import { openDatabase } from '../server/db/database.ts';
+import { foldRollups } from '../server/monitoring/telemetry/rollup-fold.ts';
+import { FIVE_MINUTES_MS } from '../server/monitoring/telemetry/time-buckets.ts';
 import { freePort } from '../tests/free-port.ts';
 import { TcpLink } from '../tests/tcp-link.ts';
 import type { FromDevices, ProducedFile, ToDevices } from './chaos/devices.ts';
@@ -234,6 +238,17 @@ async function main(): Promise<number> {
     const { kept } = (await done) as Extract<FromDevices, { type: 'done' }>;
     if (kept > 0) log(`${kept} readings still unacknowledged after ${seconds(DRAIN_MS)}`);
 
+    // Each process merges the 5-minute steps it holds as it stops; then every step is folded, and
+    // the fold works out again from the raw rows what the killed process held and never merged.
+    await Promise.all(servers.map((server) => server.kill('SIGTERM')));
+    await withClient(url.toString(), (db) => stepsAgainstRawRows(db, ids));
+    const db = openDatabase({ url: url.toString() }, 1);
+    try {
+      const folded = await foldRollups(db, Date.now() + 2 * FIVE_MINUTES_MS);
+      log(`servers stopped; ${folded} 5-minute steps folded`);
+    } finally {
+      await db.destroy();
+    }
     const produced = JSON.parse(readFileSync(producedFile, 'utf8')) as ProducedFile;
     failed = !(await withClient(url.toString(), (db) => report(db, ids, produced, faults, t0)));
     return failed ? 1 : 0;
@@ -262,6 +277,26 @@ async function withClient<T>(url: string, use: (client: pg.Client) => Promise<T>
   } finally {
     await client.end();
   }
+}
+
+/**
+ * How many 5-minute steps count fewer readings than their raw rows (held by a process and lost
+ * with it) or more (merged twice: a commit whose answer a fault cut off), before the fold.
+ */
+async function stepsAgainstRawRows(db: pg.Client, ids: number[]): Promise<void> {
+  const { rows } = await db.query<{ short: number; over: number; steps: number }>(
+    `SELECT count(*) FILTER (WHERE f.readings < r.n)::int AS short, count(*) FILTER (WHERE f.readings > r.n)::int AS over,
+            count(*)::int AS steps
+     FROM telemetry_5m f CROSS JOIN LATERAL (
+       SELECT count(*) AS n FROM telemetry_raw r
+       WHERE r.device_id = f.device_id AND r.device_time >= f.bucket AND r.device_time < f.bucket + interval '5 minutes') r
+     WHERE f.device_id = ANY($1::int[])`,
+    [ids],
+  );
+  const { short = 0, over = 0, steps = 0 } = rows[0] ?? {};
+  log(
+    `of ${steps} 5-minute steps, ${short} counted fewer readings than their raw rows and ${over} more, before the fold`,
+  );
 }
 
 /** Compare what the devices produced with what the database holds; answers whether all is well. */

@@ -6,7 +6,7 @@ import type { TelemetryReceipt } from '../../service-comms/ack-window.ts';
 import { ensurePartitions, oldestAccepted } from './partitions.ts';
 import type { ProductCatalogue } from './product-catalogue.ts';
 import { type FrameSource, READING_FLAGS, type Reading, readFrame } from './read-frame.ts';
-import { StepBuffer } from './step-buffer.ts';
+import { STEP_FLUSH_MS, StepBuffer } from './step-buffer.ts';
 import { addCounts, type StoredBatch, storeBatch } from './store-batch.ts';
 import { DAY_MS, utcDay } from './time-buckets.ts';
 
@@ -38,7 +38,8 @@ export interface IngestOptions {
   maxBacklog?: number;
   /**
    * A 5-minute step's later readings are merged into it at most this long after they were stored
-   * (default 10 s; {@link StepBuffer}): what the charts show of the step lags by as much.
+   * ({@link STEP_FLUSH_MS} by default; {@link StepBuffer}): what the charts show of the step lags
+   * by as much.
    */
   stepFlushMs?: number;
   now?: () => number;
@@ -136,7 +137,7 @@ export class TelemetryIngest {
 
   /** When held steps are due to be merged, in ms from now (0: now). */
   private stepsDueIn(): number {
-    return Math.max(0, this.stepsFlushedAt + (this.options.stepFlushMs ?? 10_000) - this.now());
+    return Math.max(0, this.stepsFlushedAt + (this.options.stepFlushMs ?? STEP_FLUSH_MS) - this.now());
   }
 
   private run(): void {

@@ -4,6 +4,9 @@ import { FOLD_AFTER_MS, FOLD_BARRIER } from './rollup-fold.ts';
 import { upsertFiveMinutes, type WideStep, WideSteps } from './rollup-steps.ts';
 import { FIVE_MINUTES_MS } from './time-buckets.ts';
 
+/** How often the ingest merges the steps it holds back (IngestOptions.stepFlushMs). */
+export const STEP_FLUSH_MS = 10_000;
+
 /**
  * A process's 5-minute steps held back between batches, merged into `telemetry_5m` every few
  * seconds ({@link flush}) rather than by every batch: a device sending a reading a second then
