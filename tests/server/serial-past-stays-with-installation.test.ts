@@ -159,7 +159,7 @@ describe('migration 15 on data written before it', () => {
         (${crypto.randomUUID()}, 'HX5K-26-000630', 1, 'seeded unit', 'web-bluetooth', ${at(3)}, ${at(3)}, '[]')`.execute(
         db,
       );
-      expect(await migrate(db)).toEqual([15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 26, 27]);
+      expect(await migrate(db)).toEqual([15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 26, 27, 28]);
       const stays = await sql<{ serial: string; site_id: number; device_id: number; open: boolean }>`
         SELECT serial, site_id, device_id, ended_at IS NULL AS open FROM installations ORDER BY serial, started_at, id`.execute(
         db,
