@@ -140,6 +140,7 @@ async function buildMonitoring(
     db,
     catalogue,
     rawDays: env.TELEMETRY_RAW_DAYS,
+    stepFlushMs: env.TELEMETRY_STEP_MERGE_S * 1000,
     // With PostgreSQL every process hears of a batch through NOTIFY, this one included.
     notify: Boolean(databaseUrl),
     log: new LogSummary(console.warn),

@@ -142,6 +142,11 @@ export const envSchema = z.object({
   SERVICE_COMMS_PING_MS: z.coerce.number().int().min(1000).max(300_000).default(15_000),
   /** Seconds between a device's telemetry messages: sent to each device in its welcome. */
   TELEMETRY_INTERVAL_S: z.coerce.number().int().min(1).max(3600).default(10),
+  /**
+   * Seconds a 5-minute step's later readings wait in the process before they are merged into it
+   * (the step's first readings are merged with their batch): what a chart's step under way lags by.
+   */
+  TELEMETRY_STEP_MERGE_S: z.coerce.number().int().min(1).max(3600).default(10),
   /** Days raw readings are kept (whole daily partitions are dropped after). */
   TELEMETRY_RAW_DAYS: z.coerce.number().int().min(2).max(366).default(7),
   /**

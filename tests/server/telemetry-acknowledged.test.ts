@@ -159,7 +159,7 @@ async function startLinkedDevice(): Promise<NonNullable<typeof linked>> {
 }
 
 beforeAll(async () => {
-  t = await startTestServer({ TELEMETRY_INTERVAL_S: '1' });
+  t = await startTestServer({ TELEMETRY_INTERVAL_S: '1', TELEMETRY_STEP_MERGE_S: '3600' });
   codec = await loadCodec();
   adminToken = (await t.login('admin')).access_token;
   const row = await t.server.ctx.db
@@ -264,6 +264,36 @@ describe('acknowledged telemetry', () => {
     // pace itself to the clock): every message is stored or counted, and all are acknowledged.
     expect(stored + flood).toBe(burst);
     expect(stored).toBeGreaterThanOrEqual(TELEMETRY_MAX_PER_S);
+    device.socket.close();
+  });
+
+  it('acknowledges a reading whose 5-minute step waits in the process at its batch’s pace', async () => {
+    // Readings of the step under way, newer than any stored: its first batch merges the step, the
+    // later readings' figures wait in the process (an hour here, TELEMETRY_STEP_MERGE_S).
+    const step = Math.floor(Date.now() / 300_000) * 300_000;
+    const device = await openDevice();
+    const send = (seq: number, second: number) =>
+      device.socket.send(json(seq, telemetryFrame(codec, hybrid, step + second * 1000, { pvPower: second })));
+    const merged = async () =>
+      (
+        await t.server.ctx.db
+          .selectFrom('telemetry_5m')
+          .select('readings')
+          .where('device_id', '=', deviceId)
+          .where('bucket', '=', new Date(step))
+          .executeTakeFirstOrThrow()
+      ).readings;
+    send(1, 1);
+    await device.ackAtLeast(1);
+    send(2, 2);
+    await device.ackAtLeast(2);
+    expect(await merged()).toBe(1);
+    // Held steps waiting must not hold up the next reading's batch until they are merged.
+    send(3, 3);
+    await device.ackAtLeast(3);
+    expect(await merged()).toBe(1);
+    await t.server.ctx.monitoring.ingest.flush();
+    expect(await merged()).toBe(3);
     device.socket.close();
   });
 });

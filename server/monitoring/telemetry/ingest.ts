@@ -64,9 +64,10 @@ export class TelemetryIngest {
   /** The work after stored batches (alarms), one batch at a time. */
   private following: Promise<unknown> = Promise.resolve();
   private readonly now: () => number;
-  /** 5-minute steps held back between batches, and when they were last merged. */
+  /** 5-minute steps held back between batches, when they were last merged, and when next. */
   private readonly steps = new StepBuffer();
   private stepsFlushedAt: number;
+  private stepTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly options: IngestOptions) {
     this.now = options.now ?? Date.now;
@@ -145,8 +146,22 @@ export class TelemetryIngest {
     this.running = this.write().finally(() => {
       this.running = undefined;
       if (this.waiting.length > 0 || this.counts.size > 0) this.schedule();
-      else if (this.steps.size > 0) this.schedule(this.stepsDueIn());
+      else if (this.steps.size > 0) this.scheduleSteps();
     });
+  }
+
+  /**
+   * Merge the held steps when due if no batch comes first (a batch merges them after itself when
+   * due). A timer of its own: readings that come meanwhile are written at their own pace.
+   */
+  private scheduleSteps(): void {
+    if (this.stepTimer || this.closed) return;
+    this.stepTimer = setTimeout(() => {
+      this.stepTimer = undefined;
+      if (this.running || this.timer) return;
+      this.run();
+    }, this.stepsDueIn());
+    this.stepTimer.unref();
   }
 
   /** Write what waits now: one batch of readings with the counts so far, then held steps when due. */
@@ -251,6 +266,7 @@ export class TelemetryIngest {
     await this.flush(deadline);
     this.closed = true;
     if (this.timer) clearTimeout(this.timer);
+    if (this.stepTimer) clearTimeout(this.stepTimer);
   }
 }
 

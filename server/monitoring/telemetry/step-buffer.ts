@@ -4,7 +4,7 @@ import { FOLD_AFTER_MS, FOLD_BARRIER } from './rollup-fold.ts';
 import { upsertFiveMinutes, type WideStep, WideSteps } from './rollup-steps.ts';
 import { FIVE_MINUTES_MS } from './time-buckets.ts';
 
-/** How often the ingest merges the steps it holds back (IngestOptions.stepFlushMs). */
+/** How often the ingest merges the steps it holds back by default (`TELEMETRY_STEP_MERGE_S`). */
 export const STEP_FLUSH_MS = 10_000;
 
 /**
