@@ -562,7 +562,8 @@ async function replayAndCopy(
     await client.query('SELECT pg_stat_statements_reset()');
   }
   // As the ingest stores them: each batch judged at the time its readings came, the 5-minute steps
-  // it holds back merged every STEP_FLUSH_MS of that time, and at the end (all counted).
+  // it holds back merged every STEP_FLUSH_MS of that time and once one has ended, and at the end
+  // (all counted).
   let clock = readings[0]?.receivedAt ?? 0;
   let mergedAt = clock;
   let merges = 0;
@@ -572,7 +573,7 @@ async function replayAndCopy(
     const batch = readings.slice(i, i + 2000);
     clock = batch.at(-1)?.receivedAt ?? clock;
     await storeBatch(replay, batch, (model) => catalogue.product(model)?.spec, undefined, steps);
-    if (clock - mergedAt >= STEP_FLUSH_MS) {
+    if (clock - mergedAt >= STEP_FLUSH_MS || clock >= steps.endsAt) {
       merges += 1;
       await steps.flush(replay);
       mergedAt = clock;

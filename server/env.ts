@@ -143,10 +143,11 @@ export const envSchema = z.object({
   /** Seconds between a device's telemetry messages: sent to each device in its welcome. */
   TELEMETRY_INTERVAL_S: z.coerce.number().int().min(1).max(3600).default(10),
   /**
-   * Seconds a 5-minute step's later readings wait in the process before they are merged into it
-   * (the step's first readings are merged with their batch): what a chart's step under way lags by.
+   * Seconds a 5-minute step's later readings wait in the process at most before they are merged
+   * into it (the step's first readings are merged with their batch, and an ended step's at once):
+   * what a chart's step under way lags by.
    */
-  TELEMETRY_STEP_MERGE_S: z.coerce.number().int().min(1).max(3600).default(10),
+  TELEMETRY_STEP_MERGE_S: z.coerce.number().int().min(1).max(3600).default(60),
   /** Days raw readings are kept (whole daily partitions are dropped after). */
   TELEMETRY_RAW_DAYS: z.coerce.number().int().min(2).max(366).default(7),
   /**

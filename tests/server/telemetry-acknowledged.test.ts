@@ -268,9 +268,10 @@ describe('acknowledged telemetry', () => {
   });
 
   it('acknowledges a reading whose 5-minute step waits in the process at its batch’s pace', async () => {
-    // Readings of the step under way, newer than any stored: its first batch merges the step, the
-    // later readings' figures wait in the process (an hour here, TELEMETRY_STEP_MERGE_S).
-    const step = Math.floor(Date.now() / 300_000) * 300_000;
+    // Readings of a step that has not ended (the next one when this one ends within half a
+    // minute), newer than any stored: its first batch merges the step, the later readings'
+    // figures wait in the process (an hour here, TELEMETRY_STEP_MERGE_S).
+    const step = Math.floor((Date.now() + 30_000) / 300_000) * 300_000;
     const device = await openDevice();
     const send = (seq: number, second: number) =>
       device.socket.send(json(seq, telemetryFrame(codec, hybrid, step + second * 1000, { pvPower: second })));

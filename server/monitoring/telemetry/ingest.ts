@@ -38,8 +38,8 @@ export interface IngestOptions {
   maxBacklog?: number;
   /**
    * A 5-minute step's later readings are merged into it at most this long after they were stored
-   * ({@link STEP_FLUSH_MS} by default; {@link StepBuffer}): what the charts show of the step lags
-   * by as much.
+   * ({@link STEP_FLUSH_MS} by default), and once the step has ended ({@link StepBuffer}): what the
+   * charts show of the step under way lags by as much.
    */
   stepFlushMs?: number;
   now?: () => number;
@@ -67,7 +67,7 @@ export class TelemetryIngest {
   /** 5-minute steps held back between batches, when they were last merged, and when next. */
   private readonly steps = new StepBuffer();
   private stepsFlushedAt: number;
-  private stepTimer: NodeJS.Timeout | undefined;
+  private stepTimer: { timer: NodeJS.Timeout; at: number } | undefined;
 
   constructor(private readonly options: IngestOptions) {
     this.now = options.now ?? Date.now;
@@ -136,9 +136,10 @@ export class TelemetryIngest {
     this.timer.unref();
   }
 
-  /** When held steps are due to be merged, in ms from now (0: now). */
+  /** When held steps are due to be merged (every `stepFlushMs`, or once one has ended), in ms from now. */
   private stepsDueIn(): number {
-    return Math.max(0, this.stepsFlushedAt + (this.options.stepFlushMs ?? STEP_FLUSH_MS) - this.now());
+    const due = Math.min(this.stepsFlushedAt + (this.options.stepFlushMs ?? STEP_FLUSH_MS), this.steps.endsAt);
+    return Math.max(0, due - this.now());
   }
 
   private run(): void {
@@ -155,13 +156,19 @@ export class TelemetryIngest {
    * due). A timer of its own: readings that come meanwhile are written at their own pace.
    */
   private scheduleSteps(): void {
-    if (this.stepTimer || this.closed) return;
-    this.stepTimer = setTimeout(() => {
+    if (this.closed) return;
+    const inMs = this.stepsDueIn();
+    const at = this.now() + inMs;
+    // A step held since may end before the timer set: it is set again, earlier.
+    if (this.stepTimer && this.stepTimer.at <= at) return;
+    if (this.stepTimer) clearTimeout(this.stepTimer.timer);
+    const timer = setTimeout(() => {
       this.stepTimer = undefined;
       if (this.running || this.timer) return;
       this.run();
-    }, this.stepsDueIn());
-    this.stepTimer.unref();
+    }, inMs);
+    timer.unref();
+    this.stepTimer = { timer, at };
   }
 
   /** Write what waits now: one batch of readings with the counts so far, then held steps when due. */
@@ -266,7 +273,7 @@ export class TelemetryIngest {
     await this.flush(deadline);
     this.closed = true;
     if (this.timer) clearTimeout(this.timer);
-    if (this.stepTimer) clearTimeout(this.stepTimer);
+    if (this.stepTimer) clearTimeout(this.stepTimer.timer);
   }
 }
 

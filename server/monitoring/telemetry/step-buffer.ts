@@ -1,32 +1,35 @@
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { FOLD_AFTER_MS, FOLD_BARRIER } from './rollup-fold.ts';
+import { FOLD_BARRIER } from './rollup-fold.ts';
 import { upsertFiveMinutes, type WideStep, WideSteps } from './rollup-steps.ts';
 import { FIVE_MINUTES_MS } from './time-buckets.ts';
 
-/** How often the ingest merges the steps it holds back by default (`TELEMETRY_STEP_MERGE_S`). */
-export const STEP_FLUSH_MS = 10_000;
+/**
+ * How often the ingest merges the steps it holds back by default (`TELEMETRY_STEP_MERGE_S`), and
+ * at the latest once a held step has ended.
+ */
+export const STEP_FLUSH_MS = 60_000;
 
 /**
- * A process's 5-minute steps held back between batches, merged into `telemetry_5m` every few
- * seconds ({@link flush}) rather than by every batch: a device sending a reading a second then
- * costs one merge of its step per flush, not one per reading (the merge was most of the database's
- * time per reading; docs/api.md).
+ * A process's 5-minute steps held back between batches, merged into `telemetry_5m` now and then
+ * ({@link flush}: every minute, and once a held step has ended) rather than by every batch: a
+ * device sending a reading every 10 s then costs a merge of its step about every six readings,
+ * not one per reading (the merge was most of the database's time per reading; docs/api.md).
  *
  * - The first batch of a step in this process merges it at once, in the batch's transaction, so
  *   the step's row exists with its first readings; later readings of that step wait here.
- * - A late step (ended {@link FOLD_AFTER_MS} or more before the batch began) is always merged at
- *   once, as before: the fold may have added it to its hour and day already. So is a step that
- *   corrects a stored reading's growth (a counter's reading came in before it): the step's count
- *   of readings would not show such a correction lost.
+ * - A step that has ended when the batch begins is merged at once (as before: the fold may even
+ *   have added it to its hour and day already). So is a step that corrects a stored reading's
+ *   growth (a counter's reading came in before it): the step's count of readings would not show
+ *   such a correction lost.
  * - Held readings are stored (their raw rows are committed) and acknowledged; only the step's
  *   figures wait. A process that stops without warning loses what it held, and the fold puts it
  *   back: it counts each step's raw rows against the step's `readings` and works a step that
  *   differs out again from them (rollup-fold.ts).
  * - A flush leaves a folded step as it is: the fold counted the held readings from the raw rows.
  *   That holds because the fold first waits for every batch in flight ({@link batchClock} and
- *   `settledBatches`), and folds only steps that ended {@link FOLD_AFTER_MS} before that moment,
- *   which no batch begun later holds back.
+ *   `settledBatches`), and folds only steps that ended `FOLD_AFTER_MS` before that moment,
+ *   which no batch begun later holds back (it holds only steps under way when it begins).
  */
 export class StepBuffer {
   /**
@@ -37,12 +40,19 @@ export class StepBuffer {
   constructor(readonly clock?: () => number) {}
 
   private pending = new WideSteps();
+  /** When the first of the held steps ends (epoch ms; infinite when none is held). */
+  private firstEnd = Number.POSITIVE_INFINITY;
   /** Per device, the step this process last merged at once: later readings of it may wait. */
   private readonly merged = new Map<number, { bucket: number; metrics: readonly string[] }>();
 
   /** How many steps wait to be merged. */
   get size(): number {
     return this.pending.map.size;
+  }
+
+  /** When the first held step ends (epoch ms), by when they are to be merged at the latest. */
+  get endsAt(): number {
+    return this.firstEnd;
   }
 
   /**
@@ -53,9 +63,9 @@ export class StepBuffer {
     const merge = new WideSteps();
     const hold: WideStep[] = [];
     for (const wide of steps.map.values()) {
-      const late = wide.bucket + FIVE_MINUTES_MS <= now - FOLD_AFTER_MS;
+      const ended = wide.bucket + FIVE_MINUTES_MS <= now;
       const known = this.merged.get(wide.deviceId);
-      if (!late && !wide.corrects && known?.bucket === wide.bucket && known.metrics === wide.metrics)
+      if (!ended && !wide.corrects && known?.bucket === wide.bucket && known.metrics === wide.metrics)
         hold.push(wide);
       else merge.merge(wide);
     }
@@ -69,7 +79,12 @@ export class StepBuffer {
       if (!known || wide.bucket >= known.bucket)
         this.merged.set(wide.deviceId, { bucket: wide.bucket, metrics: wide.metrics });
     }
-    for (const wide of held) this.pending.merge(wide);
+    for (const wide of held) this.hold(wide);
+  }
+
+  private hold(wide: WideStep): void {
+    this.pending.merge(wide);
+    this.firstEnd = Math.min(this.firstEnd, wide.bucket + FIVE_MINUTES_MS);
   }
 
   /**
@@ -81,10 +96,11 @@ export class StepBuffer {
     if (this.pending.map.size === 0) return 0;
     const steps = this.pending;
     this.pending = new WideSteps();
+    this.firstEnd = Number.POSITIVE_INFINITY;
     try {
       await db.transaction().execute((trx) => upsertFiveMinutes(trx, steps, { unlessFolded: true }));
     } catch (error) {
-      for (const wide of steps.map.values()) this.pending.merge(wide);
+      for (const wide of steps.map.values()) this.hold(wide);
       throw error;
     }
     return steps.map.size;
