@@ -308,7 +308,9 @@ describe('rollups of readings in any arrival order', () => {
           await runHeld(batches, folds, holding);
           expect(await storedRows('telemetry_5m')).toEqual(directAggregation(readings, fiveMinuteStep));
           expect(await storedRows('telemetry_1h')).toEqual(directAggregation(readings, hourStep));
-          expect(await storedRows('telemetry_1d')).toEqual(directAggregation(readings, (ms) => days.dayOf(ms)));
+          expect(await storedRows('telemetry_1d')).toEqual(
+            directAggregation(readings, (ms) => days.dayOf(ms)),
+          );
         }),
         { numRuns: 30 },
       );

@@ -46,7 +46,9 @@ describe('a batch’s 5-minute steps', () => {
     held.merge(batch(5, 301_000));
     held.merge(batch(3, 302_000));
     held.merge(batch(1, 601_000, 600_000));
-    expect([...held.map.values()].map(({ bucket, steps, readings }) => ({ bucket, steps, readings }))).toEqual([
+    expect(
+      [...held.map.values()].map(({ bucket, steps, readings }) => ({ bucket, steps, readings })),
+    ).toEqual([
       {
         bucket: 300_000,
         steps: [

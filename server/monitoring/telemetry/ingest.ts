@@ -138,7 +138,10 @@ export class TelemetryIngest {
 
   /** When held steps are due to be merged (every `stepFlushMs`, or once one has ended), in ms from now. */
   private stepsDueIn(): number {
-    const due = Math.min(this.stepsFlushedAt + (this.options.stepFlushMs ?? STEP_FLUSH_MS), this.steps.endsAt);
+    const due = Math.min(
+      this.stepsFlushedAt + (this.options.stepFlushMs ?? STEP_FLUSH_MS),
+      this.steps.endsAt,
+    );
     return Math.max(0, due - this.now());
   }
 

@@ -61,7 +61,9 @@ export interface CounterPoint {
  * stored one's growth corrected is no reading of the batch.
  * @example increaseChanges([{at: 0, value: 10, fresh: false}, {at: 5, value: 12, fresh: true}]) // [{at: 5, delta: 2, fresh: true}]
  */
-export function increaseChanges(window: readonly CounterPoint[]): { at: number; delta: number; fresh: boolean }[] {
+export function increaseChanges(
+  window: readonly CounterPoint[],
+): { at: number; delta: number; fresh: boolean }[] {
   const changes: { at: number; delta: number; fresh: boolean }[] = [];
   let previousAll: number | undefined;
   let previousStored: number | undefined;
