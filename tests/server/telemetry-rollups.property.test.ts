@@ -312,7 +312,7 @@ describe('rollups of readings in any arrival order', () => {
             directAggregation(readings, (ms) => days.dayOf(ms)),
           );
         }),
-        { numRuns: 30 },
+        { numRuns: 20 },
       );
   });
 
