@@ -154,6 +154,19 @@ function reading(s: Sent, energy: number): Reading {
   };
 }
 
+/** A reading of the first device. */
+function firstDevice(deviceTime: number, receivedAt: number, values: Record<string, number>): Reading {
+  return {
+    deviceId: deviceIds[0] ?? 0,
+    serial: 'd0',
+    modelId: 'M',
+    deviceTime,
+    receivedAt,
+    flags: 0,
+    values,
+  };
+}
+
 interface Row {
   device_id: number;
   metric: string;
@@ -317,15 +330,8 @@ describe('rollups of readings in any arrival order', () => {
   });
 
   it('counts a held-back step from its raw rows when it is folded first, and its merge then leaves it', async () => {
-    const at = (second: number, power: number): Reading => ({
-      deviceId: deviceIds[0] ?? 0,
-      serial: 'd0',
-      modelId: 'M',
-      deviceTime: START + second * 1000,
-      receivedAt: START + second * 1000,
-      flags: 0,
-      values: { power, energy: second },
-    });
+    const at = (second: number, power: number) =>
+      firstDevice(START + second * 1000, START + second * 1000, { power, energy: second });
     await sql`TRUNCATE telemetry_raw, telemetry_5m, telemetry_1h, telemetry_1d, telemetry_latest`.execute(db);
     let clock = START;
     const buffer = new StepBuffer(() => clock);
@@ -373,15 +379,8 @@ describe('rollups of readings in any arrival order', () => {
   });
 
   it('counts a reset as growth from zero, also when the readings around it arrive late', async () => {
-    const at = (minute: number, energy: number): Reading => ({
-      deviceId: deviceIds[0] ?? 0,
-      serial: 'd0',
-      modelId: 'M',
-      deviceTime: START + minute * 60_000,
-      receivedAt: START,
-      flags: 0,
-      values: { power: 1, energy },
-    });
+    const at = (minute: number, energy: number) =>
+      firstDevice(START + minute * 60_000, START, { power: 1, energy });
     // 10 → 12 → (reset) 0.5 → 1.5, arriving last, first, third, second.
     await run([[at(30, 1.5)], [at(0, 10)], [at(20, 0.5)], [at(10, 12)]]);
     const increase = (await storedRows('telemetry_1d')).find((row) => row.metric === 'energy')?.increase;

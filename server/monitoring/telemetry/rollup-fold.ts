@@ -191,19 +191,27 @@ async function repairSteps(trx: Transaction<Database>, steps: DatedStep[]): Prom
 }
 
 /**
+ * The database's clock (epoch ms), read once {@link FOLD_BARRIER} is held in `trx`'s transaction:
+ * shared by a batch that may hold steps back (a fold waiting for the batches in flight waits for
+ * it), alone by a fold ({@link settledBatches}).
+ */
+export async function barrierClock(trx: Transaction<Database>, mode: 'shared' | 'alone'): Promise<number> {
+  const lock = mode === 'shared' ? sql`pg_advisory_xact_lock_shared` : sql`pg_advisory_xact_lock`;
+  // MATERIALIZED: the lock is taken before the clock is read.
+  const answer = await sql<{ now: number }>`
+    WITH l AS MATERIALIZED (SELECT ${lock}(${FOLD_BARRIER}))
+    SELECT (extract(epoch from clock_timestamp()) * 1000)::float8 AS now FROM l`.execute(trx);
+  return Number(answer.rows[0]?.now);
+}
+
+/**
  * Wait for every batch in flight to commit (each holds {@link FOLD_BARRIER} shared while it
  * runs) and answer the database's clock then (epoch ms): the cutoff up to which a fold may count
  * held-back readings from the raw rows (StepBuffer). Batches begun after it hold back only steps
- * that end later than {@link FOLD_AFTER_MS} before their start, which the fold leaves alone.
+ * still under way when they began, which a fold up to it leaves alone.
  */
 export async function settledBatches(db: Kysely<Database>): Promise<number> {
-  return db.transaction().execute(async (trx) => {
-    // MATERIALIZED: the lock is taken before the clock is read.
-    const answer = await sql<{ now: number }>`
-      WITH l AS MATERIALIZED (SELECT pg_advisory_xact_lock(${FOLD_BARRIER}))
-      SELECT (extract(epoch from clock_timestamp()) * 1000)::float8 AS now FROM l`.execute(trx);
-    return Number(answer.rows[0]?.now);
-  });
+  return db.transaction().execute((trx) => barrierClock(trx, 'alone'));
 }
 
 /**

@@ -1,6 +1,5 @@
-import { type Kysely, sql, type Transaction } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { FOLD_BARRIER } from './rollup-fold.ts';
 import { upsertFiveMinutes, type WideStep, WideSteps } from './rollup-steps.ts';
 import { FIVE_MINUTES_MS } from './time-buckets.ts';
 
@@ -27,14 +26,14 @@ export const STEP_FLUSH_MS = 60_000;
  *   back: it counts each step's raw rows against the step's `readings` and works a step that
  *   differs out again from them (rollup-fold.ts).
  * - A flush leaves a folded step as it is: the fold counted the held readings from the raw rows.
- *   That holds because the fold first waits for every batch in flight ({@link batchClock} and
- *   `settledBatches`), and folds only steps that ended `FOLD_AFTER_MS` before that moment,
+ *   That holds because the fold first waits for every batch in flight (`barrierClock` in
+ *   rollup-fold.ts), and folds only steps that ended `FOLD_AFTER_MS` before that moment,
  *   which no batch begun later holds back (it holds only steps under way when it begins).
  */
 export class StepBuffer {
   /**
    * @param clock The clock a batch's start is read from instead of the database's
-   *   ({@link batchClock}), for a test that folds steps at times of its choosing; it then runs
+   *   (`barrierClock` in rollup-fold.ts), for a test that folds steps at times of its choosing; it then runs
    *   batches and folds one after the other itself, and no barrier is taken.
    */
   constructor(readonly clock?: () => number) {}
@@ -57,7 +56,7 @@ export class StepBuffer {
 
   /**
    * A batch's steps split into those to merge now and those to hold back, for a batch that began
-   * at `now` (epoch ms, the database's clock: {@link batchClock}).
+   * at `now` (epoch ms, the database's clock: `barrierClock`).
    */
   split(steps: WideSteps, now: number): { merge: WideSteps; hold: WideStep[] } {
     const merge = new WideSteps();
@@ -105,16 +104,4 @@ export class StepBuffer {
     }
     return steps.map.size;
   }
-}
-
-/**
- * The moment a batch begins, on the database's clock (epoch ms), taken once the batch holds
- * {@link FOLD_BARRIER} shared: a fold waiting for the batches in flight waits for this one.
- */
-export async function batchClock(trx: Transaction<Database>): Promise<number> {
-  // MATERIALIZED: the lock is taken before the clock is read.
-  const answer = await sql<{ now: number }>`
-    WITH l AS MATERIALIZED (SELECT pg_advisory_xact_lock_shared(${FOLD_BARRIER}))
-    SELECT (extract(epoch from clock_timestamp()) * 1000)::float8 AS now FROM l`.execute(trx);
-  return Number(answer.rows[0]?.now);
 }

@@ -3,9 +3,10 @@ import type { TelemetryCount } from '../../../contracts/monitoring.ts';
 import type { TelemetrySpec } from '../../../src/device-config/telemetry-spec.ts';
 import type { Database } from '../../db/schema.ts';
 import type { Reading } from './read-frame.ts';
+import { barrierClock } from './rollup-fold.ts';
 import { addToStep, type CounterPoint, increaseChanges, type StepAggregate } from './rollup-math.ts';
 import { addToHoursAndDays, DAYS_LOCK, upsertFiveMinutes, type WideStep, WideSteps } from './rollup-steps.ts';
-import { batchClock, type StepBuffer } from './step-buffer.ts';
+import type { StepBuffer } from './step-buffer.ts';
 import { bucket5m } from './time-buckets.ts';
 
 /** What one batch stored: the readings that were new (duplicates left out), oldest first. */
@@ -290,7 +291,11 @@ export async function storeBatch(
   let held: { merged: WideSteps; held: WideStep[] } | undefined;
   const stored = await db.transaction().execute(async (trx) => {
     // Sent ahead of the insert on the same connection, read when the steps are split.
-    const began = buffer ? (buffer.clock ? Promise.resolve(buffer.clock()) : batchClock(trx)) : undefined;
+    const began = buffer
+      ? buffer.clock
+        ? Promise.resolve(buffer.clock())
+        : barrierClock(trx, 'shared')
+      : undefined;
     began?.catch(() => {});
     // The energy counters of the batch's models: of the latest before, only these are read.
     const counters = new Set<string>();
